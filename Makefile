@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: MIT
+#
+# PPU: top-level build.  `make help` lists the targets.
+
+.DEFAULT_GOAL := all
+SHELL := /bin/bash
+
+CC ?= gcc
+CFLAGS ?= -O2 -g
+PPU_CFLAGS := -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Ihw/sim -Itests/rtl $(CFLAGS)
+CHECK_CFLAGS = $(shell pkg-config --cflags check)
+CHECK_LIBS = $(shell pkg-config --libs check)
+
+include hw/sim/sim.mk
+
+RTL_ENV := tests/rtl/rtl_env.c tests/rtl/rtl_env.h
+RTL_TESTS := $(sort $(wildcard tests/rtl/test_*.c))
+UNIT_TESTS := $(sort $(wildcard tests/unit/test_*.c))
+BENCH_SRCS := $(sort $(wildcard tests/bench/*.c))
+
+RTL_TEST_BIN := build/tests/rtl_tests
+UNIT_TEST_BIN := build/tests/unit_tests
+BENCH_BIN := build/bench/ppu_bench
+DEMO_BIN := build/examples/seeds_b_demo
+
+.PHONY: all deps check check-run bench bench-run demo demo-run lint lint-run clean help
+
+help:
+	@echo "make deps   install missing Debian packages (root)"
+	@echo "make all    build the RTL model, harness, tests, benchmarks, demo"
+	@echo "make check  run every test (unit + RTL)"
+	@echo "make demo   run the SEEDS B copy-priority showcase on the RTL"
+	@echo "make bench  run the benchmarks; results in build/bench.txt"
+	@echo "make lint   verilator -Wall lint + Yosys synthesis (no latches)"
+
+deps:
+	@tools/install-deps
+
+all: deps
+	@$(MAKE) --no-print-directory build-all
+
+.PHONY: build-all
+build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BIN)
+
+build/tests/unit_tests: $(UNIT_TESTS) tests/unit/unit_main.c $(PPU_SVPKG) include/ppu/*.h include/ppu/*.def
+	@mkdir -p $(@D)
+	$(CC) $(PPU_CFLAGS) $(CHECK_CFLAGS) -DPPU_SVPKG_PATH='"$(PPU_SVPKG)"' -o $@ \
+		tests/unit/unit_main.c $(UNIT_TESTS) $(CHECK_LIBS)
+
+$(RTL_TEST_BIN): $(RTL_TESTS) tests/rtl/rtl_main.c $(RTL_ENV) $(PPUSIM_LIB) include/ppu/*.h
+	@mkdir -p $(@D)
+	$(CC) $(PPU_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/rtl/rtl_main.c $(RTL_TESTS) \
+		tests/rtl/rtl_env.c $(PPUSIM_LIB) $(PPUSIM_LDLIBS) $(CHECK_LIBS)
+
+$(BENCH_BIN): $(BENCH_SRCS) $(RTL_ENV) $(PPUSIM_LIB) include/ppu/*.h
+	@mkdir -p $(@D)
+	$(CC) $(PPU_CFLAGS) -o $@ $(BENCH_SRCS) tests/rtl/rtl_env.c $(PPUSIM_LIB) $(PPUSIM_LDLIBS)
+
+$(DEMO_BIN): tests/examples/seeds_b_demo.c tests/examples/seeds_b.c tests/examples/seeds_b.h \
+		$(RTL_ENV) $(PPUSIM_LIB) include/ppu/*.h
+	@mkdir -p $(@D)
+	$(CC) $(PPU_CFLAGS) -Itests/examples -o $@ tests/examples/seeds_b_demo.c \
+		tests/examples/seeds_b.c tests/rtl/rtl_env.c $(PPUSIM_LIB) $(PPUSIM_LDLIBS)
+
+check: deps
+	@$(MAKE) --no-print-directory check-run
+
+check-run: build-all
+	$(UNIT_TEST_BIN)
+	$(RTL_TEST_BIN)
+	$(DEMO_BIN) --check
+
+demo: deps
+	@$(MAKE) --no-print-directory demo-run
+
+demo-run: $(DEMO_BIN)
+	$(DEMO_BIN)
+
+bench: deps
+	@$(MAKE) --no-print-directory bench-run
+
+bench-run: $(BENCH_BIN)
+	@mkdir -p build
+	$(BENCH_BIN) | tee build/bench.txt.tmp
+	@grep '^bench: ' build/bench.txt.tmp > build/bench.txt; rm -f build/bench.txt.tmp
+	@echo "results: build/bench.txt"
+
+lint: deps
+	@$(MAKE) --no-print-directory lint-run
+
+lint-run: $(PPU_SVPKG)
+	$(VERILATOR) --lint-only -Wall --top-module ppu_top $(PPUSIM_VSRCS)
+	tools/ppu-synth $(PPUSIM_VSRCS)
+
+clean:
+	rm -rf build

@@ -1,0 +1,1133 @@
+// SPDX-License-Identifier: MIT
+// Host interface for one engine: channel binding, GPFIFO/pushbuffer
+// execution, host methods, and the engine's scheduler.
+//
+// Scheduling (the prior-art policy of US 9483423, see docs/hw-architecture.md):
+// one channel at a time is *resident*; it keeps the host until it blocks,
+// runs out of work, or its time slice has expired at a switch point while
+// another channel is waiting.  The next resident is the waiting channel that
+// was serviced least recently.  While the resident's copy is on the engine
+// the host serves other channels as *guests*: their host methods (semaphore
+// increments in particular) run at once, and a guest that reaches an engine
+// launch waits for the engine.  A channel does not execute the method after
+// a LAUNCH_DMA until its copy has completed, so a blocking acquire that
+// follows a copy is evaluated only once the engine is free.
+module ppu_host #(
+    parameter int unsigned NUM_CHANNELS = 16,
+    parameter int unsigned PB_PREFETCH_BEATS = 4
+) (
+    input  logic                        clk,
+    input  logic                        rst_n,
+    input  logic [31:0]                 now,          // cycle counter, low half
+    // from the register block
+    input  logic                        doorbell,
+    input  logic [7:0]                  doorbell_chid,
+    input  logic                        unbind,
+    input  logic [7:0]                  unbind_chid,
+    input  ppu_types_pkg::paddr_t       chan_table,
+    input  logic [31:0]                 cfg_timeslice,
+    input  logic [31:0]                 cfg_acq_retry,
+    input  logic [31:0]                 cfg_acq_timeout,
+    // per-channel status window, combinational read
+    input  logic [7:0]                  stat_chid,
+    input  logic [4:0]                  stat_off,      // dword index in the window
+    output logic [31:0]                 stat_data,
+    // events to the register block
+    output logic [NUM_CHANNELS-1:0]     fault_set,
+    output logic [NUM_CHANNELS-1:0]     nonstall_set,
+    output logic                        perf_doorbell,
+    output logic                        perf_gp_entry,
+    output logic                        perf_method,
+    output logic                        perf_switch,
+    output logic                        perf_copy_done,
+    output logic [31:0]                 perf_copy_len,
+    // MMU client (pushbuffer fetch)
+    output logic                        x_req_valid,
+    input  logic                        x_req_ready,
+    output ppu_types_pkg::xlate_req_t   x_req,
+    input  logic                        x_rsp_valid,
+    input  ppu_types_pkg::xlate_rsp_t   x_rsp,
+    // memory: physical reads (channel table, instance, USERD), fetch reads
+    output logic                        prd_valid,
+    input  logic                        prd_ready,
+    output ppu_types_pkg::paddr_t       prd_pa,
+    input  logic                        prd_rsp_valid,
+    input  ppu_types_pkg::mem_rd_rsp_t  prd_rsp,
+    output logic                        frd_valid,
+    input  logic                        frd_ready,
+    output ppu_types_pkg::paddr_t       frd_pa,
+    input  logic                        frd_rsp_valid,
+    input  ppu_types_pkg::mem_rd_rsp_t  frd_rsp,
+    // memory write: GP_GET to USERD
+    output logic                        wr_valid,
+    input  logic                        wr_ready,
+    output ppu_types_pkg::mem_wr_req_t  wr_req,
+    input  logic                        wr_rsp_valid,
+    input  logic                        wr_rsp_err,
+    // semaphore unit, port 0
+    output logic                        sem_valid,
+    input  logic                        sem_ready,
+    output ppu_types_pkg::sem_req_t     sem_req,
+    input  logic                        sem_rsp_valid,
+    input  ppu_types_pkg::sem_rsp_t     sem_rsp,
+    input  logic                        sem_written,
+    // copy engine
+    output logic                        copy_valid,
+    input  logic                        copy_ready,
+    output ppu_types_pkg::copy_cmd_t    copy_cmd,
+    input  logic                        copy_done_valid,
+    /* verilator lint_off UNUSEDSIGNAL */  // ids are 8 bits on every interface
+    input  logic [7:0]                  copy_done_chid,
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  ppu_types_pkg::copy_done_t   copy_done,
+    // trace
+    output ppu_types_pkg::trace_t       trace,
+    output ppu_types_pkg::trace_t       trace_fault
+);
+  import ppu_types_pkg::*;
+  import ppu_hw_pkg::*;
+
+  localparam int unsigned NC = NUM_CHANNELS;
+  localparam int unsigned CHW = $clog2(NC);
+
+  // Channel states (the values software reads in CHAN_STATUS.STATE).
+  localparam logic [3:0] ST_UNBOUND = 4'(PPU_CHAN_STATUS_STATE_UNBOUND);
+  localparam logic [3:0] ST_IDLE    = 4'(PPU_CHAN_STATUS_STATE_IDLE);
+  localparam logic [3:0] ST_READY   = 4'(PPU_CHAN_STATUS_STATE_READY);
+  localparam logic [3:0] ST_ACQ     = 4'(PPU_CHAN_STATUS_STATE_ACQ_BLOCKED);
+  localparam logic [3:0] ST_EWAIT   = 4'(PPU_CHAN_STATUS_STATE_ENGINE_WAIT);
+  localparam logic [3:0] ST_EBUSY   = 4'(PPU_CHAN_STATUS_STATE_ENGINE_BUSY);
+  localparam logic [3:0] ST_FAULTED = 4'(PPU_CHAN_STATUS_STATE_FAULTED);
+  localparam logic [3:0] ST_LOADING = 4'(PPU_CHAN_STATUS_STATE_LOADING);
+
+  localparam logic [1:0] PEND_NONE = 2'd0;
+  localparam logic [1:0] PEND_ACQ = 2'd1;
+  localparam logic [1:0] PEND_LAUNCH = 2'd2;
+
+  // ---------------------------------------------------------------------
+  // Per-channel state
+  // ---------------------------------------------------------------------
+  logic [3:0]  c_st      [NC];
+  logic [31:0] c_gpva    [NC];
+  logic [4:0]  c_log2    [NC];
+  paddr_t      c_userd   [NC];
+  pt_root_t    c_root    [NC];
+  logic [31:0] c_slice   [NC];
+  logic [19:0] c_get     [NC];
+  logic [19:0] c_put     [NC];
+  logic        c_stale   [NC];   // doorbell seen: GP_PUT must be re-read
+  logic        c_unbind  [NC];
+  logic        c_seg     [NC];   // inside a pushbuffer segment
+  logic [31:0] c_pbva    [NC];   // next pushbuffer dword
+  logic [20:0] c_left    [NC];   // dwords left in the segment
+  logic [11:0] c_maddr   [NC];   // current method (dword address)
+  logic [12:0] c_mcnt    [NC];   // data dwords left for the current header
+  logic [2:0]  c_mop     [NC];
+  logic [12:0] c_imm     [NC];   // data of an immediate header
+  logic [31:0] c_sem_va  [NC];
+  logic [31:0] c_pay_lo  [NC];
+  logic [31:0] c_pay_hi  [NC];
+  logic [31:0] c_src     [NC];
+  logic [31:0] c_dst     [NC];
+  logic [31:0] c_len     [NC];
+  logic [31:0] c_csem    [NC];
+  logic [31:0] c_cpay    [NC];
+  logic [1:0]  c_pend    [NC];   // operation to retry when serviced again
+  logic [31:0] c_pexec   [NC];   // its SEM_EXECUTE / LAUNCH_DMA word
+  logic        c_wake    [NC];   // blocked acquire may be re-checked
+  logic [31:0] c_retry   [NC];   // cycle of the next timed re-check
+  logic        c_acq_on  [NC];   // c_acq_t0 is valid
+  logic [31:0] c_acq_t0  [NC];   // first failure of the current acquire
+  logic [31:0] c_last    [NC];   // last service, for least-recently-serviced
+  logic [31:0] c_finfo   [NC];
+  logic [31:0] c_faddr   [NC];
+  logic [31:0] c_fdata   [NC];
+
+
+  // ---------------------------------------------------------------------
+  // Scheduler inputs
+  // ---------------------------------------------------------------------
+  logic           res_v;          // a resident exists
+  logic [CHW-1:0] res;
+  logic [31:0]    slice_t0;
+  logic [3:0]     res_reason;     // why the last service ended (trace)
+  logic           guest;          // current service is a guest
+  logic [CHW-1:0] cur;            // channel being serviced
+
+  logic engine_busy;
+  always_comb begin
+    engine_busy = 1'b0;
+    for (int i = 0; i < int'(NC); i++)
+      if (c_st[i] == ST_EBUSY) engine_busy = 1'b1;
+  end
+  wire engine_free = copy_ready && !engine_busy;
+
+  logic [NC-1:0] m_elig, m_acq, m_stale, m_unbind;
+  always_comb begin
+    for (int i = 0; i < int'(NC); i++) begin
+      m_acq[i]    = (c_st[i] == ST_ACQ);
+      m_elig[i]   = (c_st[i] == ST_READY) || (m_acq[i] && c_wake[i]) ||
+                    ((c_st[i] == ST_EWAIT) && engine_free);
+      m_stale[i]  = c_stale[i] && !c_unbind[i];
+      m_unbind[i] = c_unbind[i] && (c_st[i] != ST_EBUSY);
+    end
+  end
+
+  logic [31:0] res_slice;
+  always_comb res_slice = (c_slice[res] != 0) ? c_slice[res] : cfg_timeslice;
+  wire expired = res_v && ((now - slice_t0) >= res_slice);
+
+  // Least recently serviced channel of a mask.
+  function automatic logic [CHW:0] lrs(input logic [NC-1:0] mask, input logic [31:0] t,
+                                       input logic [NC*32-1:0] last);
+    logic [31:0] best_age, age;
+    logic [CHW:0] best;
+    best = '1;
+    best_age = '0;
+    for (int i = 0; i < int'(NC); i++) begin
+      age = t - last[i*32+:32];
+      if (mask[i] && (best[CHW] || age > best_age)) begin
+        best = {1'b0, CHW'(i)};
+        best_age = age;
+      end
+    end
+    return best;
+  endfunction
+
+  logic [NC*32-1:0] last_flat;
+  always_comb
+    for (int i = 0; i < int'(NC); i++) last_flat[i*32+:32] = c_last[i];
+
+  function automatic logic [CHW:0] first_set(input logic [NC-1:0] mask);
+    logic [CHW:0] r;
+    r = '1;
+    for (int i = int'(NC) - 1; i >= 0; i--)
+      if (mask[i]) r = {1'b0, CHW'(i)};
+    return r;
+  endfunction
+
+  logic [NC-1:0] res_bit;
+  always_comb begin
+    res_bit = '0;
+    res_bit[res] = res_v;
+  end
+
+  // Scheduling decision, evaluated in H_PICK.
+  logic [CHW:0] pick_unbind, pick_stale, pick_guest, pick_other, pick_any;
+  logic [NC-1:0] others;
+  always_comb begin
+    pick_unbind = first_set(m_unbind);
+    pick_stale  = first_set(m_stale);
+    pick_guest  = lrs(m_elig & ~res_bit, now, last_flat);
+    others      = m_elig & ~res_bit;
+    if (expired) others = others | (m_acq & ~res_bit);
+    pick_other  = lrs(others, now, last_flat);
+    pick_any    = lrs(m_elig, now, last_flat);
+  end
+
+  // ---------------------------------------------------------------------
+  // Pushbuffer fetch
+  // ---------------------------------------------------------------------
+  logic        f_start, f_flush, f_idle;
+  logic [31:0] f_va;
+  logic [20:0] f_ndw;
+  logic        dw_valid, dw_ready, dw_fault;
+  logic [31:0] dw, dw_fault_va;
+  logic [7:0]  dw_fault_kind;
+
+  ppu_pb_fetch #(.DEPTH(PB_PREFETCH_BEATS)) u_fetch (
+      .clk, .rst_n,
+      .start(f_start), .start_va(f_va), .start_ndw(f_ndw), .start_root(c_root[cur]),
+      .flush(f_flush), .idle(f_idle),
+      .dw_valid, .dw_ready, .dw, .dw_fault, .dw_fault_kind, .dw_fault_va,
+      .x_req_valid, .x_req_ready, .x_req, .x_rsp_valid, .x_rsp,
+      .rd_valid(frd_valid), .rd_ready(frd_ready), .rd_pa(frd_pa),
+      .rd_rsp_valid(frd_rsp_valid), .rd_rsp(frd_rsp)
+  );
+
+  // ---------------------------------------------------------------------
+  // Method decode helpers
+  // ---------------------------------------------------------------------
+  wire [2:0]  h_op    = dw[PPU_MTHD_OP__MSB:PPU_MTHD_OP__LSB];
+  wire [12:0] h_cnt   = dw[PPU_MTHD_COUNT__MSB:PPU_MTHD_COUNT__LSB];
+  wire [2:0]  h_subch = dw[PPU_MTHD_SUBCH__MSB:PPU_MTHD_SUBCH__LSB];
+  wire        h_rsvd  = dw[PPU_MTHD_RSVD__LSB];
+  wire [11:0] h_addr  = dw[PPU_MTHD_ADDR__MSB:PPU_MTHD_ADDR__LSB];
+
+  // Execute one method (byte offset m, data d) of the current channel.
+  typedef enum logic [2:0] {
+    MX_CONT,        // done, continue decoding
+    MX_SEM,         // issue a semaphore operation
+    MX_LAUNCH,      // engine launch
+    MX_NONSTALL,    // raise the non-stall interrupt, continue
+    MX_YIELD,
+    MX_ILLEGAL,
+    MX_VA_RANGE
+  } mx_e;
+
+  function automatic mx_e classify(input logic [13:0] m, input logic [31:0] d);
+    logic [2:0] op;
+    op = d[PPU_SEM_EXECUTE_OPERATION__MSB:PPU_SEM_EXECUTE_OPERATION__LSB];
+    case (32'(m))
+      PPU_HOST_NOP, PPU_HOST_WFI: return MX_CONT;
+      PPU_HOST_SEM_ADDR_LO, PPU_HOST_SEM_PAYLOAD_LO, PPU_HOST_SEM_PAYLOAD_HI: return MX_CONT;
+      PPU_HOST_SEM_ADDR_HI: return (d != 0) ? MX_VA_RANGE : MX_CONT;
+      PPU_HOST_SEM_EXECUTE: begin
+        if (32'(op) == PPU_SEM_EXECUTE_OPERATION_REDUCTION)
+          return d[PPU_SEM_EXECUTE_PAYLOAD_SIZE__LSB] ? MX_ILLEGAL : MX_SEM;
+        if (op == 3'd5 || op == 3'd7) return MX_ILLEGAL;
+        return MX_SEM;
+      end
+      PPU_HOST_NON_STALL_INTR: return MX_NONSTALL;
+      PPU_HOST_YIELD: return MX_YIELD;
+      PPU_COPY_SRC_ADDR_LO, PPU_COPY_DST_ADDR_LO, PPU_COPY_LENGTH,
+      PPU_COPY_SEM_ADDR_LO, PPU_COPY_SEM_PAYLOAD: return MX_CONT;
+      PPU_COPY_SRC_ADDR_HI, PPU_COPY_DST_ADDR_HI, PPU_COPY_SEM_ADDR_HI:
+        return (d != 0) ? MX_VA_RANGE : MX_CONT;
+      PPU_COPY_LAUNCH_DMA: begin
+        if (d[31:PPU_LAUNCH_DMA_INTERRUPT__MSB+1] != 0) return MX_ILLEGAL;
+        if (d[PPU_LAUNCH_DMA_SEMAPHORE__MSB:PPU_LAUNCH_DMA_SEMAPHORE__LSB] == 2'd3)
+          return MX_ILLEGAL;
+        return MX_LAUNCH;
+      end
+      default: return MX_ILLEGAL;
+    endcase
+  endfunction
+
+  // ---------------------------------------------------------------------
+  // Main state machine
+  // ---------------------------------------------------------------------
+  typedef enum logic [4:0] {
+    H_RESET_WAIT,
+    H_PICK,
+    H_SVC_START,
+    H_PRD,            // physical read in flight (purpose in ph_what)
+    H_NEXT_ENTRY,
+    H_FSTART,         // start the fetch once it is idle
+    H_GP_ENTRY,
+    H_RUN,
+    H_SEM_SEND,
+    H_SEM_WAIT,
+    H_LAUNCH,
+    H_WB_GET,
+    H_WB_WAIT,
+    H_END
+  } hstate_e;
+  hstate_e hs;
+
+  typedef enum logic [2:0] {
+    PH_CT,            // channel table entry
+    PH_INST,          // instance block beats
+    PH_USERD_BIND,    // GP_PUT and GP_GET at bind
+    PH_USERD_PUT      // GP_PUT after a doorbell
+  } ph_e;
+  ph_e            ph_what;
+  logic           ph_issued;
+  paddr_t         ph_pa;
+  logic [CHW-1:0] ph_ch;
+  logic [1:0]     ph_beat;
+  logic           ph_back;        // return to H_NEXT_ENTRY after a GP_PUT read
+  logic [31:0]    inst_dw [8];
+  logic [31:0]    inst_pa;        // for fault reports
+
+  logic [31:0]    gp_dw0;
+  logic           gp_have0;
+  logic           f_next_is_pb;   // fetch start target: 0 GPFIFO entry, 1 pushbuffer
+  logic [31:0]    sem_exec;
+
+  assign prd_valid = (hs == H_PRD) && !ph_issued;
+  assign prd_pa    = ph_pa;
+
+  // Fetch stream: the decoder pops in H_GP_ENTRY and H_RUN.
+  logic run_pop;
+  assign dw_ready = ((hs == H_GP_ENTRY) && !dw_fault) || run_pop;
+
+  // Fault capture from the state machine (one per cycle).
+  logic           fx_valid;
+  logic [CHW-1:0] fx_ch;
+  logic [7:0]     fx_kind;
+  logic [3:0]     fx_unit;
+  logic [3:0]     fx_acc;
+  logic [31:0]    fx_addr, fx_data;
+
+  // Should the current service stop at this method boundary?
+  wire others_waiting = |(m_elig & ~res_bit) || (expired && |(m_acq & ~res_bit));
+  wire yield_now = (|m_stale) || (|m_unbind) ||
+                   (guest && !(res_v && c_st[res] == ST_EBUSY)) ||
+                   (!guest && expired && others_waiting);
+
+  // Method currently at the decoder
+  wire [13:0] cur_m = {c_maddr[cur], 2'b00};
+  // A method executes when its data is at the head of the stream, or at
+  // once for an immediate (its data came with the header).
+  wire        ex_imm = (32'(c_mop[cur]) == PPU_MTHD_OP_IMMD);
+  wire [31:0] ex_d   = ex_imm ? 32'(c_imm[cur]) : dw;
+  wire        ex_go  = (c_mcnt[cur] != 0) && (ex_imm || (dw_valid && !dw_fault));
+  mx_e mx;
+  always_comb mx = classify(cur_m, ex_d);
+
+  // run_pop: the decoder consumes the dword at the head of the stream
+  always_comb begin
+    run_pop = 1'b0;
+    if (hs == H_RUN && dw_valid && !dw_fault) begin
+      if (c_mcnt[cur] != 0) run_pop = (32'(c_mop[cur]) != PPU_MTHD_OP_IMMD);
+      else if (c_left[cur] != 0 && !yield_now) run_pop = 1'b1;
+    end
+  end
+
+  // Semaphore request (host port)
+  always_comb begin
+    sem_valid       = (hs == H_SEM_SEND);
+    sem_req.chid    = 8'(cur);
+    sem_req.root    = c_root[cur];
+    sem_req.va      = c_sem_va[cur];
+    sem_req.exec    = sem_exec;
+    sem_req.payload = {c_pay_hi[cur], c_pay_lo[cur]};
+  end
+
+  // Copy launch
+  always_comb begin
+    copy_valid           = (hs == H_LAUNCH) && engine_free;
+    copy_cmd.chid        = 8'(cur);
+    copy_cmd.root        = c_root[cur];
+    copy_cmd.src         = c_src[cur];
+    copy_cmd.dst         = c_dst[cur];
+    copy_cmd.len         = c_len[cur];
+    copy_cmd.sem_mode    = c_pexec[cur][PPU_LAUNCH_DMA_SEMAPHORE__MSB:PPU_LAUNCH_DMA_SEMAPHORE__LSB];
+    copy_cmd.sem_va      = c_csem[cur];
+    copy_cmd.sem_payload = c_cpay[cur];
+  end
+
+  // GP_GET write-back
+  logic [19:0] get_next;
+  always_comb get_next = (c_get[cur] + 20'd1) & ((20'd1 << c_log2[cur]) - 20'd1);
+  always_comb begin
+    wr_valid         = (hs == H_WB_GET);
+    wr_req.pa        = c_userd[cur];
+    wr_req.pa.addr   = {c_userd[cur].addr[PA_W-1:3], 3'b000};
+    wr_req.data      = {12'd0, c_get[cur], 32'd0};
+    wr_req.strb      = 8'hf0;
+  end
+
+  // Status window
+  always_comb begin
+    logic [CHW-1:0] s;
+    s = stat_chid[CHW-1:0];
+    stat_data = '0;
+    if (32'(stat_chid) < NC) begin
+      case (stat_off)
+        5'(PPU_CHAN_STATUS / 4): begin
+          stat_data[PPU_CHAN_STATUS_STATE__MSB:PPU_CHAN_STATUS_STATE__LSB] = c_st[s];
+          stat_data[PPU_CHAN_STATUS_RESIDENT__LSB] = res_v && (res == s);
+        end
+        5'(PPU_CHAN_GP_GET / 4): stat_data = 32'(c_get[s]);
+        5'(PPU_CHAN_GP_PUT / 4): stat_data = 32'(c_put[s]);
+        5'(PPU_CHAN_FAULT_INFO / 4): stat_data = c_finfo[s];
+        5'(PPU_CHAN_FAULT_ADDR / 4): stat_data = c_faddr[s];
+        5'(PPU_CHAN_FAULT_DATA / 4): stat_data = c_fdata[s];
+        default: stat_data = '0;
+      endcase
+    end
+  end
+
+  // Trace records of the state machine
+  trace_t tr;
+  assign trace = tr;
+
+  function automatic logic [31:0] finfo(input logic [7:0] kind, input logic [3:0] acc,
+                                        input logic [3:0] unit);
+    logic [31:0] r;
+    r = '0;
+    r[PPU_FAULT_INFO_KIND__MSB:PPU_FAULT_INFO_KIND__LSB] = kind;
+    r[PPU_FAULT_INFO_ACCESS__MSB:PPU_FAULT_INFO_ACCESS__LSB] = acc;
+    r[PPU_FAULT_INFO_UNIT__MSB:PPU_FAULT_INFO_UNIT__LSB] = unit;
+    return r;
+  endfunction
+
+  // Instance block validation (used at the end of a load)
+  wire [4:0]  ld_log2 = inst_dw[PPU_INST_GPFIFO_CFG/4][PPU_INST_GPFIFO_CFG_LOG2_ENTRIES__MSB:PPU_INST_GPFIFO_CFG_LOG2_ENTRIES__LSB];
+  wire [3:0]  ld_eng  = inst_dw[PPU_INST_ENGINE/4][PPU_INST_ENGINE_TYPE__MSB:PPU_INST_ENGINE_TYPE__LSB];
+  wire        ld_ok   = (ld_log2 != 0) && (32'(ld_log2) <= PPU_GP_LOG2_ENTRIES_MAX) &&
+                        (inst_dw[PPU_INST_GPFIFO_VA/4][2:0] == 3'd0) &&
+                        (inst_dw[PPU_INST_USERD_LO/4][5:0] == 6'd0);
+
+  always_ff @(posedge clk) begin
+    fx_valid <= 1'b0;
+    tr       <= '0;
+    f_start  <= 1'b0;
+    f_flush  <= 1'b0;
+    fault_set    <= '0;
+    nonstall_set <= '0;
+    perf_doorbell  <= 1'b0;
+    perf_gp_entry  <= 1'b0;
+    perf_method    <= 1'b0;
+    perf_switch    <= 1'b0;
+    perf_copy_done <= 1'b0;
+    perf_copy_len  <= '0;
+    trace_fault    <= '0;
+    if (!rst_n) begin
+      hs         <= H_RESET_WAIT;
+      res_v      <= 1'b0;
+      res        <= '0;
+      slice_t0   <= '0;
+      res_reason <= 4'(PPU_SWITCH_REASON_IDLE);
+      guest      <= 1'b0;
+      cur        <= '0;
+      ph_what    <= PH_CT;
+      ph_issued  <= 1'b0;
+      ph_pa      <= '0;
+      ph_ch      <= '0;
+      ph_beat    <= '0;
+      ph_back    <= 1'b0;
+      gp_dw0     <= '0;
+      gp_have0   <= 1'b0;
+      f_next_is_pb <= 1'b0;
+      f_va       <= '0;
+      f_ndw      <= '0;
+      sem_exec   <= '0;
+      fx_ch      <= '0;
+      fx_kind    <= '0;
+      fx_unit    <= '0;
+      fx_acc     <= '0;
+      fx_addr    <= '0;
+      fx_data    <= '0;
+      for (int i = 0; i < 8; i++) inst_dw[i] <= '0;
+      inst_pa    <= '0;
+      for (int i = 0; i < int'(NC); i++) begin
+        c_st[i]     <= ST_UNBOUND;
+        c_gpva[i]   <= '0;
+        c_log2[i]   <= '0;
+        c_userd[i]  <= '0;
+        c_root[i]   <= '0;
+        c_slice[i]  <= '0;
+        c_get[i]    <= '0;
+        c_put[i]    <= '0;
+        c_stale[i]  <= 1'b0;
+        c_unbind[i] <= 1'b0;
+        c_seg[i]    <= 1'b0;
+        c_pbva[i]   <= '0;
+        c_left[i]   <= '0;
+        c_maddr[i]  <= '0;
+        c_mcnt[i]   <= '0;
+        c_mop[i]    <= '0;
+        c_imm[i]    <= '0;
+        c_sem_va[i] <= '0;
+        c_pay_lo[i] <= '0;
+        c_pay_hi[i] <= '0;
+        c_src[i]    <= '0;
+        c_dst[i]    <= '0;
+        c_len[i]    <= '0;
+        c_csem[i]   <= '0;
+        c_cpay[i]   <= '0;
+        c_pend[i]   <= PEND_NONE;
+        c_pexec[i]  <= '0;
+        c_wake[i]   <= 1'b0;
+        c_retry[i]  <= '0;
+        c_acq_on[i] <= 1'b0;
+        c_acq_t0[i] <= '0;
+        c_last[i]   <= '0;
+        c_finfo[i]  <= '0;
+        c_faddr[i]  <= '0;
+        c_fdata[i]  <= '0;
+      end
+    end else begin
+      // ---- copy completion (the engine owner is never the serviced channel)
+      if (copy_done_valid) begin
+        logic [CHW-1:0] d;
+        d = copy_done_chid[CHW-1:0];
+        perf_copy_done <= !copy_done.fault;
+        perf_copy_len  <= c_len[d];
+        if (copy_done.fault) begin
+          c_st[d]    <= ST_FAULTED;
+          c_finfo[d] <= finfo(copy_done.kind, {2'b00, copy_done.access}, copy_done.unit);
+          c_faddr[d] <= copy_done.addr;
+          c_fdata[d] <= c_pexec[d];
+          fault_set[d] <= 1'b1;
+        end else begin
+          c_st[d]   <= ST_READY;
+          if (c_pexec[d][PPU_LAUNCH_DMA_INTERRUPT__LSB]) nonstall_set[d] <= 1'b1;
+        end
+        c_pend[d] <= PEND_NONE;
+      end
+
+      // ---- faults raised by the state machine (registered one cycle later)
+      if (fx_valid) begin
+        c_st[fx_ch]    <= ST_FAULTED;
+        c_finfo[fx_ch] <= finfo(fx_kind, fx_acc, fx_unit);
+        c_faddr[fx_ch] <= fx_addr;
+        c_fdata[fx_ch] <= fx_data;
+        fault_set[fx_ch] <= 1'b1;
+        c_pend[fx_ch]  <= PEND_NONE;
+        trace_fault <= '{valid: 1'b1, kind: 8'(PPU_TRACE_FAULT), chid: 8'(fx_ch),
+                           a: finfo(fx_kind, fx_acc, fx_unit), b: fx_addr};
+      end
+
+      case (hs)
+        H_RESET_WAIT: hs <= H_PICK;
+
+        // -----------------------------------------------------------------
+        H_PICK: begin
+          if (!f_idle) begin
+            // wait for the fetch unit to drain
+          end else if (!pick_unbind[CHW]) begin
+            logic [CHW-1:0] u;
+            u = pick_unbind[CHW-1:0];
+            c_st[u]     <= ST_UNBOUND;
+            c_unbind[u] <= 1'b0;
+            c_stale[u]  <= 1'b0;
+            c_seg[u]    <= 1'b0;
+            c_mcnt[u]   <= '0;
+            c_pend[u]   <= PEND_NONE;
+            c_wake[u]   <= 1'b0;
+            c_acq_on[u] <= 1'b0;
+            c_finfo[u]  <= '0;
+            c_faddr[u]  <= '0;
+            c_fdata[u]  <= '0;
+            if (res_v && res == u) res_v <= 1'b0;
+            tr <= '{valid: 1'b1, kind: 8'(PPU_TRACE_UNBIND), chid: 8'(u), a: '0, b: '0};
+          end else if (!pick_stale[CHW]) begin
+            logic [CHW-1:0] s;
+            s = pick_stale[CHW-1:0];
+            c_stale[s] <= 1'b0;
+            ph_ch      <= s;
+            ph_back    <= 1'b0;
+            ph_issued  <= 1'b0;
+            if (c_st[s] == ST_UNBOUND) begin
+              c_st[s] <= ST_LOADING;
+              ph_what <= PH_CT;
+              ph_pa   <= chan_table;
+              ph_pa.addr <= chan_table.addr + PA_W'(32'(s) * PPU_CHAN_ENTRY_BYTES);
+              hs      <= H_PRD;
+            end else if (c_st[s] == ST_FAULTED || c_st[s] == ST_LOADING) begin
+              // a dead channel ignores doorbells until it is unbound
+            end else begin
+              ph_what <= PH_USERD_PUT;
+              ph_pa   <= c_userd[s];
+              hs      <= H_PRD;
+            end
+          end else if (res_v && c_st[res] == ST_EBUSY) begin
+            if (!pick_guest[CHW]) begin
+              cur   <= pick_guest[CHW-1:0];
+              guest <= 1'b1;
+              hs    <= H_SVC_START;
+              tr <= '{valid: 1'b1, kind: 8'(PPU_TRACE_CHAN_SWITCH), chid: 8'(pick_guest[CHW-1:0]),
+                       a: 32'(res), b: 32'(PPU_SWITCH_REASON_GUEST)};
+            end
+          end else if (res_v && m_elig[res]) begin
+            guest <= 1'b0;
+            hs    <= H_SVC_START;
+            if (expired && !pick_other[CHW]) begin
+              c_last[res] <= now;
+              res         <= pick_other[CHW-1:0];
+              cur         <= pick_other[CHW-1:0];
+              slice_t0    <= now;
+              perf_switch <= 1'b1;
+              tr <= '{valid: 1'b1, kind: 8'(PPU_TRACE_CHAN_SWITCH), chid: 8'(pick_other[CHW-1:0]),
+                       a: 32'(res), b: 32'(PPU_SWITCH_REASON_TIMESLICE)};
+            end else begin
+              cur <= res;
+              if (expired) slice_t0 <= now;
+            end
+          end else if (!pick_any[CHW]) begin
+            logic [CHW-1:0] n;
+            n = pick_any[CHW-1:0];
+            if (res_v) c_last[res] <= now;
+            res_v    <= 1'b1;
+            res      <= n;
+            cur      <= n;
+            guest    <= 1'b0;
+            slice_t0 <= now;
+            hs       <= H_SVC_START;
+            if (!res_v || res != n) begin
+              perf_switch <= 1'b1;
+              tr <= '{valid: 1'b1, kind: 8'(PPU_TRACE_CHAN_SWITCH), chid: 8'(n),
+                       a: res_v ? 32'(res) : 32'hff, b: 32'(res_reason)};
+            end
+          end else if (res_v && !m_elig[res] && c_st[res] != ST_EBUSY) begin
+            // the resident blocked and nobody else can run: drop residency
+            c_last[res] <= now;
+            res_v <= 1'b0;
+          end
+        end
+
+        // -----------------------------------------------------------------
+        // Physical reads: channel table, instance block, USERD.
+        H_PRD: begin
+          if (prd_valid && prd_ready) ph_issued <= 1'b1;
+          if (prd_rsp_valid) begin
+            ph_issued <= 1'b0;
+            if (prd_rsp.err) begin
+              fx_valid <= 1'b1;
+              fx_ch    <= ph_ch;
+              fx_kind  <= 8'(PPU_FAULT_KIND_BUS_ERROR);
+              fx_unit  <= 4'(PPU_FAULT_UNIT_INST);
+              fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+              fx_addr  <= ph_pa.addr[31:0];
+              fx_data  <= '0;
+              hs       <= ph_back ? H_END : H_PICK;
+              if (ph_back) res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+            end else begin
+              case (ph_what)
+                PH_CT: begin
+                  logic [31:0] lo, hi;
+                  lo = prd_rsp.data[31:0];
+                  hi = prd_rsp.data[63:32];
+                  if (!lo[PPU_CHAN_ENTRY_LO_VALID__LSB]) begin
+                    fx_valid <= 1'b1;
+                    fx_ch    <= ph_ch;
+                    fx_kind  <= 8'(PPU_FAULT_KIND_INST_INVALID);
+                    fx_unit  <= 4'(PPU_FAULT_UNIT_INST);
+                    fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+                    fx_addr  <= ph_pa.addr[31:0];
+                    fx_data  <= lo;
+                    hs       <= H_PICK;
+                  end else begin
+                    ph_what    <= PH_INST;
+                    ph_beat    <= '0;
+                    ph_pa.sys  <= hi[PPU_ADDR_HI_SYS__LSB];
+                    ph_pa.addr <= {hi[1:0], lo[31:6], 6'd0};
+                    inst_pa    <= {lo[31:6], 6'd0};
+                  end
+                end
+                PH_INST: begin
+                  inst_dw[{ph_beat, 1'b0}] <= prd_rsp.data[31:0];
+                  inst_dw[{ph_beat, 1'b1}] <= prd_rsp.data[63:32];
+                  ph_beat    <= ph_beat + 2'd1;
+                  ph_pa.addr <= ph_pa.addr + PA_W'(8);
+                  if (ph_beat == 2'd3) begin
+                    // USERD (dwords 2 and 3) arrived with beat 1
+                    ph_what    <= PH_USERD_BIND;
+                    ph_pa.sys  <= inst_dw[PPU_INST_USERD_HI/4][PPU_ADDR_HI_SYS__LSB];
+                    ph_pa.addr <= {inst_dw[PPU_INST_USERD_HI/4][1:0],
+                                   inst_dw[PPU_INST_USERD_LO/4][31:3], 3'b000};
+                  end
+                end
+                PH_USERD_BIND: begin
+                  // instance block fully read: validate and bind
+                  logic [19:0] mask;
+                  mask = (20'd1 << ld_log2) - 20'd1;
+                  if (32'(ld_eng) == PPU_ENGINE_TYPE_COMPUTE || !ld_ok ||
+                      32'(ld_eng) != PPU_ENGINE_TYPE_COPY) begin
+                    fx_valid <= 1'b1;
+                    fx_ch    <= ph_ch;
+                    fx_kind  <= (32'(ld_eng) == PPU_ENGINE_TYPE_COMPUTE && ld_ok) ?
+                                8'(PPU_FAULT_KIND_ENGINE_MISSING) : 8'(PPU_FAULT_KIND_INST_INVALID);
+                    fx_unit  <= 4'(PPU_FAULT_UNIT_INST);
+                    fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+                    fx_addr  <= inst_pa;
+                    fx_data  <= inst_dw[PPU_INST_ENGINE/4];
+                    hs       <= H_PICK;
+                  end else if ((prd_rsp.data[31:0] & ~32'(mask)) != 0 ||
+                               (prd_rsp.data[63:32] & ~32'(mask)) != 0) begin
+                    fx_valid <= 1'b1;
+                    fx_ch    <= ph_ch;
+                    fx_kind  <= 8'(PPU_FAULT_KIND_GP_PUT_RANGE);
+                    fx_unit  <= 4'(PPU_FAULT_UNIT_HOST);
+                    fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+                    fx_addr  <= prd_rsp.data[31:0];
+                    fx_data  <= prd_rsp.data[63:32];
+                    hs       <= H_PICK;
+                  end else begin
+                    c_gpva[ph_ch]  <= inst_dw[PPU_INST_GPFIFO_VA/4];
+                    c_log2[ph_ch]  <= ld_log2;
+                    c_userd[ph_ch] <= '{sys: inst_dw[PPU_INST_USERD_HI/4][PPU_ADDR_HI_SYS__LSB],
+                                       addr: {inst_dw[PPU_INST_USERD_HI/4][1:0],
+                                              inst_dw[PPU_INST_USERD_LO/4]}};
+                    c_root[ph_ch]  <= '{sys: inst_dw[PPU_INST_PT_ROOT/4][PPU_INST_PT_ROOT_SYS__LSB],
+                                       ppn: inst_dw[PPU_INST_PT_ROOT/4][PPU_INST_PT_ROOT_PPN__MSB:PPU_INST_PT_ROOT_PPN__LSB]};
+                    c_slice[ph_ch] <= inst_dw[PPU_INST_TIMESLICE/4];
+                    c_put[ph_ch]   <= prd_rsp.data[19:0];
+                    c_get[ph_ch]   <= prd_rsp.data[51:32];
+                    c_seg[ph_ch]   <= 1'b0;
+                    c_mcnt[ph_ch]  <= '0;
+                    c_pend[ph_ch]  <= PEND_NONE;
+                    c_st[ph_ch]    <= (prd_rsp.data[19:0] != prd_rsp.data[51:32]) ? ST_READY : ST_IDLE;
+                    c_last[ph_ch]  <= now;
+                    tr <= '{valid: 1'b1, kind: 8'(PPU_TRACE_BIND), chid: 8'(ph_ch),
+                            a: 32'(ld_eng), b: prd_rsp.data[31:0]};
+                    hs <= H_PICK;
+                  end
+                end
+                PH_USERD_PUT: begin
+                  logic [19:0] mask;
+                  mask = (20'd1 << c_log2[ph_ch]) - 20'd1;
+                  tr <= '{valid: 1'b1, kind: 8'(PPU_TRACE_DOORBELL), chid: 8'(ph_ch),
+                          a: prd_rsp.data[31:0], b: 32'(c_get[ph_ch])};
+                  if ((prd_rsp.data[31:0] & ~32'(mask)) != 0) begin
+                    fx_valid <= 1'b1;
+                    fx_ch    <= ph_ch;
+                    fx_kind  <= 8'(PPU_FAULT_KIND_GP_PUT_RANGE);
+                    fx_unit  <= 4'(PPU_FAULT_UNIT_HOST);
+                    fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+                    fx_addr  <= prd_rsp.data[31:0];
+                    fx_data  <= 32'(c_get[ph_ch]);
+                    hs       <= ph_back ? H_END : H_PICK;
+                    if (ph_back) res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+                  end else begin
+                    c_put[ph_ch] <= prd_rsp.data[19:0];
+                    if (c_st[ph_ch] == ST_IDLE && prd_rsp.data[19:0] != c_get[ph_ch])
+                      c_st[ph_ch] <= ST_READY;
+                    hs <= ph_back ? H_NEXT_ENTRY : H_PICK;
+                  end
+                end
+                default: hs <= H_PICK;
+              endcase
+            end
+          end
+        end
+
+        // -----------------------------------------------------------------
+        H_SVC_START: begin
+          if (c_pend[cur] == PEND_ACQ) begin
+            sem_exec <= c_pexec[cur];
+            c_wake[cur] <= 1'b0;
+            hs <= H_SEM_SEND;
+          end else if (c_pend[cur] == PEND_LAUNCH) begin
+            hs <= H_LAUNCH;
+          end else if (c_seg[cur]) begin
+            f_va  <= c_pbva[cur];
+            f_ndw <= c_left[cur];
+            f_next_is_pb <= 1'b1;
+            hs <= H_FSTART;
+          end else begin
+            hs <= H_NEXT_ENTRY;
+          end
+        end
+
+        H_NEXT_ENTRY: begin
+          if (c_stale[cur] && !c_unbind[cur]) begin
+            c_stale[cur] <= 1'b0;
+            ph_ch     <= cur;
+            ph_back   <= 1'b1;
+            ph_issued <= 1'b0;
+            ph_what   <= PH_USERD_PUT;
+            ph_pa     <= c_userd[cur];
+            hs        <= H_PRD;
+          end else if (c_get[cur] == c_put[cur]) begin
+            c_st[cur]  <= ST_IDLE;
+            res_reason <= 4'(PPU_SWITCH_REASON_IDLE);
+            tr <= '{valid: 1'b1, kind: 8'(PPU_TRACE_CHAN_IDLE), chid: 8'(cur),
+                    a: 32'(c_get[cur]), b: '0};
+            hs <= H_END;
+          end else if (yield_now) begin
+            hs <= H_END;
+            res_reason <= 4'(PPU_SWITCH_REASON_TIMESLICE);
+          end else begin
+            f_va  <= c_gpva[cur] + {9'd0, c_get[cur], 3'b000};
+            f_ndw <= 21'd2;
+            f_next_is_pb <= 1'b0;
+            gp_have0 <= 1'b0;
+            hs <= H_FSTART;
+          end
+        end
+
+        H_FSTART: begin
+          if (f_idle && !f_start) begin
+            f_start <= 1'b1;
+            hs <= f_next_is_pb ? H_RUN : H_GP_ENTRY;
+          end
+        end
+
+        // Two dwords of a GPFIFO entry.
+        H_GP_ENTRY: begin
+          if (dw_valid && !f_start) begin
+            if (dw_fault) begin
+              fx_valid <= 1'b1;
+              fx_ch    <= cur;
+              fx_kind  <= dw_fault_kind;
+              fx_unit  <= 4'(PPU_FAULT_UNIT_HOST);
+              fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+              fx_addr  <= dw_fault_va;
+              fx_data  <= 32'(c_get[cur]);
+              res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+              hs <= H_END;
+            end else if (!gp_have0) begin
+              gp_dw0   <= dw;
+              gp_have0 <= 1'b1;
+            end else begin
+              logic [20:0] len;
+              len = dw[PPU_GP_ENTRY1_LENGTH__MSB:PPU_GP_ENTRY1_LENGTH__LSB];
+              perf_gp_entry <= 1'b1;
+              tr <= '{valid: 1'b1, kind: 8'(PPU_TRACE_GP_FETCH), chid: 8'(cur),
+                      a: 32'(c_get[cur]), b: dw};
+              f_flush <= 1'b1;
+              if (gp_dw0[PPU_GP_ENTRY0_RSVD__MSB:PPU_GP_ENTRY0_RSVD__LSB] != 0 ||
+                  dw[PPU_GP_ENTRY1_ADDR_HI__MSB:PPU_GP_ENTRY1_ADDR_HI__LSB] != 0) begin
+                fx_valid <= 1'b1;
+                fx_ch    <= cur;
+                fx_kind  <= (dw[PPU_GP_ENTRY1_ADDR_HI__MSB:PPU_GP_ENTRY1_ADDR_HI__LSB] != 0) ?
+                            8'(PPU_FAULT_KIND_VA_RANGE) : 8'(PPU_FAULT_KIND_PB_UNALIGNED);
+                fx_unit  <= 4'(PPU_FAULT_UNIT_HOST);
+                fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+                fx_addr  <= gp_dw0;
+                fx_data  <= dw;
+                res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+                hs <= H_END;
+              end else if (len == 0) begin
+                hs <= H_WB_GET;       // control entry: nothing to execute
+              end else begin
+                c_seg[cur]  <= 1'b1;
+                c_pbva[cur] <= gp_dw0;
+                c_left[cur] <= len;
+                c_mcnt[cur] <= '0;
+                f_va  <= gp_dw0;
+                f_ndw <= len;
+                f_next_is_pb <= 1'b1;
+                hs <= H_FSTART;
+              end
+            end
+          end
+        end
+
+        // -----------------------------------------------------------------
+        // Method decode and execution
+        H_RUN: begin
+          if (f_start) begin
+            // fetch starts this cycle
+          end else if (c_mcnt[cur] == 0 && c_left[cur] == 0) begin
+            // segment executed: advance GP_GET
+            c_seg[cur] <= 1'b0;
+            f_flush <= 1'b1;
+            hs <= H_WB_GET;
+          end else if (c_mcnt[cur] == 0 && yield_now) begin
+            f_flush <= 1'b1;
+            res_reason <= 4'(PPU_SWITCH_REASON_TIMESLICE);
+            hs <= H_END;
+          end else if (ex_go) begin
+            perf_method <= 1'b1;
+            tr <= '{valid: 1'b1, kind: 8'(PPU_TRACE_METHOD), chid: 8'(cur),
+                    a: 32'(cur_m), b: ex_d};
+            if (!ex_imm) begin
+              c_pbva[cur] <= c_pbva[cur] + 32'd4;
+              c_left[cur] <= c_left[cur] - 21'd1;
+            end
+            // advance to the next method of this header
+            c_mcnt[cur] <= c_mcnt[cur] - 13'd1;
+            if (32'(c_mop[cur]) == PPU_MTHD_OP_INC) c_maddr[cur] <= c_maddr[cur] + 12'd1;
+            if (32'(c_mop[cur]) == PPU_MTHD_OP_ONEINC) begin
+              c_maddr[cur] <= c_maddr[cur] + 12'd1;
+              c_mop[cur]   <= 3'(PPU_MTHD_OP_NONINC);
+            end
+            case (32'(cur_m))
+              PPU_HOST_SEM_ADDR_LO:    c_sem_va[cur] <= ex_d;
+              PPU_HOST_SEM_PAYLOAD_LO: c_pay_lo[cur] <= ex_d;
+              PPU_HOST_SEM_PAYLOAD_HI: c_pay_hi[cur] <= ex_d;
+              PPU_COPY_SRC_ADDR_LO:    c_src[cur]    <= ex_d;
+              PPU_COPY_DST_ADDR_LO:    c_dst[cur]    <= ex_d;
+              PPU_COPY_LENGTH:         c_len[cur]    <= ex_d;
+              PPU_COPY_SEM_ADDR_LO:    c_csem[cur]   <= ex_d;
+              PPU_COPY_SEM_PAYLOAD:    c_cpay[cur]   <= ex_d;
+              default: ;
+            endcase
+            case (mx)
+              MX_CONT: ;
+              MX_SEM: begin
+                sem_exec <= ex_d;
+                hs <= H_SEM_SEND;
+              end
+              MX_LAUNCH: begin
+                c_pexec[cur] <= ex_d;
+                hs <= H_LAUNCH;
+              end
+              MX_NONSTALL: nonstall_set[cur] <= 1'b1;
+              MX_YIELD: begin
+                f_flush <= 1'b1;
+                res_reason <= 4'(PPU_SWITCH_REASON_YIELD);
+                if (!guest) begin
+                  res_v <= 1'b0;
+                  c_last[cur] <= now;
+                end
+                hs <= H_END;
+              end
+              default: begin
+                fx_valid <= 1'b1;
+                fx_ch    <= cur;
+                fx_kind  <= (mx == MX_VA_RANGE) ? 8'(PPU_FAULT_KIND_VA_RANGE) :
+                                                  8'(PPU_FAULT_KIND_ILLEGAL_METHOD);
+                fx_unit  <= 4'(PPU_FAULT_UNIT_HOST);
+                fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+                fx_addr  <= 32'(cur_m);
+                fx_data  <= ex_d;
+                res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+                f_flush <= 1'b1;
+                hs <= H_END;
+              end
+            endcase
+          end else if (dw_valid && dw_fault) begin
+            fx_valid <= 1'b1;
+            fx_ch    <= cur;
+            fx_kind  <= dw_fault_kind;
+            fx_unit  <= 4'(PPU_FAULT_UNIT_HOST);
+            fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+            fx_addr  <= dw_fault_va;
+            fx_data  <= 32'(c_get[cur]);
+            res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+            f_flush <= 1'b1;
+            hs <= H_END;
+          end else if (run_pop) begin
+            // method header
+            c_pbva[cur] <= c_pbva[cur] + 32'd4;
+            c_left[cur] <= c_left[cur] - 21'd1;
+            if (h_rsvd || h_subch != 0 ||
+                !(32'(h_op) == PPU_MTHD_OP_INC || 32'(h_op) == PPU_MTHD_OP_NONINC ||
+                  32'(h_op) == PPU_MTHD_OP_ONEINC || 32'(h_op) == PPU_MTHD_OP_IMMD)) begin
+              fx_valid <= 1'b1;
+              fx_ch    <= cur;
+              fx_kind  <= 8'(PPU_FAULT_KIND_ILLEGAL_OPCODE);
+              fx_unit  <= 4'(PPU_FAULT_UNIT_HOST);
+              fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+              fx_addr  <= c_pbva[cur];
+              fx_data  <= dw;
+              res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+              f_flush <= 1'b1;
+              hs <= H_END;
+            end else if (32'(h_op) == PPU_MTHD_OP_IMMD) begin
+              // one method, its data in the header
+              c_maddr[cur] <= h_addr;
+              c_mcnt[cur]  <= 13'd1;
+              c_mop[cur]   <= 3'(PPU_MTHD_OP_IMMD);
+              c_imm[cur]   <= dw[PPU_MTHD_IMMD__MSB:PPU_MTHD_IMMD__LSB];
+            end else if (21'(h_cnt) > c_left[cur] - 21'd1) begin
+              fx_valid <= 1'b1;
+              fx_ch    <= cur;
+              fx_kind  <= 8'(PPU_FAULT_KIND_PB_RUNAWAY);
+              fx_unit  <= 4'(PPU_FAULT_UNIT_HOST);
+              fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+              fx_addr  <= c_pbva[cur];
+              fx_data  <= dw;
+              res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+              f_flush <= 1'b1;
+              hs <= H_END;
+            end else begin
+              c_maddr[cur] <= h_addr;
+              c_mcnt[cur]  <= h_cnt;
+              c_mop[cur]   <= h_op;
+            end
+          end
+        end
+
+        H_SEM_SEND: if (sem_ready) hs <= H_SEM_WAIT;
+
+        H_SEM_WAIT: begin
+          if (sem_rsp_valid) begin
+            if (sem_rsp.fault) begin
+              fx_valid <= 1'b1;
+              fx_ch    <= cur;
+              fx_kind  <= sem_rsp.kind;
+              fx_unit  <= 4'(PPU_FAULT_UNIT_SEM);
+              fx_acc   <= {2'b00, sem_rsp.access};
+              fx_addr  <= c_sem_va[cur];
+              fx_data  <= sem_exec;
+              res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+              f_flush <= 1'b1;
+              hs <= H_END;
+            end else if (sem_rsp.acq_fail) begin
+              if (c_acq_on[cur] && cfg_acq_timeout != 0 &&
+                  (now - c_acq_t0[cur]) >= cfg_acq_timeout) begin
+                fx_valid <= 1'b1;
+                fx_ch    <= cur;
+                fx_kind  <= 8'(PPU_FAULT_KIND_ACQ_TIMEOUT);
+                fx_unit  <= 4'(PPU_FAULT_UNIT_SEM);
+                fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+                fx_addr  <= c_sem_va[cur];
+                fx_data  <= sem_rsp.value;
+                res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+              end else begin
+                if (!c_acq_on[cur]) begin
+                  c_acq_on[cur] <= 1'b1;
+                  c_acq_t0[cur] <= now;
+                end
+                c_st[cur]    <= ST_ACQ;
+                c_pend[cur]  <= PEND_ACQ;
+                c_pexec[cur] <= sem_exec;
+                c_wake[cur]  <= 1'b0;
+                c_retry[cur] <= now + cfg_acq_retry;
+                res_reason   <= 4'(PPU_SWITCH_REASON_ACQ_FAIL);
+              end
+              f_flush <= 1'b1;
+              hs <= H_END;
+            end else begin
+              c_pend[cur]   <= PEND_NONE;
+              c_acq_on[cur] <= 1'b0;
+              // a resumed service has no fetch stream yet
+              hs <= (c_pend[cur] == PEND_ACQ) ? H_SVC_START : H_RUN;
+            end
+          end
+        end
+
+        H_LAUNCH: begin
+          if (engine_free) begin
+            // copy_valid is high: the engine takes the command this cycle
+            c_st[cur]   <= ST_EBUSY;
+            c_pend[cur] <= PEND_LAUNCH;
+            res_reason  <= 4'(PPU_SWITCH_REASON_ENGINE_BUSY);
+            if (guest) begin
+              // the engine was free after all: this channel becomes resident
+              if (res_v) c_last[res] <= now;
+              res_v    <= 1'b1;
+              res      <= cur;
+              slice_t0 <= now;
+              guest    <= 1'b0;
+            end
+          end else begin
+            c_st[cur]  <= ST_EWAIT;
+            c_pend[cur] <= PEND_LAUNCH;
+            res_reason <= 4'(PPU_SWITCH_REASON_ENGINE_BUSY);
+          end
+          f_flush <= 1'b1;
+          hs <= H_END;
+        end
+
+        H_WB_GET: begin
+          if (wr_ready) hs <= H_WB_WAIT;
+        end
+        H_WB_WAIT: begin
+          if (wr_rsp_valid) begin
+            if (wr_rsp_err) begin
+              fx_valid <= 1'b1;
+              fx_ch    <= cur;
+              fx_kind  <= 8'(PPU_FAULT_KIND_BUS_ERROR);
+              fx_unit  <= 4'(PPU_FAULT_UNIT_INST);
+              fx_acc   <= 4'(PPU_FAULT_ACCESS_WRITE);
+              fx_addr  <= c_userd[cur].addr[31:0];
+              fx_data  <= '0;
+              res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+              hs <= H_END;
+            end else begin
+              c_get[cur] <= get_next;
+              hs <= H_NEXT_ENTRY;
+            end
+          end
+        end
+
+        H_END: begin
+          // service over: the channel's state is already saved in c_*
+          if (guest) c_last[cur] <= now;
+          guest <= 1'b0;
+          hs <= H_PICK;
+        end
+
+        default: hs <= H_PICK;
+      endcase
+
+      // Applied after the state machine so that an event arriving in the
+      // cycle the state machine clears the same flag is not lost.
+      // ---- wake-ups of blocked acquires: any semaphore write, or the retry timer
+      for (int i = 0; i < int'(NC); i++) begin
+        if (c_st[i] == ST_ACQ) begin
+          if (sem_written) c_wake[i] <= 1'b1;
+          if ($signed(now - c_retry[i]) >= 0) c_wake[i] <= 1'b1;
+        end
+      end
+
+      // ---- doorbells and unbind requests (recorded, acted on in H_PICK)
+      if (doorbell && 32'(doorbell_chid) < NC) begin
+        c_stale[doorbell_chid[CHW-1:0]] <= 1'b1;
+        perf_doorbell <= 1'b1;
+      end
+      if (unbind && 32'(unbind_chid) < NC) c_unbind[unbind_chid[CHW-1:0]] <= 1'b1;
+
+    end
+  end
+
+endmodule

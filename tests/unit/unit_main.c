@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+#include <check.h>
+#include <stdlib.h>
+
+Suite *suite_encode(void);
+Suite *suite_svpkg(void);
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite_encode());
+	int failed;
+
+	srunner_add_suite(sr, suite_svpkg());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -562,6 +562,10 @@ module ppu_host #(
                            a: finfo(fx_kind, fx_acc, fx_unit), b: fx_addr};
       end
 
+      // Timed re-check of blocked acquires; a re-arm in this cycle wins.
+      for (int i = 0; i < int'(NC); i++)
+        if (c_st[i] == ST_ACQ && $signed(now - c_retry[i]) >= 0) c_wake[i] <= 1'b1;
+
       case (hs)
         H_RESET_WAIT: hs <= H_PICK;
 
@@ -1113,12 +1117,8 @@ module ppu_host #(
       // Applied after the state machine so that an event arriving in the
       // cycle the state machine clears the same flag is not lost.
       // ---- wake-ups of blocked acquires: any semaphore write, or the retry timer
-      for (int i = 0; i < int'(NC); i++) begin
-        if (c_st[i] == ST_ACQ) begin
-          if (sem_written) c_wake[i] <= 1'b1;
-          if ($signed(now - c_retry[i]) >= 0) c_wake[i] <= 1'b1;
-        end
-      end
+      for (int i = 0; i < int'(NC); i++)
+        if (c_st[i] == ST_ACQ && sem_written) c_wake[i] <= 1'b1;
 
       // ---- doorbells and unbind requests (recorded, acted on in H_PICK)
       if (doorbell && 32'(doorbell_chid) < NC) begin

@@ -1,0 +1,842 @@
+// SPDX-License-Identifier: MIT
+/*
+ * PPU simulation harness: drives the Verilated ppu_top.  See ppu_sim.h for
+ * the contract; the comments here are about how it is kept fast and exact.
+ *
+ * Per cycle the model is evaluated exactly twice: once with clk low after
+ * every input of the cycle is set (so combinational outputs are final and
+ * handshakes can be sampled), once with clk high.  Everything else in the
+ * cycle is a handful of branches: no allocation, no virtual calls, no I/O
+ * unless a trace record or a waveform is asked for.
+ */
+#include <cerrno>
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+#include "Vppu_top.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+#include "ppu_sim.h"
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "beats are copied as host integers: little-endian hosts only"
+#endif
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+namespace {
+
+const unsigned BEAT = 8;		/* bytes per memory beat */
+const uint64_t XLATE_CHUNK = 4096;	/* host access never crosses this */
+const unsigned MAX_PROTO_MSGS = 10;	/* stderr lines before going quiet */
+const uint32_t MAX_LATENCY = 1u << 20;	/* keeps the response rings small */
+
+/* A response waiting for its cycle. */
+struct rsp_slot {
+	uint64_t due;
+	uint64_t data;
+	uint8_t tag;
+	uint8_t err;
+};
+
+/*
+ * In-flight responses of one channel.  due strictly increases along the
+ * ring and due <= acceptance + max latency, so at most max latency + 1
+ * entries are ever live: the ring is sized once and never grows.
+ */
+struct rsp_ring {
+	rsp_slot *slot;
+	uint32_t mask;
+	uint32_t head, tail;
+	uint64_t last_due;
+};
+
+/*
+ * Token bucket in bytes.  The cap is rate + BEAT - 1: a waiting request
+ * never loses credit (so the long-run rate is exact) while an idle
+ * aperture banks at most one beat.
+ */
+struct bucket {
+	int32_t tokens;
+	int32_t rate;
+	int32_t cap;
+};
+
+/* One direction (read or write) of the memory port. */
+struct mem_chan {
+	bucket bw[2];		/* [local, sys] */
+	uint32_t latency[2];
+	rsp_ring ring;
+	/*
+	 * The request left waiting (valid && !ready) last cycle: the RTL must
+	 * hold it, so this cycle's ready can be computed for its aperture
+	 * without looking at this cycle's outputs.
+	 */
+	bool pend;
+	uint8_t pend_sys;
+	uint8_t pend_tag;
+	uint8_t pend_strb;
+	uint64_t pend_addr;
+	uint64_t pend_data;
+	bool ready;
+};
+
+enum reg_state { REG_IDLE, REG_REQ, REG_WAIT, REG_DONE };
+
+/* 256 names indexed by kind, built from the .def so nothing is copied. */
+struct kind_names {
+	const char *name[256];
+
+	kind_names() : name()
+	{
+		static const struct {
+			const char *group, *name;
+			uint32_t value;
+		} defs[] = {
+#define PPU_OFFSET(g, n, v)
+#define PPU_FIELD(g, n, hi, lo)
+#define PPU_CONST(n, v)
+#define PPU_VALUE(g, n, v) { #g, #n, (v) },
+#include "ppu/ppu_trace.def"
+#undef PPU_OFFSET
+#undef PPU_FIELD
+#undef PPU_CONST
+#undef PPU_VALUE
+		};
+
+		for (const auto &d : defs)
+			if (!strcmp(d.group, "TRACE") && d.value < 256)
+				name[d.value] = d.name;
+	}
+};
+
+const kind_names &kinds()
+{
+	static const kind_names k;
+	return k;
+}
+
+double now_seconds()
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+} /* namespace */
+
+struct ppu_sim {
+	Vppu_top *top;
+	VerilatedContext *vctx;
+	VerilatedFstC *fst;
+	FILE *trace_fp;
+
+	uint64_t cycle;
+	struct ppu_sim_config cfg;
+
+	uint8_t *mem[2];
+	uint64_t mem_bytes[2];
+	ppu_sim_xlate_fn xlate;
+	void *xlate_ctx;
+
+	mem_chan rd, wr;
+
+	reg_state reg;
+	bool reg_drop;		/* lower reg_req_valid after this edge */
+	uint32_t reg_rdata;
+	uint32_t reg_orphans;	/* timed-out accesses still owed a response */
+
+	ppu_sim_event_fn event_fn;
+	void *event_ctx;
+
+	struct ppu_sim_stats st;
+	uint64_t st_cycle0;
+};
+
+namespace {
+
+void proto_error(ppu_sim *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+void proto_error(ppu_sim *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->st.protocol_errors++ >= MAX_PROTO_MSGS)
+		return;
+	fprintf(stderr, "ppu_sim: cycle %" PRIu64 ": ", s->cycle);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void bucket_init(bucket *b, uint32_t bytes_per_cycle)
+{
+	b->rate = (bytes_per_cycle == 0 || bytes_per_cycle > BEAT) ?
+		  BEAT : bytes_per_cycle;
+	b->cap = b->rate + BEAT - 1;
+	b->tokens = b->cap;
+}
+
+inline void bucket_refill(bucket *b)
+{
+	b->tokens += b->rate;
+	if (b->tokens > b->cap)
+		b->tokens = b->cap;
+}
+
+/*
+ * A waiting request's aperture is known; a new one's is not, so it gets
+ * ready only when either aperture could take it.  That costs a new request
+ * to a busy aperture at most one cycle, and keeps ready independent of
+ * this cycle's valid and payload.
+ */
+inline bool chan_ready(const mem_chan *c)
+{
+	if (c->pend)
+		return c->bw[c->pend_sys].tokens >= (int32_t)BEAT;
+	return c->bw[0].tokens >= (int32_t)BEAT &&
+	       c->bw[1].tokens >= (int32_t)BEAT;
+}
+
+bool ring_init(rsp_ring *r, const uint32_t latency[2])
+{
+	uint64_t max = latency[0] > latency[1] ? latency[0] : latency[1];
+	uint32_t n = 2;
+
+	while (n < max + 2)
+		n <<= 1;
+	r->slot = (rsp_slot *)calloc(n, sizeof(*r->slot));
+	r->mask = n - 1;
+	r->head = r->tail = 0;
+	r->last_due = 0;
+	return r->slot != NULL;
+}
+
+inline void ring_push(rsp_ring *r, uint64_t due, uint64_t data, uint8_t tag,
+		      uint8_t err)
+{
+	rsp_slot *e;
+
+	/* In order: never before the previous response, one per cycle. */
+	if (due <= r->last_due)
+		due = r->last_due + 1;
+	r->last_due = due;
+	e = &r->slot[r->tail++ & r->mask];
+	e->due = due;
+	e->data = data;
+	e->tag = tag;
+	e->err = err;
+}
+
+/* Host pointer for one beat of the RTL's traffic, NULL = bus error. */
+inline uint8_t *beat_ptr(ppu_sim *s, unsigned sys, uint64_t addr)
+{
+	if (sys && s->xlate)
+		return (uint8_t *)s->xlate(s->xlate_ctx, addr, BEAT);
+	if (addr >= s->mem_bytes[sys])
+		return NULL;
+	return s->mem[sys] + addr;
+}
+
+void accept_read(ppu_sim *s, unsigned sys, uint64_t addr, uint8_t tag)
+{
+	uint64_t data = 0;
+	uint8_t *p = NULL;
+
+	if (likely(!(addr & (BEAT - 1))))
+		p = beat_ptr(s, sys, addr);
+	else
+		proto_error(s, "mem_rd_addr 0x%" PRIx64 " not beat-aligned",
+			    addr);
+	if (p)
+		memcpy(&data, p, BEAT);
+	else
+		s->st.rd_errors++;
+	s->st.rd_beats[sys]++;
+	s->rd.bw[sys].tokens -= BEAT;
+	ring_push(&s->rd.ring, s->cycle + s->rd.latency[sys], data, tag, !p);
+}
+
+void accept_write(ppu_sim *s, unsigned sys, uint64_t addr, uint8_t tag,
+		  uint64_t data, uint8_t strb)
+{
+	uint8_t *p = NULL;
+
+	if (likely(!(addr & (BEAT - 1))))
+		p = beat_ptr(s, sys, addr);
+	else
+		proto_error(s, "mem_wr_addr 0x%" PRIx64 " not beat-aligned",
+			    addr);
+	if (likely(p && strb == 0xff)) {
+		memcpy(p, &data, BEAT);
+	} else if (p) {
+		for (unsigned i = 0; i < BEAT; i++)
+			if (strb & (1u << i))
+				p[i] = (uint8_t)(data >> (8 * i));
+	} else {
+		s->st.wr_errors++;
+	}
+	s->st.wr_beats[sys]++;
+	s->wr.bw[sys].tokens -= BEAT;
+	ring_push(&s->wr.ring, s->cycle + s->wr.latency[sys], 0, tag, !p);
+}
+
+void sample_read(ppu_sim *s)
+{
+	Vppu_top *t = s->top;
+	mem_chan *c = &s->rd;
+	unsigned sys = t->mem_rd_sys & 1;
+	uint64_t addr = t->mem_rd_addr;
+	uint8_t tag = t->mem_rd_tag;
+
+	if (unlikely(c->pend) && (sys != c->pend_sys ||
+				  addr != c->pend_addr || tag != c->pend_tag))
+		proto_error(s, "mem_rd request changed before ready");
+	if (c->ready) {
+		c->pend = false;
+		accept_read(s, sys, addr, tag);
+	} else {
+		c->pend = true;
+		c->pend_sys = sys;
+		c->pend_addr = addr;
+		c->pend_tag = tag;
+	}
+}
+
+void sample_write(ppu_sim *s)
+{
+	Vppu_top *t = s->top;
+	mem_chan *c = &s->wr;
+	unsigned sys = t->mem_wr_sys & 1;
+	uint64_t addr = t->mem_wr_addr;
+	uint64_t data = t->mem_wr_data;
+	uint8_t tag = t->mem_wr_tag;
+	uint8_t strb = t->mem_wr_strb;
+
+	if (unlikely(c->pend) && (sys != c->pend_sys ||
+				  addr != c->pend_addr || tag != c->pend_tag ||
+				  data != c->pend_data || strb != c->pend_strb))
+		proto_error(s, "mem_wr request changed before ready");
+	if (c->ready) {
+		c->pend = false;
+		accept_write(s, sys, addr, tag, data, strb);
+	} else {
+		c->pend = true;
+		c->pend_sys = sys;
+		c->pend_addr = addr;
+		c->pend_tag = tag;
+		c->pend_data = data;
+		c->pend_strb = strb;
+	}
+}
+
+void sample_reg(ppu_sim *s)
+{
+	Vppu_top *t = s->top;
+
+	if (s->reg == REG_REQ && t->reg_req_ready) {
+		s->reg = REG_WAIT;
+		s->reg_drop = true;
+	}
+	if (!t->reg_rsp_valid)
+		return;
+	/*
+	 * One request at a time: responses owed to timed-out accesses come
+	 * before the current one's, even in the cycle it is accepted.
+	 */
+	if (s->reg_orphans) {
+		s->reg_orphans--;
+	} else if (s->reg == REG_WAIT) {
+		s->reg_rdata = t->reg_rsp_rdata;
+		s->reg = REG_DONE;
+	} else {
+		proto_error(s, "reg_rsp_valid without a request");
+	}
+}
+
+void emit_events(ppu_sim *s, unsigned valid)
+{
+	Vppu_top *t = s->top;
+	struct ppu_sim_event ev;
+
+	for (unsigned p = 0; p < 4; p++) {
+		if (!(valid & (1u << p)))
+			continue;
+		ev.cycle = s->cycle;
+		ev.kind = (t->trace_kind >> (8 * p)) & 0xff;
+		ev.chid = (t->trace_chid >> (8 * p)) & 0xff;
+		ev.a = t->trace_a[p];
+		ev.b = t->trace_b[p];
+		ev.port = p;
+		s->st.events++;
+		if (s->trace_fp) {
+			const char *name = ppu_sim_kind_name(ev.kind);
+
+			if (name)
+				fprintf(s->trace_fp, "%" PRIu64 " %s", ev.cycle,
+					name);
+			else
+				fprintf(s->trace_fp, "%" PRIu64 " UNKNOWN_%u",
+					ev.cycle, ev.kind);
+			fprintf(s->trace_fp, " ch=%u a=0x%08x b=0x%08x\n",
+				ev.chid, ev.a, ev.b);
+		}
+		if (s->event_fn)
+			s->event_fn(s->event_ctx, &ev);
+	}
+}
+
+inline void drive_rsp(rsp_ring *r, uint64_t now, CData *valid, CData *tag,
+		      CData *err, QData *data)
+{
+	if (r->head != r->tail && r->slot[r->head & r->mask].due <= now) {
+		const rsp_slot *e = &r->slot[r->head++ & r->mask];
+
+		*valid = 1;
+		*tag = e->tag;
+		*err = e->err;
+		if (data)
+			*data = e->data;
+	} else {
+		*valid = 0;
+	}
+}
+
+/* One clock cycle; the only per-cycle code path. */
+inline void step(ppu_sim *s)
+{
+	Vppu_top *t = s->top;
+	uint64_t now = s->cycle;
+	unsigned tv;
+
+	/* Inputs of this cycle, all from harness state. */
+	s->rd.ready = chan_ready(&s->rd);
+	s->wr.ready = chan_ready(&s->wr);
+	t->mem_rd_ready = s->rd.ready;
+	t->mem_wr_ready = s->wr.ready;
+	drive_rsp(&s->rd.ring, now, &t->mem_rd_rsp_valid, &t->mem_rd_rsp_tag,
+		  &t->mem_rd_rsp_err, &t->mem_rd_rsp_data);
+	drive_rsp(&s->wr.ring, now, &t->mem_wr_rsp_valid, &t->mem_wr_rsp_tag,
+		  &t->mem_wr_rsp_err, NULL);
+
+	t->clk = 0;
+	t->eval();
+	if (unlikely(s->fst))
+		s->fst->dump(now * 10);
+
+	/* Handshakes as the edge will see them.  Read before write. */
+	if (t->mem_rd_valid)
+		sample_read(s);
+	else if (unlikely(s->rd.pend))
+		proto_error(s, "mem_rd_valid dropped before ready");
+	if (t->mem_wr_valid)
+		sample_write(s);
+	else if (unlikely(s->wr.pend))
+		proto_error(s, "mem_wr_valid dropped before ready");
+	if (!t->mem_rd_valid)
+		s->rd.pend = false;
+	if (!t->mem_wr_valid)
+		s->wr.pend = false;
+	if (unlikely(s->reg != REG_IDLE || t->reg_rsp_valid))
+		sample_reg(s);
+	tv = t->trace_valid;
+	if (unlikely(tv))
+		emit_events(s, tv);
+
+	t->clk = 1;
+	t->eval();
+	if (unlikely(s->fst))
+		s->fst->dump(now * 10 + 5);
+	s->cycle = now + 1;
+
+	if (unlikely(s->reg_drop)) {
+		t->reg_req_valid = 0;
+		s->reg_drop = false;
+	}
+	bucket_refill(&s->rd.bw[0]);
+	bucket_refill(&s->rd.bw[1]);
+	bucket_refill(&s->wr.bw[0]);
+	bucket_refill(&s->wr.bw[1]);
+}
+
+/* Cycle with rst_n low: no handshake is honoured, nothing is sampled. */
+void reset_step(ppu_sim *s)
+{
+	Vppu_top *t = s->top;
+
+	t->clk = 0;
+	t->eval();
+	if (s->fst)
+		s->fst->dump(s->cycle * 10);
+	t->clk = 1;
+	t->eval();
+	if (s->fst)
+		s->fst->dump(s->cycle * 10 + 5);
+	s->cycle++;
+}
+
+void chan_reset(mem_chan *c)
+{
+	c->ring.head = c->ring.tail = 0;
+	c->ring.last_due = 0;
+	c->pend = false;
+	c->ready = false;
+	c->bw[0].tokens = c->bw[0].cap;
+	c->bw[1].tokens = c->bw[1].cap;
+}
+
+void chan_init(mem_chan *c, const struct ppu_sim_config *cfg)
+{
+	c->latency[0] = cfg->local_latency ? cfg->local_latency : 1;
+	c->latency[1] = cfg->sys_latency ? cfg->sys_latency : 1;
+	bucket_init(&c->bw[0], cfg->local_bytes_per_cycle);
+	bucket_init(&c->bw[1], cfg->sys_bytes_per_cycle);
+}
+
+/* Wall time of the clocking calls, for the cycles/s figure. */
+struct timed {
+	ppu_sim *s;
+	double t0;
+
+	explicit timed(ppu_sim *sim) : s(sim), t0(now_seconds()) {}
+	~timed() { s->st.wall_seconds += now_seconds() - t0; }
+};
+
+int reg_access(ppu_sim *s, bool write, uint32_t addr, uint32_t wdata,
+	       uint32_t *rdata)
+{
+	Vppu_top *t = s->top;
+	timed tm(s);
+
+	if (addr > 0xffff)
+		return -EINVAL;
+	s->reg = REG_REQ;
+	t->reg_req_valid = 1;
+	t->reg_req_write = write;
+	t->reg_req_addr = (SData)addr;
+	t->reg_req_wdata = wdata;
+	for (uint32_t n = 0; n < s->cfg.reg_timeout_cycles; n++) {
+		step(s);
+		if (s->reg == REG_DONE)
+			break;
+	}
+	if (s->reg != REG_DONE) {
+		/* Withdraw (an unaccepted request) or owe (an accepted one). */
+		if (s->reg == REG_WAIT)
+			s->reg_orphans++;
+		t->reg_req_valid = 0;
+		s->reg = REG_IDLE;
+		return -ETIMEDOUT;
+	}
+	s->reg = REG_IDLE;
+	if (rdata)
+		*rdata = s->reg_rdata;
+	return 0;
+}
+
+/* Host access to @rd (read) or from @wr (write); all or nothing. */
+int host_access(ppu_sim *s, int sys, uint64_t pa, uint8_t *rd,
+		const uint8_t *wr, size_t len)
+{
+	unsigned ap = sys ? 1 : 0;
+
+	if (ap && s->xlate) {
+		uint64_t end = pa + len;
+
+		if (end < pa)
+			return -EFAULT;
+		/* Translate everything first so a failure copies nothing. */
+		for (int pass = 0; pass < 2; pass++) {
+			for (uint64_t a = pa; a < end;) {
+				uint64_t n = XLATE_CHUNK -
+					     (a & (XLATE_CHUNK - 1));
+				uint8_t *p;
+
+				if (n > end - a)
+					n = end - a;
+				p = (uint8_t *)s->xlate(s->xlate_ctx, a, n);
+				if (!p)
+					return -EFAULT;
+				if (pass && rd)
+					memcpy(rd + (a - pa), p, n);
+				else if (pass)
+					memcpy(p, wr + (a - pa), n);
+				a += n;
+			}
+		}
+		return 0;
+	}
+	if (pa > s->mem_bytes[ap] || len > s->mem_bytes[ap] - pa)
+		return -EFAULT;
+	if (len == 0)
+		return 0;
+	if (rd)
+		memcpy(rd, s->mem[ap] + pa, len);
+	else
+		memcpy(s->mem[ap] + pa, wr, len);
+	return 0;
+}
+
+} /* namespace */
+
+extern "C" {
+
+void ppu_sim_config_default(struct ppu_sim_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->local_mem_bytes = 16u << 20;
+	cfg->sys_mem_bytes = 16u << 20;
+	cfg->local_latency = 8;
+	cfg->sys_latency = 32;
+	cfg->local_bytes_per_cycle = 8;
+	cfg->sys_bytes_per_cycle = 8;
+	cfg->reg_timeout_cycles = 10000;
+	cfg->reset_cycles = 8;
+}
+
+struct ppu_sim *ppu_sim_create(const struct ppu_sim_config *cfg)
+{
+	struct ppu_sim_config def;
+	ppu_sim *s;
+	int err = ENOMEM;
+
+	if (!cfg) {
+		ppu_sim_config_default(&def);
+		cfg = &def;
+	}
+	if ((cfg->local_mem_bytes | cfg->sys_mem_bytes) & (BEAT - 1) ||
+	    cfg->reg_timeout_cycles == 0 ||
+	    cfg->local_latency > MAX_LATENCY ||
+	    cfg->sys_latency > MAX_LATENCY) {
+		errno = EINVAL;
+		return NULL;
+	}
+
+	s = (ppu_sim *)calloc(1, sizeof(*s));
+	if (!s)
+		goto fail_errno;
+	s->cfg = *cfg;
+	s->cfg.fst_path = NULL;	/* the caller's strings may not outlive us */
+	s->cfg.trace_path = NULL;
+	s->xlate = cfg->sys_xlate;
+	s->xlate_ctx = cfg->sys_xlate_ctx;
+	s->mem_bytes[0] = cfg->local_mem_bytes;
+	s->mem_bytes[1] = s->xlate ? 0 : cfg->sys_mem_bytes;
+	for (int ap = 0; ap < 2; ap++) {
+		/* calloc of large sizes is lazily zeroed mmap: cheap to ask. */
+		if (s->mem_bytes[ap]) {
+			s->mem[ap] = (uint8_t *)calloc(1, s->mem_bytes[ap]);
+			if (!s->mem[ap])
+				goto fail;
+		}
+	}
+
+	chan_init(&s->rd, cfg);
+	chan_init(&s->wr, cfg);
+	if (!ring_init(&s->rd.ring, s->rd.latency) ||
+	    !ring_init(&s->wr.ring, s->wr.latency))
+		goto fail;
+
+	if (cfg->trace_path) {
+		s->trace_fp = fopen(cfg->trace_path, "w");
+		if (!s->trace_fp)
+			goto fail_errno;
+		/* Copies produce bursts of records: not a write per line. */
+		setvbuf(s->trace_fp, NULL, _IOFBF, 1 << 20);
+	}
+	if (cfg->fst_path) {
+		/* VerilatedFstC::open() does not survive an unwritable path. */
+		FILE *f = fopen(cfg->fst_path, "w");
+
+		if (!f)
+			goto fail_errno;
+		fclose(f);
+	}
+
+	s->vctx = new VerilatedContext;
+	if (cfg->fst_path)
+		s->vctx->traceEverOn(true);
+	s->top = new Vppu_top(s->vctx, "TOP");
+	if (cfg->fst_path) {
+		s->fst = new VerilatedFstC;
+		s->top->trace(s->fst, 99);
+		s->fst->open(cfg->fst_path);
+		if (!s->fst->isOpen()) {
+			err = EIO;
+			goto fail;
+		}
+	}
+
+	ppu_sim_reset(s);
+	ppu_sim_reset_stats(s);
+	return s;
+
+fail_errno:
+	err = errno;
+fail:
+	ppu_sim_destroy(s);
+	errno = err;
+	return NULL;
+}
+
+void ppu_sim_destroy(struct ppu_sim *s)
+{
+	if (!s)
+		return;
+	if (s->top)
+		s->top->final();
+	if (s->fst) {
+		s->fst->close();
+		delete s->fst;
+	}
+	delete s->top;
+	delete s->vctx;
+	if (s->trace_fp)
+		fclose(s->trace_fp);
+	free(s->rd.ring.slot);
+	free(s->wr.ring.slot);
+	free(s->mem[0]);
+	free(s->mem[1]);
+	free(s);
+}
+
+void ppu_sim_reset(struct ppu_sim *s)
+{
+	Vppu_top *t = s->top;
+	uint32_t n = s->cfg.reset_cycles < 2 ? 2 : s->cfg.reset_cycles;
+	timed tm(s);
+
+	t->rst_n = 0;
+	t->reg_req_valid = 0;
+	t->reg_req_write = 0;
+	t->reg_req_addr = 0;
+	t->reg_req_wdata = 0;
+	t->mem_rd_ready = 0;
+	t->mem_rd_rsp_valid = 0;
+	t->mem_rd_rsp_data = 0;
+	t->mem_rd_rsp_err = 0;
+	t->mem_rd_rsp_tag = 0;
+	t->mem_wr_ready = 0;
+	t->mem_wr_rsp_valid = 0;
+	t->mem_wr_rsp_err = 0;
+	t->mem_wr_rsp_tag = 0;
+	while (n--)
+		reset_step(s);
+	t->rst_n = 1;
+
+	chan_reset(&s->rd);
+	chan_reset(&s->wr);
+	s->reg = REG_IDLE;
+	s->reg_drop = false;
+	s->reg_orphans = 0;
+}
+
+void ppu_sim_clock(struct ppu_sim *s, uint64_t n)
+{
+	timed tm(s);
+
+	while (n--)
+		step(s);
+}
+
+uint64_t ppu_sim_cycles(const struct ppu_sim *s)
+{
+	return s->cycle;
+}
+
+int ppu_sim_reg_read(struct ppu_sim *s, uint32_t addr, uint32_t *val)
+{
+	uint32_t v = 0;
+	int ret = reg_access(s, false, addr, 0, &v);
+
+	if (val)
+		*val = ret ? 0 : v;
+	return ret;
+}
+
+int ppu_sim_reg_write(struct ppu_sim *s, uint32_t addr, uint32_t val)
+{
+	return reg_access(s, true, addr, val, NULL);
+}
+
+int ppu_sim_irq(const struct ppu_sim *s)
+{
+	return s->top->irq & 1;
+}
+
+int ppu_sim_mem_read(struct ppu_sim *s, int sys, uint64_t pa, void *buf,
+		     size_t len)
+{
+	return host_access(s, sys, pa, (uint8_t *)buf, NULL, len);
+}
+
+int ppu_sim_mem_write(struct ppu_sim *s, int sys, uint64_t pa,
+		      const void *buf, size_t len)
+{
+	return host_access(s, sys, pa, NULL, (const uint8_t *)buf, len);
+}
+
+void *ppu_sim_mem_ptr(struct ppu_sim *s, int sys, uint64_t *bytes)
+{
+	unsigned ap = sys ? 1 : 0;
+
+	if (bytes)
+		*bytes = s->mem_bytes[ap];
+	return s->mem[ap];
+}
+
+void ppu_sim_set_event_cb(struct ppu_sim *s, ppu_sim_event_fn fn, void *ctx)
+{
+	s->event_fn = fn;
+	s->event_ctx = ctx;
+}
+
+const char *ppu_sim_kind_name(uint32_t kind)
+{
+	return kind < 256 ? kinds().name[kind] : NULL;
+}
+
+int64_t ppu_sim_run_until(struct ppu_sim *s, ppu_sim_pred_fn pred, void *ctx,
+			  uint64_t max_cycles)
+{
+	timed tm(s);
+
+	if (pred(s, ctx))
+		return 0;
+	for (uint64_t n = 1; n <= max_cycles; n++) {
+		step(s);
+		if (pred(s, ctx))
+			return (int64_t)n;
+	}
+	return -1;
+}
+
+void ppu_sim_get_stats(const struct ppu_sim *s, struct ppu_sim_stats *st)
+{
+	*st = s->st;
+	st->cycles = s->cycle - s->st_cycle0;
+	st->cycles_per_sec = st->wall_seconds > 0 ?
+			     st->cycles / st->wall_seconds : 0;
+}
+
+void ppu_sim_reset_stats(struct ppu_sim *s)
+{
+	memset(&s->st, 0, sizeof(s->st));
+	s->st_cycle0 = s->cycle;
+}
+
+void *ppu_sim_model(struct ppu_sim *s)
+{
+	return s->top;
+}
+
+} /* extern "C" */

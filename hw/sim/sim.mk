@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: MIT
+#
+# Simulation harness library: the Verilated ppu_top, the Verilator runtime
+# and hw/sim/ppu_sim.cpp in one archive, $(PPUSIM_LIB).
+#
+# Included by the top-level Makefile; every path is relative to the repo
+# root, the working directory of every recipe.  For users:
+#
+#   PPUSIM_LIB     the archive; make it a prerequisite of what links it
+#   PPUSIM_CFLAGS  to compile C or C++ against hw/sim/ppu_sim.h
+#   PPUSIM_LDLIBS  after $(PPUSIM_LIB) on the link line (gcc or g++)
+#
+#   build/tests/foo: tests/unit/foo.c $(PPUSIM_LIB)
+#   	$(CC) $(PPUSIM_CFLAGS) -o $@ $< $(PPUSIM_LIB) $(PPUSIM_LDLIBS)
+#
+# Knobs: HW_RTL_SRCS (RTL files, package order is handled here),
+# PPUSIM_VFLAGS (extra verilator options, e.g. -Wno-fatal), VERILATOR.
+# Changing either the file list or the flags rebuilds the model from
+# scratch; editing RTL rebuilds only what verilator's own make sees change.
+
+VERILATOR ?= verilator
+PPU_HOSTCC ?= gcc
+HW_RTL_SRCS ?= $(wildcard hw/rtl/*.sv)
+PPUSIM_VFLAGS ?=
+
+PPU_SVPKG_GEN := build/ppu-gen-svpkg
+PPU_SVPKG := build/ppu_hw_pkg.sv
+
+PPUSIM_DIR ?= build/hw
+PPUSIM_MDIR := $(PPUSIM_DIR)/obj_dir
+PPUSIM_LIB := $(PPUSIM_DIR)/libppusim.a
+PPUSIM_CFLAGS := -Ihw/sim -Iinclude
+PPUSIM_LDLIBS := -lz -pthread -latomic -lstdc++ -lm
+
+PPUSIM_VLIB := $(PPUSIM_MDIR)/Vppu_top__ALL.a
+PPUSIM_GLOBALS := $(PPUSIM_MDIR)/ppusim-globals.txt
+PPUSIM_OBJ := $(PPUSIM_DIR)/ppu_sim.o
+PPUSIM_CMD := $(PPUSIM_DIR)/verilate.cmd
+
+# Both packages first: every module imports them.  The types package is
+# taken from HW_RTL_SRCS when it is there (a list may point at another
+# tree); a ppu_hw_pkg.sv among the sources would be a second definition.
+PPUSIM_TYPES_NAMES = %/ppu_types_pkg.sv ppu_types_pkg.sv
+PPUSIM_PKG_NAMES = $(PPUSIM_TYPES_NAMES) %/ppu_hw_pkg.sv ppu_hw_pkg.sv
+PPUSIM_TYPES_PKG = $(firstword \
+	$(filter $(PPUSIM_TYPES_NAMES),$(HW_RTL_SRCS)) hw/rtl/ppu_types_pkg.sv)
+PPUSIM_VSRCS = $(PPU_SVPKG) $(PPUSIM_TYPES_PKG) \
+	$(filter-out $(PPUSIM_PKG_NAMES),$(HW_RTL_SRCS))
+
+PPUSIM_VERILATE = $(VERILATOR) --cc --build -j 2 -O3 --x-assign fast \
+	--x-initial fast --trace-fst --top-module ppu_top \
+	--Mdir $(PPUSIM_MDIR) $(PPUSIM_VFLAGS) $(PPUSIM_VSRCS)
+
+# Asked for only when the harness is compiled, and then only once.
+PPUSIM_VLROOT = $(eval PPUSIM_VLROOT := \
+	$$(shell $(VERILATOR) --getenv VERILATOR_ROOT))$(PPUSIM_VLROOT)
+
+# The defines must match how verilator compiled the model (VM_* change
+# class layouts); verilator's headers are -isystem so -Wall stays ours.
+PPUSIM_CXXFLAGS = -std=gnu++17 -O2 -g -Wall -Wextra -MMD -MP -faligned-new \
+	$(PPUSIM_CFLAGS) -isystem $(PPUSIM_MDIR) \
+	-isystem $(PPUSIM_VLROOT)/include \
+	-isystem $(PPUSIM_VLROOT)/include/vltstd \
+	-DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
+
+.PHONY: ppusim ppusim-clean ppusim-force
+ppusim: $(PPUSIM_LIB)
+
+ppusim-clean:
+	rm -rf $(PPUSIM_DIR)
+
+$(PPU_SVPKG_GEN): tools/ppu-gen-svpkg.c $(wildcard include/ppu/*.def)
+	@mkdir -p $(@D)
+	$(PPU_HOSTCC) -Iinclude $< -o $@
+
+$(PPU_SVPKG): $(PPU_SVPKG_GEN)
+	$(PPU_SVPKG_GEN) > $@.tmp && mv $@.tmp $@
+
+# Rewritten only when the verilator command line changes; a new command
+# also throws the old model away, whose objects were built for other flags.
+$(PPUSIM_CMD): ppusim-force
+	@mkdir -p $(@D)
+	@echo '$(PPUSIM_VERILATE)' | cmp -s - $@ || \
+		{ rm -rf $(PPUSIM_MDIR); echo '$(PPUSIM_VERILATE)' > $@; }
+
+# verilator skips identical runs without touching its outputs: touch, or
+# this rule would run on every make.
+$(PPUSIM_VLIB): $(PPUSIM_VSRCS) $(PPUSIM_CMD)
+	$(PPUSIM_VERILATE)
+	touch $@
+
+# The runtime objects (verilated.o, ...) that a --build without --exe
+# leaves out, compiled by the model's own makefile so they get its flags.
+# -o: a re-verilated Vppu_top.mk must not recompile them (flag changes
+# already wiped the directory above).
+$(PPUSIM_GLOBALS): $(PPUSIM_VLIB)
+	printf '$(notdir $@): $$(VK_GLOBAL_OBJS)\n\techo $$^ > $$@\n' | \
+		$(MAKE) --no-print-directory -C $(PPUSIM_MDIR) -f Vppu_top.mk \
+		-f - -o Vppu_top.mk $(notdir $@)
+	touch $@
+
+$(PPUSIM_OBJ): hw/sim/ppu_sim.cpp | $(PPUSIM_VLIB)
+	$(CXX) $(PPUSIM_CXXFLAGS) -c -o $@ $<
+
+-include $(PPUSIM_OBJ:.o=.d)
+
+$(PPUSIM_LIB): $(PPUSIM_OBJ) $(PPUSIM_VLIB) $(PPUSIM_GLOBALS)
+	rm -f $@ $@.tmp
+	{ echo 'create $@.tmp'; echo 'addlib $(PPUSIM_VLIB)'; \
+	  for o in $$(cat $(PPUSIM_GLOBALS)); do \
+		echo "addmod $(PPUSIM_MDIR)/$$o"; done; \
+	  echo 'addmod $(PPUSIM_OBJ)'; echo save; echo end; } | $(AR) -M
+	$(AR) -s $@.tmp
+	mv $@.tmp $@

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RTL_SUITES_H
+#define RTL_SUITES_H
+
+#include <check.h>
+
+/* Generous: a test simulates up to a few million cycles. */
+#define RTL_TEST_TIMEOUT 600
+
+Suite *suite_regs(void);
+Suite *suite_gpfifo(void);
+Suite *suite_methods(void);
+Suite *suite_sem(void);
+Suite *suite_copy(void);
+Suite *suite_mmu(void);
+Suite *suite_faults(void);
+Suite *suite_sched(void);
+Suite *suite_seeds_b(void);
+
+static Suite *(*const rtl_suites[])(void) = {
+	suite_regs, suite_gpfifo, suite_methods, suite_sem, suite_copy,
+	suite_mmu, suite_faults, suite_sched, suite_seeds_b,
+};
+
+#endif

@@ -21,12 +21,12 @@ module ppu_mem_arb #(
   input  logic rst_n,
   input  logic [NRD-1:0] rd_valid,
   output logic [NRD-1:0] rd_ready,
-  input  ppu_types_pkg::paddr_t [NRD-1:0] rd_pa,
+  input  logic [NRD*ppu_types_pkg::PADDR_W-1:0] rd_pa,          // NRD paddr_t
   output logic [NRD-1:0] rd_rsp_valid,
   output ppu_types_pkg::mem_rd_rsp_t rd_rsp,
   input  logic [NWR-1:0] wr_valid,
   output logic [NWR-1:0] wr_ready,
-  input  ppu_types_pkg::mem_wr_req_t [NWR-1:0] wr_req,
+  input  logic [NWR*ppu_types_pkg::MEM_WR_REQ_W-1:0] wr_req,    // NWR mem_wr_req_t
   output logic [NWR-1:0] wr_rsp_valid,
   output logic wr_rsp_err,
   output logic m_rd_valid,

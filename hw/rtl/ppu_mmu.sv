@@ -22,7 +22,7 @@ module ppu_mmu #(
   input  logic invalidate,
   input  logic [NCLIENT-1:0] req_valid,
   output logic [NCLIENT-1:0] req_ready,
-  input  ppu_types_pkg::xlate_req_t [NCLIENT-1:0] req,
+  input  logic [NCLIENT*ppu_types_pkg::XLATE_REQ_W-1:0] req,   // NCLIENT xlate_req_t
   output logic [NCLIENT-1:0] rsp_valid,
   output ppu_types_pkg::xlate_rsp_t rsp,
   output logic mem_rd_valid,

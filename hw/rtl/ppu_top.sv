@@ -82,23 +82,23 @@ module ppu_top #(
   // ---- MMU clients: 0 host fetch, 1 semaphore, 2 copy source, 3 copy destination ----
   localparam int unsigned NX = 4;
   logic [NX-1:0] x_req_valid, x_req_ready, x_rsp_valid;
-  xlate_req_t [NX-1:0] x_req;
+  logic [NX*XLATE_REQ_W-1:0] x_req;
   xlate_rsp_t x_rsp;
 
   // ---- memory read clients: 0 host phys, 1 host fetch, 2 semaphore, 3 copy, 4 MMU ----
   localparam int unsigned NRD = 5;
   logic [NRD-1:0] rd_valid, rd_ready, rd_rsp_valid;
-  paddr_t [NRD-1:0] rd_pa;
+  logic [NRD*PADDR_W-1:0] rd_pa;
   mem_rd_rsp_t rd_rsp;
   // ---- memory write clients: 0 host, 1 semaphore, 2 copy ----
   localparam int unsigned NWR = 3;
   logic [NWR-1:0] wr_valid, wr_ready, wr_rsp_valid;
-  mem_wr_req_t [NWR-1:0] wr_req;
+  logic [NWR*MEM_WR_REQ_W-1:0] wr_req;
   logic wr_rsp_err;
 
   // ---- semaphore unit ports: 0 host, 1 copy ----
   logic [1:0] sem_valid, sem_ready, sem_rsp_valid;
-  sem_req_t [1:0] sem_req;
+  logic [2*SEM_REQ_W-1:0] sem_req;
   sem_rsp_t sem_rsp;
   logic sem_written;
 
@@ -112,7 +112,14 @@ module ppu_top #(
   logic perf_doorbell, perf_gp_entry, perf_method, perf_switch;
   logic perf_acq_ok, perf_acq_fail, perf_release, perf_reduction, perf_beat, tlb_miss;
 
-  // Struct-typed element views (Yosys: no arr[i].field).
+  // Struct-typed element views, packed into flat vectors for the ports.
+`ifdef VERILATOR
+  initial begin
+    assert ($bits(paddr_t) == PADDR_W && $bits(xlate_req_t) == XLATE_REQ_W &&
+            $bits(mem_wr_req_t) == MEM_WR_REQ_W && $bits(sem_req_t) == SEM_REQ_W)
+    else $fatal(1, "ppu_types_pkg widths disagree with the struct definitions");
+  end
+`endif
   xlate_req_t  x_req_host, x_req_sem, x_req_src, x_req_dst;
   paddr_t      rd_pa_phys, rd_pa_fetch, rd_pa_sem, rd_pa_copy, rd_pa_mmu;
   mem_wr_req_t wr_req_host, wr_req_sem, wr_req_copy;

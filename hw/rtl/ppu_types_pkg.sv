@@ -3,14 +3,22 @@
 // software live in ppu_hw_pkg (generated from include/ppu/*.def); this
 // package only holds the shapes of the wires between modules.
 //
-// Yosys 0.23 note: never write arr[i].field; copy arr[i] into a struct
-// variable first.  Port types are always package-qualified.
+// Yosys 0.23 notes: arrays of structs are flat vectors (*_W below) sliced
+// with +:, never arr[i].field; port types are always package-qualified.
 package ppu_types_pkg;
 
   localparam int unsigned PA_W = 34;          // Sv32 physical address width
   localparam int unsigned MEM_BYTES = 8;      // memory beat (fixed: 64-bit port)
   localparam int unsigned MEM_DW = MEM_BYTES * 8;
   localparam int unsigned MEM_TAG_W = 3;      // memory client id echoed back
+
+  // Widths of the structs below, for flat vector ports: Yosys 0.23 drops
+  // the packed dimension of an array of a typedef in a port, and it cannot
+  // take $bits() of a package type.  ppu_top checks these under Verilator.
+  localparam int unsigned PADDR_W = 1 + PA_W;                  // paddr_t
+  localparam int unsigned XLATE_REQ_W = 32 + 23 + 2;           // xlate_req_t
+  localparam int unsigned MEM_WR_REQ_W = PADDR_W + 64 + 8;     // mem_wr_req_t
+  localparam int unsigned SEM_REQ_W = 8 + 23 + 32 + 32 + 64;   // sem_req_t
 
   // A physical address with its aperture: sys = 1 for system memory.
   typedef struct packed {

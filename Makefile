@@ -7,13 +7,15 @@ SHELL := /bin/bash
 
 CC ?= gcc
 CFLAGS ?= -O2 -g
-PPU_CFLAGS := -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Ihw/sim -Itests/rtl $(CFLAGS)
+PPU_CFLAGS := -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Ihw/sim -Itests/rtl \
+	-Itests/examples $(CFLAGS)
 CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS = $(shell pkg-config --libs check)
 
 include hw/sim/sim.mk
 
 RTL_ENV := tests/rtl/rtl_env.c tests/rtl/rtl_env.h
+SEEDS_B := tests/examples/seeds_b.c tests/examples/seeds_b.h
 RTL_TESTS := $(sort $(wildcard tests/rtl/test_*.c))
 UNIT_TESTS := $(sort $(wildcard tests/unit/test_*.c))
 BENCH_SRCS := $(sort $(wildcard tests/bench/*.c))
@@ -47,19 +49,20 @@ build/tests/unit_tests: $(UNIT_TESTS) tests/unit/unit_main.c $(PPU_SVPKG) includ
 	$(CC) $(PPU_CFLAGS) $(CHECK_CFLAGS) -DPPU_SVPKG_PATH='"$(PPU_SVPKG)"' -o $@ \
 		tests/unit/unit_main.c $(UNIT_TESTS) $(CHECK_LIBS)
 
-$(RTL_TEST_BIN): $(RTL_TESTS) tests/rtl/rtl_main.c $(RTL_ENV) $(PPUSIM_LIB) include/ppu/*.h
+$(RTL_TEST_BIN): $(RTL_TESTS) tests/rtl/rtl_main.c tests/rtl/rtl_suites.h $(RTL_ENV) \
+		$(SEEDS_B) $(PPUSIM_LIB) include/ppu/*.h
 	@mkdir -p $(@D)
 	$(CC) $(PPU_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/rtl/rtl_main.c $(RTL_TESTS) \
-		tests/rtl/rtl_env.c $(PPUSIM_LIB) $(PPUSIM_LDLIBS) $(CHECK_LIBS)
+		tests/examples/seeds_b.c tests/rtl/rtl_env.c $(PPUSIM_LIB) $(PPUSIM_LDLIBS) $(CHECK_LIBS)
 
-$(BENCH_BIN): $(BENCH_SRCS) $(RTL_ENV) $(PPUSIM_LIB) include/ppu/*.h
+$(BENCH_BIN): $(BENCH_SRCS) $(RTL_ENV) $(SEEDS_B) $(PPUSIM_LIB) include/ppu/*.h
 	@mkdir -p $(@D)
-	$(CC) $(PPU_CFLAGS) -o $@ $(BENCH_SRCS) tests/rtl/rtl_env.c $(PPUSIM_LIB) $(PPUSIM_LDLIBS)
+	$(CC) $(PPU_CFLAGS) -o $@ $(BENCH_SRCS) tests/examples/seeds_b.c tests/rtl/rtl_env.c \
+		$(PPUSIM_LIB) $(PPUSIM_LDLIBS)
 
-$(DEMO_BIN): tests/examples/seeds_b_demo.c tests/examples/seeds_b.c tests/examples/seeds_b.h \
-		$(RTL_ENV) $(PPUSIM_LIB) include/ppu/*.h
+$(DEMO_BIN): tests/examples/seeds_b_demo.c $(SEEDS_B) $(RTL_ENV) $(PPUSIM_LIB) include/ppu/*.h
 	@mkdir -p $(@D)
-	$(CC) $(PPU_CFLAGS) -Itests/examples -o $@ tests/examples/seeds_b_demo.c \
+	$(CC) $(PPU_CFLAGS) -o $@ tests/examples/seeds_b_demo.c \
 		tests/examples/seeds_b.c tests/rtl/rtl_env.c $(PPUSIM_LIB) $(PPUSIM_LDLIBS)
 
 check: deps

@@ -11,10 +11,12 @@
 //                                                                      ^
 //                                                      dst xlate ------'
 //
-// * Reads are responses-in-order, no back-pressure, so a read is issued only
-//   against a free FIFO slot (a credit); MAX_READS beats of credit is what
-//   hides memory latency: one beat per cycle needs MAX_READS of at least
-//   the read latency plus a few cycles.
+// * Read responses come back in order with no back-pressure, so a read is
+//   issued only against a free FIFO slot (a credit).  A slot comes back
+//   three cycles after the read it served was issued plus the memory
+//   latency L (issue register, FIFO write, pop), so MAX_READS credits
+//   sustain min(1, MAX_READS / (L + 3)) beats per cycle: MAX_READS is the
+//   latency-hiding depth and must be about L + 3 for one beat per cycle.
 // * Source and destination each keep their current page translation plus
 //   one translated ahead, so a page crossing finds its translation ready.
 // * The funnel shifter builds each destination beat from two consecutive
@@ -304,7 +306,7 @@ module ppu_copy #(
   // are the source beats read and i = m if delta > 0, else m - 1.  So the
   // shifter keeps the previous source beat and combines it with the one at
   // the FIFO head:
-  //   delta > 0 : the first source beat only primes `prev` (r_drop);
+  //   delta > 0 : the first source beat only primes `prev` (al_primed);
   //   delta <= 0: the first destination beat has prev = don't care (those
   //               lanes lie before dst and are not strobed).
   // Destination beats outnumber the remaining source beats by at most one;
@@ -523,12 +525,10 @@ module ppu_copy #(
   // The sem response value and acq_fail mean nothing for a release; the
   // source VA is only needed at accept; the span/last-byte sums are only
   // used for their beat/page bits.
-  // MEM_TAG_W belongs to the memory arbiter; it is named only because the
-  // linter flags every unused parameter of a package once any is used.
   logic unused;
   assign unused = ^{sem_rsp.value, sem_rsp.acq_fail, r_cmd.src, src_span[BOFF_W-1:0],
                     dst_span[BOFF_W-1:0], c_src_last[PAGE_SHIFT-1:0],
-                    c_dst_last[PAGE_SHIFT-1:BOFF_W], ppu_types_pkg::MEM_TAG_W};
+                    c_dst_last[PAGE_SHIFT-1:BOFF_W]};
 
 endmodule
 
@@ -665,3 +665,13 @@ module ppu_copy_xlate #(
   assign unused = ^x_rsp.pa.addr[PAGE_SHIFT-1:0];
 
 endmodule
+
+// Linting this block on its own flags the package constants that only other
+// blocks use (memory tags, flat-port widths of structs passed in arrays).
+`ifdef VERILATOR
+`verilator_config
+lint_off -rule UNUSEDPARAM -file "*ppu_types_pkg.sv" -match "*'MEM_TAG_W'*"
+lint_off -rule UNUSEDPARAM -file "*ppu_types_pkg.sv" -match "*'XLATE_REQ_W'*"
+lint_off -rule UNUSEDPARAM -file "*ppu_types_pkg.sv" -match "*'MEM_WR_REQ_W'*"
+lint_off -rule UNUSEDPARAM -file "*ppu_types_pkg.sv" -match "*'SEM_REQ_W'*"
+`endif

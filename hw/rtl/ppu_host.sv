@@ -84,21 +84,19 @@ module ppu_host #(
     output ppu_types_pkg::trace_t       trace,
     output ppu_types_pkg::trace_t       trace_fault
 );
-  import ppu_types_pkg::*;
-  import ppu_hw_pkg::*;
 
   localparam int unsigned NC = NUM_CHANNELS;
   localparam int unsigned CHW = $clog2(NC);
 
   // Channel states (the values software reads in CHAN_STATUS.STATE).
-  localparam logic [3:0] ST_UNBOUND = 4'(PPU_CHAN_STATUS_STATE_UNBOUND);
-  localparam logic [3:0] ST_IDLE    = 4'(PPU_CHAN_STATUS_STATE_IDLE);
-  localparam logic [3:0] ST_READY   = 4'(PPU_CHAN_STATUS_STATE_READY);
-  localparam logic [3:0] ST_ACQ     = 4'(PPU_CHAN_STATUS_STATE_ACQ_BLOCKED);
-  localparam logic [3:0] ST_EWAIT   = 4'(PPU_CHAN_STATUS_STATE_ENGINE_WAIT);
-  localparam logic [3:0] ST_EBUSY   = 4'(PPU_CHAN_STATUS_STATE_ENGINE_BUSY);
-  localparam logic [3:0] ST_FAULTED = 4'(PPU_CHAN_STATUS_STATE_FAULTED);
-  localparam logic [3:0] ST_LOADING = 4'(PPU_CHAN_STATUS_STATE_LOADING);
+  localparam logic [3:0] ST_UNBOUND = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_UNBOUND);
+  localparam logic [3:0] ST_IDLE    = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_IDLE);
+  localparam logic [3:0] ST_READY   = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_READY);
+  localparam logic [3:0] ST_ACQ     = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_ACQ_BLOCKED);
+  localparam logic [3:0] ST_EWAIT   = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_ENGINE_WAIT);
+  localparam logic [3:0] ST_EBUSY   = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_ENGINE_BUSY);
+  localparam logic [3:0] ST_FAULTED = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_FAULTED);
+  localparam logic [3:0] ST_LOADING = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_LOADING);
 
   localparam logic [1:0] PEND_NONE = 2'd0;
   localparam logic [1:0] PEND_ACQ = 2'd1;
@@ -110,8 +108,8 @@ module ppu_host #(
   logic [3:0]  c_st      [NC];
   logic [31:0] c_gpva    [NC];
   logic [4:0]  c_log2    [NC];
-  paddr_t      c_userd   [NC];
-  pt_root_t    c_root    [NC];
+  logic [ppu_types_pkg::PADDR_W-1:0] c_userd [NC];  // paddr_t (Yosys: no arrays of structs)
+  logic [22:0] c_root    [NC];   // pt_root_t
   logic [31:0] c_slice   [NC];
   logic [19:0] c_get     [NC];
   logic [19:0] c_put     [NC];
@@ -135,7 +133,7 @@ module ppu_host #(
   logic [1:0]  c_pend    [NC];   // operation to retry when serviced again
   logic [31:0] c_pexec   [NC];   // its SEM_EXECUTE / LAUNCH_DMA word
   logic        c_wake    [NC];   // blocked acquire may be re-checked
-  logic [31:0] c_retry   [NC];   // cycle of the next timed re-check
+  logic [31:0] c_chk     [NC];   // cycle of the last failed check
   logic        c_acq_on  [NC];   // c_acq_t0 is valid
   logic [31:0] c_acq_t0  [NC];   // first failure of the current acquire
   logic [31:0] c_last    [NC];   // last service, for least-recently-serviced
@@ -151,20 +149,21 @@ module ppu_host #(
   logic [CHW-1:0] res;
   logic [31:0]    slice_t0;
   logic [3:0]     res_reason;     // why the last service ended (trace)
+  logic           yielded;        // the resident executed YIELD
   logic           guest;          // current service is a guest
   logic [CHW-1:0] cur;            // channel being serviced
 
   logic engine_busy;
   always_comb begin
     engine_busy = 1'b0;
-    for (int i = 0; i < int'(NC); i++)
+    for (int i = 0; i < NC; i++)
       if (c_st[i] == ST_EBUSY) engine_busy = 1'b1;
   end
   wire engine_free = copy_ready && !engine_busy;
 
   logic [NC-1:0] m_elig, m_acq, m_stale, m_unbind;
   always_comb begin
-    for (int i = 0; i < int'(NC); i++) begin
+    for (int i = 0; i < NC; i++) begin
       m_acq[i]    = (c_st[i] == ST_ACQ);
       m_elig[i]   = (c_st[i] == ST_READY) || (m_acq[i] && c_wake[i]) ||
                     ((c_st[i] == ST_EWAIT) && engine_free);
@@ -184,26 +183,26 @@ module ppu_host #(
     logic [CHW:0] best;
     best = '1;
     best_age = '0;
-    for (int i = 0; i < int'(NC); i++) begin
+    for (int i = 0; i < NC; i++) begin
       age = t - last[i*32+:32];
       if (mask[i] && (best[CHW] || age > best_age)) begin
         best = {1'b0, CHW'(i)};
         best_age = age;
       end
     end
-    return best;
+    lrs = best;
   endfunction
 
   logic [NC*32-1:0] last_flat;
   always_comb
-    for (int i = 0; i < int'(NC); i++) last_flat[i*32+:32] = c_last[i];
+    for (int i = 0; i < NC; i++) last_flat[i*32+:32] = c_last[i];
 
   function automatic logic [CHW:0] first_set(input logic [NC-1:0] mask);
     logic [CHW:0] r;
     r = '1;
-    for (int i = int'(NC) - 1; i >= 0; i--)
+    for (int i = NC - 1; i >= 0; i--)
       if (mask[i]) r = {1'b0, CHW'(i)};
-    return r;
+    first_set = r;
   endfunction
 
   logic [NC-1:0] res_bit;
@@ -248,11 +247,11 @@ module ppu_host #(
   // ---------------------------------------------------------------------
   // Method decode helpers
   // ---------------------------------------------------------------------
-  wire [2:0]  h_op    = dw[PPU_MTHD_OP__MSB:PPU_MTHD_OP__LSB];
-  wire [12:0] h_cnt   = dw[PPU_MTHD_COUNT__MSB:PPU_MTHD_COUNT__LSB];
-  wire [2:0]  h_subch = dw[PPU_MTHD_SUBCH__MSB:PPU_MTHD_SUBCH__LSB];
-  wire        h_rsvd  = dw[PPU_MTHD_RSVD__LSB];
-  wire [11:0] h_addr  = dw[PPU_MTHD_ADDR__MSB:PPU_MTHD_ADDR__LSB];
+  wire [2:0]  h_op    = dw[ppu_hw_pkg::PPU_MTHD_OP__MSB:ppu_hw_pkg::PPU_MTHD_OP__LSB];
+  wire [12:0] h_cnt   = dw[ppu_hw_pkg::PPU_MTHD_COUNT__MSB:ppu_hw_pkg::PPU_MTHD_COUNT__LSB];
+  wire [2:0]  h_subch = dw[ppu_hw_pkg::PPU_MTHD_SUBCH__MSB:ppu_hw_pkg::PPU_MTHD_SUBCH__LSB];
+  wire        h_rsvd  = dw[ppu_hw_pkg::PPU_MTHD_RSVD__LSB];
+  wire [11:0] h_addr  = dw[ppu_hw_pkg::PPU_MTHD_ADDR__MSB:ppu_hw_pkg::PPU_MTHD_ADDR__LSB];
 
   // Execute one method (byte offset m, data d) of the current channel.
   typedef enum logic [2:0] {
@@ -267,30 +266,38 @@ module ppu_host #(
 
   function automatic mx_e classify(input logic [13:0] m, input logic [31:0] d);
     logic [2:0] op;
-    op = d[PPU_SEM_EXECUTE_OPERATION__MSB:PPU_SEM_EXECUTE_OPERATION__LSB];
+    op = d[ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__MSB:ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__LSB];
+    classify = MX_ILLEGAL;
     case (32'(m))
-      PPU_HOST_NOP, PPU_HOST_WFI: return MX_CONT;
-      PPU_HOST_SEM_ADDR_LO, PPU_HOST_SEM_PAYLOAD_LO, PPU_HOST_SEM_PAYLOAD_HI: return MX_CONT;
-      PPU_HOST_SEM_ADDR_HI: return (d != 0) ? MX_VA_RANGE : MX_CONT;
-      PPU_HOST_SEM_EXECUTE: begin
-        if (32'(op) == PPU_SEM_EXECUTE_OPERATION_REDUCTION)
-          return d[PPU_SEM_EXECUTE_PAYLOAD_SIZE__LSB] ? MX_ILLEGAL : MX_SEM;
-        if (op == 3'd5 || op == 3'd7) return MX_ILLEGAL;
-        return MX_SEM;
+      ppu_hw_pkg::PPU_HOST_NOP, ppu_hw_pkg::PPU_HOST_WFI,
+      ppu_hw_pkg::PPU_HOST_SEM_ADDR_LO, ppu_hw_pkg::PPU_HOST_SEM_PAYLOAD_LO,
+      ppu_hw_pkg::PPU_HOST_SEM_PAYLOAD_HI,
+      ppu_hw_pkg::PPU_COPY_SRC_ADDR_LO, ppu_hw_pkg::PPU_COPY_DST_ADDR_LO,
+      ppu_hw_pkg::PPU_COPY_LENGTH, ppu_hw_pkg::PPU_COPY_SEM_ADDR_LO,
+      ppu_hw_pkg::PPU_COPY_SEM_PAYLOAD:
+        classify = MX_CONT;
+      ppu_hw_pkg::PPU_HOST_SEM_ADDR_HI, ppu_hw_pkg::PPU_COPY_SRC_ADDR_HI,
+      ppu_hw_pkg::PPU_COPY_DST_ADDR_HI, ppu_hw_pkg::PPU_COPY_SEM_ADDR_HI:
+        classify = (d != 0) ? MX_VA_RANGE : MX_CONT;
+      ppu_hw_pkg::PPU_HOST_SEM_EXECUTE: begin
+        if (32'(op) == ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION_REDUCTION)
+          classify = d[ppu_hw_pkg::PPU_SEM_EXECUTE_PAYLOAD_SIZE__LSB] ? MX_ILLEGAL : MX_SEM;
+        else if (op == 3'd5 || op == 3'd7)
+          classify = MX_ILLEGAL;
+        else
+          classify = MX_SEM;
       end
-      PPU_HOST_NON_STALL_INTR: return MX_NONSTALL;
-      PPU_HOST_YIELD: return MX_YIELD;
-      PPU_COPY_SRC_ADDR_LO, PPU_COPY_DST_ADDR_LO, PPU_COPY_LENGTH,
-      PPU_COPY_SEM_ADDR_LO, PPU_COPY_SEM_PAYLOAD: return MX_CONT;
-      PPU_COPY_SRC_ADDR_HI, PPU_COPY_DST_ADDR_HI, PPU_COPY_SEM_ADDR_HI:
-        return (d != 0) ? MX_VA_RANGE : MX_CONT;
-      PPU_COPY_LAUNCH_DMA: begin
-        if (d[31:PPU_LAUNCH_DMA_INTERRUPT__MSB+1] != 0) return MX_ILLEGAL;
-        if (d[PPU_LAUNCH_DMA_SEMAPHORE__MSB:PPU_LAUNCH_DMA_SEMAPHORE__LSB] == 2'd3)
-          return MX_ILLEGAL;
-        return MX_LAUNCH;
+      ppu_hw_pkg::PPU_HOST_NON_STALL_INTR: classify = MX_NONSTALL;
+      ppu_hw_pkg::PPU_HOST_YIELD: classify = MX_YIELD;
+      ppu_hw_pkg::PPU_COPY_LAUNCH_DMA: begin
+        if (d[31:ppu_hw_pkg::PPU_LAUNCH_DMA_INTERRUPT__MSB+1] != 0)
+          classify = MX_ILLEGAL;
+        else if (d[ppu_hw_pkg::PPU_LAUNCH_DMA_SEMAPHORE__MSB:ppu_hw_pkg::PPU_LAUNCH_DMA_SEMAPHORE__LSB] == 2'd3)
+          classify = MX_ILLEGAL;
+        else
+          classify = MX_LAUNCH;
       end
-      default: return MX_ILLEGAL;
+      default: classify = MX_ILLEGAL;
     endcase
   endfunction
 
@@ -323,7 +330,7 @@ module ppu_host #(
   } ph_e;
   ph_e            ph_what;
   logic           ph_issued;
-  paddr_t         ph_pa;
+  ppu_types_pkg::paddr_t         ph_pa;
   logic [CHW-1:0] ph_ch;
   logic [1:0]     ph_beat;
   logic           ph_back;        // return to H_NEXT_ENTRY after a GP_PUT read
@@ -360,7 +367,7 @@ module ppu_host #(
   wire [13:0] cur_m = {c_maddr[cur], 2'b00};
   // A method executes when its data is at the head of the stream, or at
   // once for an immediate (its data came with the header).
-  wire        ex_imm = (32'(c_mop[cur]) == PPU_MTHD_OP_IMMD);
+  wire        ex_imm = (32'(c_mop[cur]) == ppu_hw_pkg::PPU_MTHD_OP_IMMD);
   wire [31:0] ex_d   = ex_imm ? 32'(c_imm[cur]) : dw;
   wire        ex_go  = (c_mcnt[cur] != 0) && (ex_imm || (dw_valid && !dw_fault));
   mx_e mx;
@@ -370,7 +377,7 @@ module ppu_host #(
   always_comb begin
     run_pop = 1'b0;
     if (hs == H_RUN && dw_valid && !dw_fault) begin
-      if (c_mcnt[cur] != 0) run_pop = (32'(c_mop[cur]) != PPU_MTHD_OP_IMMD);
+      if (c_mcnt[cur] != 0) run_pop = (32'(c_mop[cur]) != ppu_hw_pkg::PPU_MTHD_OP_IMMD);
       else if (c_left[cur] != 0 && !yield_now) run_pop = 1'b1;
     end
   end
@@ -393,19 +400,22 @@ module ppu_host #(
     copy_cmd.src         = c_src[cur];
     copy_cmd.dst         = c_dst[cur];
     copy_cmd.len         = c_len[cur];
-    copy_cmd.sem_mode    = c_pexec[cur][PPU_LAUNCH_DMA_SEMAPHORE__MSB:PPU_LAUNCH_DMA_SEMAPHORE__LSB];
+    copy_cmd.sem_mode    = c_pexec[cur][ppu_hw_pkg::PPU_LAUNCH_DMA_SEMAPHORE__MSB:ppu_hw_pkg::PPU_LAUNCH_DMA_SEMAPHORE__LSB];
     copy_cmd.sem_va      = c_csem[cur];
     copy_cmd.sem_payload = c_cpay[cur];
   end
+
+  ppu_types_pkg::paddr_t cur_userd;
+  always_comb cur_userd = c_userd[cur];
 
   // GP_GET write-back
   logic [19:0] get_next;
   always_comb get_next = (c_get[cur] + 20'd1) & ((20'd1 << c_log2[cur]) - 20'd1);
   always_comb begin
     wr_valid         = (hs == H_WB_GET);
-    wr_req.pa        = c_userd[cur];
-    wr_req.pa.addr   = {c_userd[cur].addr[PA_W-1:3], 3'b000};
-    wr_req.data      = {12'd0, c_get[cur], 32'd0};
+    wr_req.pa        = cur_userd;
+    wr_req.pa.addr   = {cur_userd.addr[ppu_types_pkg::PA_W-1:3], 3'b000};
+    wr_req.data      = {12'd0, get_next, 32'd0};
     wr_req.strb      = 8'hf0;
   end
 
@@ -416,40 +426,41 @@ module ppu_host #(
     stat_data = '0;
     if (32'(stat_chid) < NC) begin
       case (stat_off)
-        5'(PPU_CHAN_STATUS / 4): begin
-          stat_data[PPU_CHAN_STATUS_STATE__MSB:PPU_CHAN_STATUS_STATE__LSB] = c_st[s];
-          stat_data[PPU_CHAN_STATUS_RESIDENT__LSB] = res_v && (res == s);
+        5'(ppu_hw_pkg::PPU_CHAN_STATUS / 4): begin
+          stat_data[ppu_hw_pkg::PPU_CHAN_STATUS_STATE__MSB:ppu_hw_pkg::PPU_CHAN_STATUS_STATE__LSB] = c_st[s];
+          stat_data[ppu_hw_pkg::PPU_CHAN_STATUS_RESIDENT__LSB] = res_v && (res == s);
         end
-        5'(PPU_CHAN_GP_GET / 4): stat_data = 32'(c_get[s]);
-        5'(PPU_CHAN_GP_PUT / 4): stat_data = 32'(c_put[s]);
-        5'(PPU_CHAN_FAULT_INFO / 4): stat_data = c_finfo[s];
-        5'(PPU_CHAN_FAULT_ADDR / 4): stat_data = c_faddr[s];
-        5'(PPU_CHAN_FAULT_DATA / 4): stat_data = c_fdata[s];
+        5'(ppu_hw_pkg::PPU_CHAN_GP_GET / 4): stat_data = 32'(c_get[s]);
+        5'(ppu_hw_pkg::PPU_CHAN_GP_PUT / 4): stat_data = 32'(c_put[s]);
+        5'(ppu_hw_pkg::PPU_CHAN_FAULT_INFO / 4): stat_data = c_finfo[s];
+        5'(ppu_hw_pkg::PPU_CHAN_FAULT_ADDR / 4): stat_data = c_faddr[s];
+        5'(ppu_hw_pkg::PPU_CHAN_FAULT_DATA / 4): stat_data = c_fdata[s];
         default: stat_data = '0;
       endcase
     end
   end
 
   // Trace records of the state machine
-  trace_t tr;
+  ppu_types_pkg::trace_t tr;
+  ppu_types_pkg::trace_t cf_hold;   // copy fault waiting for the fault trace port
   assign trace = tr;
 
   function automatic logic [31:0] finfo(input logic [7:0] kind, input logic [3:0] acc,
                                         input logic [3:0] unit);
     logic [31:0] r;
     r = '0;
-    r[PPU_FAULT_INFO_KIND__MSB:PPU_FAULT_INFO_KIND__LSB] = kind;
-    r[PPU_FAULT_INFO_ACCESS__MSB:PPU_FAULT_INFO_ACCESS__LSB] = acc;
-    r[PPU_FAULT_INFO_UNIT__MSB:PPU_FAULT_INFO_UNIT__LSB] = unit;
-    return r;
+    r[ppu_hw_pkg::PPU_FAULT_INFO_KIND__MSB:ppu_hw_pkg::PPU_FAULT_INFO_KIND__LSB] = kind;
+    r[ppu_hw_pkg::PPU_FAULT_INFO_ACCESS__MSB:ppu_hw_pkg::PPU_FAULT_INFO_ACCESS__LSB] = acc;
+    r[ppu_hw_pkg::PPU_FAULT_INFO_UNIT__MSB:ppu_hw_pkg::PPU_FAULT_INFO_UNIT__LSB] = unit;
+    finfo = r;
   endfunction
 
   // Instance block validation (used at the end of a load)
-  wire [4:0]  ld_log2 = inst_dw[PPU_INST_GPFIFO_CFG/4][PPU_INST_GPFIFO_CFG_LOG2_ENTRIES__MSB:PPU_INST_GPFIFO_CFG_LOG2_ENTRIES__LSB];
-  wire [3:0]  ld_eng  = inst_dw[PPU_INST_ENGINE/4][PPU_INST_ENGINE_TYPE__MSB:PPU_INST_ENGINE_TYPE__LSB];
-  wire        ld_ok   = (ld_log2 != 0) && (32'(ld_log2) <= PPU_GP_LOG2_ENTRIES_MAX) &&
-                        (inst_dw[PPU_INST_GPFIFO_VA/4][2:0] == 3'd0) &&
-                        (inst_dw[PPU_INST_USERD_LO/4][5:0] == 6'd0);
+  wire [4:0]  ld_log2 = inst_dw[ppu_hw_pkg::PPU_INST_GPFIFO_CFG/4][ppu_hw_pkg::PPU_INST_GPFIFO_CFG_LOG2_ENTRIES__MSB:ppu_hw_pkg::PPU_INST_GPFIFO_CFG_LOG2_ENTRIES__LSB];
+  wire [3:0]  ld_eng  = inst_dw[ppu_hw_pkg::PPU_INST_ENGINE/4][ppu_hw_pkg::PPU_INST_ENGINE_TYPE__MSB:ppu_hw_pkg::PPU_INST_ENGINE_TYPE__LSB];
+  wire        ld_ok   = (ld_log2 != 0) && (32'(ld_log2) <= ppu_hw_pkg::PPU_GP_LOG2_ENTRIES_MAX) &&
+                        (inst_dw[ppu_hw_pkg::PPU_INST_GPFIFO_VA/4][2:0] == 3'd0) &&
+                        (inst_dw[ppu_hw_pkg::PPU_INST_USERD_LO/4][5:0] == 6'd0);
 
   always_ff @(posedge clk) begin
     fx_valid <= 1'b0;
@@ -470,7 +481,8 @@ module ppu_host #(
       res_v      <= 1'b0;
       res        <= '0;
       slice_t0   <= '0;
-      res_reason <= 4'(PPU_SWITCH_REASON_IDLE);
+      res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_IDLE);
+      yielded    <= 1'b0;
       guest      <= 1'b0;
       cur        <= '0;
       ph_what    <= PH_CT;
@@ -493,7 +505,8 @@ module ppu_host #(
       fx_data    <= '0;
       for (int i = 0; i < 8; i++) inst_dw[i] <= '0;
       inst_pa    <= '0;
-      for (int i = 0; i < int'(NC); i++) begin
+      cf_hold    <= '0;
+      for (int i = 0; i < NC; i++) begin
         c_st[i]     <= ST_UNBOUND;
         c_gpva[i]   <= '0;
         c_log2[i]   <= '0;
@@ -522,7 +535,7 @@ module ppu_host #(
         c_pend[i]   <= PEND_NONE;
         c_pexec[i]  <= '0;
         c_wake[i]   <= 1'b0;
-        c_retry[i]  <= '0;
+        c_chk[i]    <= '0;
         c_acq_on[i] <= 1'b0;
         c_acq_t0[i] <= '0;
         c_last[i]   <= '0;
@@ -545,9 +558,25 @@ module ppu_host #(
           fault_set[d] <= 1'b1;
         end else begin
           c_st[d]   <= ST_READY;
-          if (c_pexec[d][PPU_LAUNCH_DMA_INTERRUPT__LSB]) nonstall_set[d] <= 1'b1;
+          if (c_pexec[d][ppu_hw_pkg::PPU_LAUNCH_DMA_INTERRUPT__LSB]) nonstall_set[d] <= 1'b1;
         end
         c_pend[d] <= PEND_NONE;
+      end
+
+      // Copy faults are traced here; one that meets a state-machine fault in
+      // the same cycle waits a cycle (the state machine cannot fault twice
+      // in a row: a fault always passes through H_END).
+      if (cf_hold.valid) begin
+        trace_fault <= cf_hold;
+        cf_hold     <= '0;
+      end
+      if (copy_done_valid && copy_done.fault) begin
+        if (fx_valid || cf_hold.valid)
+          cf_hold <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_FAULT), copy_done_chid,
+                      finfo(copy_done.kind, {2'b00, copy_done.access}, copy_done.unit), copy_done.addr};
+        else
+          trace_fault <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_FAULT), copy_done_chid,
+                          finfo(copy_done.kind, {2'b00, copy_done.access}, copy_done.unit), copy_done.addr};
       end
 
       // ---- faults raised by the state machine (registered one cycle later)
@@ -558,13 +587,16 @@ module ppu_host #(
         c_fdata[fx_ch] <= fx_data;
         fault_set[fx_ch] <= 1'b1;
         c_pend[fx_ch]  <= PEND_NONE;
-        trace_fault <= '{valid: 1'b1, kind: 8'(PPU_TRACE_FAULT), chid: 8'(fx_ch),
-                           a: finfo(fx_kind, fx_acc, fx_unit), b: fx_addr};
+        trace_fault <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_FAULT), 8'(fx_ch), finfo(fx_kind, fx_acc, fx_unit), fx_addr};
       end
 
-      // Timed re-check of blocked acquires; a re-arm in this cycle wins.
-      for (int i = 0; i < int'(NC); i++)
-        if (c_st[i] == ST_ACQ && $signed(now - c_retry[i]) >= 0) c_wake[i] <= 1'b1;
+      // Timed re-check of blocked acquires (retry interval, or the acquire
+      // timeout so that it fires on time); a re-arm in this cycle wins.
+      for (int i = 0; i < NC; i++)
+        if (c_st[i] == ST_ACQ &&
+            ((now - c_chk[i]) >= cfg_acq_retry ||
+             (c_acq_on[i] && cfg_acq_timeout != 0 && (now - c_acq_t0[i]) >= cfg_acq_timeout)))
+          c_wake[i] <= 1'b1;
 
       case (hs)
         H_RESET_WAIT: hs <= H_PICK;
@@ -588,7 +620,7 @@ module ppu_host #(
             c_faddr[u]  <= '0;
             c_fdata[u]  <= '0;
             if (res_v && res == u) res_v <= 1'b0;
-            tr <= '{valid: 1'b1, kind: 8'(PPU_TRACE_UNBIND), chid: 8'(u), a: '0, b: '0};
+            tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_UNBIND), 8'(u), 32'd0, 32'd0};
           end else if (!pick_stale[CHW]) begin
             logic [CHW-1:0] s;
             s = pick_stale[CHW-1:0];
@@ -600,7 +632,7 @@ module ppu_host #(
               c_st[s] <= ST_LOADING;
               ph_what <= PH_CT;
               ph_pa   <= chan_table;
-              ph_pa.addr <= chan_table.addr + PA_W'(32'(s) * PPU_CHAN_ENTRY_BYTES);
+              ph_pa.addr <= chan_table.addr + ppu_types_pkg::PA_W'(32'(s) * ppu_hw_pkg::PPU_CHAN_ENTRY_BYTES);
               hs      <= H_PRD;
             end else if (c_st[s] == ST_FAULTED || c_st[s] == ST_LOADING) begin
               // a dead channel ignores doorbells until it is unbound
@@ -614,23 +646,29 @@ module ppu_host #(
               cur   <= pick_guest[CHW-1:0];
               guest <= 1'b1;
               hs    <= H_SVC_START;
-              tr <= '{valid: 1'b1, kind: 8'(PPU_TRACE_CHAN_SWITCH), chid: 8'(pick_guest[CHW-1:0]),
-                       a: 32'(res), b: 32'(PPU_SWITCH_REASON_GUEST)};
+              tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_SWITCH), 8'(pick_guest[CHW-1:0]), 32'(res), 32'(ppu_hw_pkg::PPU_SWITCH_REASON_GUEST)};
             end
           end else if (res_v && m_elig[res]) begin
-            guest <= 1'b0;
-            hs    <= H_SVC_START;
+            guest   <= 1'b0;
+            yielded <= 1'b0;
+            hs      <= H_SVC_START;
             if (expired && !pick_other[CHW]) begin
               c_last[res] <= now;
               res         <= pick_other[CHW-1:0];
               cur         <= pick_other[CHW-1:0];
               slice_t0    <= now;
               perf_switch <= 1'b1;
-              tr <= '{valid: 1'b1, kind: 8'(PPU_TRACE_CHAN_SWITCH), chid: 8'(pick_other[CHW-1:0]),
-                       a: 32'(res), b: 32'(PPU_SWITCH_REASON_TIMESLICE)};
+              tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_SWITCH), 8'(pick_other[CHW-1:0]), 32'(res), 32'(ppu_hw_pkg::PPU_SWITCH_REASON_TIMESLICE)};
+            end else if (yielded && !pick_guest[CHW]) begin
+              c_last[res] <= now;
+              res         <= pick_guest[CHW-1:0];
+              cur         <= pick_guest[CHW-1:0];
+              slice_t0    <= now;
+              perf_switch <= 1'b1;
+              tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_SWITCH), 8'(pick_guest[CHW-1:0]), 32'(res), 32'(ppu_hw_pkg::PPU_SWITCH_REASON_YIELD)};
             end else begin
               cur <= res;
-              if (expired) slice_t0 <= now;
+              if (expired || yielded) slice_t0 <= now;
             end
           end else if (!pick_any[CHW]) begin
             logic [CHW-1:0] n;
@@ -640,12 +678,12 @@ module ppu_host #(
             res      <= n;
             cur      <= n;
             guest    <= 1'b0;
+            yielded  <= 1'b0;
             slice_t0 <= now;
             hs       <= H_SVC_START;
             if (!res_v || res != n) begin
               perf_switch <= 1'b1;
-              tr <= '{valid: 1'b1, kind: 8'(PPU_TRACE_CHAN_SWITCH), chid: 8'(n),
-                       a: res_v ? 32'(res) : 32'hff, b: 32'(res_reason)};
+              tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_SWITCH), 8'(n), res_v ? 32'(res) : 32'hff, 32'(res_reason)};
             end
           end else if (res_v && !m_elig[res] && c_st[res] != ST_EBUSY) begin
             // the resident blocked and nobody else can run: drop residency
@@ -663,32 +701,32 @@ module ppu_host #(
             if (prd_rsp.err) begin
               fx_valid <= 1'b1;
               fx_ch    <= ph_ch;
-              fx_kind  <= 8'(PPU_FAULT_KIND_BUS_ERROR);
-              fx_unit  <= 4'(PPU_FAULT_UNIT_INST);
-              fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+              fx_kind  <= 8'(ppu_hw_pkg::PPU_FAULT_KIND_BUS_ERROR);
+              fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_INST);
+              fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
               fx_addr  <= ph_pa.addr[31:0];
               fx_data  <= '0;
               hs       <= ph_back ? H_END : H_PICK;
-              if (ph_back) res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+              if (ph_back) res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
             end else begin
               case (ph_what)
                 PH_CT: begin
                   logic [31:0] lo, hi;
                   lo = prd_rsp.data[31:0];
                   hi = prd_rsp.data[63:32];
-                  if (!lo[PPU_CHAN_ENTRY_LO_VALID__LSB]) begin
+                  if (!lo[ppu_hw_pkg::PPU_CHAN_ENTRY_LO_VALID__LSB]) begin
                     fx_valid <= 1'b1;
                     fx_ch    <= ph_ch;
-                    fx_kind  <= 8'(PPU_FAULT_KIND_INST_INVALID);
-                    fx_unit  <= 4'(PPU_FAULT_UNIT_INST);
-                    fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+                    fx_kind  <= 8'(ppu_hw_pkg::PPU_FAULT_KIND_INST_INVALID);
+                    fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_INST);
+                    fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
                     fx_addr  <= ph_pa.addr[31:0];
                     fx_data  <= lo;
                     hs       <= H_PICK;
                   end else begin
                     ph_what    <= PH_INST;
                     ph_beat    <= '0;
-                    ph_pa.sys  <= hi[PPU_ADDR_HI_SYS__LSB];
+                    ph_pa.sys  <= hi[ppu_hw_pkg::PPU_ADDR_HI_SYS__LSB];
                     ph_pa.addr <= {hi[1:0], lo[31:6], 6'd0};
                     inst_pa    <= {lo[31:6], 6'd0};
                   end
@@ -697,49 +735,47 @@ module ppu_host #(
                   inst_dw[{ph_beat, 1'b0}] <= prd_rsp.data[31:0];
                   inst_dw[{ph_beat, 1'b1}] <= prd_rsp.data[63:32];
                   ph_beat    <= ph_beat + 2'd1;
-                  ph_pa.addr <= ph_pa.addr + PA_W'(8);
+                  ph_pa.addr <= ph_pa.addr + ppu_types_pkg::PA_W'(8);
                   if (ph_beat == 2'd3) begin
                     // USERD (dwords 2 and 3) arrived with beat 1
                     ph_what    <= PH_USERD_BIND;
-                    ph_pa.sys  <= inst_dw[PPU_INST_USERD_HI/4][PPU_ADDR_HI_SYS__LSB];
-                    ph_pa.addr <= {inst_dw[PPU_INST_USERD_HI/4][1:0],
-                                   inst_dw[PPU_INST_USERD_LO/4][31:3], 3'b000};
+                    ph_pa.sys  <= inst_dw[ppu_hw_pkg::PPU_INST_USERD_HI/4][ppu_hw_pkg::PPU_ADDR_HI_SYS__LSB];
+                    ph_pa.addr <= {inst_dw[ppu_hw_pkg::PPU_INST_USERD_HI/4][1:0],
+                                   inst_dw[ppu_hw_pkg::PPU_INST_USERD_LO/4][31:3], 3'b000};
                   end
                 end
                 PH_USERD_BIND: begin
                   // instance block fully read: validate and bind
                   logic [19:0] mask;
                   mask = (20'd1 << ld_log2) - 20'd1;
-                  if (32'(ld_eng) == PPU_ENGINE_TYPE_COMPUTE || !ld_ok ||
-                      32'(ld_eng) != PPU_ENGINE_TYPE_COPY) begin
+                  if (32'(ld_eng) == ppu_hw_pkg::PPU_ENGINE_TYPE_COMPUTE || !ld_ok ||
+                      32'(ld_eng) != ppu_hw_pkg::PPU_ENGINE_TYPE_COPY) begin
                     fx_valid <= 1'b1;
                     fx_ch    <= ph_ch;
-                    fx_kind  <= (32'(ld_eng) == PPU_ENGINE_TYPE_COMPUTE && ld_ok) ?
-                                8'(PPU_FAULT_KIND_ENGINE_MISSING) : 8'(PPU_FAULT_KIND_INST_INVALID);
-                    fx_unit  <= 4'(PPU_FAULT_UNIT_INST);
-                    fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+                    fx_kind  <= (32'(ld_eng) == ppu_hw_pkg::PPU_ENGINE_TYPE_COMPUTE && ld_ok) ?
+                                8'(ppu_hw_pkg::PPU_FAULT_KIND_ENGINE_MISSING) : 8'(ppu_hw_pkg::PPU_FAULT_KIND_INST_INVALID);
+                    fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_INST);
+                    fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
                     fx_addr  <= inst_pa;
-                    fx_data  <= inst_dw[PPU_INST_ENGINE/4];
+                    fx_data  <= inst_dw[ppu_hw_pkg::PPU_INST_ENGINE/4];
                     hs       <= H_PICK;
-                  end else if ((prd_rsp.data[31:0] & ~32'(mask)) != 0 ||
-                               (prd_rsp.data[63:32] & ~32'(mask)) != 0) begin
+                  end else if ((prd_rsp.data[31:0] & ~{12'd0, mask}) != 0 ||
+                               (prd_rsp.data[63:32] & ~{12'd0, mask}) != 0) begin
                     fx_valid <= 1'b1;
                     fx_ch    <= ph_ch;
-                    fx_kind  <= 8'(PPU_FAULT_KIND_GP_PUT_RANGE);
-                    fx_unit  <= 4'(PPU_FAULT_UNIT_HOST);
-                    fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+                    fx_kind  <= 8'(ppu_hw_pkg::PPU_FAULT_KIND_GP_PUT_RANGE);
+                    fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_HOST);
+                    fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
                     fx_addr  <= prd_rsp.data[31:0];
                     fx_data  <= prd_rsp.data[63:32];
                     hs       <= H_PICK;
                   end else begin
-                    c_gpva[ph_ch]  <= inst_dw[PPU_INST_GPFIFO_VA/4];
+                    c_gpva[ph_ch]  <= inst_dw[ppu_hw_pkg::PPU_INST_GPFIFO_VA/4];
                     c_log2[ph_ch]  <= ld_log2;
-                    c_userd[ph_ch] <= '{sys: inst_dw[PPU_INST_USERD_HI/4][PPU_ADDR_HI_SYS__LSB],
-                                       addr: {inst_dw[PPU_INST_USERD_HI/4][1:0],
-                                              inst_dw[PPU_INST_USERD_LO/4]}};
-                    c_root[ph_ch]  <= '{sys: inst_dw[PPU_INST_PT_ROOT/4][PPU_INST_PT_ROOT_SYS__LSB],
-                                       ppn: inst_dw[PPU_INST_PT_ROOT/4][PPU_INST_PT_ROOT_PPN__MSB:PPU_INST_PT_ROOT_PPN__LSB]};
-                    c_slice[ph_ch] <= inst_dw[PPU_INST_TIMESLICE/4];
+                    c_userd[ph_ch] <= {inst_dw[ppu_hw_pkg::PPU_INST_USERD_HI/4][ppu_hw_pkg::PPU_ADDR_HI_SYS__LSB], {inst_dw[ppu_hw_pkg::PPU_INST_USERD_HI/4][1:0],
+                                              inst_dw[ppu_hw_pkg::PPU_INST_USERD_LO/4]}};
+                    c_root[ph_ch]  <= {inst_dw[ppu_hw_pkg::PPU_INST_PT_ROOT/4][ppu_hw_pkg::PPU_INST_PT_ROOT_SYS__LSB], inst_dw[ppu_hw_pkg::PPU_INST_PT_ROOT/4][ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__MSB:ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__LSB]};
+                    c_slice[ph_ch] <= inst_dw[ppu_hw_pkg::PPU_INST_TIMESLICE/4];
                     c_put[ph_ch]   <= prd_rsp.data[19:0];
                     c_get[ph_ch]   <= prd_rsp.data[51:32];
                     c_seg[ph_ch]   <= 1'b0;
@@ -747,26 +783,24 @@ module ppu_host #(
                     c_pend[ph_ch]  <= PEND_NONE;
                     c_st[ph_ch]    <= (prd_rsp.data[19:0] != prd_rsp.data[51:32]) ? ST_READY : ST_IDLE;
                     c_last[ph_ch]  <= now;
-                    tr <= '{valid: 1'b1, kind: 8'(PPU_TRACE_BIND), chid: 8'(ph_ch),
-                            a: 32'(ld_eng), b: prd_rsp.data[31:0]};
+                    tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_BIND), 8'(ph_ch), 32'(ld_eng), prd_rsp.data[31:0]};
                     hs <= H_PICK;
                   end
                 end
                 PH_USERD_PUT: begin
                   logic [19:0] mask;
                   mask = (20'd1 << c_log2[ph_ch]) - 20'd1;
-                  tr <= '{valid: 1'b1, kind: 8'(PPU_TRACE_DOORBELL), chid: 8'(ph_ch),
-                          a: prd_rsp.data[31:0], b: 32'(c_get[ph_ch])};
-                  if ((prd_rsp.data[31:0] & ~32'(mask)) != 0) begin
+                  tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_DOORBELL), 8'(ph_ch), prd_rsp.data[31:0], 32'(c_get[ph_ch])};
+                  if ((prd_rsp.data[31:0] & ~{12'd0, mask}) != 0) begin
                     fx_valid <= 1'b1;
                     fx_ch    <= ph_ch;
-                    fx_kind  <= 8'(PPU_FAULT_KIND_GP_PUT_RANGE);
-                    fx_unit  <= 4'(PPU_FAULT_UNIT_HOST);
-                    fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+                    fx_kind  <= 8'(ppu_hw_pkg::PPU_FAULT_KIND_GP_PUT_RANGE);
+                    fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_HOST);
+                    fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
                     fx_addr  <= prd_rsp.data[31:0];
                     fx_data  <= 32'(c_get[ph_ch]);
                     hs       <= ph_back ? H_END : H_PICK;
-                    if (ph_back) res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+                    if (ph_back) res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
                   end else begin
                     c_put[ph_ch] <= prd_rsp.data[19:0];
                     if (c_st[ph_ch] == ST_IDLE && prd_rsp.data[19:0] != c_get[ph_ch])
@@ -809,13 +843,12 @@ module ppu_host #(
             hs        <= H_PRD;
           end else if (c_get[cur] == c_put[cur]) begin
             c_st[cur]  <= ST_IDLE;
-            res_reason <= 4'(PPU_SWITCH_REASON_IDLE);
-            tr <= '{valid: 1'b1, kind: 8'(PPU_TRACE_CHAN_IDLE), chid: 8'(cur),
-                    a: 32'(c_get[cur]), b: '0};
+            res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_IDLE);
+            tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_IDLE), 8'(cur), 32'(c_get[cur]), 32'd0};
             hs <= H_END;
           end else if (yield_now) begin
             hs <= H_END;
-            res_reason <= 4'(PPU_SWITCH_REASON_TIMESLICE);
+            res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_TIMESLICE);
           end else begin
             f_va  <= c_gpva[cur] + {9'd0, c_get[cur], 3'b000};
             f_ndw <= 21'd2;
@@ -839,33 +872,33 @@ module ppu_host #(
               fx_valid <= 1'b1;
               fx_ch    <= cur;
               fx_kind  <= dw_fault_kind;
-              fx_unit  <= 4'(PPU_FAULT_UNIT_HOST);
-              fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+              fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_HOST);
+              fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
               fx_addr  <= dw_fault_va;
               fx_data  <= 32'(c_get[cur]);
-              res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+              res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
+              f_flush <= 1'b1;
               hs <= H_END;
             end else if (!gp_have0) begin
               gp_dw0   <= dw;
               gp_have0 <= 1'b1;
             end else begin
               logic [20:0] len;
-              len = dw[PPU_GP_ENTRY1_LENGTH__MSB:PPU_GP_ENTRY1_LENGTH__LSB];
+              len = dw[ppu_hw_pkg::PPU_GP_ENTRY1_LENGTH__MSB:ppu_hw_pkg::PPU_GP_ENTRY1_LENGTH__LSB];
               perf_gp_entry <= 1'b1;
-              tr <= '{valid: 1'b1, kind: 8'(PPU_TRACE_GP_FETCH), chid: 8'(cur),
-                      a: 32'(c_get[cur]), b: dw};
+              tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_GP_FETCH), 8'(cur), 32'(c_get[cur]), dw};
               f_flush <= 1'b1;
-              if (gp_dw0[PPU_GP_ENTRY0_RSVD__MSB:PPU_GP_ENTRY0_RSVD__LSB] != 0 ||
-                  dw[PPU_GP_ENTRY1_ADDR_HI__MSB:PPU_GP_ENTRY1_ADDR_HI__LSB] != 0) begin
+              if (gp_dw0[ppu_hw_pkg::PPU_GP_ENTRY0_RSVD__MSB:ppu_hw_pkg::PPU_GP_ENTRY0_RSVD__LSB] != 0 ||
+                  dw[ppu_hw_pkg::PPU_GP_ENTRY1_ADDR_HI__MSB:ppu_hw_pkg::PPU_GP_ENTRY1_ADDR_HI__LSB] != 0) begin
                 fx_valid <= 1'b1;
                 fx_ch    <= cur;
-                fx_kind  <= (dw[PPU_GP_ENTRY1_ADDR_HI__MSB:PPU_GP_ENTRY1_ADDR_HI__LSB] != 0) ?
-                            8'(PPU_FAULT_KIND_VA_RANGE) : 8'(PPU_FAULT_KIND_PB_UNALIGNED);
-                fx_unit  <= 4'(PPU_FAULT_UNIT_HOST);
-                fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+                fx_kind  <= (dw[ppu_hw_pkg::PPU_GP_ENTRY1_ADDR_HI__MSB:ppu_hw_pkg::PPU_GP_ENTRY1_ADDR_HI__LSB] != 0) ?
+                            8'(ppu_hw_pkg::PPU_FAULT_KIND_VA_RANGE) : 8'(ppu_hw_pkg::PPU_FAULT_KIND_PB_UNALIGNED);
+                fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_HOST);
+                fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
                 fx_addr  <= gp_dw0;
                 fx_data  <= dw;
-                res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+                res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
                 hs <= H_END;
               end else if (len == 0) begin
                 hs <= H_WB_GET;       // control entry: nothing to execute
@@ -895,32 +928,31 @@ module ppu_host #(
             hs <= H_WB_GET;
           end else if (c_mcnt[cur] == 0 && yield_now) begin
             f_flush <= 1'b1;
-            res_reason <= 4'(PPU_SWITCH_REASON_TIMESLICE);
+            res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_TIMESLICE);
             hs <= H_END;
           end else if (ex_go) begin
             perf_method <= 1'b1;
-            tr <= '{valid: 1'b1, kind: 8'(PPU_TRACE_METHOD), chid: 8'(cur),
-                    a: 32'(cur_m), b: ex_d};
+            tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_METHOD), 8'(cur), 32'(cur_m), ex_d};
             if (!ex_imm) begin
               c_pbva[cur] <= c_pbva[cur] + 32'd4;
               c_left[cur] <= c_left[cur] - 21'd1;
             end
             // advance to the next method of this header
             c_mcnt[cur] <= c_mcnt[cur] - 13'd1;
-            if (32'(c_mop[cur]) == PPU_MTHD_OP_INC) c_maddr[cur] <= c_maddr[cur] + 12'd1;
-            if (32'(c_mop[cur]) == PPU_MTHD_OP_ONEINC) begin
+            if (32'(c_mop[cur]) == ppu_hw_pkg::PPU_MTHD_OP_INC) c_maddr[cur] <= c_maddr[cur] + 12'd1;
+            if (32'(c_mop[cur]) == ppu_hw_pkg::PPU_MTHD_OP_ONEINC) begin
               c_maddr[cur] <= c_maddr[cur] + 12'd1;
-              c_mop[cur]   <= 3'(PPU_MTHD_OP_NONINC);
+              c_mop[cur]   <= 3'(ppu_hw_pkg::PPU_MTHD_OP_NONINC);
             end
             case (32'(cur_m))
-              PPU_HOST_SEM_ADDR_LO:    c_sem_va[cur] <= ex_d;
-              PPU_HOST_SEM_PAYLOAD_LO: c_pay_lo[cur] <= ex_d;
-              PPU_HOST_SEM_PAYLOAD_HI: c_pay_hi[cur] <= ex_d;
-              PPU_COPY_SRC_ADDR_LO:    c_src[cur]    <= ex_d;
-              PPU_COPY_DST_ADDR_LO:    c_dst[cur]    <= ex_d;
-              PPU_COPY_LENGTH:         c_len[cur]    <= ex_d;
-              PPU_COPY_SEM_ADDR_LO:    c_csem[cur]   <= ex_d;
-              PPU_COPY_SEM_PAYLOAD:    c_cpay[cur]   <= ex_d;
+              ppu_hw_pkg::PPU_HOST_SEM_ADDR_LO:    c_sem_va[cur] <= ex_d;
+              ppu_hw_pkg::PPU_HOST_SEM_PAYLOAD_LO: c_pay_lo[cur] <= ex_d;
+              ppu_hw_pkg::PPU_HOST_SEM_PAYLOAD_HI: c_pay_hi[cur] <= ex_d;
+              ppu_hw_pkg::PPU_COPY_SRC_ADDR_LO:    c_src[cur]    <= ex_d;
+              ppu_hw_pkg::PPU_COPY_DST_ADDR_LO:    c_dst[cur]    <= ex_d;
+              ppu_hw_pkg::PPU_COPY_LENGTH:         c_len[cur]    <= ex_d;
+              ppu_hw_pkg::PPU_COPY_SEM_ADDR_LO:    c_csem[cur]   <= ex_d;
+              ppu_hw_pkg::PPU_COPY_SEM_PAYLOAD:    c_cpay[cur]   <= ex_d;
               default: ;
             endcase
             case (mx)
@@ -936,23 +968,20 @@ module ppu_host #(
               MX_NONSTALL: nonstall_set[cur] <= 1'b1;
               MX_YIELD: begin
                 f_flush <= 1'b1;
-                res_reason <= 4'(PPU_SWITCH_REASON_YIELD);
-                if (!guest) begin
-                  res_v <= 1'b0;
-                  c_last[cur] <= now;
-                end
+                res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_YIELD);
+                if (!guest) yielded <= 1'b1;
                 hs <= H_END;
               end
               default: begin
                 fx_valid <= 1'b1;
                 fx_ch    <= cur;
-                fx_kind  <= (mx == MX_VA_RANGE) ? 8'(PPU_FAULT_KIND_VA_RANGE) :
-                                                  8'(PPU_FAULT_KIND_ILLEGAL_METHOD);
-                fx_unit  <= 4'(PPU_FAULT_UNIT_HOST);
-                fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+                fx_kind  <= (mx == MX_VA_RANGE) ? 8'(ppu_hw_pkg::PPU_FAULT_KIND_VA_RANGE) :
+                                                  8'(ppu_hw_pkg::PPU_FAULT_KIND_ILLEGAL_METHOD);
+                fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_HOST);
+                fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
                 fx_addr  <= 32'(cur_m);
                 fx_data  <= ex_d;
-                res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+                res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
                 f_flush <= 1'b1;
                 hs <= H_END;
               end
@@ -961,11 +990,11 @@ module ppu_host #(
             fx_valid <= 1'b1;
             fx_ch    <= cur;
             fx_kind  <= dw_fault_kind;
-            fx_unit  <= 4'(PPU_FAULT_UNIT_HOST);
-            fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+            fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_HOST);
+            fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
             fx_addr  <= dw_fault_va;
             fx_data  <= 32'(c_get[cur]);
-            res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+            res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
             f_flush <= 1'b1;
             hs <= H_END;
           end else if (run_pop) begin
@@ -973,33 +1002,33 @@ module ppu_host #(
             c_pbva[cur] <= c_pbva[cur] + 32'd4;
             c_left[cur] <= c_left[cur] - 21'd1;
             if (h_rsvd || h_subch != 0 ||
-                !(32'(h_op) == PPU_MTHD_OP_INC || 32'(h_op) == PPU_MTHD_OP_NONINC ||
-                  32'(h_op) == PPU_MTHD_OP_ONEINC || 32'(h_op) == PPU_MTHD_OP_IMMD)) begin
+                !(32'(h_op) == ppu_hw_pkg::PPU_MTHD_OP_INC || 32'(h_op) == ppu_hw_pkg::PPU_MTHD_OP_NONINC ||
+                  32'(h_op) == ppu_hw_pkg::PPU_MTHD_OP_ONEINC || 32'(h_op) == ppu_hw_pkg::PPU_MTHD_OP_IMMD)) begin
               fx_valid <= 1'b1;
               fx_ch    <= cur;
-              fx_kind  <= 8'(PPU_FAULT_KIND_ILLEGAL_OPCODE);
-              fx_unit  <= 4'(PPU_FAULT_UNIT_HOST);
-              fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+              fx_kind  <= 8'(ppu_hw_pkg::PPU_FAULT_KIND_ILLEGAL_OPCODE);
+              fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_HOST);
+              fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
               fx_addr  <= c_pbva[cur];
               fx_data  <= dw;
-              res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+              res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
               f_flush <= 1'b1;
               hs <= H_END;
-            end else if (32'(h_op) == PPU_MTHD_OP_IMMD) begin
+            end else if (32'(h_op) == ppu_hw_pkg::PPU_MTHD_OP_IMMD) begin
               // one method, its data in the header
               c_maddr[cur] <= h_addr;
               c_mcnt[cur]  <= 13'd1;
-              c_mop[cur]   <= 3'(PPU_MTHD_OP_IMMD);
-              c_imm[cur]   <= dw[PPU_MTHD_IMMD__MSB:PPU_MTHD_IMMD__LSB];
+              c_mop[cur]   <= 3'(ppu_hw_pkg::PPU_MTHD_OP_IMMD);
+              c_imm[cur]   <= dw[ppu_hw_pkg::PPU_MTHD_IMMD__MSB:ppu_hw_pkg::PPU_MTHD_IMMD__LSB];
             end else if (21'(h_cnt) > c_left[cur] - 21'd1) begin
               fx_valid <= 1'b1;
               fx_ch    <= cur;
-              fx_kind  <= 8'(PPU_FAULT_KIND_PB_RUNAWAY);
-              fx_unit  <= 4'(PPU_FAULT_UNIT_HOST);
-              fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+              fx_kind  <= 8'(ppu_hw_pkg::PPU_FAULT_KIND_PB_RUNAWAY);
+              fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_HOST);
+              fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
               fx_addr  <= c_pbva[cur];
               fx_data  <= dw;
-              res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+              res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
               f_flush <= 1'b1;
               hs <= H_END;
             end else begin
@@ -1018,11 +1047,11 @@ module ppu_host #(
               fx_valid <= 1'b1;
               fx_ch    <= cur;
               fx_kind  <= sem_rsp.kind;
-              fx_unit  <= 4'(PPU_FAULT_UNIT_SEM);
+              fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_SEM);
               fx_acc   <= {2'b00, sem_rsp.access};
               fx_addr  <= c_sem_va[cur];
               fx_data  <= sem_exec;
-              res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+              res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
               f_flush <= 1'b1;
               hs <= H_END;
             end else if (sem_rsp.acq_fail) begin
@@ -1030,12 +1059,12 @@ module ppu_host #(
                   (now - c_acq_t0[cur]) >= cfg_acq_timeout) begin
                 fx_valid <= 1'b1;
                 fx_ch    <= cur;
-                fx_kind  <= 8'(PPU_FAULT_KIND_ACQ_TIMEOUT);
-                fx_unit  <= 4'(PPU_FAULT_UNIT_SEM);
-                fx_acc   <= 4'(PPU_FAULT_ACCESS_READ);
+                fx_kind  <= 8'(ppu_hw_pkg::PPU_FAULT_KIND_ACQ_TIMEOUT);
+                fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_SEM);
+                fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
                 fx_addr  <= c_sem_va[cur];
                 fx_data  <= sem_rsp.value;
-                res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+                res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
               end else begin
                 if (!c_acq_on[cur]) begin
                   c_acq_on[cur] <= 1'b1;
@@ -1045,14 +1074,15 @@ module ppu_host #(
                 c_pend[cur]  <= PEND_ACQ;
                 c_pexec[cur] <= sem_exec;
                 c_wake[cur]  <= 1'b0;
-                c_retry[cur] <= now + cfg_acq_retry;
-                res_reason   <= 4'(PPU_SWITCH_REASON_ACQ_FAIL);
+                c_chk[cur]   <= now;
+                res_reason   <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ACQ_FAIL);
               end
               f_flush <= 1'b1;
               hs <= H_END;
             end else begin
               c_pend[cur]   <= PEND_NONE;
               c_acq_on[cur] <= 1'b0;
+              c_st[cur]     <= ST_READY;
               // a resumed service has no fetch stream yet
               hs <= (c_pend[cur] == PEND_ACQ) ? H_SVC_START : H_RUN;
             end
@@ -1064,7 +1094,7 @@ module ppu_host #(
             // copy_valid is high: the engine takes the command this cycle
             c_st[cur]   <= ST_EBUSY;
             c_pend[cur] <= PEND_LAUNCH;
-            res_reason  <= 4'(PPU_SWITCH_REASON_ENGINE_BUSY);
+            res_reason  <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ENGINE_BUSY);
             if (guest) begin
               // the engine was free after all: this channel becomes resident
               if (res_v) c_last[res] <= now;
@@ -1076,7 +1106,7 @@ module ppu_host #(
           end else begin
             c_st[cur]  <= ST_EWAIT;
             c_pend[cur] <= PEND_LAUNCH;
-            res_reason <= 4'(PPU_SWITCH_REASON_ENGINE_BUSY);
+            res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ENGINE_BUSY);
           end
           f_flush <= 1'b1;
           hs <= H_END;
@@ -1090,12 +1120,12 @@ module ppu_host #(
             if (wr_rsp_err) begin
               fx_valid <= 1'b1;
               fx_ch    <= cur;
-              fx_kind  <= 8'(PPU_FAULT_KIND_BUS_ERROR);
-              fx_unit  <= 4'(PPU_FAULT_UNIT_INST);
-              fx_acc   <= 4'(PPU_FAULT_ACCESS_WRITE);
-              fx_addr  <= c_userd[cur].addr[31:0];
+              fx_kind  <= 8'(ppu_hw_pkg::PPU_FAULT_KIND_BUS_ERROR);
+              fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_INST);
+              fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_WRITE);
+              fx_addr  <= cur_userd.addr[31:0];
               fx_data  <= '0;
-              res_reason <= 4'(PPU_SWITCH_REASON_FAULT);
+              res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
               hs <= H_END;
             end else begin
               c_get[cur] <= get_next;
@@ -1117,7 +1147,7 @@ module ppu_host #(
       // Applied after the state machine so that an event arriving in the
       // cycle the state machine clears the same flag is not lost.
       // ---- wake-ups of blocked acquires: any semaphore write, or the retry timer
-      for (int i = 0; i < int'(NC); i++)
+      for (int i = 0; i < NC; i++)
         if (c_st[i] == ST_ACQ && sem_written) c_wake[i] <= 1'b1;
 
       // ---- doorbells and unbind requests (recorded, acted on in H_PICK)

@@ -40,8 +40,6 @@ module ppu_pb_fetch #(
     input  logic                          rd_rsp_valid,
     input  ppu_types_pkg::mem_rd_rsp_t    rd_rsp
 );
-  import ppu_types_pkg::*;
-  import ppu_hw_pkg::*;
 
   localparam int unsigned PW = (DEPTH > 1) ? $clog2(DEPTH) : 1;
   localparam int unsigned CW = $clog2(DEPTH + 1);
@@ -64,16 +62,16 @@ module ppu_pb_fetch #(
   logic [32:0]   iss_va;          // next beat to read (beat aligned)
   logic [32:0]   end_va;          // one past the last byte of the range
   logic [31:0]   first_va;
-  pt_root_t      root;
+  ppu_types_pkg::pt_root_t      root;
 
   logic          pg_valid;
   logic [19:0]   pg_vpn;
-  paddr_t        pg_pa;
+  ppu_types_pkg::paddr_t        pg_pa;
   logic          x_wait;          // translation request accepted, waiting for rsp
   logic          dropping;        // flushed: swallow responses still in flight
 
   function automatic logic [PW-1:0] inc(input logic [PW-1:0] p);
-    return (p == PW'(DEPTH - 1)) ? '0 : p + 1'b1;
+    inc = (p == PW'(DEPTH - 1)) ? '0 : p + 1'b1;
   endfunction
 
   wire page_hit = pg_valid && (pg_vpn == iss_va[31:12]);
@@ -85,7 +83,7 @@ module ppu_pb_fetch #(
   assign rd_valid = more && !va_wrap && page_hit && room && !dropping;
   always_comb begin
     rd_pa      = pg_pa;
-    rd_pa.addr = {pg_pa.addr[PA_W-1:12], iss_va[11:3], 3'b000};
+    rd_pa.addr = {pg_pa.addr[ppu_types_pkg::PA_W-1:12], iss_va[11:3], 3'b000};
   end
 
   // Translate when the next beat sits on a page we do not hold.
@@ -93,7 +91,7 @@ module ppu_pb_fetch #(
   always_comb begin
     x_req.va     = {iss_va[31:3], 3'b000};
     x_req.root   = root;
-    x_req.access = ACC_READ;
+    x_req.access = ppu_types_pkg::ACC_READ;
   end
 
   // Head slot to the decoder.
@@ -149,7 +147,7 @@ module ppu_pb_fetch #(
       pg_pa    <= '0;
       x_wait   <= 1'b0;
       dropping <= 1'b0;
-      for (int i = 0; i < int'(DEPTH); i++) begin
+      for (int i = 0; i < DEPTH; i++) begin
         s_full[i]  <= 1'b0;
         s_fault[i] <= 1'b0;
         s_keep[i]  <= '0;
@@ -165,7 +163,7 @@ module ppu_pb_fetch #(
           s_full[fill] <= 1'b1;
           if (rd_rsp.err) begin
             s_fault[fill] <= 1'b1;
-            s_kind[fill]  <= 8'(PPU_FAULT_KIND_BUS_ERROR);
+            s_kind[fill]  <= 8'(ppu_hw_pkg::PPU_FAULT_KIND_BUS_ERROR);
             stopped       <= 1'b1;
           end
           fill <= inc(fill);
@@ -196,7 +194,7 @@ module ppu_pb_fetch #(
       if (more && va_wrap && room && !dropping) begin
         s_full[tail]  <= 1'b1;
         s_fault[tail] <= 1'b1;
-        s_kind[tail]  <= 8'(PPU_FAULT_KIND_VA_RANGE);
+        s_kind[tail]  <= 8'(ppu_hw_pkg::PPU_FAULT_KIND_VA_RANGE);
         s_va[tail]    <= 32'hffff_fffc;
         s_keep[tail]  <= 2'b01;
         tail          <= inc(tail);
@@ -240,7 +238,7 @@ module ppu_pb_fetch #(
         used     <= '0;
         head_hi  <= 1'b0;
         pg_valid <= 1'b0;
-        for (int i = 0; i < int'(DEPTH); i++) begin
+        for (int i = 0; i < DEPTH; i++) begin
           s_full[i]  <= 1'b0;
           s_fault[i] <= 1'b0;
         end

@@ -40,12 +40,10 @@ module ppu_regs #(
     // events
     input  logic [NUM_CHANNELS-1:0]   fault_set,
     input  logic [NUM_CHANNELS-1:0]   nonstall_set,
-    input  logic [15:0]               perf_inc,       // one pulse per PPU_PERF_* index
+    input  logic [15:0]               perf_inc,       // one pulse per ppu_hw_pkg::PPU_PERF_* index
     input  logic                      perf_add_valid, // COPY_BYTES += perf_add
     input  logic [31:0]               perf_add
 );
-  import ppu_types_pkg::*;
-  import ppu_hw_pkg::*;
 
   localparam int unsigned NC = NUM_CHANNELS;
 
@@ -65,7 +63,7 @@ module ppu_regs #(
   assign cfg_acq_retry = r_retry;
   assign cfg_acq_timeout = r_timeout;
   always_comb begin
-    chan_table.sys  = ct_hi[PPU_ADDR_HI_SYS__LSB];
+    chan_table.sys  = ct_hi[ppu_hw_pkg::PPU_ADDR_HI_SYS__LSB];
     chan_table.addr = {ct_hi[1:0], ct_lo[31:6], 6'd0};
   end
 
@@ -74,21 +72,21 @@ module ppu_regs #(
   wire [15:0] a = {req_addr[15:2], 2'b00};
 
   // Channel window decode (also drives the host's status mux).
-  wire in_chan = (32'(a) >= PPU_CHAN_BASE) &&
-                 (32'(a) < PPU_CHAN_BASE + NC * PPU_CHAN_STRIDE);
+  wire in_chan = (32'(a) >= ppu_hw_pkg::PPU_CHAN_BASE) &&
+                 (32'(a) < ppu_hw_pkg::PPU_CHAN_BASE + NC * ppu_hw_pkg::PPU_CHAN_STRIDE);
   always_comb begin
     logic [15:0] rel;
-    rel = a - 16'(PPU_CHAN_BASE);
-    stat_chid = 8'(rel >> $clog2(PPU_CHAN_STRIDE));
-    stat_off  = 5'(rel[$clog2(PPU_CHAN_STRIDE)-1:0] >> 2);
+    rel = a - 16'(ppu_hw_pkg::PPU_CHAN_BASE);
+    stat_chid = 8'(rel >> $clog2(ppu_hw_pkg::PPU_CHAN_STRIDE));
+    stat_off  = 5'(rel[$clog2(ppu_hw_pkg::PPU_CHAN_STRIDE)-1:0] >> 2);
   end
-  wire in_perf = (32'(a) >= PPU_PERF_BASE) && (32'(a) < PPU_PERF_BASE + PPU_PERF_COUNT * 8);
-  wire [3:0] perf_idx = 4'((a - 16'(PPU_PERF_BASE)) >> 3);
+  wire in_perf = (32'(a) >= ppu_hw_pkg::PPU_PERF_BASE) && (32'(a) < ppu_hw_pkg::PPU_PERF_BASE + ppu_hw_pkg::PPU_PERF_COUNT * 8);
+  wire [3:0] perf_idx = 4'((a - 16'(ppu_hw_pkg::PPU_PERF_BASE)) >> 3);
 
   wire [31:0] intr_status = {30'd0, |nonstall_pend, |fault_pend};
-  wire [31:0] features = (32'd1 << PPU_CAP_FEATURES_COPY_ENGINE__LSB) |
-                         (32'd1 << PPU_CAP_FEATURES_SYS_APERTURE__LSB) |
-                         (32'd1 << PPU_CAP_FEATURES_SEM_TIMESTAMP__LSB);
+  wire [31:0] features = (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COPY_ENGINE__LSB) |
+                         (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_SYS_APERTURE__LSB) |
+                         (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_SEM_TIMESTAMP__LSB);
 
   logic [31:0] rdata;
   always_comb begin
@@ -101,31 +99,31 @@ module ppu_regs #(
       rdata = a[2] ? p[63:32] : p[31:0];
     end else begin
       case (32'(a))
-        PPU_REG_ID:                   rdata = PPU_ID_VALUE;
-        PPU_REG_VERSION:              rdata = (PPU_VERSION_MAJOR << PPU_VERSION_MAJOR__LSB) |
-                                              (PPU_VERSION_MINOR << PPU_VERSION_MINOR__LSB);
-        PPU_REG_CAP_NUM_CHANNELS:     rdata = NUM_CHANNELS;
-        PPU_REG_CAP_NUM_CU:           rdata = 32'd0;
-        PPU_REG_CAP_NUM_TASK_SLOTS:   rdata = 32'd0;
-        PPU_REG_CAP_NUM_PRIORITIES:   rdata = 32'd0;
-        PPU_REG_CAP_COPY_CHUNK_BYTES: rdata = COPY_CHUNK_BYTES;
-        PPU_REG_CAP_MEM_DATA_BYTES:   rdata = MEM_BYTES;
-        PPU_REG_CAP_TLB_ENTRIES:      rdata = TLB_ENTRIES;
-        PPU_REG_CAP_COPY_MAX_READS:   rdata = COPY_MAX_READS;
-        PPU_REG_CAP_PB_PREFETCH_BEATS: rdata = PB_PREFETCH_BEATS;
-        PPU_REG_CAP_FEATURES:         rdata = features;
-        PPU_REG_INTR_STATUS:          rdata = intr_status;
-        PPU_REG_INTR_ENABLE:          rdata = intr_enable;
-        PPU_REG_NONSTALL_PENDING:     rdata = 32'(nonstall_pend);
-        PPU_REG_FAULT_PENDING:        rdata = 32'(fault_pend);
-        PPU_REG_CHAN_TABLE_LO:        rdata = ct_lo;
-        PPU_REG_CHAN_TABLE_HI:        rdata = ct_hi;
-        PPU_REG_SCHED_TIMESLICE:      rdata = r_timeslice;
-        PPU_REG_SCHED_ACQ_RETRY:      rdata = r_retry;
-        PPU_REG_SCHED_ACQ_TIMEOUT:    rdata = r_timeout;
-        PPU_REG_SCHED_CTRL:           rdata = 32'd0;  // no priority-aware mode built
-        PPU_REG_CYCLE_LO:             rdata = cycle[31:0];
-        PPU_REG_CYCLE_HI:             rdata = cycle[63:32];
+        ppu_hw_pkg::PPU_REG_ID:                   rdata = ppu_hw_pkg::PPU_ID_VALUE;
+        ppu_hw_pkg::PPU_REG_VERSION:              rdata = (ppu_hw_pkg::PPU_VERSION_MAJOR << ppu_hw_pkg::PPU_VERSION_MAJOR__LSB) |
+                                              (ppu_hw_pkg::PPU_VERSION_MINOR << ppu_hw_pkg::PPU_VERSION_MINOR__LSB);
+        ppu_hw_pkg::PPU_REG_CAP_NUM_CHANNELS:     rdata = NUM_CHANNELS;
+        ppu_hw_pkg::PPU_REG_CAP_NUM_CU:           rdata = 32'd0;
+        ppu_hw_pkg::PPU_REG_CAP_NUM_TASK_SLOTS:   rdata = 32'd0;
+        ppu_hw_pkg::PPU_REG_CAP_NUM_PRIORITIES:   rdata = 32'd0;
+        ppu_hw_pkg::PPU_REG_CAP_COPY_CHUNK_BYTES: rdata = COPY_CHUNK_BYTES;
+        ppu_hw_pkg::PPU_REG_CAP_MEM_DATA_BYTES:   rdata = ppu_types_pkg::MEM_BYTES;
+        ppu_hw_pkg::PPU_REG_CAP_TLB_ENTRIES:      rdata = TLB_ENTRIES;
+        ppu_hw_pkg::PPU_REG_CAP_COPY_MAX_READS:   rdata = COPY_MAX_READS;
+        ppu_hw_pkg::PPU_REG_CAP_PB_PREFETCH_BEATS: rdata = PB_PREFETCH_BEATS;
+        ppu_hw_pkg::PPU_REG_CAP_FEATURES:         rdata = features;
+        ppu_hw_pkg::PPU_REG_INTR_STATUS:          rdata = intr_status;
+        ppu_hw_pkg::PPU_REG_INTR_ENABLE:          rdata = intr_enable;
+        ppu_hw_pkg::PPU_REG_NONSTALL_PENDING:     rdata = 32'(nonstall_pend);
+        ppu_hw_pkg::PPU_REG_FAULT_PENDING:        rdata = 32'(fault_pend);
+        ppu_hw_pkg::PPU_REG_CHAN_TABLE_LO:        rdata = ct_lo;
+        ppu_hw_pkg::PPU_REG_CHAN_TABLE_HI:        rdata = ct_hi;
+        ppu_hw_pkg::PPU_REG_SCHED_TIMESLICE:      rdata = r_timeslice;
+        ppu_hw_pkg::PPU_REG_SCHED_ACQ_RETRY:      rdata = r_retry;
+        ppu_hw_pkg::PPU_REG_SCHED_ACQ_TIMEOUT:    rdata = r_timeout;
+        ppu_hw_pkg::PPU_REG_SCHED_CTRL:           rdata = 32'd0;  // no priority-aware mode built
+        ppu_hw_pkg::PPU_REG_CYCLE_LO:             rdata = cycle[31:0];
+        ppu_hw_pkg::PPU_REG_CYCLE_HI:             rdata = cycle[63:32];
         default:                      rdata = '0;
       endcase
     end
@@ -158,36 +156,36 @@ module ppu_regs #(
       for (int i = 0; i < 16; i++)
         if (perf_inc[i]) perf[i] <= perf[i] + 64'd1;
       if (perf_add_valid)
-        perf[PPU_PERF_COPY_BYTES] <= perf[PPU_PERF_COPY_BYTES] + 64'(perf_add);
+        perf[ppu_hw_pkg::PPU_PERF_COPY_BYTES] <= perf[ppu_hw_pkg::PPU_PERF_COPY_BYTES] + 64'(perf_add);
 
       // W1C first, then new events, so an event in the same cycle is kept.
-      if (wr && 32'(a) == PPU_REG_FAULT_PENDING) fault_pend <= fault_pend & ~req_wdata[NC-1:0];
-      if (wr && 32'(a) == PPU_REG_NONSTALL_PENDING)
+      if (wr && 32'(a) == ppu_hw_pkg::PPU_REG_FAULT_PENDING) fault_pend <= fault_pend & ~req_wdata[NC-1:0];
+      if (wr && 32'(a) == ppu_hw_pkg::PPU_REG_NONSTALL_PENDING)
         nonstall_pend <= nonstall_pend & ~req_wdata[NC-1:0];
-      if (|fault_set) fault_pend <= (wr && 32'(a) == PPU_REG_FAULT_PENDING ?
+      if (|fault_set) fault_pend <= (wr && 32'(a) == ppu_hw_pkg::PPU_REG_FAULT_PENDING ?
                                      fault_pend & ~req_wdata[NC-1:0] : fault_pend) | fault_set;
-      if (|nonstall_set) nonstall_pend <= (wr && 32'(a) == PPU_REG_NONSTALL_PENDING ?
+      if (|nonstall_set) nonstall_pend <= (wr && 32'(a) == ppu_hw_pkg::PPU_REG_NONSTALL_PENDING ?
                                            nonstall_pend & ~req_wdata[NC-1:0] : nonstall_pend) |
                                           nonstall_set;
       if (wr) begin
         case (32'(a))
-          PPU_REG_INTR_ENABLE:       intr_enable <= req_wdata;
-          PPU_REG_DOORBELL: begin
+          ppu_hw_pkg::PPU_REG_INTR_ENABLE:       intr_enable <= req_wdata;
+          ppu_hw_pkg::PPU_REG_DOORBELL: begin
             doorbell      <= 1'b1;
-            doorbell_chid <= req_wdata[PPU_DOORBELL_CHID__MSB:PPU_DOORBELL_CHID__LSB];
+            doorbell_chid <= req_wdata[ppu_hw_pkg::PPU_DOORBELL_CHID__MSB:ppu_hw_pkg::PPU_DOORBELL_CHID__LSB];
           end
-          PPU_REG_CHAN_CTRL: begin
-            if (32'(req_wdata[PPU_CHAN_CTRL_OP__MSB:PPU_CHAN_CTRL_OP__LSB]) == PPU_CHAN_CTRL_OP_UNBIND) begin
+          ppu_hw_pkg::PPU_REG_CHAN_CTRL: begin
+            if (32'(req_wdata[ppu_hw_pkg::PPU_CHAN_CTRL_OP__MSB:ppu_hw_pkg::PPU_CHAN_CTRL_OP__LSB]) == ppu_hw_pkg::PPU_CHAN_CTRL_OP_UNBIND) begin
               unbind      <= 1'b1;
-              unbind_chid <= req_wdata[PPU_CHAN_CTRL_CHID__MSB:PPU_CHAN_CTRL_CHID__LSB];
+              unbind_chid <= req_wdata[ppu_hw_pkg::PPU_CHAN_CTRL_CHID__MSB:ppu_hw_pkg::PPU_CHAN_CTRL_CHID__LSB];
             end
           end
-          PPU_REG_CHAN_TABLE_LO:     ct_lo <= {req_wdata[31:6], 6'd0};
-          PPU_REG_CHAN_TABLE_HI:     ct_hi <= req_wdata & ((32'd1 << PPU_ADDR_HI_SYS__LSB) | 32'd3);
-          PPU_REG_SCHED_TIMESLICE:   r_timeslice <= req_wdata;
-          PPU_REG_SCHED_ACQ_RETRY:   r_retry <= req_wdata;
-          PPU_REG_SCHED_ACQ_TIMEOUT: r_timeout <= req_wdata;
-          PPU_REG_MMU_CTRL:          mmu_invalidate <= req_wdata[PPU_MMU_CTRL_INVALIDATE__LSB];
+          ppu_hw_pkg::PPU_REG_CHAN_TABLE_LO:     ct_lo <= {req_wdata[31:6], 6'd0};
+          ppu_hw_pkg::PPU_REG_CHAN_TABLE_HI:     ct_hi <= req_wdata & ((32'd1 << ppu_hw_pkg::PPU_ADDR_HI_SYS__LSB) | 32'd3);
+          ppu_hw_pkg::PPU_REG_SCHED_TIMESLICE:   r_timeslice <= req_wdata;
+          ppu_hw_pkg::PPU_REG_SCHED_ACQ_RETRY:   r_retry <= req_wdata;
+          ppu_hw_pkg::PPU_REG_SCHED_ACQ_TIMEOUT: r_timeout <= req_wdata;
+          ppu_hw_pkg::PPU_REG_MMU_CTRL:          mmu_invalidate <= req_wdata[ppu_hw_pkg::PPU_MMU_CTRL_INVALIDATE__LSB];
           default: ;
         endcase
       end

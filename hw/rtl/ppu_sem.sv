@@ -12,57 +12,41 @@
 // Field encodings (SEM_EXECUTE, SEM16, fault kinds, trace kinds) come from
 // the generated ppu_hw_pkg.
 module ppu_sem (
-  clk, rst_n, timestamp,
-  req_valid, req_ready, req, rsp_valid, rsp,
-  x_req_valid, x_req_ready, x_req, x_rsp_valid, x_rsp,
-  rd_valid, rd_ready, rd_pa, rd_rsp_valid, rd_rsp,
-  wr_valid, wr_ready, wr_req, wr_rsp_valid, wr_rsp_err,
-  sem_written, trace,
-  perf_acq_ok, perf_acq_fail, perf_release, perf_reduction
-);
-  // The request picked by the round-robin.  Declared before the ports
-  // because its width also sizes the flat form of `req` below.
-  ppu_types_pkg::sem_req_t req_sel;
-  localparam int unsigned SEM_REQ_W = $bits(req_sel);
-
-  input  logic                       clk;
-  input  logic                       rst_n;
-  input  logic [63:0]                timestamp;        // free-running cycle counter
-  input  logic [1:0]                 req_valid;        // port 0 host, port 1 copy engine
-  output logic [1:0]                 req_ready;
-`ifdef YOSYS
-  // Yosys 0.23 silently elaborates a packed array of structs as a single
-  // element (the [1:0] is dropped), so it gets the same bits declared flat.
-  // Ports are declared non-ANSI only so that this width can be computed.
-  input  logic [2*SEM_REQ_W-1:0]     req;
-`else
-  input  ppu_types_pkg::sem_req_t [1:0] req;
-`endif
-  output logic [1:0]                 rsp_valid;
-  output ppu_types_pkg::sem_rsp_t    rsp;
+  input  logic                       clk,
+  input  logic                       rst_n,
+  input  logic [63:0]                timestamp,        // free-running cycle counter
+  input  logic [1:0]                 req_valid,        // port 0 host, port 1 copy engine
+  output logic [1:0]                 req_ready,
+  // sem_req_t [1:0] as a flat vector (Yosys 0.23 drops the packed dimension
+  // of an array of structs in a port); port p is bits [p*SEM_REQ_W +: SEM_REQ_W].
+  input  logic [2*ppu_types_pkg::SEM_REQ_W-1:0] req,
+  output logic [1:0]                 rsp_valid,
+  output ppu_types_pkg::sem_rsp_t    rsp,
   // MMU client
-  output logic                       x_req_valid;
-  input  logic                       x_req_ready;
-  output ppu_types_pkg::xlate_req_t  x_req;
-  input  logic                       x_rsp_valid;
-  input  ppu_types_pkg::xlate_rsp_t  x_rsp;
+  output logic                       x_req_valid,
+  input  logic                       x_req_ready,
+  output ppu_types_pkg::xlate_req_t  x_req,
+  input  logic                       x_rsp_valid,
+  input  ppu_types_pkg::xlate_rsp_t  x_rsp,
   // memory read and write clients (8-byte beats)
-  output logic                       rd_valid;
-  input  logic                       rd_ready;
-  output ppu_types_pkg::paddr_t      rd_pa;
-  input  logic                       rd_rsp_valid;
-  input  ppu_types_pkg::mem_rd_rsp_t rd_rsp;
-  output logic                       wr_valid;
-  input  logic                       wr_ready;
-  output ppu_types_pkg::mem_wr_req_t wr_req;
-  input  logic                       wr_rsp_valid;
-  input  logic                       wr_rsp_err;
-  output logic                       sem_written;      // pulse: release/reduction writes acked
-  output ppu_types_pkg::trace_t      trace;            // one record per completed op
-  output logic                       perf_acq_ok;
-  output logic                       perf_acq_fail;
-  output logic                       perf_release;
-  output logic                       perf_reduction;
+  output logic                       rd_valid,
+  input  logic                       rd_ready,
+  output ppu_types_pkg::paddr_t      rd_pa,
+  input  logic                       rd_rsp_valid,
+  input  ppu_types_pkg::mem_rd_rsp_t rd_rsp,
+  output logic                       wr_valid,
+  input  logic                       wr_ready,
+  output ppu_types_pkg::mem_wr_req_t wr_req,
+  input  logic                       wr_rsp_valid,
+  input  logic                       wr_rsp_err,
+  output logic                       sem_written,      // pulse: release/reduction writes acked
+  output ppu_types_pkg::trace_t      trace,            // one record per completed op
+  output logic                       perf_acq_ok,
+  output logic                       perf_acq_fail,
+  output logic                       perf_release,
+  output logic                       perf_reduction
+);
+  localparam int unsigned SEM_REQ_W = ppu_types_pkg::SEM_REQ_W;
 
   // ---- SEM_EXECUTE field widths and the values this unit decodes, sized to
   // their fields so comparisons are width-clean.
@@ -96,6 +80,8 @@ module ppu_sem (
   localparam int unsigned SEM16_W     = ppu_hw_pkg::PPU_SEM16_BYTES * 8;
   localparam int unsigned SEM16_BEATS = ppu_hw_pkg::PPU_SEM16_BYTES / ppu_types_pkg::MEM_BYTES;
   localparam int unsigned BEAT_OFF_W  = $clog2(ppu_types_pkg::MEM_BYTES);
+  // A 32-bit semaphore is half a beat; this VA bit picks the half (LE).
+  localparam int unsigned HALF_BIT    = BEAT_OFF_W - 1;
 
   typedef enum logic [2:0] {
     S_IDLE,     // waiting for a request
@@ -108,19 +94,20 @@ module ppu_sem (
     S_DONE      // response / trace / perf pulse, one cycle
   } state_e;
 
-  state_e      state_q;
-  ppu_types_pkg::sem_req_t    r_req;        // request being executed
-  logic        r_port;       // port it came from
-  logic        rr_last;      // port granted last, for round-robin
-  ppu_types_pkg::paddr_t      r_pa;         // translated address of the semaphore
-  logic [31:0] r_value;      // value reported (read or written)
-  logic [63:0] r_wdata32;    // 32-bit reduction result replicated to both halves
-  logic [SEM16_W-1:0] r_img; // SEM16 image for a timestamped release
-  logic        r_beat;       // write beat being issued (timestamped release)
-  logic [1:0]  r_acks_left;  // write acks still expected
-  logic        r_acq_fail;
-  logic        r_fault;
-  logic [7:0]  r_kind;
+  state_e                  state_q;
+  ppu_types_pkg::sem_req_t r_req;        // request being executed
+  logic                    r_port;       // port it came from
+  logic                    rr_last;      // port granted last, for round-robin
+  ppu_types_pkg::paddr_t   r_pa;         // translated address of the semaphore
+  logic [31:0]             r_value;      // value reported (read or written)
+  logic [63:0]             r_wdata32;    // 32-bit reduction result in both halves
+  logic [63:0]             r_ts;         // timestamp of a timestamped release
+  logic                    r_beat;       // SEM16 beat being offered
+  logic                    r_wr_issued;  // every write beat accepted
+  logic [1:0]              r_acks_left;  // write acks still expected
+  logic                    r_acq_fail;
+  logic                    r_fault;
+  logic [7:0]              r_kind;
 
   // ---- Decode of the latched request ----
   logic [OP_W-1:0]  op;
@@ -128,7 +115,9 @@ module ppu_sem (
   logic             size64, ts_rel, fmt_unsigned;
   logic             is_acq, is_rel, is_red;
   logic             illegal, unaligned;
-  ppu_types_pkg::access_e          acc;
+  logic             half;         // 32-bit semaphore in the upper half of its beat
+  logic [ppu_types_pkg::MEM_BYTES-1:0] half_strb;
+  ppu_types_pkg::access_e acc;
 
   always_comb begin
     op           = r_req.exec[ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__MSB:ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__LSB];
@@ -145,8 +134,11 @@ module ppu_sem (
     illegal = !(is_acq || is_rel || is_red)
               || (is_red && (size64 || red_op > RED_DEC));
     if (ts_rel)      unaligned = r_req.va[$clog2(ppu_hw_pkg::PPU_SEM16_BYTES)-1:0] != '0;
-    else if (size64) unaligned = r_req.va[2:0] != '0;
-    else             unaligned = r_req.va[1:0] != '0;
+    else if (size64) unaligned = r_req.va[BEAT_OFF_W-1:0] != '0;
+    else             unaligned = r_req.va[HALF_BIT-1:0] != '0;
+    half      = r_req.va[HALF_BIT];
+    half_strb = half ? {{(ppu_types_pkg::MEM_BYTES/2){1'b1}}, {(ppu_types_pkg::MEM_BYTES/2){1'b0}}}
+                     : {{(ppu_types_pkg::MEM_BYTES/2){1'b0}}, {(ppu_types_pkg::MEM_BYTES/2){1'b1}}};
     // Ops without a defined access (illegal OPERATION) report READ: the
     // fault kind, not the access, is what the host acts on.
     if (is_rel)      acc = ppu_types_pkg::ACC_WRITE;
@@ -163,8 +155,7 @@ module ppu_sem (
 
   always_comb begin
     rdata = rd_rsp.data;
-    // A 32-bit semaphore at VA bit 2 = 1 is the upper half of its LE beat.
-    val32 = r_req.va[2] ? rdata[63:32] : rdata[31:0];
+    val32 = half ? rdata[63:32] : rdata[31:0];
     cmp_v = size64 ? rdata : {32'b0, val32};
     cmp_p = size64 ? r_req.payload : {32'b0, r_req.payload[31:0]};
     diff  = cmp_v - cmp_p;
@@ -189,15 +180,14 @@ module ppu_sem (
   end
 
   // ---- Round-robin grant: the port not served last wins a tie ----
-  logic                   grant;
-  logic [2*SEM_REQ_W-1:0] req_flat;   // same bits in both declarations of req
+  logic                    grant;
+  ppu_types_pkg::sem_req_t req_sel;
   always_comb begin
     if (req_valid == 2'b11) grant = !rr_last;
     else                    grant = req_valid[1];
     req_ready = '0;
     if (state_q == S_IDLE && req_valid != '0) req_ready[grant] = 1'b1;
-    req_flat = req;
-    req_sel  = req_flat[grant * SEM_REQ_W +: SEM_REQ_W];
+    req_sel = req[grant * SEM_REQ_W +: SEM_REQ_W];
   end
 
   // ---- Write beat for the current state ----
@@ -206,13 +196,16 @@ module ppu_sem (
   localparam int unsigned SEM16_TS_LO = ppu_hw_pkg::PPU_SEM16_TIMESTAMP_LO * 8;
   localparam int unsigned SEM16_TS_HI = ppu_hw_pkg::PPU_SEM16_TIMESTAMP_HI * 8;
 
-  logic [SEM16_W-1:0] img_next;
+  // SEM16 image of a timestamped release.  The timestamp is the cycle the
+  // payload beat is accepted (the write is issued), so it is taken from the
+  // live counter then and lands in the second beat.
+  logic [SEM16_W-1:0] sem16;
   always_comb begin
-    img_next = '0;
-    img_next[SEM16_PL_LO +: 32] = r_req.payload[31:0];
-    img_next[SEM16_PL_HI +: 32] = size64 ? r_req.payload[63:32] : 32'b0;
-    img_next[SEM16_TS_LO +: 32] = timestamp[31:0];
-    img_next[SEM16_TS_HI +: 32] = timestamp[63:32];
+    sem16 = '0;
+    sem16[SEM16_PL_LO +: 32] = r_req.payload[31:0];
+    sem16[SEM16_PL_HI +: 32] = size64 ? r_req.payload[63:32] : 32'b0;
+    sem16[SEM16_TS_LO +: 32] = r_ts[31:0];
+    sem16[SEM16_TS_HI +: 32] = r_ts[63:32];
   end
 
   always_comb begin
@@ -221,17 +214,17 @@ module ppu_sem (
     wr_req.pa.addr = {r_pa.addr[ppu_types_pkg::PA_W-1:BEAT_OFF_W], {BEAT_OFF_W{1'b0}}};
     if (is_red) begin
       wr_req.data = r_wdata32;
-      wr_req.strb = r_req.va[2] ? 8'hf0 : 8'h0f;
+      wr_req.strb = half_strb;
     end else if (ts_rel) begin
       wr_req.pa.addr[BEAT_OFF_W] = r_beat;
-      wr_req.data = r_img[r_beat * ppu_types_pkg::MEM_DW +: ppu_types_pkg::MEM_DW];
+      wr_req.data = sem16[r_beat * ppu_types_pkg::MEM_DW +: ppu_types_pkg::MEM_DW];
       wr_req.strb = '1;
     end else if (size64) begin
       wr_req.data = r_req.payload;
       wr_req.strb = '1;
     end else begin
       wr_req.data = {2{r_req.payload[31:0]}};
-      wr_req.strb = r_req.va[2] ? 8'hf0 : 8'h0f;
+      wr_req.strb = half_strb;
     end
   end
 
@@ -244,9 +237,8 @@ module ppu_sem (
   assign rd_pa.sys   = r_pa.sys;
   assign rd_pa.addr  = {r_pa.addr[ppu_types_pkg::PA_W-1:BEAT_OFF_W], {BEAT_OFF_W{1'b0}}};
 
-  // A timestamped release offers two beats back to back; r_wr_issued marks
-  // the last one accepted.  The op ends on the last ack, not the last issue.
-  logic r_wr_issued;
+  // A timestamped release offers its two beats back to back.  The op ends
+  // on the last ack, not the last issue.
   assign wr_valid = (state_q == S_WR) && !r_wr_issued;
 
   // ---- Control ----
@@ -259,7 +251,7 @@ module ppu_sem (
       r_pa        <= '0;
       r_value     <= '0;
       r_wdata32   <= '0;
-      r_img       <= '0;
+      r_ts        <= '0;
       r_beat      <= 1'b0;
       r_wr_issued <= 1'b0;
       r_acks_left <= '0;
@@ -270,16 +262,16 @@ module ppu_sem (
       unique case (state_q)
         S_IDLE: begin
           if (req_valid != '0) begin
-            r_req      <= req_sel;
-            r_port     <= grant;
-            rr_last    <= grant;
-            r_fault    <= 1'b0;
-            r_kind     <= '0;
-            r_acq_fail <= 1'b0;
-            r_value    <= '0;
-            r_beat     <= 1'b0;
+            r_req       <= req_sel;
+            r_port      <= grant;
+            rr_last     <= grant;
+            r_fault     <= 1'b0;
+            r_kind      <= '0;
+            r_acq_fail  <= 1'b0;
+            r_value     <= '0;
+            r_beat      <= 1'b0;
             r_wr_issued <= 1'b0;
-            state_q    <= S_CHECK;
+            state_q     <= S_CHECK;
           end
         end
         S_CHECK: begin
@@ -304,8 +296,6 @@ module ppu_sem (
               r_kind  <= x_rsp.kind;
               state_q <= S_DONE;
             end else if (is_rel) begin
-              // The timestamp is taken as the write is first offered.
-              r_img       <= img_next;
               r_value     <= r_req.payload[31:0];
               r_acks_left <= ts_rel ? 2'(SEM16_BEATS) : 2'd1;
               state_q     <= S_WR;
@@ -335,8 +325,12 @@ module ppu_sem (
         end
         S_WR: begin
           if (wr_valid && wr_ready) begin
-            if (ts_rel && !r_beat) r_beat      <= 1'b1;
-            else                   r_wr_issued <= 1'b1;
+            if (ts_rel && !r_beat) begin
+              r_beat <= 1'b1;
+              r_ts   <= timestamp;
+            end else begin
+              r_wr_issued <= 1'b1;
+            end
           end
           // An ack only follows an accepted beat, so the last ack means
           // every beat has been issued and answered.
@@ -373,10 +367,10 @@ module ppu_sem (
     trace.chid  = r_req.chid;
     trace.a     = r_req.va;
     trace.b     = r_value;
-    if (is_rel)      trace.kind = 8'(ppu_hw_pkg::PPU_TRACE_SEM_RELEASE);
-    else if (is_red) trace.kind = 8'(ppu_hw_pkg::PPU_TRACE_SEM_REDUCTION);
+    if (is_rel)          trace.kind = 8'(ppu_hw_pkg::PPU_TRACE_SEM_RELEASE);
+    else if (is_red)     trace.kind = 8'(ppu_hw_pkg::PPU_TRACE_SEM_REDUCTION);
     else if (r_acq_fail) trace.kind = 8'(ppu_hw_pkg::PPU_TRACE_SEM_ACQ_FAIL);
-    else             trace.kind = 8'(ppu_hw_pkg::PPU_TRACE_SEM_ACQ_OK);
+    else                 trace.kind = 8'(ppu_hw_pkg::PPU_TRACE_SEM_ACQ_OK);
 
     perf_acq_ok    = done_ok && is_acq && !r_acq_fail;
     perf_acq_fail  = done_ok && is_acq && r_acq_fail;
@@ -398,10 +392,17 @@ module ppu_sem (
 
   // Bits this unit has no use for: the low PA bits (beat addressing),
   // RELEASE_WFI and other host-only SEM_EXECUTE bits, all but the sign bits
-  // of the circular compare.  MEM_TAG_W belongs to the memory arbiter; it is
-  // named here only because Verilator flags every unused parameter of a
-  // package once a module references any of them.
+  // of the circular compare.
   logic unused;
-  assign unused = ^{r_pa.addr[BEAT_OFF_W-1:0], r_req.exec, diff, ppu_types_pkg::MEM_TAG_W};
+  assign unused = ^{r_pa.addr[BEAT_OFF_W-1:0], r_req.exec, diff};
 
 endmodule
+
+// Linting this block on its own flags the package constants that only other
+// blocks use (memory tags, flat-port widths of other structs).
+`ifdef VERILATOR
+`verilator_config
+lint_off -rule UNUSEDPARAM -file "*ppu_types_pkg.sv" -match "*'MEM_TAG_W'*"
+lint_off -rule UNUSEDPARAM -file "*ppu_types_pkg.sv" -match "*'XLATE_REQ_W'*"
+lint_off -rule UNUSEDPARAM -file "*ppu_types_pkg.sv" -match "*'MEM_WR_REQ_W'*"
+`endif

@@ -48,8 +48,6 @@ module ppu_top #(
     output logic [127:0] trace_a,
     output logic [127:0] trace_b
 );
-  import ppu_types_pkg::*;
-  import ppu_hw_pkg::*;
 
   // ---- register block ----
   logic [63:0] cycle;
@@ -57,7 +55,7 @@ module ppu_top #(
   logic [7:0]  doorbell_chid, unbind_chid, stat_chid;
   logic [4:0]  stat_off;
   logic [31:0] stat_data, cfg_timeslice, cfg_acq_retry, cfg_acq_timeout;
-  paddr_t      chan_table;
+  ppu_types_pkg::paddr_t      chan_table;
   logic [NUM_CHANNELS-1:0] fault_set, nonstall_set;
   logic [15:0] perf_inc;
   logic        perf_copy_done;
@@ -82,48 +80,48 @@ module ppu_top #(
   // ---- MMU clients: 0 host fetch, 1 semaphore, 2 copy source, 3 copy destination ----
   localparam int unsigned NX = 4;
   logic [NX-1:0] x_req_valid, x_req_ready, x_rsp_valid;
-  logic [NX*XLATE_REQ_W-1:0] x_req;
-  xlate_rsp_t x_rsp;
+  logic [NX*ppu_types_pkg::XLATE_REQ_W-1:0] x_req;
+  ppu_types_pkg::xlate_rsp_t x_rsp;
 
   // ---- memory read clients: 0 host phys, 1 host fetch, 2 semaphore, 3 copy, 4 MMU ----
   localparam int unsigned NRD = 5;
   logic [NRD-1:0] rd_valid, rd_ready, rd_rsp_valid;
-  logic [NRD*PADDR_W-1:0] rd_pa;
-  mem_rd_rsp_t rd_rsp;
+  logic [NRD*ppu_types_pkg::PADDR_W-1:0] rd_pa;
+  ppu_types_pkg::mem_rd_rsp_t rd_rsp;
   // ---- memory write clients: 0 host, 1 semaphore, 2 copy ----
   localparam int unsigned NWR = 3;
   logic [NWR-1:0] wr_valid, wr_ready, wr_rsp_valid;
-  logic [NWR*MEM_WR_REQ_W-1:0] wr_req;
+  logic [NWR*ppu_types_pkg::MEM_WR_REQ_W-1:0] wr_req;
   logic wr_rsp_err;
 
   // ---- semaphore unit ports: 0 host, 1 copy ----
   logic [1:0] sem_valid, sem_ready, sem_rsp_valid;
-  logic [2*SEM_REQ_W-1:0] sem_req;
-  sem_rsp_t sem_rsp;
+  logic [2*ppu_types_pkg::SEM_REQ_W-1:0] sem_req;
+  ppu_types_pkg::sem_rsp_t sem_rsp;
   logic sem_written;
 
   // ---- copy engine ----
   logic       copy_valid, copy_ready, copy_done_valid, copy_busy;
-  copy_cmd_t  copy_cmd;
-  copy_done_t copy_done;
+  ppu_types_pkg::copy_cmd_t  copy_cmd;
+  ppu_types_pkg::copy_done_t copy_done;
   logic [7:0] copy_done_chid;
 
-  trace_t tr_host, tr_copy, tr_sem, tr_fault;
+  ppu_types_pkg::trace_t tr_host, tr_copy, tr_sem, tr_fault;
   logic perf_doorbell, perf_gp_entry, perf_method, perf_switch;
   logic perf_acq_ok, perf_acq_fail, perf_release, perf_reduction, perf_beat, tlb_miss;
 
   // Struct-typed element views, packed into flat vectors for the ports.
 `ifdef VERILATOR
   initial begin
-    assert ($bits(paddr_t) == PADDR_W && $bits(xlate_req_t) == XLATE_REQ_W &&
-            $bits(mem_wr_req_t) == MEM_WR_REQ_W && $bits(sem_req_t) == SEM_REQ_W)
+    assert ($bits(ppu_types_pkg::paddr_t) == ppu_types_pkg::PADDR_W && $bits(ppu_types_pkg::xlate_req_t) == ppu_types_pkg::XLATE_REQ_W &&
+            $bits(ppu_types_pkg::mem_wr_req_t) == ppu_types_pkg::MEM_WR_REQ_W && $bits(ppu_types_pkg::sem_req_t) == ppu_types_pkg::SEM_REQ_W)
     else $fatal(1, "ppu_types_pkg widths disagree with the struct definitions");
   end
 `endif
-  xlate_req_t  x_req_host, x_req_sem, x_req_src, x_req_dst;
-  paddr_t      rd_pa_phys, rd_pa_fetch, rd_pa_sem, rd_pa_copy, rd_pa_mmu;
-  mem_wr_req_t wr_req_host, wr_req_sem, wr_req_copy;
-  sem_req_t    sem_req_host, sem_req_copy;
+  ppu_types_pkg::xlate_req_t  x_req_host, x_req_sem, x_req_src, x_req_dst;
+  ppu_types_pkg::paddr_t      rd_pa_phys, rd_pa_fetch, rd_pa_sem, rd_pa_copy, rd_pa_mmu;
+  ppu_types_pkg::mem_wr_req_t wr_req_host, wr_req_sem, wr_req_copy;
+  ppu_types_pkg::sem_req_t    sem_req_host, sem_req_copy;
   assign x_req  = {x_req_dst, x_req_src, x_req_sem, x_req_host};
   assign rd_pa  = {rd_pa_mmu, rd_pa_copy, rd_pa_sem, rd_pa_fetch, rd_pa_phys};
   assign wr_req = {wr_req_copy, wr_req_sem, wr_req_host};
@@ -198,9 +196,9 @@ module ppu_top #(
   );
 
   // ---- memory arbiter and the external port ----
-  paddr_t      m_rd_pa;
-  mem_rd_rsp_t m_rd_rsp;
-  mem_wr_req_t m_wr_req;
+  ppu_types_pkg::paddr_t      m_rd_pa;
+  ppu_types_pkg::mem_rd_rsp_t m_rd_rsp;
+  ppu_types_pkg::mem_wr_req_t m_wr_req;
   logic        m_rd_valid, m_wr_valid;
   always_comb begin
     m_rd_rsp.data = mem_rd_rsp_data;
@@ -229,22 +227,22 @@ module ppu_top #(
   // ---- performance counter events ----
   always_comb begin
     perf_inc = '0;
-    perf_inc[PPU_PERF_DOORBELLS]        = perf_doorbell;
-    perf_inc[PPU_PERF_GP_ENTRIES]       = perf_gp_entry;
-    perf_inc[PPU_PERF_METHODS]          = perf_method;
-    perf_inc[PPU_PERF_SEM_ACQ_OK]       = perf_acq_ok;
-    perf_inc[PPU_PERF_SEM_ACQ_FAIL]     = perf_acq_fail;
-    perf_inc[PPU_PERF_SEM_RELEASES]     = perf_release;
-    perf_inc[PPU_PERF_SEM_REDUCTIONS]   = perf_reduction;
-    perf_inc[PPU_PERF_COPIES]           = perf_copy_done;
-    perf_inc[PPU_PERF_COPY_BUSY_CYCLES] = copy_busy;
-    perf_inc[PPU_PERF_CHAN_SWITCHES]    = perf_switch;
-    perf_inc[PPU_PERF_FAULTS]           = |fault_set;
-    perf_inc[PPU_PERF_MEM_RD_BEATS]     = m_rd_valid && mem_rd_ready;
-    perf_inc[PPU_PERF_MEM_WR_BEATS]     = m_wr_valid && mem_wr_ready;
-    perf_inc[PPU_PERF_TLB_MISSES]       = tlb_miss;
-    perf_inc[PPU_PERF_NONSTALL_INTRS]   = |nonstall_set;
-    perf_inc[PPU_PERF_COPY_BYTES]       = 1'b0;   // added by length below
+    perf_inc[ppu_hw_pkg::PPU_PERF_DOORBELLS]        = perf_doorbell;
+    perf_inc[ppu_hw_pkg::PPU_PERF_GP_ENTRIES]       = perf_gp_entry;
+    perf_inc[ppu_hw_pkg::PPU_PERF_METHODS]          = perf_method;
+    perf_inc[ppu_hw_pkg::PPU_PERF_SEM_ACQ_OK]       = perf_acq_ok;
+    perf_inc[ppu_hw_pkg::PPU_PERF_SEM_ACQ_FAIL]     = perf_acq_fail;
+    perf_inc[ppu_hw_pkg::PPU_PERF_SEM_RELEASES]     = perf_release;
+    perf_inc[ppu_hw_pkg::PPU_PERF_SEM_REDUCTIONS]   = perf_reduction;
+    perf_inc[ppu_hw_pkg::PPU_PERF_COPIES]           = perf_copy_done;
+    perf_inc[ppu_hw_pkg::PPU_PERF_COPY_BUSY_CYCLES] = copy_busy;
+    perf_inc[ppu_hw_pkg::PPU_PERF_CHAN_SWITCHES]    = perf_switch;
+    perf_inc[ppu_hw_pkg::PPU_PERF_FAULTS]           = |fault_set;
+    perf_inc[ppu_hw_pkg::PPU_PERF_MEM_RD_BEATS]     = m_rd_valid && mem_rd_ready;
+    perf_inc[ppu_hw_pkg::PPU_PERF_MEM_WR_BEATS]     = m_wr_valid && mem_wr_ready;
+    perf_inc[ppu_hw_pkg::PPU_PERF_TLB_MISSES]       = tlb_miss;
+    perf_inc[ppu_hw_pkg::PPU_PERF_NONSTALL_INTRS]   = |nonstall_set;
+    perf_inc[ppu_hw_pkg::PPU_PERF_COPY_BYTES]       = 1'b0;   // added by length below
   end
 
   // ---- trace ports ----

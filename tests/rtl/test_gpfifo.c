@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: MIT
+/*
+ * GPFIFO ring handling: control entries, GP_GET write-back to USERD, ring
+ * wrap, full and empty rings, batched doorbells, binding at a nonzero GP_GET.
+ */
+#include <check.h>
+
+#include "rtl_env.h"
+#include "rtl_suites.h"
+
+#define WAIT_CYCLES 200000
+
+/* Destroys @env after checking the harness saw no RTL protocol violation. */
+static void env_finish(struct rtl_env *env)
+{
+	struct ppu_sim_stats st;
+
+	ppu_sim_get_stats(env->sim, &st);
+	ck_assert_uint_eq(st.protocol_errors, 0);
+	rtl_env_destroy(env);
+}
+
+static uint32_t userd_rd(struct rtl_chan *ch, uint32_t off)
+{
+	uint32_t v = 0;
+
+	ck_assert_int_eq(ppu_sim_mem_read(ch->env->sim, 0, ch->userd_pa + off, &v, 4), 0);
+	return v;
+}
+
+static void userd_wr(struct rtl_chan *ch, uint32_t off, uint32_t v)
+{
+	ck_assert_int_eq(ppu_sim_mem_write(ch->env->sim, 0, ch->userd_pa + off, &v, 4), 0);
+}
+
+/* One GPFIFO entry (no doorbell) whose pushbuffer releases @value at @va. */
+static void push_release(struct rtl_chan *ch, uint32_t va, uint32_t value)
+{
+	uint32_t buf[8];
+	struct ppu_pb pb;
+
+	ppu_pb_init(&pb, buf, 8);
+	ppu_pb_sem_release(&pb, va, value);
+	ck_assert(!pb.overflow);
+	rtl_chan_push_entry(ch, rtl_chan_pb_put(ch, pb.dw, pb.len), pb.len);
+}
+
+/* First doorbell on an empty ring: the channel binds and stays idle. */
+static void bind_empty(struct rtl_chan *ch)
+{
+	rtl_chan_doorbell(ch);
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+	ck_assert_uint_eq(rtl_log_count(ch->env, PPU_TRACE_BIND, ch->chid), 1);
+}
+
+/* Values of the SEM_RELEASE records of @chid, in log order. */
+static size_t release_values(struct rtl_env *env, unsigned int chid, uint32_t *v, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < env->nev; i++)
+		if (env->ev[i].kind == PPU_TRACE_SEM_RELEASE && env->ev[i].chid == chid) {
+			ck_assert_uint_lt(n, max);
+			v[n++] = env->ev[i].b;
+		}
+	return n;
+}
+
+/* GP_FETCH records of @chid: their A (the GP_GET fetched), in log order. */
+static size_t fetch_indices(struct rtl_env *env, unsigned int chid, uint32_t *v, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < env->nev; i++)
+		if (env->ev[i].kind == PPU_TRACE_GP_FETCH && env->ev[i].chid == chid) {
+			ck_assert_uint_lt(n, max);
+			v[n++] = env->ev[i].a;
+		}
+	return n;
+}
+
+START_TEST(control_entries_advance_gp_get_without_fetching_a_pushbuffer)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, 2, 4, 0);
+	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	/* length 0: the address is never read, so an unmapped one is harmless */
+	uint32_t nowhere = rtl_va_reserve(ctx, 4096);
+	uint32_t fetch[8], rel[8], e[2];
+	size_t i;
+
+	rtl_chan_push_entry(ch, nowhere, 0);
+	rtl_chan_push_entry(ch, nowhere + 64, 0);
+	push_release(ch, sem.va, 0x1234);
+	rtl_chan_push_entry(ch, nowhere + 128, 0);
+	rtl_chan_doorbell(ch);
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+
+	ck_assert_uint_eq(fetch_indices(env, ch->chid, fetch, 8), 4);
+	for (i = 0; i < 4; i++)
+		ck_assert_uint_eq(fetch[i], i);
+	/* the GP_FETCH record carries entry dword 1: LENGTH 0 for control entries */
+	ppu_gp_entry(e, nowhere, 0, 0);
+	ck_assert_uint_eq(env->ev[rtl_log_find(env, PPU_TRACE_GP_FETCH, ch->chid, 0)].b, e[1]);
+	/* only the release entry executed methods */
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_METHOD, ch->chid), 5);
+	ck_assert_uint_eq(release_values(env, ch->chid, rel, 8), 1);
+	ck_assert_uint_eq(rel[0], 0x1234);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 0), 0x1234);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_FAULT, -1), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), 4);
+	ck_assert_uint_eq(userd_rd(ch, PPU_USERD_GP_GET), 4);
+	ck_assert_uint_eq(rtl_chan_state(ch), PPU_CHAN_STATUS_STATE_IDLE);
+
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	env_finish(env);
+}
+END_TEST
+
+START_TEST(gp_get_is_written_to_userd_after_each_entry)
+{
+	enum { N = 5 };
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, 0, 4, 0);
+	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	uint32_t seen[4 * N], last;
+	size_t nseen = 0, scan;
+	uint64_t c;
+	int idle = 0, i;
+
+	bind_empty(ch);
+	for (i = 0; i < N; i++)
+		push_release(ch, sem.va + 4 * i, 0x100 + i);
+	ck_assert_uint_eq(userd_rd(ch, PPU_USERD_GP_GET), 0);
+	scan = env->nev;
+	rtl_chan_doorbell(ch);
+	last = userd_rd(ch, PPU_USERD_GP_GET);
+	seen[nseen++] = last;
+	/* one cycle at a time: watch USERD.GP_GET against the trace */
+	for (c = 0; c < WAIT_CYCLES && !idle; c++) {
+		uint32_t v;
+
+		ppu_sim_clock(env->sim, 1);
+		for (; scan < env->nev; scan++) {
+			const struct ppu_sim_event *ev = &env->ev[scan];
+
+			if (ev->chid != ch->chid)
+				continue;
+			if (ev->kind == PPU_TRACE_GP_FETCH)
+				/* entries before this one have been written back */
+				ck_assert_msg(userd_rd(ch, PPU_USERD_GP_GET) == ev->a,
+					      "GP_FETCH of entry %u: USERD.GP_GET = %u", ev->a,
+					      userd_rd(ch, PPU_USERD_GP_GET));
+			if (ev->kind == PPU_TRACE_CHAN_IDLE)
+				idle = 1;
+		}
+		v = userd_rd(ch, PPU_USERD_GP_GET);
+		if (v != last) {
+			ck_assert_uint_lt(nseen, 4 * N);
+			seen[nseen++] = v;
+			last = v;
+		}
+	}
+	ck_assert(idle);
+	/* 0, 1, ..., N: one write-back per entry, each the next GP_GET */
+	ck_assert_uint_eq(nseen, N + 1);
+	for (i = 0; i <= N; i++)
+		ck_assert_uint_eq(seen[i], i);
+	ck_assert_uint_eq(userd_rd(ch, PPU_USERD_GP_GET), N);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), N);
+	/* the PPU never writes GP_PUT */
+	ck_assert_uint_eq(userd_rd(ch, PPU_USERD_GP_PUT), N);
+	for (i = 0; i < N; i++)
+		ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 4 * i), 0x100 + i);
+
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	env_finish(env);
+}
+END_TEST
+
+START_TEST(small_ring_wraps_and_runs_every_entry_in_order)
+{
+	enum { N = 14 };
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, 1, 2, 0);
+	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	uint32_t rel[2 * N], fetch[2 * N];
+	size_t k;
+	int i;
+
+	bind_empty(ch);
+	for (i = 0; i < N; i++) {
+		uint64_t t0 = ppu_sim_cycles(env->sim);
+
+		/* a 4-entry ring holds at most 3 entries not yet consumed */
+		while (((ch->put + 1) & 3) == userd_rd(ch, PPU_USERD_GP_GET)) {
+			ck_assert_uint_lt(ppu_sim_cycles(env->sim) - t0, WAIT_CYCLES);
+			ppu_sim_clock(env->sim, 16);
+		}
+		push_release(ch, sem.va + 4 * i, 0xa000 + i);
+		/* ring the doorbell for odd entries only: pairs go in at once */
+		if (i & 1 || i == N - 1)
+			rtl_chan_doorbell(ch);
+	}
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+
+	ck_assert_uint_eq(release_values(env, ch->chid, rel, 2 * N), N);
+	for (i = 0; i < N; i++) {
+		ck_assert_uint_eq(rel[i], 0xa000 + i);
+		ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 4 * i), 0xa000 + i);
+	}
+	ck_assert_uint_eq(fetch_indices(env, ch->chid, fetch, 2 * N), N);
+	for (i = 0; i < N; i++)
+		ck_assert_uint_eq(fetch[i], i & 3);
+	/* releases went to successive slots, in order */
+	for (k = 0, i = 0; k < env->nev; k++)
+		if (env->ev[k].kind == PPU_TRACE_SEM_RELEASE)
+			ck_assert_uint_eq(env->ev[k].a, sem.va + 4 * i++);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), N & 3);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_FAULT, -1), 0);
+
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	env_finish(env);
+}
+END_TEST
+
+START_TEST(full_ring_of_three_entries_in_four_slots_executes_all)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, 3, 2, 0);
+	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	uint32_t rel[16], fetch[16];
+	static const uint32_t want_fetch[8] = { 0, 1, 2, 3, 0, 1, 2, 3 };
+	int i;
+
+	bind_empty(ch);
+	/* GET 0, PUT 3 = GET - 1: full */
+	for (i = 0; i < 3; i++)
+		push_release(ch, sem.va, 0x10 + i);
+	ck_assert_uint_eq(ch->put, 3);
+	rtl_chan_doorbell(ch);
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), 3);
+
+	/* move GET to 1 across the wrap ... */
+	for (i = 0; i < 2; i++)
+		push_release(ch, sem.va, 0x20 + i);
+	rtl_chan_doorbell(ch);
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), 1);
+
+	/* ... and fill it again: GET 1, PUT 0 */
+	for (i = 0; i < 3; i++)
+		push_release(ch, sem.va, 0x30 + i);
+	ck_assert_uint_eq(ch->put, 0);
+	rtl_chan_doorbell(ch);
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), 0);
+
+	ck_assert_uint_eq(release_values(env, ch->chid, rel, 16), 8);
+	ck_assert_uint_eq(rel[0], 0x10);
+	ck_assert_uint_eq(rel[1], 0x11);
+	ck_assert_uint_eq(rel[2], 0x12);
+	ck_assert_uint_eq(rel[3], 0x20);
+	ck_assert_uint_eq(rel[4], 0x21);
+	ck_assert_uint_eq(rel[5], 0x30);
+	ck_assert_uint_eq(rel[6], 0x31);
+	ck_assert_uint_eq(rel[7], 0x32);
+	ck_assert_uint_eq(fetch_indices(env, ch->chid, fetch, 16), 8);
+	for (i = 0; i < 8; i++)
+		ck_assert_uint_eq(fetch[i], want_fetch[i]);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 0), 0x32);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_FAULT, -1), 0);
+
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	env_finish(env);
+}
+END_TEST
+
+START_TEST(doorbell_with_gp_put_equal_gp_get_fetches_nothing)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, 5, 3, 0);
+	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	long d;
+
+	/* binding doorbell on an empty ring */
+	bind_empty(ch);
+	ppu_sim_clock(env->sim, 2000);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_GP_FETCH, -1), 0);
+	ck_assert_uint_eq(rtl_chan_state(ch), PPU_CHAN_STATUS_STATE_IDLE);
+
+	/* a doorbell on the bound, empty channel: GP_PUT is read, nothing else */
+	rtl_chan_doorbell(ch);
+	ppu_sim_clock(env->sim, 2000);
+	d = rtl_log_find(env, PPU_TRACE_DOORBELL, ch->chid, 0);
+	ck_assert_int_ge(d, 0);
+	ck_assert_uint_eq(env->ev[d].a, 0);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_GP_FETCH, -1), 0);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_METHOD, -1), 0);
+	ck_assert_uint_eq(rtl_chan_state(ch), PPU_CHAN_STATUS_STATE_IDLE);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_PUT), 0);
+
+	/* one entry, then another doorbell with nothing new */
+	push_release(ch, sem.va, 77);
+	rtl_chan_doorbell(ch);
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_GP_FETCH, ch->chid), 1);
+	rtl_log_clear(env);
+	rtl_chan_doorbell(ch);
+	ppu_sim_clock(env->sim, 2000);
+	d = rtl_log_find(env, PPU_TRACE_DOORBELL, ch->chid, 0);
+	ck_assert_int_ge(d, 0);
+	ck_assert_uint_eq(env->ev[d].a, 1);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_GP_FETCH, -1), 0);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_METHOD, -1), 0);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_SEM_RELEASE, -1), 0);
+	ck_assert_uint_eq(rtl_chan_state(ch), PPU_CHAN_STATUS_STATE_IDLE);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), 1);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 0), 77);
+
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	env_finish(env);
+}
+END_TEST
+
+START_TEST(one_doorbell_runs_several_entries)
+{
+	enum { N = 6 };
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, 7, 4, 0);
+	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	uint32_t rel[2 * N], fetch[2 * N];
+	long d;
+	int i;
+
+	bind_empty(ch);
+	rtl_log_clear(env);
+	for (i = 0; i < N; i++)
+		push_release(ch, sem.va + 8 * i, 0xbeef0000 + i);
+	rtl_chan_doorbell(ch);
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_DOORBELL, ch->chid), 1);
+	d = rtl_log_find(env, PPU_TRACE_DOORBELL, ch->chid, 0);
+	ck_assert_uint_eq(env->ev[d].a, N);
+	ck_assert_uint_eq(fetch_indices(env, ch->chid, fetch, 2 * N), N);
+	ck_assert_uint_eq(release_values(env, ch->chid, rel, 2 * N), N);
+	for (i = 0; i < N; i++) {
+		ck_assert_uint_eq(fetch[i], i);
+		ck_assert_uint_eq(rel[i], 0xbeef0000 + i);
+		ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 8 * i), 0xbeef0000 + i);
+	}
+	/* every fetch follows the doorbell */
+	ck_assert_int_gt(rtl_log_find(env, PPU_TRACE_GP_FETCH, ch->chid, 0), d);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), N);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_PUT), N);
+
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	env_finish(env);
+}
+END_TEST
+
+START_TEST(channel_bound_at_nonzero_gp_get_starts_there)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, 4, 3, 0);
+	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	/* an entry that would fault (reserved header bit) if it were executed */
+	uint32_t poison = PPU_FSET(PPU_MTHD_RSVD, 1) | ppu_mthd(PPU_MTHD_OP_INC, PPU_HOST_NOP, 1);
+	uint32_t bad[2] = { poison, 0 };
+	uint32_t rel[16], fetch[16];
+	long b;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		rtl_chan_push_entry(ch, rtl_chan_pb_put(ch, bad, 2), 2);
+	/* the kernel's view before binding: GET = PUT = 5 */
+	ck_assert_uint_eq(ch->put, 5);
+	userd_wr(ch, PPU_USERD_GP_GET, 5);
+	push_release(ch, sem.va, 0x55);
+	push_release(ch, sem.va + 4, 0x66);
+	ck_assert_uint_eq(userd_rd(ch, PPU_USERD_GP_PUT), 7);
+	rtl_chan_doorbell(ch);
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+	b = rtl_log_find(env, PPU_TRACE_BIND, ch->chid, 0);
+	ck_assert_int_ge(b, 0);
+	ck_assert_uint_eq(env->ev[b].b, 7);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), 7);
+
+	/* two more: slot 7 and, wrapping, slot 0 */
+	push_release(ch, sem.va + 8, 0x77);
+	push_release(ch, sem.va + 12, 0x88);
+	rtl_chan_doorbell(ch);
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+
+	ck_assert_uint_eq(fetch_indices(env, ch->chid, fetch, 16), 4);
+	ck_assert_uint_eq(fetch[0], 5);
+	ck_assert_uint_eq(fetch[1], 6);
+	ck_assert_uint_eq(fetch[2], 7);
+	ck_assert_uint_eq(fetch[3], 0);
+	ck_assert_uint_eq(release_values(env, ch->chid, rel, 16), 4);
+	ck_assert_uint_eq(rel[0], 0x55);
+	ck_assert_uint_eq(rel[1], 0x66);
+	ck_assert_uint_eq(rel[2], 0x77);
+	ck_assert_uint_eq(rel[3], 0x88);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 12), 0x88);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_FAULT, -1), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), 1);
+
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	env_finish(env);
+}
+END_TEST
+
+Suite *suite_gpfifo(void)
+{
+	Suite *s = suite_create("gpfifo");
+	TCase *tc = tcase_create("gpfifo");
+
+	tcase_set_timeout(tc, RTL_TEST_TIMEOUT);
+	tcase_add_test(tc, control_entries_advance_gp_get_without_fetching_a_pushbuffer);
+	tcase_add_test(tc, gp_get_is_written_to_userd_after_each_entry);
+	tcase_add_test(tc, small_ring_wraps_and_runs_every_entry_in_order);
+	tcase_add_test(tc, full_ring_of_three_entries_in_four_slots_executes_all);
+	tcase_add_test(tc, doorbell_with_gp_put_equal_gp_get_fetches_nothing);
+	tcase_add_test(tc, one_doorbell_runs_several_entries);
+	tcase_add_test(tc, channel_bound_at_nonzero_gp_get_starts_there);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -22,6 +22,14 @@ static int copy_of_dst(const struct sb_copy *c, uint32_t dst_va)
 	return -1;
 }
 
+static void flush_refails(FILE *f, int *n)
+{
+	if (*n)
+		fprintf(f, "             C_low   (re-checked %d more time%s on the retry timer, still blocked)\n",
+			*n, *n > 1 ? "s" : "");
+	*n = 0;
+}
+
 /* Clock until copy @id has started (its COPY_START is in the log). */
 static int wait_copy_start(struct rtl_env *env, const struct sb_copy *c, int id,
 			   uint64_t max)
@@ -150,11 +158,19 @@ int seeds_b_run(const struct seeds_b_opts *o, struct seeds_b_result *r)
 	}
 
 	if (o->timeline) {
+		int last_fail_chid = -1, refails = 0;
+
 		for (k = 0; k < env->nev; k++) {
 			const struct ppu_sim_event *e = &env->ev[k];
 			const char *who = e->chid == lo->chid ? "C_low " : "C_high";
 			int id;
 
+			if (e->kind == PPU_TRACE_COPY_START || e->kind == PPU_TRACE_COPY_END ||
+			    e->kind == PPU_TRACE_SEM_REDUCTION ||
+			    (e->kind == PPU_TRACE_CHAN_SWITCH && e->b == PPU_SWITCH_REASON_TIMESLICE)) {
+				flush_refails(o->timeline, &refails);
+				last_fail_chid = -1;
+			}
 			switch (e->kind) {
 			case PPU_TRACE_COPY_START:
 				for (i = 0; i < SB_NCOPIES; i++)
@@ -169,8 +185,15 @@ int seeds_b_run(const struct seeds_b_opts *o, struct seeds_b_result *r)
 						(unsigned long long)e->cycle, who, seeds_b_names[id]);
 				break;
 			case PPU_TRACE_SEM_ACQ_FAIL:
+				/* timed re-checks while nothing changed: say how many */
+				if (k > 0 && last_fail_chid == (int)e->chid) {
+					refails++;
+					break;
+				}
+				flush_refails(o->timeline, &refails);
 				fprintf(o->timeline, "  %9llu  %s  sem acq S_high==0 fails (S_high=%u): switch away\n",
 					(unsigned long long)e->cycle, who, e->b);
+				last_fail_chid = (int)e->chid;
 				break;
 			case PPU_TRACE_SEM_REDUCTION:
 				fprintf(o->timeline, "  %9llu  %s  sem %s S_high -> %u\n",
@@ -186,6 +209,7 @@ int seeds_b_run(const struct seeds_b_opts *o, struct seeds_b_result *r)
 				break;
 			}
 		}
+		flush_refails(o->timeline, &refails);
 	}
 out:
 	free(pat);

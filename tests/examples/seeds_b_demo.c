@@ -60,7 +60,6 @@ int main(int argc, char **argv)
 
 	printf("Prior art (no semaphores): time slices interleave the channels\n");
 	o.semaphores = 0;
-	o.timeline = NULL;
 	if (seeds_b_run(&o, &r2))
 		bad = 1;
 	print_order(&r2);

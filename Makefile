@@ -84,7 +84,7 @@ bench: deps
 
 bench-run: $(BENCH_BIN)
 	@mkdir -p build
-	$(BENCH_BIN) | tee build/bench.txt.tmp
+	set -o pipefail; $(BENCH_BIN) | tee build/bench.txt.tmp
 	@grep '^bench: ' build/bench.txt.tmp > build/bench.txt; rm -f build/bench.txt.tmp
 	@echo "results: build/bench.txt"
 

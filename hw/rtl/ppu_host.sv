@@ -350,12 +350,27 @@ module ppu_host #(
   assign dw_ready = ((hs == H_GP_ENTRY) && !dw_fault) || run_pop;
 
   // Fault capture from the state machine (one per cycle).
+  // A fault raised by the state machine is registered in fx and recorded
+  // one cycle later: {valid, channel, kind, unit, access, address, data}.
+  localparam int unsigned FX_W = 1 + CHW + 8 + 4 + 4 + 32 + 32;
+  logic [FX_W-1:0] fx;
   logic           fx_valid;
   logic [CHW-1:0] fx_ch;
   logic [7:0]     fx_kind;
   logic [3:0]     fx_unit;
   logic [3:0]     fx_acc;
   logic [31:0]    fx_addr, fx_data;
+  assign {fx_valid, fx_ch, fx_kind, fx_unit, fx_acc, fx_addr, fx_data} = fx;
+
+  // Kind, unit and access arrive as the 32-bit package constants; only
+  // their FAULT_INFO widths are kept.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [FX_W-1:0] fault(input logic [CHW-1:0] ch, input logic [31:0] kind,
+                                            input logic [31:0] unit, input logic [31:0] acc,
+                                            input logic [31:0] addr, input logic [31:0] data);
+    fault = {1'b1, ch, kind[7:0], unit[3:0], acc[3:0], addr, data};
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // Should the current service stop at this method boundary?
   wire others_waiting = |(m_elig & ~res_bit) || (expired && |(m_acq & ~res_bit));
@@ -463,7 +478,7 @@ module ppu_host #(
                         (inst_dw[ppu_hw_pkg::PPU_INST_USERD_LO/4][5:0] == 6'd0);
 
   always_ff @(posedge clk) begin
-    fx_valid <= 1'b0;
+    fx       <= '0;
     tr       <= '0;
     f_start  <= 1'b0;
     f_flush  <= 1'b0;
@@ -497,12 +512,6 @@ module ppu_host #(
       f_va       <= '0;
       f_ndw      <= '0;
       sem_exec   <= '0;
-      fx_ch      <= '0;
-      fx_kind    <= '0;
-      fx_unit    <= '0;
-      fx_acc     <= '0;
-      fx_addr    <= '0;
-      fx_data    <= '0;
       for (int i = 0; i < 8; i++) inst_dw[i] <= '0;
       inst_pa    <= '0;
       cf_hold    <= '0;
@@ -699,13 +708,9 @@ module ppu_host #(
           if (prd_rsp_valid) begin
             ph_issued <= 1'b0;
             if (prd_rsp.err) begin
-              fx_valid <= 1'b1;
-              fx_ch    <= ph_ch;
-              fx_kind  <= 8'(ppu_hw_pkg::PPU_FAULT_KIND_BUS_ERROR);
-              fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_INST);
-              fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
-              fx_addr  <= ph_pa.addr[31:0];
-              fx_data  <= '0;
+              fx <= fault(ph_ch, ppu_hw_pkg::PPU_FAULT_KIND_BUS_ERROR,
+                          ppu_hw_pkg::PPU_FAULT_UNIT_INST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
+                          ph_pa.addr[31:0], '0);
               hs       <= ph_back ? H_END : H_PICK;
               if (ph_back) res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
             end else begin
@@ -715,13 +720,9 @@ module ppu_host #(
                   lo = prd_rsp.data[31:0];
                   hi = prd_rsp.data[63:32];
                   if (!lo[ppu_hw_pkg::PPU_CHAN_ENTRY_LO_VALID__LSB]) begin
-                    fx_valid <= 1'b1;
-                    fx_ch    <= ph_ch;
-                    fx_kind  <= 8'(ppu_hw_pkg::PPU_FAULT_KIND_INST_INVALID);
-                    fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_INST);
-                    fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
-                    fx_addr  <= ph_pa.addr[31:0];
-                    fx_data  <= lo;
+                    fx <= fault(ph_ch, ppu_hw_pkg::PPU_FAULT_KIND_INST_INVALID,
+                                ppu_hw_pkg::PPU_FAULT_UNIT_INST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
+                                ph_pa.addr[31:0], lo);
                     hs       <= H_PICK;
                   end else begin
                     ph_what    <= PH_INST;
@@ -750,24 +751,15 @@ module ppu_host #(
                   mask = (20'd1 << ld_log2) - 20'd1;
                   if (32'(ld_eng) == ppu_hw_pkg::PPU_ENGINE_TYPE_COMPUTE || !ld_ok ||
                       32'(ld_eng) != ppu_hw_pkg::PPU_ENGINE_TYPE_COPY) begin
-                    fx_valid <= 1'b1;
-                    fx_ch    <= ph_ch;
-                    fx_kind  <= (32'(ld_eng) == ppu_hw_pkg::PPU_ENGINE_TYPE_COMPUTE && ld_ok) ?
-                                8'(ppu_hw_pkg::PPU_FAULT_KIND_ENGINE_MISSING) : 8'(ppu_hw_pkg::PPU_FAULT_KIND_INST_INVALID);
-                    fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_INST);
-                    fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
-                    fx_addr  <= inst_pa;
-                    fx_data  <= inst_dw[ppu_hw_pkg::PPU_INST_ENGINE/4];
+                    fx <= fault(ph_ch, (32'(ld_eng) == ppu_hw_pkg::PPU_ENGINE_TYPE_COMPUTE && ld_ok) ? (ppu_hw_pkg::PPU_FAULT_KIND_ENGINE_MISSING) : (ppu_hw_pkg::PPU_FAULT_KIND_INST_INVALID),
+                                ppu_hw_pkg::PPU_FAULT_UNIT_INST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
+                                inst_pa, inst_dw[ppu_hw_pkg::PPU_INST_ENGINE/4]);
                     hs       <= H_PICK;
                   end else if ((prd_rsp.data[31:0] & ~{12'd0, mask}) != 0 ||
                                (prd_rsp.data[63:32] & ~{12'd0, mask}) != 0) begin
-                    fx_valid <= 1'b1;
-                    fx_ch    <= ph_ch;
-                    fx_kind  <= 8'(ppu_hw_pkg::PPU_FAULT_KIND_GP_PUT_RANGE);
-                    fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_HOST);
-                    fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
-                    fx_addr  <= prd_rsp.data[31:0];
-                    fx_data  <= prd_rsp.data[63:32];
+                    fx <= fault(ph_ch, ppu_hw_pkg::PPU_FAULT_KIND_GP_PUT_RANGE,
+                                ppu_hw_pkg::PPU_FAULT_UNIT_HOST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
+                                prd_rsp.data[31:0], prd_rsp.data[63:32]);
                     hs       <= H_PICK;
                   end else begin
                     c_gpva[ph_ch]  <= inst_dw[ppu_hw_pkg::PPU_INST_GPFIFO_VA/4];
@@ -792,13 +784,9 @@ module ppu_host #(
                   mask = (20'd1 << c_log2[ph_ch]) - 20'd1;
                   tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_DOORBELL), 8'(ph_ch), prd_rsp.data[31:0], 32'(c_get[ph_ch])};
                   if ((prd_rsp.data[31:0] & ~{12'd0, mask}) != 0) begin
-                    fx_valid <= 1'b1;
-                    fx_ch    <= ph_ch;
-                    fx_kind  <= 8'(ppu_hw_pkg::PPU_FAULT_KIND_GP_PUT_RANGE);
-                    fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_HOST);
-                    fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
-                    fx_addr  <= prd_rsp.data[31:0];
-                    fx_data  <= 32'(c_get[ph_ch]);
+                    fx <= fault(ph_ch, ppu_hw_pkg::PPU_FAULT_KIND_GP_PUT_RANGE,
+                                ppu_hw_pkg::PPU_FAULT_UNIT_HOST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
+                                prd_rsp.data[31:0], 32'(c_get[ph_ch]));
                     hs       <= ph_back ? H_END : H_PICK;
                     if (ph_back) res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
                   end else begin
@@ -869,13 +857,9 @@ module ppu_host #(
         H_GP_ENTRY: begin
           if (dw_valid && !f_start) begin
             if (dw_fault) begin
-              fx_valid <= 1'b1;
-              fx_ch    <= cur;
-              fx_kind  <= dw_fault_kind;
-              fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_HOST);
-              fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
-              fx_addr  <= dw_fault_va;
-              fx_data  <= 32'(c_get[cur]);
+              fx <= fault(cur, 32'(dw_fault_kind),
+                          ppu_hw_pkg::PPU_FAULT_UNIT_HOST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
+                          dw_fault_va, 32'(c_get[cur]));
               res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
               f_flush <= 1'b1;
               hs <= H_END;
@@ -890,14 +874,9 @@ module ppu_host #(
               f_flush <= 1'b1;
               if (gp_dw0[ppu_hw_pkg::PPU_GP_ENTRY0_RSVD__MSB:ppu_hw_pkg::PPU_GP_ENTRY0_RSVD__LSB] != 0 ||
                   dw[ppu_hw_pkg::PPU_GP_ENTRY1_ADDR_HI__MSB:ppu_hw_pkg::PPU_GP_ENTRY1_ADDR_HI__LSB] != 0) begin
-                fx_valid <= 1'b1;
-                fx_ch    <= cur;
-                fx_kind  <= (dw[ppu_hw_pkg::PPU_GP_ENTRY1_ADDR_HI__MSB:ppu_hw_pkg::PPU_GP_ENTRY1_ADDR_HI__LSB] != 0) ?
-                            8'(ppu_hw_pkg::PPU_FAULT_KIND_VA_RANGE) : 8'(ppu_hw_pkg::PPU_FAULT_KIND_PB_UNALIGNED);
-                fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_HOST);
-                fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
-                fx_addr  <= gp_dw0;
-                fx_data  <= dw;
+                fx <= fault(cur, (dw[ppu_hw_pkg::PPU_GP_ENTRY1_ADDR_HI__MSB:ppu_hw_pkg::PPU_GP_ENTRY1_ADDR_HI__LSB] != 0) ? (ppu_hw_pkg::PPU_FAULT_KIND_VA_RANGE) : (ppu_hw_pkg::PPU_FAULT_KIND_PB_UNALIGNED),
+                            ppu_hw_pkg::PPU_FAULT_UNIT_HOST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
+                            gp_dw0, dw);
                 res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
                 hs <= H_END;
               end else if (len == 0) begin
@@ -973,27 +952,18 @@ module ppu_host #(
                 hs <= H_END;
               end
               default: begin
-                fx_valid <= 1'b1;
-                fx_ch    <= cur;
-                fx_kind  <= (mx == MX_VA_RANGE) ? 8'(ppu_hw_pkg::PPU_FAULT_KIND_VA_RANGE) :
-                                                  8'(ppu_hw_pkg::PPU_FAULT_KIND_ILLEGAL_METHOD);
-                fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_HOST);
-                fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
-                fx_addr  <= 32'(cur_m);
-                fx_data  <= ex_d;
+                fx <= fault(cur, (mx == MX_VA_RANGE) ? (ppu_hw_pkg::PPU_FAULT_KIND_VA_RANGE) : (ppu_hw_pkg::PPU_FAULT_KIND_ILLEGAL_METHOD),
+                            ppu_hw_pkg::PPU_FAULT_UNIT_HOST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
+                            32'(cur_m), ex_d);
                 res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
                 f_flush <= 1'b1;
                 hs <= H_END;
               end
             endcase
           end else if (dw_valid && dw_fault) begin
-            fx_valid <= 1'b1;
-            fx_ch    <= cur;
-            fx_kind  <= dw_fault_kind;
-            fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_HOST);
-            fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
-            fx_addr  <= dw_fault_va;
-            fx_data  <= 32'(c_get[cur]);
+            fx <= fault(cur, 32'(dw_fault_kind),
+                        ppu_hw_pkg::PPU_FAULT_UNIT_HOST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
+                        dw_fault_va, 32'(c_get[cur]));
             res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
             f_flush <= 1'b1;
             hs <= H_END;
@@ -1004,13 +974,9 @@ module ppu_host #(
             if (h_rsvd || h_subch != 0 ||
                 !(32'(h_op) == ppu_hw_pkg::PPU_MTHD_OP_INC || 32'(h_op) == ppu_hw_pkg::PPU_MTHD_OP_NONINC ||
                   32'(h_op) == ppu_hw_pkg::PPU_MTHD_OP_ONEINC || 32'(h_op) == ppu_hw_pkg::PPU_MTHD_OP_IMMD)) begin
-              fx_valid <= 1'b1;
-              fx_ch    <= cur;
-              fx_kind  <= 8'(ppu_hw_pkg::PPU_FAULT_KIND_ILLEGAL_OPCODE);
-              fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_HOST);
-              fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
-              fx_addr  <= c_pbva[cur];
-              fx_data  <= dw;
+              fx <= fault(cur, ppu_hw_pkg::PPU_FAULT_KIND_ILLEGAL_OPCODE,
+                          ppu_hw_pkg::PPU_FAULT_UNIT_HOST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
+                          c_pbva[cur], dw);
               res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
               f_flush <= 1'b1;
               hs <= H_END;
@@ -1021,13 +987,9 @@ module ppu_host #(
               c_mop[cur]   <= 3'(ppu_hw_pkg::PPU_MTHD_OP_IMMD);
               c_imm[cur]   <= dw[ppu_hw_pkg::PPU_MTHD_IMMD__MSB:ppu_hw_pkg::PPU_MTHD_IMMD__LSB];
             end else if (21'(h_cnt) > c_left[cur] - 21'd1) begin
-              fx_valid <= 1'b1;
-              fx_ch    <= cur;
-              fx_kind  <= 8'(ppu_hw_pkg::PPU_FAULT_KIND_PB_RUNAWAY);
-              fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_HOST);
-              fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
-              fx_addr  <= c_pbva[cur];
-              fx_data  <= dw;
+              fx <= fault(cur, ppu_hw_pkg::PPU_FAULT_KIND_PB_RUNAWAY,
+                          ppu_hw_pkg::PPU_FAULT_UNIT_HOST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
+                          c_pbva[cur], dw);
               res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
               f_flush <= 1'b1;
               hs <= H_END;
@@ -1044,26 +1006,18 @@ module ppu_host #(
         H_SEM_WAIT: begin
           if (sem_rsp_valid) begin
             if (sem_rsp.fault) begin
-              fx_valid <= 1'b1;
-              fx_ch    <= cur;
-              fx_kind  <= sem_rsp.kind;
-              fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_SEM);
-              fx_acc   <= {2'b00, sem_rsp.access};
-              fx_addr  <= c_sem_va[cur];
-              fx_data  <= sem_exec;
+              fx <= fault(cur, 32'(sem_rsp.kind),
+                          ppu_hw_pkg::PPU_FAULT_UNIT_SEM, 32'(sem_rsp.access),
+                          c_sem_va[cur], sem_exec);
               res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
               f_flush <= 1'b1;
               hs <= H_END;
             end else if (sem_rsp.acq_fail) begin
               if (c_acq_on[cur] && cfg_acq_timeout != 0 &&
                   (now - c_acq_t0[cur]) >= cfg_acq_timeout) begin
-                fx_valid <= 1'b1;
-                fx_ch    <= cur;
-                fx_kind  <= 8'(ppu_hw_pkg::PPU_FAULT_KIND_ACQ_TIMEOUT);
-                fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_SEM);
-                fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_READ);
-                fx_addr  <= c_sem_va[cur];
-                fx_data  <= sem_rsp.value;
+                fx <= fault(cur, ppu_hw_pkg::PPU_FAULT_KIND_ACQ_TIMEOUT,
+                            ppu_hw_pkg::PPU_FAULT_UNIT_SEM, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
+                            c_sem_va[cur], sem_rsp.value);
                 res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
               end else begin
                 if (!c_acq_on[cur]) begin
@@ -1118,13 +1072,9 @@ module ppu_host #(
         H_WB_WAIT: begin
           if (wr_rsp_valid) begin
             if (wr_rsp_err) begin
-              fx_valid <= 1'b1;
-              fx_ch    <= cur;
-              fx_kind  <= 8'(ppu_hw_pkg::PPU_FAULT_KIND_BUS_ERROR);
-              fx_unit  <= 4'(ppu_hw_pkg::PPU_FAULT_UNIT_INST);
-              fx_acc   <= 4'(ppu_hw_pkg::PPU_FAULT_ACCESS_WRITE);
-              fx_addr  <= cur_userd.addr[31:0];
-              fx_data  <= '0;
+              fx <= fault(cur, ppu_hw_pkg::PPU_FAULT_KIND_BUS_ERROR,
+                          ppu_hw_pkg::PPU_FAULT_UNIT_INST, ppu_hw_pkg::PPU_FAULT_ACCESS_WRITE,
+                          cur_userd.addr[31:0], '0);
               res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
               hs <= H_END;
             end else begin

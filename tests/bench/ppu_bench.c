@@ -144,16 +144,23 @@ static void bench_doorbell_latency(void)
 static void bench_copy_priority(void)
 {
 	static const uint32_t lows[] = { 65536, 1u << 20, 16u << 20 };
+	static const char *const cfg_name[] = { "one_queue", "prior_art", "semaphores" };
 	struct ppu_sim_config c = bench_cfg();
 	unsigned int i;
-	int sems;
+	int k;
 	char name[96];
 
+	/*
+	 * k = 0: the high copy queued behind the lows in one channel (no
+	 *        priority at all: what CUDA does for copies);
+	 * k = 1: its own channel, time-sliced host, no semaphores (prior art);
+	 * k = 2: its own channel with the semaphore insertion (US 9483423).
+	 */
 	for (i = 0; i < sizeof(lows) / sizeof(lows[0]); i++) {
-		for (sems = 0; sems <= 1; sems++) {
+		for (k = 0; k < 3; k++) {
 			struct prio_latency_opts o = {
 				.low_bytes = lows[i], .nlow = 8, .high_bytes = 65536,
-				.semaphores = sems, .cfg = &c,
+				.semaphores = k == 2, .same_channel = k == 0, .cfg = &c,
 			};
 			struct prio_latency_result r;
 
@@ -162,12 +169,12 @@ static void bench_copy_priority(void)
 				exit(1);
 			}
 			snprintf(name, sizeof(name), "copy_prio_64KiB_behind_8x%uKiB_%s_ratio",
-				 lows[i] >> 10, sems ? "semaphores" : "prior_art");
+				 lows[i] >> 10, cfg_name[k]);
 			emit(name, r.ratio, "x");
 			snprintf(name, sizeof(name), "copy_prio_64KiB_behind_8x%uKiB_%s_lows_first",
-				 lows[i] >> 10, sems ? "semaphores" : "prior_art");
+				 lows[i] >> 10, cfg_name[k]);
 			emit(name, r.lows_before_high, "copies");
-			if (sems) {
+			if (k == 2) {
 				snprintf(name, sizeof(name),
 					 "copy_prio_64KiB_behind_8x%uKiB_one_low_copy_bound", lows[i] >> 10);
 				emit(name, r.bound, "x");
@@ -175,7 +182,7 @@ static void bench_copy_priority(void)
 					 "copy_prio_64KiB_behind_8x%uKiB_semaphores_of_bound", lows[i] >> 10);
 				emit(name, r.ratio / r.bound, "fraction");
 			}
-			if (lows[i] == 16u << 20 && sems)
+			if (lows[i] == 16u << 20 && k == 2)
 				emit("verilator_speed_copy_priority", r.sim_cycles_per_sec, "cycles/s");
 		}
 	}

@@ -248,6 +248,7 @@ int prio_latency_run(const struct prio_latency_opts *o, struct prio_latency_resu
 	struct rtl_chan *lo = rtl_chan_create(env, ctx, 0, 6, o->timeslice);
 	struct rtl_chan *hi = rtl_chan_create(env, ctx, 1, 6, o->timeslice);
 	struct rtl_chan *both[2] = { lo, hi };
+	struct rtl_chan *hch = o->same_channel ? lo : hi;
 	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
 	struct sb_copy low, high;
 	struct ppu_sim_stats st;
@@ -264,8 +265,8 @@ int prio_latency_run(const struct prio_latency_opts *o, struct prio_latency_resu
 
 	/* alone */
 	from = env->nev;
-	t0 = submit_timed(hi, &high, 1, o->semaphores, sem.va);
-	if (rtl_chan_wait(hi, 100ull * o->high_bytes + 100000))
+	t0 = submit_timed(hch, &high, !o->same_channel, o->semaphores, sem.va);
+	if (rtl_chan_wait(hch, 100ull * o->high_bytes + 100000))
 		goto out;
 	end = find_copy_end(env, high.dst.va, from);
 	if (end < 0)
@@ -286,8 +287,9 @@ int prio_latency_run(const struct prio_latency_opts *o, struct prio_latency_resu
 	rtl_chan_doorbell(lo);
 	if (wait_copy_start(env, &low, 0, 1000000))
 		goto out;
-	t0 = submit_timed(hi, &high, 1, o->semaphores, sem.va);
-	if (rtl_wait_all(both, 2, (uint64_t)o->nlow * 4 * o->low_bytes + 4000000))
+	t0 = submit_timed(hch, &high, !o->same_channel, o->semaphores, sem.va);
+	if (rtl_wait_all(both, o->same_channel ? 1 : 2,
+			 (uint64_t)o->nlow * 4 * o->low_bytes + 4000000))
 		goto out;
 	end = find_copy_end(env, high.dst.va, from);
 	if (end < 0)

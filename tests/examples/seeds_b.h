@@ -50,6 +50,8 @@ struct prio_latency_opts {
 	int nlow;
 	uint32_t high_bytes;
 	int semaphores;
+	int same_channel;	/* high copy queued behind the lows in their channel
+				 * (what CUDA does when it ignores copy priority) */
 	uint32_t timeslice;	/* both channels; 0 = the PPU's default */
 	const struct ppu_sim_config *cfg;	/* NULL = rtl_env defaults */
 };

@@ -153,76 +153,35 @@ module ppu_host #(
   logic           guest;          // current service is a guest
   logic [CHW-1:0] cur;            // channel being serviced
 
-  logic engine_busy;
-  always_comb begin
-    engine_busy = 1'b0;
-    for (int i = 0; i < NC; i++)
-      if (c_st[i] == ST_EBUSY) engine_busy = 1'b1;
-  end
-  wire engine_free = copy_ready && !engine_busy;
-
-  logic [NC-1:0] m_elig, m_acq, m_stale, m_unbind;
-  always_comb begin
-    for (int i = 0; i < NC; i++) begin
-      m_acq[i]    = (c_st[i] == ST_ACQ);
-      m_elig[i]   = (c_st[i] == ST_READY) || (m_acq[i] && c_wake[i]) ||
-                    ((c_st[i] == ST_EWAIT) && engine_free);
-      m_stale[i]  = c_stale[i] && !c_unbind[i];
-      m_unbind[i] = c_unbind[i] && (c_st[i] != ST_EBUSY);
-    end
-  end
-
   logic [31:0] res_slice;
   always_comb res_slice = (c_slice[res] != 0) ? c_slice[res] : cfg_timeslice;
   wire expired = res_v && ((now - slice_t0) >= res_slice);
 
-  // Least recently serviced channel of a mask.
-  function automatic logic [CHW:0] lrs(input logic [NC-1:0] mask, input logic [31:0] t,
-                                       input logic [NC*32-1:0] last);
-    logic [31:0] best_age, age;
-    logic [CHW:0] best;
-    best = '1;
-    best_age = '0;
-    for (int i = 0; i < NC; i++) begin
-      age = t - last[i*32+:32];
-      if (mask[i] && (best[CHW] || age > best_age)) begin
-        best = {1'b0, CHW'(i)};
-        best_age = age;
-      end
-    end
-    lrs = best;
-  endfunction
-
+  // Scheduling policy
+  logic [NC*4-1:0]  st_flat;
   logic [NC*32-1:0] last_flat;
-  always_comb
-    for (int i = 0; i < NC; i++) last_flat[i*32+:32] = c_last[i];
-
-  function automatic logic [CHW:0] first_set(input logic [NC-1:0] mask);
-    logic [CHW:0] r;
-    r = '1;
-    for (int i = NC - 1; i >= 0; i--)
-      if (mask[i]) r = {1'b0, CHW'(i)};
-    first_set = r;
-  endfunction
-
-  logic [NC-1:0] res_bit;
+  logic [NC-1:0]    wake_v, stale_v, unbind_v;
   always_comb begin
-    res_bit = '0;
-    res_bit[res] = res_v;
+    for (int i = 0; i < NC; i++) begin
+      st_flat[i*4+:4]    = c_st[i];
+      last_flat[i*32+:32] = c_last[i];
+      wake_v[i]          = c_wake[i];
+      stale_v[i]         = c_stale[i];
+      unbind_v[i]        = c_unbind[i];
+    end
   end
 
-  // Scheduling decision, evaluated in H_PICK.
-  logic [CHW:0] pick_unbind, pick_stale, pick_guest, pick_other, pick_any;
-  logic [NC-1:0] others;
-  always_comb begin
-    pick_unbind = first_set(m_unbind);
-    pick_stale  = first_set(m_stale);
-    pick_guest  = lrs(m_elig & ~res_bit, now, last_flat);
-    others      = m_elig & ~res_bit;
-    if (expired) others = others | (m_acq & ~res_bit);
-    pick_other  = lrs(others, now, last_flat);
-    pick_any    = lrs(m_elig, now, last_flat);
-  end
+  logic                      engine_free, yield_now, sd_renew;
+  ppu_types_pkg::sched_dec_e sd_dec;
+  logic [CHW-1:0]            sd_ch;
+  logic [3:0]                sd_reason;
+
+  ppu_sched #(.NUM_CHANNELS(NC)) u_sched (
+      .st(st_flat), .wake(wake_v), .stale(stale_v), .unbind(unbind_v), .last(last_flat),
+      .now, .copy_ready, .res_v, .res, .expired, .yielded, .res_reason, .guest,
+      .engine_free, .preempt(yield_now),
+      .dec(sd_dec), .dec_ch(sd_ch), .dec_reason(sd_reason), .dec_renew(sd_renew)
+  );
 
   // ---------------------------------------------------------------------
   // Pushbuffer fetch
@@ -371,12 +330,6 @@ module ppu_host #(
     fault = {1'b1, ch, kind[7:0], unit[3:0], acc[3:0], addr, data};
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
-
-  // Should the current service stop at this method boundary?
-  wire others_waiting = |(m_elig & ~res_bit) || (expired && |(m_acq & ~res_bit));
-  wire yield_now = (|m_stale) || (|m_unbind) ||
-                   (guest && !(res_v && c_st[res] == ST_EBUSY)) ||
-                   (!guest && expired && others_waiting);
 
   // Method currently at the decoder
   wire [13:0] cur_m = {c_maddr[cur], 2'b00};
@@ -612,92 +565,77 @@ module ppu_host #(
 
         // -----------------------------------------------------------------
         H_PICK: begin
-          if (!f_idle) begin
-            // wait for the fetch unit to drain
-          end else if (!pick_unbind[CHW]) begin
-            logic [CHW-1:0] u;
-            u = pick_unbind[CHW-1:0];
-            c_st[u]     <= ST_UNBOUND;
-            c_unbind[u] <= 1'b0;
-            c_stale[u]  <= 1'b0;
-            c_seg[u]    <= 1'b0;
-            c_mcnt[u]   <= '0;
-            c_pend[u]   <= PEND_NONE;
-            c_wake[u]   <= 1'b0;
-            c_acq_on[u] <= 1'b0;
-            c_finfo[u]  <= '0;
-            c_faddr[u]  <= '0;
-            c_fdata[u]  <= '0;
-            if (res_v && res == u) res_v <= 1'b0;
-            tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_UNBIND), 8'(u), 32'd0, 32'd0};
-          end else if (!pick_stale[CHW]) begin
-            logic [CHW-1:0] s;
-            s = pick_stale[CHW-1:0];
-            c_stale[s] <= 1'b0;
-            ph_ch      <= s;
-            ph_back    <= 1'b0;
-            ph_issued  <= 1'b0;
-            if (c_st[s] == ST_UNBOUND) begin
-              c_st[s] <= ST_LOADING;
-              ph_what <= PH_CT;
-              ph_pa   <= chan_table;
-              ph_pa.addr <= chan_table.addr + ppu_types_pkg::PA_W'(32'(s) * ppu_hw_pkg::PPU_CHAN_ENTRY_BYTES);
-              hs      <= H_PRD;
-            end else if (c_st[s] == ST_FAULTED || c_st[s] == ST_LOADING) begin
-              // a dead channel ignores doorbells until it is unbound
-            end else begin
-              ph_what <= PH_USERD_PUT;
-              ph_pa   <= c_userd[s];
-              hs      <= H_PRD;
-            end
-          end else if (res_v && c_st[res] == ST_EBUSY) begin
-            if (!pick_guest[CHW]) begin
-              cur   <= pick_guest[CHW-1:0];
-              guest <= 1'b1;
-              hs    <= H_SVC_START;
-              tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_SWITCH), 8'(pick_guest[CHW-1:0]), 32'(res), 32'(ppu_hw_pkg::PPU_SWITCH_REASON_GUEST)};
-            end
-          end else if (res_v && m_elig[res]) begin
-            guest   <= 1'b0;
-            yielded <= 1'b0;
-            hs      <= H_SVC_START;
-            if (expired && !pick_other[CHW]) begin
-              c_last[res] <= now;
-              res         <= pick_other[CHW-1:0];
-              cur         <= pick_other[CHW-1:0];
-              slice_t0    <= now;
-              perf_switch <= 1'b1;
-              tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_SWITCH), 8'(pick_other[CHW-1:0]), 32'(res), 32'(ppu_hw_pkg::PPU_SWITCH_REASON_TIMESLICE)};
-            end else if (yielded && !pick_guest[CHW]) begin
-              c_last[res] <= now;
-              res         <= pick_guest[CHW-1:0];
-              cur         <= pick_guest[CHW-1:0];
-              slice_t0    <= now;
-              perf_switch <= 1'b1;
-              tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_SWITCH), 8'(pick_guest[CHW-1:0]), 32'(res), 32'(ppu_hw_pkg::PPU_SWITCH_REASON_YIELD)};
-            end else begin
-              cur <= res;
-              if (expired || yielded) slice_t0 <= now;
-            end
-          end else if (!pick_any[CHW]) begin
-            logic [CHW-1:0] n;
-            n = pick_any[CHW-1:0];
-            if (res_v) c_last[res] <= now;
-            res_v    <= 1'b1;
-            res      <= n;
-            cur      <= n;
-            guest    <= 1'b0;
-            yielded  <= 1'b0;
-            slice_t0 <= now;
-            hs       <= H_SVC_START;
-            if (!res_v || res != n) begin
-              perf_switch <= 1'b1;
-              tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_SWITCH), 8'(n), res_v ? 32'(res) : 32'hff, 32'(res_reason)};
-            end
-          end else if (res_v && !m_elig[res] && c_st[res] != ST_EBUSY) begin
-            // the resident blocked and nobody else can run: drop residency
-            c_last[res] <= now;
-            res_v <= 1'b0;
+          // wait for the fetch unit to drain before acting on a decision
+          if (f_idle) begin
+            case (sd_dec)
+              ppu_types_pkg::SCHED_UNBIND: begin
+                c_st[sd_ch]     <= ST_UNBOUND;
+                c_unbind[sd_ch] <= 1'b0;
+                c_stale[sd_ch]  <= 1'b0;
+                c_seg[sd_ch]    <= 1'b0;
+                c_mcnt[sd_ch]   <= '0;
+                c_pend[sd_ch]   <= PEND_NONE;
+                c_wake[sd_ch]   <= 1'b0;
+                c_acq_on[sd_ch] <= 1'b0;
+                c_finfo[sd_ch]  <= '0;
+                c_faddr[sd_ch]  <= '0;
+                c_fdata[sd_ch]  <= '0;
+                if (res_v && res == sd_ch) res_v <= 1'b0;
+                tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_UNBIND), 8'(sd_ch), 32'd0, 32'd0};
+              end
+              ppu_types_pkg::SCHED_DOORBELL: begin
+                c_stale[sd_ch] <= 1'b0;
+                ph_ch          <= sd_ch;
+                ph_back        <= 1'b0;
+                ph_issued      <= 1'b0;
+                if (c_st[sd_ch] == ST_UNBOUND) begin
+                  c_st[sd_ch] <= ST_LOADING;
+                  ph_what     <= PH_CT;
+                  ph_pa       <= chan_table;
+                  ph_pa.addr  <= chan_table.addr +
+                                 ppu_types_pkg::PA_W'(32'(sd_ch) * ppu_hw_pkg::PPU_CHAN_ENTRY_BYTES);
+                  hs          <= H_PRD;
+                end else if (c_st[sd_ch] != ST_FAULTED && c_st[sd_ch] != ST_LOADING) begin
+                  // (a dead channel ignores doorbells until it is unbound)
+                  ph_what <= PH_USERD_PUT;
+                  ph_pa   <= c_userd[sd_ch];
+                  hs      <= H_PRD;
+                end
+              end
+              ppu_types_pkg::SCHED_GUEST: begin
+                cur   <= sd_ch;
+                guest <= 1'b1;
+                hs    <= H_SVC_START;
+                tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_SWITCH), 8'(sd_ch), 32'(res), 32'(sd_reason)};
+              end
+              ppu_types_pkg::SCHED_RESUME: begin
+                cur     <= res;
+                guest   <= 1'b0;
+                yielded <= 1'b0;
+                if (sd_renew) slice_t0 <= now;
+                hs      <= H_SVC_START;
+              end
+              ppu_types_pkg::SCHED_SWITCH: begin
+                if (res_v) c_last[res] <= now;
+                res_v    <= 1'b1;
+                res      <= sd_ch;
+                cur      <= sd_ch;
+                guest    <= 1'b0;
+                yielded  <= 1'b0;
+                slice_t0 <= now;
+                hs       <= H_SVC_START;
+                if (!res_v || res != sd_ch) begin
+                  perf_switch <= 1'b1;
+                  tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_SWITCH), 8'(sd_ch),
+                         res_v ? 32'(res) : 32'hff, 32'(sd_reason)};
+                end
+              end
+              ppu_types_pkg::SCHED_DROP: begin
+                c_last[res] <= now;
+                res_v <= 1'b0;
+              end
+              default: ;
+            endcase
           end
         end
 

@@ -104,6 +104,17 @@ package ppu_types_pkg;
     logic [31:0] addr;
   } copy_done_t;
 
+  // ---- Scheduler decision (ppu_sched -> ppu_host) ----
+  typedef enum logic [2:0] {
+    SCHED_WAIT,       // nothing can run
+    SCHED_UNBIND,     // drop the channel's state (CHAN_CTRL UNBIND)
+    SCHED_DOORBELL,   // bind the channel or re-read its GP_PUT
+    SCHED_GUEST,      // serve the channel while the resident's copy runs
+    SCHED_RESUME,     // serve the resident again
+    SCHED_SWITCH,     // the channel becomes resident
+    SCHED_DROP        // the resident blocked and nobody else can run
+  } sched_dec_e;
+
   // ---- Event trace record ----
   typedef struct packed {
     logic        valid;

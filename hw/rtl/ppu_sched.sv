@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+// Scheduling policy of one engine: which channel the host serves next.
+// Purely combinational; ppu_host owns the state and carries out the
+// decision.  The policy is the prior art of US 9483423 (a time-sliced,
+// priority-unaware round robin): keeping it in one module leaves room for a
+// priority-aware policy to be compared against it.
+//
+//  - Pending unbinds first, then doorbells (binding, GP_PUT re-reads).
+//  - While the resident's copy is on the engine, other ready channels are
+//    served as guests (their host methods run; their launches wait).
+//  - The resident keeps the host while it can run, unless its time slice
+//    has expired (then blocked acquires are re-checked too) or it yielded,
+//    and another channel is waiting.
+//  - A new resident is the waiting channel serviced least recently.
+module ppu_sched #(
+    parameter int unsigned NUM_CHANNELS = 16
+) (
+    input  logic [NUM_CHANNELS*4-1:0]   st,          // CHAN_STATUS.STATE per channel
+    input  logic [NUM_CHANNELS-1:0]     wake,        // blocked acquire may be re-checked
+    input  logic [NUM_CHANNELS-1:0]     stale,       // doorbell pending
+    input  logic [NUM_CHANNELS-1:0]     unbind,      // unbind pending
+    input  logic [NUM_CHANNELS*32-1:0]  last,        // cycle of last service
+    input  logic [31:0]                 now,
+    input  logic                        copy_ready,  // engine idle
+    input  logic                        res_v,
+    input  logic [$clog2(NUM_CHANNELS)-1:0] res,
+    input  logic                        expired,     // resident's slice is over
+    input  logic                        yielded,     // resident executed YIELD
+    input  logic [3:0]                  res_reason,  // why the resident stopped
+    input  logic                        guest,       // current service is a guest
+    output logic                        engine_free,
+    output logic                        preempt,     // end the current service at a method boundary
+    output ppu_types_pkg::sched_dec_e   dec,
+    output logic [$clog2(NUM_CHANNELS)-1:0] dec_ch,
+    output logic [3:0]                  dec_reason,  // PPU_SWITCH_REASON_* for SWITCH
+    output logic                        dec_renew    // RESUME with a fresh time slice
+);
+  localparam int unsigned NC = NUM_CHANNELS;
+  localparam int unsigned CHW = $clog2(NC);
+
+  localparam logic [3:0] ST_READY = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_READY);
+  localparam logic [3:0] ST_ACQ   = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_ACQ_BLOCKED);
+  localparam logic [3:0] ST_EWAIT = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_ENGINE_WAIT);
+  localparam logic [3:0] ST_EBUSY = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_ENGINE_BUSY);
+
+  // Least recently serviced channel of a mask; MSB set = none.
+  function automatic logic [CHW:0] lrs(input logic [NC-1:0] mask, input logic [31:0] t,
+                                       input logic [NC*32-1:0] l);
+    logic [31:0] best_age, age;
+    logic [CHW:0] best;
+    best = '1;
+    best_age = '0;
+    for (int i = 0; i < NC; i++) begin
+      age = t - l[i*32+:32];
+      if (mask[i] && (best[CHW] || age > best_age)) begin
+        best = {1'b0, CHW'(i)};
+        best_age = age;
+      end
+    end
+    lrs = best;
+  endfunction
+
+  function automatic logic [CHW:0] first_set(input logic [NC-1:0] mask);
+    logic [CHW:0] r;
+    r = '1;
+    for (int i = NC - 1; i >= 0; i--)
+      if (mask[i]) r = {1'b0, CHW'(i)};
+    first_set = r;
+  endfunction
+
+  logic [NC-1:0] m_ready, m_acq, m_ewait, m_ebusy, m_elig, m_unbind, m_stale, res_bit;
+  always_comb begin
+    for (int i = 0; i < NC; i++) begin
+      m_ready[i] = (st[i*4+:4] == ST_READY);
+      m_acq[i]   = (st[i*4+:4] == ST_ACQ);
+      m_ewait[i] = (st[i*4+:4] == ST_EWAIT);
+      m_ebusy[i] = (st[i*4+:4] == ST_EBUSY);
+    end
+    res_bit = '0;
+    res_bit[res] = res_v;
+  end
+
+  assign engine_free = copy_ready && !(|m_ebusy);
+
+  always_comb begin
+    m_elig   = m_ready | (m_acq & wake) | (engine_free ? m_ewait : '0);
+    m_unbind = unbind & ~m_ebusy;     // a channel's copy finishes first
+    m_stale  = stale & ~unbind;
+  end
+
+  wire res_busy = |(res_bit & m_ebusy);
+  wire res_elig = |(res_bit & m_elig);
+
+  logic [NC-1:0] others;
+  logic [CHW:0] p_unbind, p_stale, p_guest, p_other, p_any;
+  always_comb begin
+    others = m_elig & ~res_bit;
+    if (expired) others = others | (m_acq & ~res_bit);
+    p_unbind = first_set(m_unbind);
+    p_stale  = first_set(m_stale);
+    p_guest  = lrs(m_elig & ~res_bit, now, last);
+    p_other  = lrs(others, now, last);
+    p_any    = lrs(m_elig, now, last);
+  end
+
+  assign preempt = (|m_stale) || (|m_unbind) || (guest && !res_busy) ||
+                   (!guest && expired && !p_other[CHW]);
+
+  always_comb begin
+    dec        = ppu_types_pkg::SCHED_WAIT;
+    dec_ch     = res;
+    dec_reason = res_reason;
+    dec_renew  = 1'b0;
+    if (!p_unbind[CHW]) begin
+      dec    = ppu_types_pkg::SCHED_UNBIND;
+      dec_ch = p_unbind[CHW-1:0];
+    end else if (!p_stale[CHW]) begin
+      dec    = ppu_types_pkg::SCHED_DOORBELL;
+      dec_ch = p_stale[CHW-1:0];
+    end else if (res_v && res_busy) begin
+      if (!p_guest[CHW]) begin
+        dec        = ppu_types_pkg::SCHED_GUEST;
+        dec_ch     = p_guest[CHW-1:0];
+        dec_reason = 4'(ppu_hw_pkg::PPU_SWITCH_REASON_GUEST);
+      end
+    end else if (res_v && res_elig) begin
+      if (expired && !p_other[CHW]) begin
+        dec        = ppu_types_pkg::SCHED_SWITCH;
+        dec_ch     = p_other[CHW-1:0];
+        dec_reason = 4'(ppu_hw_pkg::PPU_SWITCH_REASON_TIMESLICE);
+      end else if (yielded && !p_guest[CHW]) begin
+        dec        = ppu_types_pkg::SCHED_SWITCH;
+        dec_ch     = p_guest[CHW-1:0];
+        dec_reason = 4'(ppu_hw_pkg::PPU_SWITCH_REASON_YIELD);
+      end else begin
+        dec       = ppu_types_pkg::SCHED_RESUME;
+        dec_renew = expired || yielded;
+      end
+    end else if (!p_any[CHW]) begin
+      dec    = ppu_types_pkg::SCHED_SWITCH;
+      dec_ch = p_any[CHW-1:0];
+    end else if (res_v) begin
+      dec = ppu_types_pkg::SCHED_DROP;
+    end
+  end
+
+endmodule

@@ -50,10 +50,11 @@ build/tests/unit_tests: $(UNIT_TESTS) tests/unit/unit_main.c $(PPU_SVPKG) includ
 		tests/unit/unit_main.c $(UNIT_TESTS) $(CHECK_LIBS)
 
 $(RTL_TEST_BIN): $(RTL_TESTS) tests/rtl/rtl_main.c tests/rtl/rtl_suites.h $(RTL_ENV) \
-		$(SEEDS_B) $(PPUSIM_LIB) include/ppu/*.h
+		tests/rtl/rtl_check.c tests/rtl/rtl_check.h $(SEEDS_B) $(PPUSIM_LIB) include/ppu/*.h
 	@mkdir -p $(@D)
 	$(CC) $(PPU_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/rtl/rtl_main.c $(RTL_TESTS) \
-		tests/examples/seeds_b.c tests/rtl/rtl_env.c $(PPUSIM_LIB) $(PPUSIM_LDLIBS) $(CHECK_LIBS)
+		tests/examples/seeds_b.c tests/rtl/rtl_env.c tests/rtl/rtl_check.c \
+		$(PPUSIM_LIB) $(PPUSIM_LDLIBS) $(CHECK_LIBS)
 
 $(BENCH_BIN): $(BENCH_SRCS) $(RTL_ENV) $(SEEDS_B) $(PPUSIM_LIB) include/ppu/*.h
 	@mkdir -p $(@D)

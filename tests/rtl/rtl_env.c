@@ -68,6 +68,25 @@ struct rtl_env *rtl_env_create(const struct ppu_sim_config *cfg)
 	return env;
 }
 
+struct rtl_env *rtl_env_create_mem(uint32_t local_latency, uint32_t sys_latency,
+				   uint32_t local_bytes_per_cycle, uint32_t sys_bytes_per_cycle)
+{
+	struct ppu_sim_config c;
+
+	ppu_sim_config_default(&c);
+	c.local_mem_bytes = 64u << 20;
+	c.sys_mem_bytes = 64u << 20;
+	if (local_latency)
+		c.local_latency = local_latency;
+	if (sys_latency)
+		c.sys_latency = sys_latency;
+	if (local_bytes_per_cycle)
+		c.local_bytes_per_cycle = local_bytes_per_cycle;
+	if (sys_bytes_per_cycle)
+		c.sys_bytes_per_cycle = sys_bytes_per_cycle;
+	return rtl_env_create(&c);
+}
+
 void rtl_env_destroy(struct rtl_env *env)
 {
 	if (!env)
@@ -90,6 +109,22 @@ void rtl_reg_write(struct rtl_env *env, uint32_t off, uint32_t val)
 {
 	if (ppu_sim_reg_write(env->sim, off, val))
 		die("register write timed out");
+}
+
+uint64_t rtl_perf_read(struct rtl_env *env, uint32_t idx)
+{
+	uint32_t lo = rtl_reg_read(env, PPU_PERF_LO(idx));
+	uint32_t hi = rtl_reg_read(env, PPU_PERF_HI(idx));
+
+	return ((uint64_t)hi << 32) | lo;
+}
+
+uint64_t rtl_protocol_errors(struct rtl_env *env)
+{
+	struct ppu_sim_stats st;
+
+	ppu_sim_get_stats(env->sim, &st);
+	return st.protocol_errors;
 }
 
 uint64_t rtl_alloc_pa(struct rtl_env *env, int sys, uint64_t bytes, uint64_t align)
@@ -345,6 +380,19 @@ int rtl_chan_wait(struct rtl_chan *ch, uint64_t max_cycles)
 	return rtl_wait_all(&ch, 1, max_cycles);
 }
 
+int rtl_chan_wait_state(struct rtl_chan *ch, uint32_t state, uint64_t step,
+			uint64_t max_cycles)
+{
+	uint64_t start = ppu_sim_cycles(ch->env->sim);
+
+	while (rtl_chan_state(ch) != state) {
+		if (ppu_sim_cycles(ch->env->sim) - start >= max_cycles)
+			return -1;
+		ppu_sim_clock(ch->env->sim, step);
+	}
+	return 0;
+}
+
 void rtl_log_clear(struct rtl_env *env)
 {
 	env->nev = 0;
@@ -358,6 +406,20 @@ long rtl_log_find(struct rtl_env *env, uint32_t kind, int chid, size_t from)
 		if (env->ev[i].kind == kind && (chid < 0 || env->ev[i].chid == (uint32_t)chid))
 			return (long)i;
 	return -1;
+}
+
+long rtl_wait_event(struct rtl_env *env, uint32_t kind, int chid, uint64_t step,
+		    uint64_t max_cycles)
+{
+	uint64_t start = ppu_sim_cycles(env->sim);
+	long i;
+
+	while ((i = rtl_log_find(env, kind, chid, 0)) < 0) {
+		if (ppu_sim_cycles(env->sim) - start >= max_cycles)
+			return -1;
+		ppu_sim_clock(env->sim, step);
+	}
+	return i;
 }
 
 size_t rtl_log_count(struct rtl_env *env, uint32_t kind, int chid)

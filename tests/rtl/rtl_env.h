@@ -53,10 +53,17 @@ struct rtl_chan {
 
 /* Creates a simulation with @cfg (NULL: defaults with 64 MiB per aperture). */
 struct rtl_env *rtl_env_create(const struct ppu_sim_config *cfg);
+/* Same with 64 MiB per aperture and this memory timing (0 keeps the harness default). */
+struct rtl_env *rtl_env_create_mem(uint32_t local_latency, uint32_t sys_latency,
+				   uint32_t local_bytes_per_cycle, uint32_t sys_bytes_per_cycle);
 void rtl_env_destroy(struct rtl_env *env);
 
 uint32_t rtl_reg_read(struct rtl_env *env, uint32_t off);
 void rtl_reg_write(struct rtl_env *env, uint32_t off, uint32_t val);
+/* The 64-bit performance counter @idx (PPU_PERF_*), read LO then HI. */
+uint64_t rtl_perf_read(struct rtl_env *env, uint32_t idx);
+/* RTL protocol violations the harness has counted (ppu_sim_get_stats). */
+uint64_t rtl_protocol_errors(struct rtl_env *env);
 
 /* Physical allocation (zeroed); aborts the test on exhaustion. */
 uint64_t rtl_alloc_pa(struct rtl_env *env, int sys, uint64_t bytes, uint64_t align);
@@ -109,11 +116,24 @@ uint32_t rtl_chan_reg(struct rtl_chan *ch, uint32_t off);
 int rtl_chan_wait(struct rtl_chan *ch, uint64_t max_cycles);
 /* Waits for several channels; returns 0 if all idle, -1 on timeout, 1 if any faulted. */
 int rtl_wait_all(struct rtl_chan **ch, int n, uint64_t max_cycles);
+/*
+ * Clocks @step cycles at a time until @ch is in @state (PPU_CHAN_STATUS_STATE_*).
+ * Returns 0, or -1 once @max_cycles have passed without it.
+ */
+int rtl_chan_wait_state(struct rtl_chan *ch, uint32_t state, uint64_t step,
+			uint64_t max_cycles);
 
 /* Trace log helpers */
 void rtl_log_clear(struct rtl_env *env);
 size_t rtl_log_count(struct rtl_env *env, uint32_t kind, int chid);
 /* Index of the n-th record of @kind (chid -1 = any) from @from, or -1. */
 long rtl_log_find(struct rtl_env *env, uint32_t kind, int chid, size_t from);
+/*
+ * Clocks @step cycles at a time until a record of @kind (chid -1 = any) is in
+ * the log.  Returns the index of the first one, or -1 once @max_cycles have
+ * passed without one.
+ */
+long rtl_wait_event(struct rtl_env *env, uint32_t kind, int chid, uint64_t step,
+		    uint64_t max_cycles);
 
 #endif /* RTL_ENV_H */

@@ -10,13 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rtl_env.h"
+#include "rtl_check.h"
 #include "rtl_suites.h"
 
 #define PAGE 4096u
 #define WAIT_CYCLES 2000000
 /* guard bytes kept before and after every large destination */
 #define GUARD 64u
+/* the byte of each random draw this suite's data has always used */
+#define RND_SHIFT 11
 
 /* Aperture pairs, indexed by the loop tests: local->local, local->sys, ... */
 static const int ap_src[4] = { 0, 0, 1, 1 };
@@ -24,56 +26,6 @@ static const int ap_dst[4] = { 0, 1, 0, 1 };
 static const char *const ap_name[4] = {
 	"local->local", "local->sys", "sys->local", "sys->sys",
 };
-
-static uint32_t rnd_state;
-
-static void rnd_seed(uint32_t s)
-{
-	rnd_state = s ? s : 0x12345678;
-}
-
-static uint32_t rnd(void)
-{
-	uint32_t x = rnd_state;
-
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	rnd_state = x;
-	return x;
-}
-
-static void rnd_fill(uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (uint8_t)(rnd() >> 11);
-}
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	ck_assert_ptr_nonnull(p);
-	return p;
-}
-
-static uint64_t perf_read(struct rtl_env *env, uint32_t idx)
-{
-	uint32_t lo = rtl_reg_read(env, PPU_PERF_LO(idx));
-	uint32_t hi = rtl_reg_read(env, PPU_PERF_HI(idx));
-
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static void expect_no_protocol_errors(struct rtl_env *env)
-{
-	struct ppu_sim_stats st;
-
-	ppu_sim_get_stats(env->sim, &st);
-	ck_assert_uint_eq(st.protocol_errors, 0);
-}
 
 /* Index of the first differing byte, or -1. */
 static long first_diff(const uint8_t *a, const uint8_t *b, size_t n)
@@ -86,26 +38,9 @@ static long first_diff(const uint8_t *a, const uint8_t *b, size_t n)
 	return -1;
 }
 
-/* Fills a buffer with random bytes and returns a malloc'ed copy of them. */
-static uint8_t *buf_randomize(struct rtl_env *env, const struct rtl_buf *b, uint32_t size)
-{
-	uint8_t *img = xmalloc(size);
-
-	rnd_fill(img, size);
-	rtl_buf_write(env, b, 0, img, size);
-	return img;
-}
-
 static void push_copy(struct ppu_pb *pb, uint32_t src, uint32_t dst, uint32_t len)
 {
 	ppu_pb_copy(pb, src, dst, len, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
-}
-
-/* Adds @pb as one more GPFIFO entry (no doorbell). */
-static void queue_pb(struct rtl_chan *ch, const struct ppu_pb *pb)
-{
-	ck_assert(!pb->overflow);
-	rtl_chan_push_entry(ch, rtl_chan_pb_put(ch, pb->dw, pb->len), pb->len);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -131,12 +66,12 @@ START_TEST(small_copies_are_byte_exact_for_all_8x8_alignments)
 	unsigned int si, a;
 	long bad;
 
-	rnd_seed(0xc0b1 + _i);
-	simg = buf_randomize(env, &src, bytes);
-	want = buf_randomize(env, &dst, bytes);
-	got = xmalloc(bytes);
-	copies0 = perf_read(env, PPU_PERF_COPIES);
-	bytes0 = perf_read(env, PPU_PERF_COPY_BYTES);
+	rtl_rnd_seed(0xc0b1 + _i, RND_SHIFT);
+	simg = rtl_buf_randomize(env, &src);
+	want = rtl_buf_randomize(env, &dst);
+	got = rtl_xmalloc(bytes);
+	copies0 = rtl_perf_read(env, PPU_PERF_COPIES);
+	bytes0 = rtl_perf_read(env, PPU_PERF_COPY_BYTES);
 
 	/* one GPFIFO entry per size holding its 64 alignment pairs back to back */
 	for (si = 0; si < NSMALL; si++) {
@@ -149,7 +84,7 @@ START_TEST(small_copies_are_byte_exact_for_all_8x8_alignments)
 			memcpy(want + doff, simg + soff, small_sizes[si]);
 			total += small_sizes[si];
 		}
-		queue_pb(ch, &pb);
+		rtl_queue_pb(ch, &pb);
 	}
 	rtl_chan_doorbell(ch);
 	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
@@ -161,10 +96,10 @@ START_TEST(small_copies_are_byte_exact_for_all_8x8_alignments)
 		      small_sizes[bad / (SLOT * 64)], (unsigned)(bad / SLOT % 64) >> 3,
 		      (unsigned)(bad / SLOT % 64) & 7, (unsigned)(bad % SLOT),
 		      bad < 0 ? 0 : got[bad], bad < 0 ? 0 : want[bad]);
-	ck_assert_uint_eq(perf_read(env, PPU_PERF_COPIES) - copies0, nslot);
-	ck_assert_uint_eq(perf_read(env, PPU_PERF_COPY_BYTES) - bytes0, total);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_COPIES) - copies0, nslot);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_COPY_BYTES) - bytes0, total);
 	ck_assert_uint_eq(rtl_chan_state(ch), PPU_CHAN_STATUS_STATE_IDLE);
-	expect_no_protocol_errors(env);
+	rtl_expect_no_protocol_errors(env);
 
 	free(simg);
 	free(want);
@@ -183,6 +118,7 @@ struct big_case {
 	struct rtl_buf src, dst;	/* dst has GUARD + dalign before, GUARD after */
 	uint32_t dst_size;
 	uint8_t *simg, *dimg;
+	const char *what;		/* its aperture pair */
 };
 
 static const uint32_t large_sizes[] = { 4095, 4096, 4097, 3 * PAGE + 5 };
@@ -200,16 +136,17 @@ static void big_case_init(struct rtl_env *env, struct rtl_ctx *ctx, struct big_c
 	c->len = len;
 	c->salign = sa;
 	c->dalign = da;
+	c->what = ap_name[2 * ssys + dsys];
 	c->src = rtl_buf_alloc(ctx, ssys, len + 8);
 	c->dst_size = len + 2 * GUARD + 8;
 	c->dst = rtl_buf_alloc(ctx, dsys, c->dst_size);
-	c->simg = buf_randomize(env, &c->src, len + 8);
-	c->dimg = buf_randomize(env, &c->dst, c->dst_size);
+	c->simg = rtl_buf_randomize(env, &c->src);
+	c->dimg = rtl_buf_randomize(env, &c->dst);
 }
 
-static void big_case_check(struct rtl_env *env, struct big_case *c, const char *what)
+static void big_case_check(struct rtl_env *env, struct big_case *c)
 {
-	uint8_t *got = xmalloc(c->dst_size);
+	uint8_t *got = rtl_xmalloc(c->dst_size);
 	uint32_t doff = GUARD + c->dalign;
 	long bad;
 
@@ -218,11 +155,40 @@ static void big_case_check(struct rtl_env *env, struct big_case *c, const char *
 	bad = first_diff(got, c->dimg, c->dst_size);
 	ck_assert_msg(bad < 0, "%s: copy of %u bytes, src align %u, dst align %u: "
 		      "byte %ld of the destination buffer (copy starts at %u) differs: "
-		      "got 0x%02x want 0x%02x", what, c->len, c->salign, c->dalign, bad, doff,
+		      "got 0x%02x want 0x%02x", c->what, c->len, c->salign, c->dalign, bad, doff,
 		      bad < 0 ? 0 : got[bad], bad < 0 ? 0 : c->dimg[bad]);
 	free(got);
 	free(c->simg);
 	free(c->dimg);
+}
+
+/*
+ * Queues one entry per case on @ch, rings once, and checks every
+ * destination buffer and the COPIES / COPY_BYTES counters.
+ */
+static void run_big_cases(struct rtl_env *env, struct rtl_chan *ch, struct big_case *c,
+			  unsigned int n)
+{
+	uint64_t copies0 = rtl_perf_read(env, PPU_PERF_COPIES);
+	uint64_t bytes0 = rtl_perf_read(env, PPU_PERF_COPY_BYTES), total = 0;
+	uint32_t dw[16];
+	struct ppu_pb pb;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		ppu_pb_init(&pb, dw, 16);
+		push_copy(&pb, c[i].src.va + c[i].salign, c[i].dst.va + GUARD + c[i].dalign,
+			  c[i].len);
+		rtl_queue_pb(ch, &pb);
+		total += c[i].len;
+	}
+	rtl_chan_doorbell(ch);
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+
+	for (i = 0; i < n; i++)
+		big_case_check(env, &c[i]);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_COPIES) - copies0, n);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_COPY_BYTES) - bytes0, total);
 }
 
 START_TEST(large_copies_are_byte_exact_with_guards_intact)
@@ -231,12 +197,9 @@ START_TEST(large_copies_are_byte_exact_with_guards_intact)
 	struct rtl_ctx *ctx = rtl_ctx_create(env);
 	struct rtl_chan *ch = rtl_chan_create(env, ctx, 0, 6, 0);
 	struct big_case c[NLARGE * NLALIGN + NHALIGN];
-	uint64_t copies0, bytes0, total = 0;
-	uint32_t dw[16];
-	struct ppu_pb pb;
 	unsigned int i, j, n = 0;
 
-	rnd_seed(0xb16 + _i);
+	rtl_rnd_seed(0xb16 + _i, RND_SHIFT);
 	for (i = 0; i < NLARGE; i++)
 		for (j = 0; j < NLALIGN; j++)
 			big_case_init(env, ctx, &c[n++], ap_src[_i], ap_dst[_i], large_sizes[i],
@@ -244,24 +207,8 @@ START_TEST(large_copies_are_byte_exact_with_guards_intact)
 	for (j = 0; j < NHALIGN; j++)
 		big_case_init(env, ctx, &c[n++], ap_src[_i], ap_dst[_i], 1u << 20,
 			      huge_align[j][0], huge_align[j][1]);
-	copies0 = perf_read(env, PPU_PERF_COPIES);
-	bytes0 = perf_read(env, PPU_PERF_COPY_BYTES);
-
-	for (i = 0; i < n; i++) {
-		ppu_pb_init(&pb, dw, 16);
-		push_copy(&pb, c[i].src.va + c[i].salign, c[i].dst.va + GUARD + c[i].dalign,
-			  c[i].len);
-		queue_pb(ch, &pb);
-		total += c[i].len;
-	}
-	rtl_chan_doorbell(ch);
-	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
-
-	for (i = 0; i < n; i++)
-		big_case_check(env, &c[i], ap_name[_i]);
-	ck_assert_uint_eq(perf_read(env, PPU_PERF_COPIES) - copies0, n);
-	ck_assert_uint_eq(perf_read(env, PPU_PERF_COPY_BYTES) - bytes0, total);
-	expect_no_protocol_errors(env);
+	run_big_cases(env, ch, c, n);
+	rtl_expect_no_protocol_errors(env);
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
@@ -290,48 +237,23 @@ static const uint8_t slow_align[][2] = { { 0, 0 }, { 7, 1 }, { 3, 6 } };
 
 START_TEST(copies_are_exact_with_slow_and_narrow_memory)
 {
-	struct ppu_sim_config cfg;
 	struct rtl_env *env;
 	struct rtl_ctx *ctx;
 	struct rtl_chan *ch;
 	struct big_case c[NSLOWS * NSLOWA];
-	uint64_t copies0, bytes0, total = 0;
-	uint32_t dw[16];
-	struct ppu_pb pb;
 	unsigned int i, j, n = 0;
 
-	ppu_sim_config_default(&cfg);
-	cfg.local_mem_bytes = 64u << 20;
-	cfg.sys_mem_bytes = 64u << 20;
-	cfg.local_latency = slow_mem[_i].local_latency;
-	cfg.sys_latency = slow_mem[_i].sys_latency;
-	cfg.local_bytes_per_cycle = slow_mem[_i].local_bpc;
-	cfg.sys_bytes_per_cycle = slow_mem[_i].sys_bpc;
-	env = rtl_env_create(&cfg);
+	env = rtl_env_create_mem(slow_mem[_i].local_latency, slow_mem[_i].sys_latency,
+				 slow_mem[_i].local_bpc, slow_mem[_i].sys_bpc);
 	ctx = rtl_ctx_create(env);
 	ch = rtl_chan_create(env, ctx, 0, 6, 0);
-	rnd_seed(0x510 + _i);
+	rtl_rnd_seed(0x510 + _i, RND_SHIFT);
 	for (i = 0; i < NSLOWS; i++)
 		for (j = 0; j < NSLOWA; j++, n++)
 			big_case_init(env, ctx, &c[n], ap_src[n & 3], ap_dst[n & 3], slow_sizes[i],
 				      slow_align[j][0], slow_align[j][1]);
-	copies0 = perf_read(env, PPU_PERF_COPIES);
-	bytes0 = perf_read(env, PPU_PERF_COPY_BYTES);
-	for (i = 0; i < n; i++) {
-		ppu_pb_init(&pb, dw, 16);
-		push_copy(&pb, c[i].src.va + c[i].salign, c[i].dst.va + GUARD + c[i].dalign,
-			  c[i].len);
-		queue_pb(ch, &pb);
-		total += c[i].len;
-	}
-	rtl_chan_doorbell(ch);
-	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
-
-	for (i = 0; i < n; i++)
-		big_case_check(env, &c[i], ap_name[i & 3]);
-	ck_assert_uint_eq(perf_read(env, PPU_PERF_COPIES) - copies0, n);
-	ck_assert_uint_eq(perf_read(env, PPU_PERF_COPY_BYTES) - bytes0, total);
-	expect_no_protocol_errors(env);
+	run_big_cases(env, ch, c, n);
+	rtl_expect_no_protocol_errors(env);
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
@@ -390,8 +312,8 @@ START_TEST(copies_across_scattered_pages_in_both_apertures)
 	/* src and both destinations draw from disjoint thirds of each pool */
 	uint64_t pool_src[2], pool_d1[2], pool_d2[2];
 	struct scattered src, d1, d2;
-	uint8_t *simg = xmalloc(bytes), *w1 = xmalloc(bytes), *w2 = xmalloc(bytes);
-	uint8_t *got = xmalloc(bytes);
+	uint8_t *simg = rtl_xmalloc(bytes), *w1 = rtl_xmalloc(bytes), *w2 = rtl_xmalloc(bytes);
+	uint8_t *got = rtl_xmalloc(bytes);
 	const uint32_t len1 = bytes - 13, len2 = bytes - 3 * PAGE - 1000;
 	uint32_t dw[64];
 	struct ppu_pb pb;
@@ -406,10 +328,10 @@ START_TEST(copies_across_scattered_pages_in_both_apertures)
 	scattered_map(ctx, &src, pool_src, 7, 5, 3);
 	scattered_map(ctx, &d1, pool_d1, 11, 3, 2);
 	scattered_map(ctx, &d2, pool_d2, 13, 60, 4);
-	rnd_seed(0x5ca7);
-	rnd_fill(simg, bytes);
-	rnd_fill(w1, bytes);
-	rnd_fill(w2, bytes);
+	rtl_rnd_seed(0x5ca7, RND_SHIFT);
+	rtl_rnd_fill(simg, bytes);
+	rtl_rnd_fill(w1, bytes);
+	rtl_rnd_fill(w2, bytes);
 	scattered_io(env, &src, simg, 1);
 	scattered_io(env, &d1, w1, 1);
 	scattered_io(env, &d2, w2, 1);
@@ -429,7 +351,7 @@ START_TEST(copies_across_scattered_pages_in_both_apertures)
 	scattered_io(env, &d2, got, 0);
 	bad = first_diff(got, w2, bytes);
 	ck_assert_msg(bad < 0, "second copy: byte %ld (page %ld) differs", bad, bad / PAGE);
-	expect_no_protocol_errors(env);
+	rtl_expect_no_protocol_errors(env);
 
 	free(simg);
 	free(w1);
@@ -453,18 +375,18 @@ START_TEST(back_to_back_copies_in_one_segment_run_in_order)
 	struct rtl_buf a = rtl_buf_alloc(ctx, 0, size), b = rtl_buf_alloc(ctx, 1, size);
 	struct rtl_buf c = rtl_buf_alloc(ctx, 0, size), d = rtl_buf_alloc(ctx, 1, size);
 	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 64);
-	uint8_t *aimg, *dimg, *got = xmalloc(size);
+	uint8_t *aimg, *dimg, *got = rtl_xmalloc(size);
 	uint32_t dw[128];
 	struct ppu_pb pb;
 	long s, e, prev_end = -1;
 	int k;
 	long bad;
 
-	rnd_seed(0xb2b);
-	aimg = buf_randomize(env, &a, size);
-	free(buf_randomize(env, &b, size));
-	free(buf_randomize(env, &c, size));
-	dimg = buf_randomize(env, &d, size);
+	rtl_rnd_seed(0xb2b, RND_SHIFT);
+	aimg = rtl_buf_randomize(env, &a);
+	free(rtl_buf_randomize(env, &b));
+	free(rtl_buf_randomize(env, &c));
+	dimg = rtl_buf_randomize(env, &d);
 
 	ppu_pb_init(&pb, dw, 128);
 	push_copy(&pb, a.va + 1, b.va + 6, len);
@@ -495,7 +417,7 @@ START_TEST(back_to_back_copies_in_one_segment_run_in_order)
 	}
 	/* the release after the last copy comes after that copy's end */
 	ck_assert_int_gt(rtl_log_find(env, PPU_TRACE_SEM_RELEASE, 0, 0), prev_end);
-	expect_no_protocol_errors(env);
+	rtl_expect_no_protocol_errors(env);
 
 	free(aimg);
 	free(dimg);
@@ -563,7 +485,7 @@ START_TEST(completion_semaphore_is_released_after_the_data_lands)
 
 	memset(&w, 0, sizeof(w));
 	w.env = env;
-	rnd_seed(0x5e3);
+	rtl_rnd_seed(0x5e3, RND_SHIFT);
 	memset(fill, 0xa5, sizeof(fill));
 	rtl_buf_write(env, &sem_l, 0, fill, 64);
 	rtl_buf_write(env, &sem_s, 0, fill, 64);
@@ -571,7 +493,7 @@ START_TEST(completion_semaphore_is_released_after_the_data_lands)
 	for (i = 0; i < NSEMCOPY; i++) {
 		src[i] = rtl_buf_alloc(ctx, i & 1, lens[i]);
 		dst[i] = rtl_buf_alloc(ctx, !(i & 1), lens[i]);
-		simg[i] = buf_randomize(env, &src[i], lens[i]);
+		simg[i] = rtl_buf_randomize(env, &src[i]);
 		/* semaphores at 0 and 4 of a beat, in both apertures */
 		w.sem_va[i] = (i < 2 ? sem_l.va : sem_s.va) + 4 * (i & 1) + 8 * (i >> 1);
 		w.dst[i] = &dst[i];
@@ -599,7 +521,7 @@ START_TEST(completion_semaphore_is_released_after_the_data_lands)
 	ck_assert_uint_eq(*(uint32_t *)&got[8], pay[2]);
 	ck_assert_uint_eq(*(uint32_t *)&got[12], pay[3]);
 	ck_assert_mem_eq(got + 16, fill + 16, 48);
-	expect_no_protocol_errors(env);
+	rtl_expect_no_protocol_errors(env);
 
 	for (i = 0; i < NSEMCOPY; i++)
 		free(simg[i]);
@@ -618,13 +540,13 @@ START_TEST(completion_semaphore_with_timestamp_writes_sem16)
 	struct rtl_buf src = rtl_buf_alloc(ctx, 0, len), dst = rtl_buf_alloc(ctx, 1, len);
 	struct rtl_buf sem = rtl_buf_alloc(ctx, 1, 64);
 	uint8_t fill[64], got[64];
-	uint8_t *simg, *dimg = xmalloc(len);
+	uint8_t *simg, *dimg = rtl_xmalloc(len);
 	uint32_t dw[32], s16[4];
 	uint64_t t0, t1, ts;
 	struct ppu_pb pb;
 
-	rnd_seed(0x7135);
-	simg = buf_randomize(env, &src, len);
+	rtl_rnd_seed(0x7135, RND_SHIFT);
+	simg = rtl_buf_randomize(env, &src);
 	memset(fill, 0x5a, sizeof(fill));
 	rtl_buf_write(env, &sem, 0, fill, 64);
 	ppu_pb_init(&pb, dw, 32);
@@ -650,7 +572,7 @@ START_TEST(completion_semaphore_with_timestamp_writes_sem16)
 	ck_assert_uint_ge(ts - t0, (len - 3) / 8);
 	ck_assert_mem_eq(got, fill, 16);
 	ck_assert_mem_eq(got + 32, fill + 32, 32);
-	expect_no_protocol_errors(env);
+	rtl_expect_no_protocol_errors(env);
 
 	free(simg);
 	free(dimg);
@@ -685,7 +607,7 @@ START_TEST(launch_interrupt_flag_raises_nonstall_pending_on_completion)
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_NONSTALL_PENDING), 1u << 3);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), PPU_FSET(PPU_INTR_NONSTALL, 1));
 	ck_assert_int_eq(ppu_sim_irq(env->sim), 1);
-	ck_assert_uint_eq(perf_read(env, PPU_PERF_NONSTALL_INTRS), 1);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_NONSTALL_INTRS), 1);
 	rtl_reg_write(env, PPU_REG_NONSTALL_PENDING, 1u << 3);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_NONSTALL_PENDING), 0);
 	ck_assert_int_eq(ppu_sim_irq(env->sim), 0);
@@ -712,8 +634,8 @@ START_TEST(perf_counters_count_copies_and_bytes)
 	struct ppu_pb pb;
 	unsigned int i, round;
 
-	ck_assert_uint_eq(perf_read(env, PPU_PERF_COPIES), 0);
-	ck_assert_uint_eq(perf_read(env, PPU_PERF_COPY_BYTES), 0);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_COPIES), 0);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_COPY_BYTES), 0);
 	for (round = 1; round <= 2; round++) {
 		ppu_pb_init(&pb, dw, 160);
 		for (i = 0; i < n; i++) {
@@ -727,7 +649,7 @@ START_TEST(perf_counters_count_copies_and_bytes)
 		ck_assert_uint_eq(rtl_reg_read(env, PPU_PERF_LO(PPU_PERF_COPY_BYTES)), total);
 		ck_assert_uint_eq(rtl_reg_read(env, PPU_PERF_HI(PPU_PERF_COPY_BYTES)), 0);
 	}
-	expect_no_protocol_errors(env);
+	rtl_expect_no_protocol_errors(env);
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
@@ -753,9 +675,9 @@ START_TEST(zero_length_copy_touches_no_memory)
 	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
 	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO), 0);
 	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 0), 42);
-	ck_assert_uint_eq(perf_read(env, PPU_PERF_COPIES), 1);
-	ck_assert_uint_eq(perf_read(env, PPU_PERF_COPY_BYTES), 0);
-	expect_no_protocol_errors(env);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_COPIES), 1);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_COPY_BYTES), 0);
+	rtl_expect_no_protocol_errors(env);
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);

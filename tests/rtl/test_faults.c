@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rtl_env.h"
+#include "rtl_check.h"
 #include "rtl_suites.h"
 
 #define PAGE 4096u
@@ -18,67 +18,8 @@
 #define VICTIM 2u
 #define OTHER 7u
 #define LOG2_ENTRIES 4u
-
-static uint32_t rnd_state;
-
-static void rnd_seed(uint32_t s)
-{
-	rnd_state = s ? s : 0x13579bdf;
-}
-
-static uint32_t rnd(void)
-{
-	uint32_t x = rnd_state;
-
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	rnd_state = x;
-	return x;
-}
-
-static uint8_t *buf_randomize(struct rtl_env *env, const struct rtl_buf *b)
-{
-	uint8_t *img = malloc(b->size);
-	uint32_t i;
-
-	ck_assert_ptr_nonnull(img);
-	for (i = 0; i < b->size; i++)
-		img[i] = (uint8_t)(rnd() >> 9);
-	rtl_buf_write(env, b, 0, img, b->size);
-	return img;
-}
-
-static void expect_buf(struct rtl_env *env, const struct rtl_buf *b, const uint8_t *want)
-{
-	uint8_t *got = malloc(b->size);
-
-	ck_assert_ptr_nonnull(got);
-	rtl_buf_read(env, b, 0, got, b->size);
-	ck_assert_mem_eq(got, want, b->size);
-	free(got);
-}
-
-static void mem_wr32(struct rtl_env *env, uint64_t pa, uint32_t v)
-{
-	ck_assert_int_eq(ppu_sim_mem_write(env->sim, 0, pa, &v, 4), 0);
-}
-
-static uint32_t mem_rd32(struct rtl_env *env, uint64_t pa)
-{
-	uint32_t v = 0;
-
-	ck_assert_int_eq(ppu_sim_mem_read(env->sim, 0, pa, &v, 4), 0);
-	return v;
-}
-
-static uint64_t perf_read(struct rtl_env *env, uint32_t idx)
-{
-	uint32_t lo = rtl_reg_read(env, PPU_PERF_LO(idx));
-	uint32_t hi = rtl_reg_read(env, PPU_PERF_HI(idx));
-
-	return ((uint64_t)hi << 32) | lo;
-}
+/* the byte of each random draw this suite's data has always used */
+#define RND_SHIFT 9
 
 static uint32_t finfo(uint32_t kind, uint32_t unit, uint32_t access)
 {
@@ -91,74 +32,13 @@ static void push_raw_entry(struct rtl_chan *ch, const uint32_t e[2])
 {
 	rtl_buf_write(ch->env, &ch->gpfifo, ch->put * 8, e, 8);
 	ch->put = (ch->put + 1) & ((1u << ch->log2_entries) - 1);
-	mem_wr32(ch->env, ch->userd_pa + PPU_USERD_GP_PUT, ch->put);
-}
-
-/* Clocks until the copy engine has started a copy for @chid. */
-static void wait_copy_start(struct rtl_env *env, unsigned int chid)
-{
-	uint64_t t0 = ppu_sim_cycles(env->sim);
-
-	while (rtl_log_find(env, PPU_TRACE_COPY_START, (int)chid, 0) < 0) {
-		ck_assert_uint_lt(ppu_sim_cycles(env->sim) - t0, 200000);
-		ppu_sim_clock(env->sim, 16);
-	}
+	rtl_userd_wr32(ch, PPU_USERD_GP_PUT, ch->put);
 }
 
 /* ------------------------------------------------------------------------ */
 
-/* A channel of another context, busy with copies while the victim faults. */
-#define BUSY_N 3
+/* The busy channel of another context: buffer size; it copies BUSY_LEN - 8 bytes of each. */
 #define BUSY_LEN (40u * 1024 + 3)
-
-struct busy {
-	struct rtl_ctx *ctx;
-	struct rtl_chan *ch;
-	struct rtl_buf src[BUSY_N], dst[BUSY_N];
-	uint8_t *img[BUSY_N];
-};
-
-static void busy_start(struct rtl_env *env, struct busy *b, unsigned int chid)
-{
-	uint32_t dw[64];
-	struct ppu_pb pb;
-	int i;
-
-	b->ctx = rtl_ctx_create(env);
-	b->ch = rtl_chan_create(env, b->ctx, chid, 4, 0);
-	ppu_pb_init(&pb, dw, 64);
-	for (i = 0; i < BUSY_N; i++) {
-		b->src[i] = rtl_buf_alloc(b->ctx, i & 1, BUSY_LEN);
-		b->dst[i] = rtl_buf_alloc(b->ctx, !(i & 1), BUSY_LEN);
-		b->img[i] = buf_randomize(env, &b->src[i]);
-		ppu_pb_copy(&pb, b->src[i].va, b->dst[i].va + (i & 7), BUSY_LEN - 8,
-			    PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
-	}
-	rtl_chan_submit(b->ch, &pb);
-	wait_copy_start(env, chid);
-}
-
-static void busy_finish(struct rtl_env *env, struct busy *b)
-{
-	uint8_t *got = malloc(BUSY_LEN);
-	int i;
-
-	ck_assert_ptr_nonnull(got);
-	ck_assert_msg(rtl_chan_wait(b->ch, WAIT_CYCLES / 2) == 0,
-		      "the busy channel of the other context did not finish: state %u, "
-		      "GP_GET %u of %u, %zu copies started", rtl_chan_state(b->ch),
-		      rtl_chan_reg(b->ch, PPU_CHAN_GP_GET), b->ch->put,
-		      rtl_log_count(env, PPU_TRACE_COPY_START, (int)b->ch->chid));
-	ck_assert_uint_eq(rtl_chan_reg(b->ch, PPU_CHAN_FAULT_INFO), 0);
-	for (i = 0; i < BUSY_N; i++) {
-		rtl_buf_read(env, &b->dst[i], i & 7, got, BUSY_LEN - 8);
-		ck_assert_mem_eq(got, b->img[i], BUSY_LEN - 8);
-		free(b->img[i]);
-	}
-	free(got);
-	rtl_chan_destroy(b->ch);
-	rtl_ctx_destroy(b->ctx);
-}
 
 /*
  * Fixture: an env, a busy channel (OTHER, its own context) already copying,
@@ -166,7 +46,7 @@ static void busy_finish(struct rtl_env *env, struct busy *b)
  */
 struct fx {
 	struct rtl_env *env;
-	struct busy other;
+	struct rtl_busy other;
 	struct rtl_ctx *ctx;
 	struct rtl_chan *ch;
 	struct rtl_buf sem;	/* the victim's semaphores, zero */
@@ -177,55 +57,30 @@ struct fx {
 static void fx_begin(struct fx *f, uint32_t engine)
 {
 	memset(f, 0, sizeof(*f));
-	rnd_seed(0xfa017);
+	rtl_rnd_seed(0xfa017, RND_SHIFT);
 	f->env = rtl_env_create(NULL);
 	rtl_reg_write(f->env, PPU_REG_INTR_ENABLE, PPU_FSET(PPU_INTR_FAULT, 1));
-	busy_start(f->env, &f->other, OTHER);
+	rtl_busy_start(f->env, &f->other, OTHER, BUSY_LEN, BUSY_LEN - 8, 7);
 	f->ctx = rtl_ctx_create(f->env);
 	f->ch = rtl_chan_create_ex(f->env, f->ctx, VICTIM, LOG2_ENTRIES, 0, engine);
 	f->sem = rtl_buf_alloc(f->ctx, 0, PAGE);
 	f->src = rtl_buf_alloc(f->ctx, 0, PAGE);
 	f->dst = rtl_buf_alloc(f->ctx, 1, PAGE);
-	free(buf_randomize(f->env, &f->src));
-	f->dimg = buf_randomize(f->env, &f->dst);
-}
-
-/* Submits a pushbuffer to the victim; returns its VA. */
-static uint32_t fx_submit(struct fx *f, const struct ppu_pb *pb)
-{
-	uint32_t va;
-
-	ck_assert(!pb->overflow);
-	va = rtl_chan_pb_put(f->ch, pb->dw, pb->len);
-	rtl_chan_push_entry(f->ch, va, pb->len);
-	rtl_chan_doorbell(f->ch);
-	return va;
+	free(rtl_buf_randomize(f->env, &f->src));
+	f->dimg = rtl_buf_randomize(f->env, &f->dst);
 }
 
 /*
- * Clocks until @ch is FAULTED; 0 if it was not within @max cycles.  (A
- * doorbell that leaves GP_PUT unchanged cannot be waited for with
- * rtl_chan_wait: the channel looks idle before the doorbell is seen.)
+ * The victim faults with exactly this record, and only the victim.  (It is
+ * waited for by state: a doorbell that leaves GP_PUT unchanged cannot be
+ * waited for with rtl_chan_wait, the channel looks idle before the doorbell
+ * is seen.)
  */
-static int wait_faulted(struct rtl_chan *ch, uint64_t max)
-{
-	uint64_t t0 = ppu_sim_cycles(ch->env->sim);
-
-	while (rtl_chan_state(ch) != PPU_CHAN_STATUS_STATE_FAULTED) {
-		if (ppu_sim_cycles(ch->env->sim) - t0 > max)
-			return 0;
-		ppu_sim_clock(ch->env->sim, 64);
-	}
-	return 1;
-}
-
-/* The victim faults with exactly this record, and only the victim. */
 static void fx_expect(struct fx *f, uint32_t kind, uint32_t unit, uint32_t access)
 {
 	uint32_t fi;
 
-	ck_assert_msg(wait_faulted(f->ch, WAIT_CYCLES), "no fault; channel state %u",
-		      rtl_chan_state(f->ch));
+	rtl_expect_state(f->ch, PPU_CHAN_STATUS_STATE_FAULTED, 64, WAIT_CYCLES);
 	fi = rtl_chan_reg(f->ch, PPU_CHAN_FAULT_INFO);
 	ck_assert_uint_eq(rtl_chan_state(f->ch), PPU_CHAN_STATUS_STATE_FAULTED);
 	ck_assert_msg(fi == finfo(kind, unit, access),
@@ -259,12 +114,11 @@ static void fx_end(struct fx *f)
 	size_t cps = rtl_log_count(env, PPU_TRACE_COPY_START, VICTIM);
 	uint32_t dw[32];
 	struct ppu_pb pb;
-	struct ppu_sim_stats st;
 
 	ppu_pb_init(&pb, dw, 32);
 	ppu_pb_copy(&pb, f->src.va, f->dst.va, PAGE, PPU_LAUNCH_DMA_SEMAPHORE_RELEASE,
 		    f->sem.va + 2048, 1, 0);
-	fx_submit(f, &pb);
+	rtl_submit_pb(f->ch, &pb);
 	rtl_chan_doorbell(f->ch);
 	ppu_sim_clock(env->sim, 20000);
 	ck_assert_uint_eq(rtl_chan_state(f->ch), PPU_CHAN_STATUS_STATE_FAULTED);
@@ -275,14 +129,13 @@ static void fx_end(struct fx *f)
 	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_DOORBELL, VICTIM), db);
 	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_METHOD, VICTIM), mth);
 	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_COPY_START, VICTIM), cps);
-	expect_buf(env, &f->dst, f->dimg);
+	rtl_expect_buf(env, &f->dst, 0, f->dimg, f->dst.size);
 	ck_assert_uint_eq(rtl_buf_rd32(env, &f->sem, 2048), 0);
 
-	busy_finish(env, &f->other);
+	rtl_busy_finish(env, &f->other, WAIT_CYCLES / 2);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_FAULT_PENDING), 1u << VICTIM);
-	ck_assert_uint_eq(perf_read(env, PPU_PERF_FAULTS), 1);
-	ppu_sim_get_stats(env->sim, &st);
-	ck_assert_uint_eq(st.protocol_errors, 0);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_FAULTS), 1);
+	rtl_expect_no_protocol_errors(env);
 
 	free(f->dimg);
 	rtl_chan_destroy(f->ch);
@@ -306,7 +159,7 @@ START_TEST(unknown_host_method_is_illegal_method)
 	ppu_pb_sem_release(&pb, f.sem.va, 0x11);
 	ppu_pb_method(&pb, m, 0xabcd0123);
 	ppu_pb_sem_release(&pb, f.sem.va + 4, 0x22);
-	fx_submit(&f, &pb);
+	rtl_submit_pb(f.ch, &pb);
 	fx_expect(&f, PPU_FAULT_KIND_ILLEGAL_METHOD, PPU_FAULT_UNIT_HOST, PPU_FAULT_ACCESS_READ);
 	fx_expect_addr_data(&f, m, 0xabcd0123);
 	/* the method before ran, the one after did not */
@@ -328,7 +181,7 @@ START_TEST(unknown_copy_method_is_illegal_method)
 	fx_begin(&f, PPU_ENGINE_TYPE_COPY);
 	ppu_pb_init(&pb, dw, 32);
 	ppu_pb_method(&pb, m, 7);
-	fx_submit(&f, &pb);
+	rtl_submit_pb(f.ch, &pb);
 	fx_expect(&f, PPU_FAULT_KIND_ILLEGAL_METHOD, PPU_FAULT_UNIT_HOST, PPU_FAULT_ACCESS_READ);
 	fx_expect_addr_data(&f, m, 7);
 	fx_end(&f);
@@ -360,7 +213,7 @@ START_TEST(malformed_launch_or_execute_word_is_illegal_method)
 	ppu_pb_init(&pb, dw, 32);
 	ppu_pb_method(&pb, PPU_HOST_SEM_ADDR_LO, f.sem.va);
 	ppu_pb_method(&pb, bad_words[_i].method, bad_words[_i].data);
-	fx_submit(&f, &pb);
+	rtl_submit_pb(f.ch, &pb);
 	fx_expect(&f, PPU_FAULT_KIND_ILLEGAL_METHOD, PPU_FAULT_UNIT_HOST, PPU_FAULT_ACCESS_READ);
 	fx_expect_addr_data(&f, bad_words[_i].method, bad_words[_i].data);
 	ck_assert_uint_eq(rtl_log_count(f.env, PPU_TRACE_COPY_START, VICTIM), 0);
@@ -403,7 +256,7 @@ START_TEST(illegal_header_is_illegal_opcode)
 	ppu_pb_push(&pb, hdr);
 	ppu_pb_push(&pb, 0);
 	ppu_pb_sem_release(&pb, f.sem.va + 4, 0x44);
-	va = fx_submit(&f, &pb);
+	va = rtl_submit_pb(f.ch, &pb);
 	fx_expect(&f, PPU_FAULT_KIND_ILLEGAL_OPCODE, PPU_FAULT_UNIT_HOST, PPU_FAULT_ACCESS_READ);
 	/* the release is 6 dwords: the bad header is the 7th */
 	fx_expect_addr_data(&f, va + 6 * 4, hdr);
@@ -413,20 +266,33 @@ START_TEST(illegal_header_is_illegal_opcode)
 }
 END_TEST
 
+/*
+ * Rings the victim with one GPFIFO entry for a pushbuffer releasing @value
+ * at its semaphore, the entry's dwords ORed with @or0 and @or1; the entry
+ * written is returned in @e.
+ */
+static void fx_submit_bad_entry(struct fx *f, uint32_t value, uint32_t or0, uint32_t or1,
+				uint32_t e[2])
+{
+	uint32_t dw[32];
+	struct ppu_pb pb;
+
+	ppu_pb_init(&pb, dw, 32);
+	ppu_pb_sem_release(&pb, f->sem.va, value);
+	ppu_gp_entry(e, rtl_chan_pb_put(f->ch, pb.dw, pb.len), pb.len, 0);
+	e[0] |= or0;
+	e[1] |= or1;
+	push_raw_entry(f->ch, e);
+	rtl_chan_doorbell(f->ch);
+}
+
 START_TEST(gpfifo_entry_with_low_address_bits_is_pb_unaligned)
 {
-	uint32_t dw[32], e[2], va;
-	struct ppu_pb pb;
+	uint32_t e[2];
 	struct fx f;
 
 	fx_begin(&f, PPU_ENGINE_TYPE_COPY);
-	ppu_pb_init(&pb, dw, 32);
-	ppu_pb_sem_release(&pb, f.sem.va, 0x55);
-	va = rtl_chan_pb_put(f.ch, pb.dw, pb.len);
-	ppu_gp_entry(e, va, pb.len, 0);
-	e[0] |= PPU_FSET(PPU_GP_ENTRY0_RSVD, _i + 1);
-	push_raw_entry(f.ch, e);
-	rtl_chan_doorbell(f.ch);
+	fx_submit_bad_entry(&f, 0x55, PPU_FSET(PPU_GP_ENTRY0_RSVD, _i + 1), 0, e);
 	fx_expect(&f, PPU_FAULT_KIND_PB_UNALIGNED, PPU_FAULT_UNIT_HOST, PPU_FAULT_ACCESS_READ);
 	fx_expect_addr_data(&f, e[0], e[1]);
 	ck_assert_uint_eq(rtl_chan_reg(f.ch, PPU_CHAN_GP_GET), 0);
@@ -437,18 +303,11 @@ END_TEST
 
 START_TEST(gpfifo_entry_with_addr_hi_is_va_range)
 {
-	uint32_t dw[32], e[2], va;
-	struct ppu_pb pb;
+	uint32_t e[2];
 	struct fx f;
 
 	fx_begin(&f, PPU_ENGINE_TYPE_COPY);
-	ppu_pb_init(&pb, dw, 32);
-	ppu_pb_sem_release(&pb, f.sem.va, 0x66);
-	va = rtl_chan_pb_put(f.ch, pb.dw, pb.len);
-	ppu_gp_entry(e, va, pb.len, 0);
-	e[1] |= PPU_FSET(PPU_GP_ENTRY1_ADDR_HI, _i ? 0x80 : 1);
-	push_raw_entry(f.ch, e);
-	rtl_chan_doorbell(f.ch);
+	fx_submit_bad_entry(&f, 0x66, 0, PPU_FSET(PPU_GP_ENTRY1_ADDR_HI, _i ? 0x80 : 1), e);
 	fx_expect(&f, PPU_FAULT_KIND_VA_RANGE, PPU_FAULT_UNIT_HOST, PPU_FAULT_ACCESS_READ);
 	fx_expect_addr_data(&f, e[0], e[1]);
 	ck_assert_uint_eq(rtl_buf_rd32(f.env, &f.sem, 0), 0);
@@ -485,7 +344,7 @@ START_TEST(header_count_beyond_segment_is_pb_runaway)
 		ppu_pb_push(&pb, 0x88);
 		ppu_pb_push(&pb, 0);
 	}
-	va = fx_submit(&f, &pb);
+	va = rtl_submit_pb(f.ch, &pb);
 	fx_expect(&f, PPU_FAULT_KIND_PB_RUNAWAY, PPU_FAULT_UNIT_HOST, PPU_FAULT_ACCESS_READ);
 	fx_expect_addr_data(&f, va + at * 4, hdr);
 	ck_assert_uint_eq(rtl_buf_rd32(f.env, &f.sem, 0), _i ? 0x77 : 0);
@@ -529,7 +388,7 @@ START_TEST(nonzero_high_address_method_is_va_range)
 	ppu_pb_init(&pb, dw, 32);
 	ppu_pb_method(&pb, hi_methods[_i], 1);
 	ppu_pb_sem_release(&pb, f.sem.va, 0xaa);
-	fx_submit(&f, &pb);
+	rtl_submit_pb(f.ch, &pb);
 	fx_expect(&f, PPU_FAULT_KIND_VA_RANGE, PPU_FAULT_UNIT_HOST, PPU_FAULT_ACCESS_READ);
 	fx_expect_addr_data(&f, hi_methods[_i], 1);
 	ck_assert_uint_eq(rtl_buf_rd32(f.env, &f.sem, 0), 0);
@@ -552,7 +411,7 @@ START_TEST(gp_put_beyond_ring_is_gp_put_range)
 	if (_i == 1) {
 		ppu_pb_init(&pb, dw, 32);
 		ppu_pb_sem_release(&pb, f.sem.va, 0xbb);
-		fx_submit(&f, &pb);
+		rtl_submit_pb(f.ch, &pb);
 		ck_assert_int_eq(rtl_chan_wait(f.ch, WAIT_CYCLES), 0);
 		ck_assert_uint_eq(rtl_buf_rd32(f.env, &f.sem, 0), 0xbb);
 		bad_put = ring + 1;
@@ -561,9 +420,9 @@ START_TEST(gp_put_beyond_ring_is_gp_put_range)
 	if (_i == 2) {
 		bad_get = ring + 3;
 		bad_put = 0;
-		mem_wr32(f.env, f.ch->userd_pa + PPU_USERD_GP_GET, bad_get);
+		rtl_userd_wr32(f.ch, PPU_USERD_GP_GET, bad_get);
 	}
-	mem_wr32(f.env, f.ch->userd_pa + PPU_USERD_GP_PUT, bad_put);
+	rtl_userd_wr32(f.ch, PPU_USERD_GP_PUT, bad_put);
 	rtl_chan_doorbell(f.ch);
 	fx_expect(&f, PPU_FAULT_KIND_GP_PUT_RANGE, PPU_FAULT_UNIT_HOST, PPU_FAULT_ACCESS_READ);
 	fx_expect_addr_data(&f, bad_put, _i == 2 ? bad_get : ok_get);
@@ -645,7 +504,7 @@ START_TEST(unaligned_semaphore_is_sem_unaligned)
 			    va, 1, 0);
 	else
 		ppu_pb_sem(&pb, va, 0x1234567800000001ull, exec);
-	fx_submit(&f, &pb);
+	rtl_submit_pb(f.ch, &pb);
 	fx_expect(&f, PPU_FAULT_KIND_SEM_UNALIGNED, PPU_FAULT_UNIT_SEM, sem_access(op));
 	fx_expect_addr_data(&f, va, exec);
 	ck_assert_uint_eq(rtl_buf_rd32(f.env, &f.sem, 64), 0);
@@ -677,11 +536,11 @@ START_TEST(invalid_channel_table_entry_is_inst_invalid)
 	fx_begin(&f, PPU_ENGINE_TYPE_COPY);
 	ent_pa = f.env->chan_table_pa + VICTIM * PPU_CHAN_ENTRY_BYTES;
 	ppu_chan_entry(ent, f.ch->inst_pa, 0, 0);
-	mem_wr32(f.env, ent_pa, ent[0]);
-	mem_wr32(f.env, ent_pa + 4, ent[1]);
+	rtl_mem_wr32(f.env, 0, ent_pa, ent[0]);
+	rtl_mem_wr32(f.env, 0, ent_pa + 4, ent[1]);
 	ppu_pb_init(&pb, dw, 32);
 	ppu_pb_sem_release(&pb, f.sem.va, 0xcc);
-	fx_submit(&f, &pb);
+	rtl_submit_pb(f.ch, &pb);
 	fx_expect(&f, PPU_FAULT_KIND_INST_INVALID, PPU_FAULT_UNIT_INST, PPU_FAULT_ACCESS_READ);
 	fx_expect_addr_data(&f, (uint32_t)ent_pa, ent[0]);
 	ck_assert_uint_eq(rtl_buf_rd32(f.env, &f.sem, 0), 0);
@@ -703,15 +562,16 @@ START_TEST(malformed_instance_block_is_inst_invalid)
 
 	fx_begin(&f, PPU_ENGINE_TYPE_COPY);
 	if (_i < 3)
-		mem_wr32(f.env, f.ch->inst_pa + PPU_INST_GPFIFO_CFG,
-			 PPU_FSET(PPU_INST_GPFIFO_CFG_LOG2_ENTRIES, log2s[_i]));
+		rtl_mem_wr32(f.env, 0, f.ch->inst_pa + PPU_INST_GPFIFO_CFG,
+			     PPU_FSET(PPU_INST_GPFIFO_CFG_LOG2_ENTRIES, log2s[_i]));
 	else if (_i == 3)
-		mem_wr32(f.env, f.ch->inst_pa + PPU_INST_GPFIFO_VA, f.ch->gpfifo.va + 4);
+		rtl_mem_wr32(f.env, 0, f.ch->inst_pa + PPU_INST_GPFIFO_VA, f.ch->gpfifo.va + 4);
 	else
-		mem_wr32(f.env, f.ch->inst_pa + PPU_INST_USERD_LO, (uint32_t)f.ch->userd_pa + 8);
+		rtl_mem_wr32(f.env, 0, f.ch->inst_pa + PPU_INST_USERD_LO,
+			     (uint32_t)f.ch->userd_pa + 8);
 	ppu_pb_init(&pb, dw, 32);
 	ppu_pb_sem_release(&pb, f.sem.va, 0xdd);
-	fx_submit(&f, &pb);
+	rtl_submit_pb(f.ch, &pb);
 	fx_expect(&f, PPU_FAULT_KIND_INST_INVALID, PPU_FAULT_UNIT_INST, PPU_FAULT_ACCESS_READ);
 	ck_assert_uint_eq(rtl_chan_reg(f.ch, PPU_CHAN_FAULT_ADDR), (uint32_t)f.ch->inst_pa);
 	ck_assert_uint_eq(rtl_buf_rd32(f.env, &f.sem, 0), 0);
@@ -731,7 +591,7 @@ START_TEST(engine_type_without_engine_faults_at_bind)
 	fx_begin(&f, types[_i]);
 	ppu_pb_init(&pb, dw, 32);
 	ppu_pb_sem_release(&pb, f.sem.va, 0xee);
-	fx_submit(&f, &pb);
+	rtl_submit_pb(f.ch, &pb);
 	fx_expect(&f, _i ? PPU_FAULT_KIND_INST_INVALID : PPU_FAULT_KIND_ENGINE_MISSING,
 		  PPU_FAULT_UNIT_INST, PPU_FAULT_ACCESS_READ);
 	fx_expect_addr_data(&f, (uint32_t)f.ch->inst_pa, PPU_FSET(PPU_INST_ENGINE_TYPE, types[_i]));
@@ -825,14 +685,16 @@ START_TEST(instance_or_userd_beyond_memory_is_bus_error)
 	fx_begin(&f, PPU_ENGINE_TYPE_COPY);
 	if (_i == 0) {
 		ppu_chan_entry(ent, outside, 0, 1);
-		mem_wr32(f.env, f.env->chan_table_pa + VICTIM * PPU_CHAN_ENTRY_BYTES, ent[0]);
-		mem_wr32(f.env, f.env->chan_table_pa + VICTIM * PPU_CHAN_ENTRY_BYTES + 4, ent[1]);
+		rtl_mem_wr32(f.env, 0, f.env->chan_table_pa + VICTIM * PPU_CHAN_ENTRY_BYTES,
+			     ent[0]);
+		rtl_mem_wr32(f.env, 0, f.env->chan_table_pa + VICTIM * PPU_CHAN_ENTRY_BYTES + 4,
+			     ent[1]);
 	} else {
-		mem_wr32(f.env, f.ch->inst_pa + PPU_INST_USERD_LO, outside);
+		rtl_mem_wr32(f.env, 0, f.ch->inst_pa + PPU_INST_USERD_LO, outside);
 	}
 	ppu_pb_init(&pb, dw, 32);
 	ppu_pb_sem_release(&pb, f.sem.va, 0xf4);
-	fx_submit(&f, &pb);
+	rtl_submit_pb(f.ch, &pb);
 	fx_expect(&f, PPU_FAULT_KIND_BUS_ERROR, PPU_FAULT_UNIT_INST, PPU_FAULT_ACCESS_READ);
 	ck_assert_uint_eq(rtl_chan_reg(f.ch, PPU_CHAN_FAULT_ADDR), outside);
 	ck_assert_uint_eq(rtl_buf_rd32(f.env, &f.sem, 0), 0);
@@ -876,7 +738,7 @@ START_TEST(fault_records_of_two_channels_are_both_kept)
 				PPU_FAULT_ACCESS_WRITE));
 	ck_assert_uint_eq(rtl_chan_reg(ch6, PPU_CHAN_FAULT_ADDR), sem6.va + 2);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_FAULT_PENDING), (1u << 3) | (1u << 6));
-	ck_assert_uint_eq(perf_read(env, PPU_PERF_FAULTS), 2);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_FAULTS), 2);
 	ck_assert_int_eq(ppu_sim_irq(env->sim), 1);
 
 	/* W1C of one bit leaves the other, and both records */
@@ -972,7 +834,7 @@ START_TEST(gp_get_names_the_faulting_entry_in_window_and_userd)
 	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 0), 0x100);
 	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 4), 0x101);
 	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), 2);
-	ck_assert_uint_eq(mem_rd32(env, ch->userd_pa + PPU_USERD_GP_GET), 2);
+	ck_assert_uint_eq(rtl_userd_rd32(ch, PPU_USERD_GP_GET), 2);
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);

@@ -5,33 +5,10 @@
  */
 #include <check.h>
 
-#include "rtl_env.h"
+#include "rtl_check.h"
 #include "rtl_suites.h"
 
 #define WAIT_CYCLES 200000
-
-/* Destroys @env after checking the harness saw no RTL protocol violation. */
-static void env_finish(struct rtl_env *env)
-{
-	struct ppu_sim_stats st;
-
-	ppu_sim_get_stats(env->sim, &st);
-	ck_assert_uint_eq(st.protocol_errors, 0);
-	rtl_env_destroy(env);
-}
-
-static uint32_t userd_rd(struct rtl_chan *ch, uint32_t off)
-{
-	uint32_t v = 0;
-
-	ck_assert_int_eq(ppu_sim_mem_read(ch->env->sim, 0, ch->userd_pa + off, &v, 4), 0);
-	return v;
-}
-
-static void userd_wr(struct rtl_chan *ch, uint32_t off, uint32_t v)
-{
-	ck_assert_int_eq(ppu_sim_mem_write(ch->env->sim, 0, ch->userd_pa + off, &v, 4), 0);
-}
 
 /* One GPFIFO entry (no doorbell) whose pushbuffer releases @value at @va. */
 static void push_release(struct rtl_chan *ch, uint32_t va, uint32_t value)
@@ -41,42 +18,14 @@ static void push_release(struct rtl_chan *ch, uint32_t va, uint32_t value)
 
 	ppu_pb_init(&pb, buf, 8);
 	ppu_pb_sem_release(&pb, va, value);
-	ck_assert(!pb.overflow);
-	rtl_chan_push_entry(ch, rtl_chan_pb_put(ch, pb.dw, pb.len), pb.len);
+	rtl_queue_pb(ch, &pb);
 }
 
 /* First doorbell on an empty ring: the channel binds and stays idle. */
 static void bind_empty(struct rtl_chan *ch)
 {
-	rtl_chan_doorbell(ch);
-	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+	rtl_ring_all(&ch, 1, WAIT_CYCLES);
 	ck_assert_uint_eq(rtl_log_count(ch->env, PPU_TRACE_BIND, ch->chid), 1);
-}
-
-/* Values of the SEM_RELEASE records of @chid, in log order. */
-static size_t release_values(struct rtl_env *env, unsigned int chid, uint32_t *v, size_t max)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < env->nev; i++)
-		if (env->ev[i].kind == PPU_TRACE_SEM_RELEASE && env->ev[i].chid == chid) {
-			ck_assert_uint_lt(n, max);
-			v[n++] = env->ev[i].b;
-		}
-	return n;
-}
-
-/* GP_FETCH records of @chid: their A (the GP_GET fetched), in log order. */
-static size_t fetch_indices(struct rtl_env *env, unsigned int chid, uint32_t *v, size_t max)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < env->nev; i++)
-		if (env->ev[i].kind == PPU_TRACE_GP_FETCH && env->ev[i].chid == chid) {
-			ck_assert_uint_lt(n, max);
-			v[n++] = env->ev[i].a;
-		}
-	return n;
 }
 
 START_TEST(control_entries_advance_gp_get_without_fetching_a_pushbuffer)
@@ -87,7 +36,8 @@ START_TEST(control_entries_advance_gp_get_without_fetching_a_pushbuffer)
 	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
 	/* length 0: the address is never read, so an unmapped one is harmless */
 	uint32_t nowhere = rtl_va_reserve(ctx, 4096);
-	uint32_t fetch[8], rel[8], e[2];
+	struct ppu_sim_event fetch[8], rel[8];
+	uint32_t e[2];
 	size_t i;
 
 	rtl_chan_push_entry(ch, nowhere, 0);
@@ -97,25 +47,25 @@ START_TEST(control_entries_advance_gp_get_without_fetching_a_pushbuffer)
 	rtl_chan_doorbell(ch);
 	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
 
-	ck_assert_uint_eq(fetch_indices(env, ch->chid, fetch, 8), 4);
+	ck_assert_uint_eq(rtl_log_records(env, PPU_TRACE_GP_FETCH, ch->chid, fetch, 8), 4);
 	for (i = 0; i < 4; i++)
-		ck_assert_uint_eq(fetch[i], i);
+		ck_assert_uint_eq(fetch[i].a, i);
 	/* the GP_FETCH record carries entry dword 1: LENGTH 0 for control entries */
 	ppu_gp_entry(e, nowhere, 0, 0);
 	ck_assert_uint_eq(env->ev[rtl_log_find(env, PPU_TRACE_GP_FETCH, ch->chid, 0)].b, e[1]);
 	/* only the release entry executed methods */
 	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_METHOD, ch->chid), 5);
-	ck_assert_uint_eq(release_values(env, ch->chid, rel, 8), 1);
-	ck_assert_uint_eq(rel[0], 0x1234);
+	ck_assert_uint_eq(rtl_log_records(env, PPU_TRACE_SEM_RELEASE, ch->chid, rel, 8), 1);
+	ck_assert_uint_eq(rel[0].b, 0x1234);
 	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 0), 0x1234);
 	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_FAULT, -1), 0);
 	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), 4);
-	ck_assert_uint_eq(userd_rd(ch, PPU_USERD_GP_GET), 4);
+	ck_assert_uint_eq(rtl_userd_rd32(ch, PPU_USERD_GP_GET), 4);
 	ck_assert_uint_eq(rtl_chan_state(ch), PPU_CHAN_STATUS_STATE_IDLE);
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 
@@ -134,10 +84,10 @@ START_TEST(gp_get_is_written_to_userd_after_each_entry)
 	bind_empty(ch);
 	for (i = 0; i < N; i++)
 		push_release(ch, sem.va + 4 * i, 0x100 + i);
-	ck_assert_uint_eq(userd_rd(ch, PPU_USERD_GP_GET), 0);
+	ck_assert_uint_eq(rtl_userd_rd32(ch, PPU_USERD_GP_GET), 0);
 	scan = env->nev;
 	rtl_chan_doorbell(ch);
-	last = userd_rd(ch, PPU_USERD_GP_GET);
+	last = rtl_userd_rd32(ch, PPU_USERD_GP_GET);
 	seen[nseen++] = last;
 	/* one cycle at a time: watch USERD.GP_GET against the trace */
 	for (c = 0; c < WAIT_CYCLES && !idle; c++) {
@@ -151,13 +101,13 @@ START_TEST(gp_get_is_written_to_userd_after_each_entry)
 				continue;
 			if (ev->kind == PPU_TRACE_GP_FETCH)
 				/* entries before this one have been written back */
-				ck_assert_msg(userd_rd(ch, PPU_USERD_GP_GET) == ev->a,
+				ck_assert_msg(rtl_userd_rd32(ch, PPU_USERD_GP_GET) == ev->a,
 					      "GP_FETCH of entry %u: USERD.GP_GET = %u", ev->a,
-					      userd_rd(ch, PPU_USERD_GP_GET));
+					      rtl_userd_rd32(ch, PPU_USERD_GP_GET));
 			if (ev->kind == PPU_TRACE_CHAN_IDLE)
 				idle = 1;
 		}
-		v = userd_rd(ch, PPU_USERD_GP_GET);
+		v = rtl_userd_rd32(ch, PPU_USERD_GP_GET);
 		if (v != last) {
 			ck_assert_uint_lt(nseen, 4 * N);
 			seen[nseen++] = v;
@@ -169,16 +119,16 @@ START_TEST(gp_get_is_written_to_userd_after_each_entry)
 	ck_assert_uint_eq(nseen, N + 1);
 	for (i = 0; i <= N; i++)
 		ck_assert_uint_eq(seen[i], i);
-	ck_assert_uint_eq(userd_rd(ch, PPU_USERD_GP_GET), N);
+	ck_assert_uint_eq(rtl_userd_rd32(ch, PPU_USERD_GP_GET), N);
 	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), N);
 	/* the PPU never writes GP_PUT */
-	ck_assert_uint_eq(userd_rd(ch, PPU_USERD_GP_PUT), N);
+	ck_assert_uint_eq(rtl_userd_rd32(ch, PPU_USERD_GP_PUT), N);
 	for (i = 0; i < N; i++)
 		ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 4 * i), 0x100 + i);
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 
@@ -189,7 +139,7 @@ START_TEST(small_ring_wraps_and_runs_every_entry_in_order)
 	struct rtl_ctx *ctx = rtl_ctx_create(env);
 	struct rtl_chan *ch = rtl_chan_create(env, ctx, 1, 2, 0);
 	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
-	uint32_t rel[2 * N], fetch[2 * N];
+	struct ppu_sim_event rel[2 * N], fetch[2 * N];
 	size_t k;
 	int i;
 
@@ -198,7 +148,7 @@ START_TEST(small_ring_wraps_and_runs_every_entry_in_order)
 		uint64_t t0 = ppu_sim_cycles(env->sim);
 
 		/* a 4-entry ring holds at most 3 entries not yet consumed */
-		while (((ch->put + 1) & 3) == userd_rd(ch, PPU_USERD_GP_GET)) {
+		while (((ch->put + 1) & 3) == rtl_userd_rd32(ch, PPU_USERD_GP_GET)) {
 			ck_assert_uint_lt(ppu_sim_cycles(env->sim) - t0, WAIT_CYCLES);
 			ppu_sim_clock(env->sim, 16);
 		}
@@ -209,14 +159,14 @@ START_TEST(small_ring_wraps_and_runs_every_entry_in_order)
 	}
 	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
 
-	ck_assert_uint_eq(release_values(env, ch->chid, rel, 2 * N), N);
+	ck_assert_uint_eq(rtl_log_records(env, PPU_TRACE_SEM_RELEASE, ch->chid, rel, 2 * N), N);
 	for (i = 0; i < N; i++) {
-		ck_assert_uint_eq(rel[i], 0xa000 + i);
+		ck_assert_uint_eq(rel[i].b, 0xa000 + i);
 		ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 4 * i), 0xa000 + i);
 	}
-	ck_assert_uint_eq(fetch_indices(env, ch->chid, fetch, 2 * N), N);
+	ck_assert_uint_eq(rtl_log_records(env, PPU_TRACE_GP_FETCH, ch->chid, fetch, 2 * N), N);
 	for (i = 0; i < N; i++)
-		ck_assert_uint_eq(fetch[i], i & 3);
+		ck_assert_uint_eq(fetch[i].a, i & 3);
 	/* releases went to successive slots, in order */
 	for (k = 0, i = 0; k < env->nev; k++)
 		if (env->ev[k].kind == PPU_TRACE_SEM_RELEASE)
@@ -226,7 +176,7 @@ START_TEST(small_ring_wraps_and_runs_every_entry_in_order)
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 
@@ -236,7 +186,7 @@ START_TEST(full_ring_of_three_entries_in_four_slots_executes_all)
 	struct rtl_ctx *ctx = rtl_ctx_create(env);
 	struct rtl_chan *ch = rtl_chan_create(env, ctx, 3, 2, 0);
 	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
-	uint32_t rel[16], fetch[16];
+	struct ppu_sim_event rel[16], fetch[16];
 	static const uint32_t want_fetch[8] = { 0, 1, 2, 3, 0, 1, 2, 3 };
 	int i;
 
@@ -264,24 +214,24 @@ START_TEST(full_ring_of_three_entries_in_four_slots_executes_all)
 	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
 	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), 0);
 
-	ck_assert_uint_eq(release_values(env, ch->chid, rel, 16), 8);
-	ck_assert_uint_eq(rel[0], 0x10);
-	ck_assert_uint_eq(rel[1], 0x11);
-	ck_assert_uint_eq(rel[2], 0x12);
-	ck_assert_uint_eq(rel[3], 0x20);
-	ck_assert_uint_eq(rel[4], 0x21);
-	ck_assert_uint_eq(rel[5], 0x30);
-	ck_assert_uint_eq(rel[6], 0x31);
-	ck_assert_uint_eq(rel[7], 0x32);
-	ck_assert_uint_eq(fetch_indices(env, ch->chid, fetch, 16), 8);
+	ck_assert_uint_eq(rtl_log_records(env, PPU_TRACE_SEM_RELEASE, ch->chid, rel, 16), 8);
+	ck_assert_uint_eq(rel[0].b, 0x10);
+	ck_assert_uint_eq(rel[1].b, 0x11);
+	ck_assert_uint_eq(rel[2].b, 0x12);
+	ck_assert_uint_eq(rel[3].b, 0x20);
+	ck_assert_uint_eq(rel[4].b, 0x21);
+	ck_assert_uint_eq(rel[5].b, 0x30);
+	ck_assert_uint_eq(rel[6].b, 0x31);
+	ck_assert_uint_eq(rel[7].b, 0x32);
+	ck_assert_uint_eq(rtl_log_records(env, PPU_TRACE_GP_FETCH, ch->chid, fetch, 16), 8);
 	for (i = 0; i < 8; i++)
-		ck_assert_uint_eq(fetch[i], want_fetch[i]);
+		ck_assert_uint_eq(fetch[i].a, want_fetch[i]);
 	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 0), 0x32);
 	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_FAULT, -1), 0);
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 
@@ -331,7 +281,7 @@ START_TEST(doorbell_with_gp_put_equal_gp_get_fetches_nothing)
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 
@@ -342,7 +292,7 @@ START_TEST(one_doorbell_runs_several_entries)
 	struct rtl_ctx *ctx = rtl_ctx_create(env);
 	struct rtl_chan *ch = rtl_chan_create(env, ctx, 7, 4, 0);
 	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
-	uint32_t rel[2 * N], fetch[2 * N];
+	struct ppu_sim_event rel[2 * N], fetch[2 * N];
 	long d;
 	int i;
 
@@ -356,11 +306,11 @@ START_TEST(one_doorbell_runs_several_entries)
 	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_DOORBELL, ch->chid), 1);
 	d = rtl_log_find(env, PPU_TRACE_DOORBELL, ch->chid, 0);
 	ck_assert_uint_eq(env->ev[d].a, N);
-	ck_assert_uint_eq(fetch_indices(env, ch->chid, fetch, 2 * N), N);
-	ck_assert_uint_eq(release_values(env, ch->chid, rel, 2 * N), N);
+	ck_assert_uint_eq(rtl_log_records(env, PPU_TRACE_GP_FETCH, ch->chid, fetch, 2 * N), N);
+	ck_assert_uint_eq(rtl_log_records(env, PPU_TRACE_SEM_RELEASE, ch->chid, rel, 2 * N), N);
 	for (i = 0; i < N; i++) {
-		ck_assert_uint_eq(fetch[i], i);
-		ck_assert_uint_eq(rel[i], 0xbeef0000 + i);
+		ck_assert_uint_eq(fetch[i].a, i);
+		ck_assert_uint_eq(rel[i].b, 0xbeef0000 + i);
 		ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 8 * i), 0xbeef0000 + i);
 	}
 	/* every fetch follows the doorbell */
@@ -370,7 +320,7 @@ START_TEST(one_doorbell_runs_several_entries)
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 
@@ -383,7 +333,7 @@ START_TEST(channel_bound_at_nonzero_gp_get_starts_there)
 	/* an entry that would fault (reserved header bit) if it were executed */
 	uint32_t poison = PPU_FSET(PPU_MTHD_RSVD, 1) | ppu_mthd(PPU_MTHD_OP_INC, PPU_HOST_NOP, 1);
 	uint32_t bad[2] = { poison, 0 };
-	uint32_t rel[16], fetch[16];
+	struct ppu_sim_event rel[16], fetch[16];
 	long b;
 	int i;
 
@@ -391,10 +341,10 @@ START_TEST(channel_bound_at_nonzero_gp_get_starts_there)
 		rtl_chan_push_entry(ch, rtl_chan_pb_put(ch, bad, 2), 2);
 	/* the kernel's view before binding: GET = PUT = 5 */
 	ck_assert_uint_eq(ch->put, 5);
-	userd_wr(ch, PPU_USERD_GP_GET, 5);
+	rtl_userd_wr32(ch, PPU_USERD_GP_GET, 5);
 	push_release(ch, sem.va, 0x55);
 	push_release(ch, sem.va + 4, 0x66);
-	ck_assert_uint_eq(userd_rd(ch, PPU_USERD_GP_PUT), 7);
+	ck_assert_uint_eq(rtl_userd_rd32(ch, PPU_USERD_GP_PUT), 7);
 	rtl_chan_doorbell(ch);
 	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
 	b = rtl_log_find(env, PPU_TRACE_BIND, ch->chid, 0);
@@ -408,23 +358,23 @@ START_TEST(channel_bound_at_nonzero_gp_get_starts_there)
 	rtl_chan_doorbell(ch);
 	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
 
-	ck_assert_uint_eq(fetch_indices(env, ch->chid, fetch, 16), 4);
-	ck_assert_uint_eq(fetch[0], 5);
-	ck_assert_uint_eq(fetch[1], 6);
-	ck_assert_uint_eq(fetch[2], 7);
-	ck_assert_uint_eq(fetch[3], 0);
-	ck_assert_uint_eq(release_values(env, ch->chid, rel, 16), 4);
-	ck_assert_uint_eq(rel[0], 0x55);
-	ck_assert_uint_eq(rel[1], 0x66);
-	ck_assert_uint_eq(rel[2], 0x77);
-	ck_assert_uint_eq(rel[3], 0x88);
+	ck_assert_uint_eq(rtl_log_records(env, PPU_TRACE_GP_FETCH, ch->chid, fetch, 16), 4);
+	ck_assert_uint_eq(fetch[0].a, 5);
+	ck_assert_uint_eq(fetch[1].a, 6);
+	ck_assert_uint_eq(fetch[2].a, 7);
+	ck_assert_uint_eq(fetch[3].a, 0);
+	ck_assert_uint_eq(rtl_log_records(env, PPU_TRACE_SEM_RELEASE, ch->chid, rel, 16), 4);
+	ck_assert_uint_eq(rel[0].b, 0x55);
+	ck_assert_uint_eq(rel[1].b, 0x66);
+	ck_assert_uint_eq(rel[2].b, 0x77);
+	ck_assert_uint_eq(rel[3].b, 0x88);
 	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 12), 0x88);
 	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_FAULT, -1), 0);
 	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), 1);
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 

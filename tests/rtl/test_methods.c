@@ -8,66 +8,17 @@
 #include <check.h>
 #include <string.h>
 
-#include "rtl_env.h"
+#include "rtl_check.h"
 #include "rtl_suites.h"
 
 #define WAIT_CYCLES 400000
 #define PAGE 4096u
 
-/* Destroys @env after checking the harness saw no RTL protocol violation. */
-static void env_finish(struct rtl_env *env)
-{
-	struct ppu_sim_stats st;
-
-	ppu_sim_get_stats(env->sim, &st);
-	ck_assert_uint_eq(st.protocol_errors, 0);
-	rtl_env_destroy(env);
-}
-
-struct mrec {
-	uint32_t a, b;
-};
-
-/* METHOD records of @chid, in order. */
-static size_t methods_of(struct rtl_env *env, unsigned int chid, struct mrec *m, size_t max)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < env->nev; i++)
-		if (env->ev[i].kind == PPU_TRACE_METHOD && env->ev[i].chid == chid) {
-			ck_assert_uint_lt(n, max);
-			m[n].a = env->ev[i].a;
-			m[n].b = env->ev[i].b;
-			n++;
-		}
-	return n;
-}
-
-static void expect_method(const struct mrec *m, size_t i, uint32_t a, uint32_t b)
+static void expect_method(const struct ppu_sim_event *m, size_t i, uint32_t a, uint32_t b)
 {
 	ck_assert_msg(m[i].a == a && m[i].b == b,
 		      "method %zu: got a=0x%x b=0x%x, want a=0x%x b=0x%x", i, m[i].a, m[i].b,
 		      a, b);
-}
-
-static void submit_and_wait(struct rtl_chan *ch, const struct ppu_pb *pb)
-{
-	ck_assert(!pb->overflow);
-	rtl_chan_submit(ch, pb);
-	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
-}
-
-/* Clocks until a record of @kind (any channel) is in the log. */
-static long wait_event(struct rtl_env *env, uint32_t kind, uint64_t max)
-{
-	uint64_t t0 = ppu_sim_cycles(env->sim);
-	long i;
-
-	while ((i = rtl_log_find(env, kind, -1, 0)) < 0) {
-		ck_assert_uint_lt(ppu_sim_cycles(env->sim) - t0, max);
-		ppu_sim_clock(env->sim, 4);
-	}
-	return i;
 }
 
 START_TEST(incrementing_header_walks_consecutive_methods)
@@ -78,14 +29,14 @@ START_TEST(incrementing_header_walks_consecutive_methods)
 	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
 	uint32_t buf[16], exec = ppu_sem_release_op(0, 0, 0);
 	struct ppu_pb pb;
-	struct mrec m[16];
+	struct ppu_sim_event m[16];
 	long r;
 
 	ppu_pb_init(&pb, buf, 16);
 	ppu_pb_sem_release(&pb, sem.va + 8, 0xcafe0001);
-	submit_and_wait(ch, &pb);
+	rtl_submit_and_wait(ch, &pb, WAIT_CYCLES);
 
-	ck_assert_uint_eq(methods_of(env, ch->chid, m, 16), 5);
+	ck_assert_uint_eq(rtl_log_records(env, PPU_TRACE_METHOD, ch->chid, m, 16), 5);
 	expect_method(m, 0, PPU_HOST_SEM_ADDR_LO, sem.va + 8);
 	expect_method(m, 1, PPU_HOST_SEM_ADDR_HI, 0);
 	expect_method(m, 2, PPU_HOST_SEM_PAYLOAD_LO, 0xcafe0001);
@@ -101,7 +52,7 @@ START_TEST(incrementing_header_walks_consecutive_methods)
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 
@@ -114,7 +65,7 @@ START_TEST(non_incrementing_header_repeats_one_method)
 	uint32_t buf[32], inc = ppu_sem_reduction_op(PPU_SEM_EXECUTE_REDUCTION_INC, 1);
 	uint32_t rel = ppu_sem_release_op(0, 0, 0);
 	struct ppu_pb pb;
-	struct mrec m[32];
+	struct ppu_sim_event m[32];
 	size_t i, k;
 
 	ppu_pb_init(&pb, buf, 32);
@@ -134,9 +85,9 @@ START_TEST(non_incrementing_header_repeats_one_method)
 	ppu_pb_push(&pb, inc);
 	ppu_pb_push(&pb, inc);
 	ppu_pb_push(&pb, inc);
-	submit_and_wait(ch, &pb);
+	rtl_submit_and_wait(ch, &pb, WAIT_CYCLES);
 
-	ck_assert_uint_eq(methods_of(env, ch->chid, m, 32), 10);
+	ck_assert_uint_eq(rtl_log_records(env, PPU_TRACE_METHOD, ch->chid, m, 32), 10);
 	expect_method(m, 0, PPU_HOST_SEM_ADDR_LO, sem.va);
 	expect_method(m, 1, PPU_HOST_SEM_ADDR_HI, 0);
 	expect_method(m, 2, PPU_HOST_SEM_PAYLOAD_LO, 100);
@@ -156,7 +107,7 @@ START_TEST(non_incrementing_header_repeats_one_method)
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 
@@ -168,7 +119,7 @@ START_TEST(increment_once_header_increments_after_first_data_only)
 	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
 	uint32_t buf[32], rel64 = ppu_sem_release_op(1, 0, 0), rel32 = ppu_sem_release_op(0, 0, 0);
 	struct ppu_pb pb;
-	struct mrec m[32];
+	struct ppu_sim_event m[32];
 
 	ppu_pb_init(&pb, buf, 32);
 	/* ADDR_LO then ADDR_HI */
@@ -189,9 +140,9 @@ START_TEST(increment_once_header_increments_after_first_data_only)
 	ppu_pb_push(&pb, ppu_mthd(PPU_MTHD_OP_ONEINC, PPU_HOST_SEM_PAYLOAD_HI, 2));
 	ppu_pb_push(&pb, 0x55555555);
 	ppu_pb_push(&pb, rel32);
-	submit_and_wait(ch, &pb);
+	rtl_submit_and_wait(ch, &pb, WAIT_CYCLES);
 
-	ck_assert_uint_eq(methods_of(env, ch->chid, m, 32), 10);
+	ck_assert_uint_eq(rtl_log_records(env, PPU_TRACE_METHOD, ch->chid, m, 32), 10);
 	expect_method(m, 0, PPU_HOST_SEM_ADDR_LO, sem.va + 16);
 	expect_method(m, 1, PPU_HOST_SEM_ADDR_HI, 0);
 	expect_method(m, 2, PPU_HOST_SEM_PAYLOAD_LO, 0x11111111);
@@ -209,7 +160,7 @@ START_TEST(increment_once_header_increments_after_first_data_only)
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 
@@ -222,7 +173,7 @@ START_TEST(immediate_header_carries_its_data_in_the_header)
 	uint32_t buf[32], rel = ppu_sem_release_op(0, 0, 0);
 	uint32_t immd_max = PPU_FMAX(PPU_MTHD_IMMD);
 	struct ppu_pb pb;
-	struct mrec m[32];
+	struct ppu_sim_event m[32];
 
 	/* the release word fits an immediate */
 	ck_assert_uint_le(rel, immd_max);
@@ -238,9 +189,9 @@ START_TEST(immediate_header_carries_its_data_in_the_header)
 	ppu_pb_push(&pb, ppu_mthd(PPU_MTHD_OP_INC, PPU_HOST_SEM_ADDR_LO, 1));
 	ppu_pb_push(&pb, sem.va + 4);
 	ppu_pb_push(&pb, ppu_mthd_immd(PPU_HOST_SEM_EXECUTE, rel));
-	submit_and_wait(ch, &pb);
+	rtl_submit_and_wait(ch, &pb, WAIT_CYCLES);
 
-	ck_assert_uint_eq(methods_of(env, ch->chid, m, 32), 8);
+	ck_assert_uint_eq(rtl_log_records(env, PPU_TRACE_METHOD, ch->chid, m, 32), 8);
 	expect_method(m, 0, PPU_HOST_SEM_PAYLOAD_LO, 0x1abc);
 	expect_method(m, 1, PPU_HOST_SEM_ADDR_LO, sem.va);
 	expect_method(m, 2, PPU_HOST_SEM_ADDR_HI, 0);
@@ -254,7 +205,7 @@ START_TEST(immediate_header_carries_its_data_in_the_header)
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 
@@ -266,7 +217,7 @@ START_TEST(nop_methods_are_traced_and_change_nothing)
 	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
 	uint32_t buf[32], nops[3] = { 0xdeadbeef, 0, 0xffffffff };
 	struct ppu_pb pb;
-	struct mrec m[32];
+	struct ppu_sim_event m[32];
 
 	ppu_pb_init(&pb, buf, 32);
 	/* NOPs between the semaphore methods and SEM_EXECUTE */
@@ -282,9 +233,9 @@ START_TEST(nop_methods_are_traced_and_change_nothing)
 	ppu_pb_push(&pb, nops[2]);
 	ppu_pb_push(&pb, ppu_mthd_immd(PPU_HOST_NOP, 0x15));
 	ppu_pb_method(&pb, PPU_HOST_SEM_EXECUTE, ppu_sem_release_op(0, 0, 0));
-	submit_and_wait(ch, &pb);
+	rtl_submit_and_wait(ch, &pb, WAIT_CYCLES);
 
-	ck_assert_uint_eq(methods_of(env, ch->chid, m, 32), 10);
+	ck_assert_uint_eq(rtl_log_records(env, PPU_TRACE_METHOD, ch->chid, m, 32), 10);
 	expect_method(m, 4, PPU_HOST_NOP, 0xdeadbeef);
 	expect_method(m, 5, PPU_HOST_NOP, 0xdeadbeef);
 	expect_method(m, 6, PPU_HOST_NOP, 0);
@@ -299,7 +250,7 @@ START_TEST(nop_methods_are_traced_and_change_nothing)
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 
@@ -311,7 +262,7 @@ START_TEST(non_stall_intr_sets_pending_bit_status_and_irq_until_w1c)
 	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
 	uint32_t buf[32], bit = 1u << 3, ns = PPU_FSET(PPU_INTR_NONSTALL, 1);
 	struct ppu_pb pb;
-	struct mrec m[32];
+	struct ppu_sim_event m[32];
 	size_t n;
 
 	rtl_reg_write(env, PPU_REG_INTR_ENABLE, ns);
@@ -322,9 +273,9 @@ START_TEST(non_stall_intr_sets_pending_bit_status_and_irq_until_w1c)
 	ppu_pb_sem_release(&pb, sem.va, 1);
 	ppu_pb_nonstall(&pb);
 	ppu_pb_sem_release(&pb, sem.va + 4, 2);
-	submit_and_wait(ch, &pb);
+	rtl_submit_and_wait(ch, &pb, WAIT_CYCLES);
 
-	n = methods_of(env, ch->chid, m, 32);
+	n = rtl_log_records(env, PPU_TRACE_METHOD, ch->chid, m, 32);
 	ck_assert_uint_eq(n, 11);
 	expect_method(m, 5, PPU_HOST_NON_STALL_INTR, 0);
 	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 4), 2);
@@ -351,7 +302,7 @@ START_TEST(non_stall_intr_sets_pending_bit_status_and_irq_until_w1c)
 	rtl_log_clear(env);
 	ppu_pb_init(&pb, buf, 32);
 	ppu_pb_nonstall(&pb);
-	submit_and_wait(ch, &pb);
+	rtl_submit_and_wait(ch, &pb, WAIT_CYCLES);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_NONSTALL_PENDING), bit);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), ns);
 	ck_assert_int_eq(ppu_sim_irq(env->sim), 0);
@@ -364,7 +315,7 @@ START_TEST(non_stall_intr_sets_pending_bit_status_and_irq_until_w1c)
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 
@@ -390,7 +341,7 @@ START_TEST(launch_dma_interrupt_bit_raises_nonstall_when_the_copy_completes)
 	/* INTERRUPT = 0: no non-stall interrupt */
 	ppu_pb_init(&pb, buf, 32);
 	ppu_pb_copy(&pb, src.va, dst0.va, LEN, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
-	submit_and_wait(ch, &pb);
+	rtl_submit_and_wait(ch, &pb, WAIT_CYCLES);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_NONSTALL_PENDING), 0);
 	ck_assert_int_eq(ppu_sim_irq(env->sim), 0);
 
@@ -399,7 +350,7 @@ START_TEST(launch_dma_interrupt_bit_raises_nonstall_when_the_copy_completes)
 	ppu_pb_init(&pb, buf, 32);
 	ppu_pb_copy(&pb, src.va, dst1.va, LEN, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 1);
 	rtl_chan_submit(ch, &pb);
-	wait_event(env, PPU_TRACE_COPY_START, WAIT_CYCLES);
+	rtl_expect_event(env, PPU_TRACE_COPY_START, -1, 4, WAIT_CYCLES);
 	ck_assert_int_lt(rtl_log_find(env, PPU_TRACE_COPY_END, -1, 0), 0);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_NONSTALL_PENDING), 0);
 	ck_assert_int_eq(ppu_sim_irq(env->sim), 0);
@@ -419,7 +370,7 @@ START_TEST(launch_dma_interrupt_bit_raises_nonstall_when_the_copy_completes)
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 
@@ -434,7 +385,7 @@ START_TEST(wfi_and_release_wfi_after_a_copy_are_no_ops)
 	static uint8_t pat[LEN], got[LEN];
 	uint32_t buf[64], wfi_rel = ppu_sem_release_op(0, 0, 1);
 	struct ppu_pb pb;
-	struct mrec m[64];
+	struct ppu_sim_event m[64];
 	long e, w, r;
 	size_t n;
 	int i;
@@ -446,9 +397,9 @@ START_TEST(wfi_and_release_wfi_after_a_copy_are_no_ops)
 	ppu_pb_copy(&pb, src.va, dst.va, LEN, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
 	ppu_pb_push(&pb, ppu_mthd_immd(PPU_HOST_WFI, 0));
 	ppu_pb_sem(&pb, sem.va, 0x3f1, wfi_rel);
-	submit_and_wait(ch, &pb);
+	rtl_submit_and_wait(ch, &pb, WAIT_CYCLES);
 
-	n = methods_of(env, ch->chid, m, 64);
+	n = rtl_log_records(env, PPU_TRACE_METHOD, ch->chid, m, 64);
 	ck_assert_uint_eq(n, 9 + 1 + 5);
 	expect_method(m, 9, PPU_HOST_WFI, 0);
 	expect_method(m, 14, PPU_HOST_SEM_EXECUTE, wfi_rel);
@@ -469,7 +420,7 @@ START_TEST(wfi_and_release_wfi_after_a_copy_are_no_ops)
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 
@@ -478,18 +429,17 @@ END_TEST
  * doorbelled, A first.  Returns the index of the CHAN_SWITCH record to B
  * between A's first release and B's release (-1 if none).
  */
-static long run_yield_pair(struct rtl_env *env, struct rtl_chan *a, struct rtl_chan *b,
-			   const struct rtl_buf *sem)
+static long run_yield_pair(struct rtl_semt *t)
 {
-	struct rtl_chan *both[2] = { a, b };
+	struct rtl_env *env = t->env;
+	struct rtl_chan *a = t->a, *b = t->b;
+	const struct rtl_buf *sem = &t->sem;
 	uint32_t bufa[32], bufb[32];
 	struct ppu_pb pa, pb;
 	long ra1, rb, ra2, sw = -1;
 	size_t i;
 
-	rtl_chan_doorbell(a);
-	rtl_chan_doorbell(b);
-	ck_assert_int_eq(rtl_wait_all(both, 2, WAIT_CYCLES), 0);
+	rtl_ring_all(t->both, 2, WAIT_CYCLES);
 	rtl_log_clear(env);
 
 	ppu_pb_init(&pa, bufa, 32);
@@ -498,12 +448,9 @@ static long run_yield_pair(struct rtl_env *env, struct rtl_chan *a, struct rtl_c
 	ppu_pb_sem_release(&pa, sem->va + 4, 0xa2);
 	ppu_pb_init(&pb, bufb, 32);
 	ppu_pb_sem_release(&pb, sem->va + 8, 0xb1);
-	ck_assert(!pa.overflow && !pb.overflow);
-	rtl_chan_push_entry(a, rtl_chan_pb_put(a, pa.dw, pa.len), pa.len);
-	rtl_chan_push_entry(b, rtl_chan_pb_put(b, pb.dw, pb.len), pb.len);
-	rtl_chan_doorbell(a);
-	rtl_chan_doorbell(b);
-	ck_assert_int_eq(rtl_wait_all(both, 2, WAIT_CYCLES), 0);
+	rtl_queue_pb(a, &pa);
+	rtl_queue_pb(b, &pb);
+	rtl_ring_all(t->both, 2, WAIT_CYCLES);
 
 	ra1 = rtl_log_find(env, PPU_TRACE_SEM_RELEASE, a->chid, 0);
 	ck_assert_int_ge(ra1, 0);
@@ -528,56 +475,42 @@ static long run_yield_pair(struct rtl_env *env, struct rtl_chan *a, struct rtl_c
 
 START_TEST(yield_hands_the_host_to_a_waiting_channel)
 {
-	struct rtl_env *env = rtl_env_create(NULL);
-	struct rtl_ctx *ctx = rtl_ctx_create(env);
-	struct rtl_chan *a = rtl_chan_create(env, ctx, 0, 4, 0);
-	struct rtl_chan *b = rtl_chan_create(env, ctx, 1, 4, 0);
-	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	struct rtl_semt t;
 	uint32_t buf[32];
 	struct ppu_pb pb;
 	long sw;
 
-	sw = run_yield_pair(env, a, b, &sem);
+	rtl_semt_init(&t, 0);
+	sw = run_yield_pair(&t);
 	ck_assert_int_ge(sw, 0);
-	ck_assert_uint_eq(env->ev[sw].b, PPU_SWITCH_REASON_YIELD);
+	ck_assert_uint_eq(t.env->ev[sw].b, PPU_SWITCH_REASON_YIELD);
 
 	/* alone, a channel just goes on after its YIELD */
-	rtl_log_clear(env);
+	rtl_log_clear(t.env);
 	ppu_pb_init(&pb, buf, 32);
 	ppu_pb_push(&pb, ppu_mthd_immd(PPU_HOST_YIELD, 0));
-	ppu_pb_sem_release(&pb, sem.va + 12, 0xa3);
-	submit_and_wait(a, &pb);
-	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 12), 0xa3);
-	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_FAULT, -1), 0);
-
-	rtl_chan_destroy(a);
-	rtl_chan_destroy(b);
-	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	ppu_pb_sem_release(&pb, t.sem.va + 12, 0xa3);
+	rtl_submit_and_wait(t.a, &pb, WAIT_CYCLES);
+	ck_assert_uint_eq(rtl_buf_rd32(t.env, &t.sem, 12), 0xa3);
+	ck_assert_uint_eq(rtl_log_count(t.env, PPU_TRACE_FAULT, -1), 0);
+	rtl_semt_fini(&t);
 }
 END_TEST
 
 START_TEST(yield_switch_record_names_the_yielding_channel)
 {
-	struct rtl_env *env = rtl_env_create(NULL);
-	struct rtl_ctx *ctx = rtl_ctx_create(env);
-	struct rtl_chan *a = rtl_chan_create(env, ctx, 0, 4, 0);
-	struct rtl_chan *b = rtl_chan_create(env, ctx, 1, 4, 0);
-	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	struct rtl_semt t;
 	long sw;
 
-	sw = run_yield_pair(env, a, b, &sem);
+	rtl_semt_init(&t, 0);
+	sw = run_yield_pair(&t);
 	ck_assert_int_ge(sw, 0);
-	ck_assert_uint_eq(env->ev[sw].b, PPU_SWITCH_REASON_YIELD);
+	ck_assert_uint_eq(t.env->ev[sw].b, PPU_SWITCH_REASON_YIELD);
 	/* A = previous resident: A yielded, so it is A and not "none" */
-	ck_assert_msg(env->ev[sw].a == a->chid,
+	ck_assert_msg(t.env->ev[sw].a == t.a->chid,
 		      "CHAN_SWITCH(YIELD) to %u names previous resident 0x%x, want %u",
-		      b->chid, env->ev[sw].a, a->chid);
-
-	rtl_chan_destroy(a);
-	rtl_chan_destroy(b);
-	rtl_ctx_destroy(ctx);
-	env_finish(env);
+		      t.b->chid, t.env->ev[sw].a, t.a->chid);
+	rtl_semt_fini(&t);
 }
 END_TEST
 
@@ -589,7 +522,7 @@ START_TEST(count_zero_headers_execute_nothing)
 	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
 	uint32_t buf[32];
 	struct ppu_pb pb;
-	struct mrec m[32];
+	struct ppu_sim_event m[32];
 
 	ppu_pb_init(&pb, buf, 32);
 	/* count 0 on SEM_EXECUTE: the next dword is a header, not data */
@@ -600,9 +533,9 @@ START_TEST(count_zero_headers_execute_nothing)
 	/* and at the very end of the segment */
 	ppu_pb_push(&pb, ppu_mthd(PPU_MTHD_OP_INC, PPU_HOST_SEM_EXECUTE, 0));
 	ppu_pb_push(&pb, ppu_mthd(PPU_MTHD_OP_NONINC, PPU_HOST_SEM_EXECUTE, 0));
-	submit_and_wait(ch, &pb);
+	rtl_submit_and_wait(ch, &pb, WAIT_CYCLES);
 
-	ck_assert_uint_eq(methods_of(env, ch->chid, m, 32), 5);
+	ck_assert_uint_eq(rtl_log_records(env, PPU_TRACE_METHOD, ch->chid, m, 32), 5);
 	expect_method(m, 0, PPU_HOST_SEM_ADDR_LO, sem.va);
 	expect_method(m, 4, PPU_HOST_SEM_EXECUTE, ppu_sem_release_op(0, 0, 0));
 	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_SEM_RELEASE, -1), 1);
@@ -612,7 +545,7 @@ START_TEST(count_zero_headers_execute_nothing)
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 
@@ -646,8 +579,7 @@ static void scattered_pb_write(struct rtl_env *env, const struct scattered_pb *s
 	uint32_t i;
 
 	for (i = 0; i < n; i++, off += 4)
-		ck_assert_int_eq(ppu_sim_mem_write(env->sim, 0, s->pa[off / PAGE] + off % PAGE,
-						   &dw[i], 4), 0);
+		rtl_mem_wr32(env, 0, s->pa[off / PAGE] + off % PAGE, dw[i]);
 }
 
 START_TEST(methods_spanning_pushbuffer_page_boundaries)
@@ -659,7 +591,7 @@ START_TEST(methods_spanning_pushbuffer_page_boundaries)
 	static uint32_t buf[2048];
 	struct scattered_pb s;
 	struct ppu_pb pb;
-	static struct mrec m[2048];
+	static struct ppu_sim_event m[2048];
 	uint32_t off_a = PAGE - 8, off_b = 2 * PAGE - 4, off_c = 2 * PAGE + 64, i;
 	uint32_t rel = ppu_sem_release_op(0, 0, 0);
 
@@ -688,7 +620,8 @@ START_TEST(methods_spanning_pushbuffer_page_boundaries)
 	rtl_chan_doorbell(ch);
 	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
 
-	ck_assert_uint_eq(methods_of(env, ch->chid, m, 2048), 5 + 5 + 1100 + 5);
+	ck_assert_uint_eq(rtl_log_records(env, PPU_TRACE_METHOD, ch->chid, m, 2048),
+			  5 + 5 + 1100 + 5);
 	expect_method(m, 0, PPU_HOST_SEM_ADDR_LO, sem.va);
 	expect_method(m, 1, PPU_HOST_SEM_ADDR_HI, 0);
 	expect_method(m, 2, PPU_HOST_SEM_PAYLOAD_LO, 0xa1a1a1a1);
@@ -708,7 +641,7 @@ START_TEST(methods_spanning_pushbuffer_page_boundaries)
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 
@@ -753,7 +686,7 @@ START_TEST(header_whose_data_continues_in_the_next_entry_is_pb_runaway)
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rtl_env.h"
+#include "rtl_check.h"
 #include "rtl_suites.h"
 
 #define PAGE 4096u
@@ -20,88 +20,10 @@
 #define PA_OUTSIDE (128ull << 20)
 /* a physical page this suite's allocations never reach, in both apertures */
 #define PA_SHARED (48ull << 20)
-
-static uint32_t rnd_state;
-
-static void rnd_seed(uint32_t s)
-{
-	rnd_state = s ? s : 0x2468ace1;
-}
-
-static uint32_t rnd(void)
-{
-	uint32_t x = rnd_state;
-
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	rnd_state = x;
-	return x;
-}
-
-static void rnd_fill(uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (uint8_t)(rnd() >> 7);
-}
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	ck_assert_ptr_nonnull(p);
-	return p;
-}
-
-static uint64_t perf_read(struct rtl_env *env, uint32_t idx)
-{
-	uint32_t lo = rtl_reg_read(env, PPU_PERF_LO(idx));
-	uint32_t hi = rtl_reg_read(env, PPU_PERF_HI(idx));
-
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static void expect_no_protocol_errors(struct rtl_env *env)
-{
-	struct ppu_sim_stats st;
-
-	ppu_sim_get_stats(env->sim, &st);
-	ck_assert_uint_eq(st.protocol_errors, 0);
-}
-
-static uint32_t mem_rd32(struct rtl_env *env, int sys, uint64_t pa)
-{
-	uint32_t v = 0;
-
-	ck_assert_int_eq(ppu_sim_mem_read(env->sim, sys, pa, &v, 4), 0);
-	return v;
-}
-
-static void mem_wr32(struct rtl_env *env, int sys, uint64_t pa, uint32_t v)
-{
-	ck_assert_int_eq(ppu_sim_mem_write(env->sim, sys, pa, &v, 4), 0);
-}
-
-static uint8_t *buf_randomize(struct rtl_env *env, const struct rtl_buf *b)
-{
-	uint8_t *img = xmalloc(b->size);
-
-	rnd_fill(img, b->size);
-	rtl_buf_write(env, b, 0, img, b->size);
-	return img;
-}
-
-static void expect_buf(struct rtl_env *env, const struct rtl_buf *b, uint32_t off,
-		       const uint8_t *want, uint32_t len)
-{
-	uint8_t *got = xmalloc(len);
-
-	rtl_buf_read(env, b, off, got, len);
-	ck_assert_mem_eq(got, want, len);
-	free(got);
-}
+/* the byte of each random draw this suite's data has always used */
+#define RND_SHIFT 7
+/* the busy channel of another context: buffer and copy size */
+#define BUSY_LEN (48u * 1024 + 5)
 
 static void fault_expect(struct rtl_chan *ch, uint32_t kind, uint32_t unit, uint32_t access)
 {
@@ -138,17 +60,6 @@ static int copy_and_wait(struct rtl_chan *ch, uint32_t src, uint32_t dst, uint32
 	return rtl_chan_wait(ch, WAIT_CYCLES);
 }
 
-/* Clocks until the copy engine has started a copy for @chid. */
-static void wait_copy_start(struct rtl_env *env, unsigned int chid)
-{
-	uint64_t t0 = ppu_sim_cycles(env->sim);
-
-	while (rtl_log_find(env, PPU_TRACE_COPY_START, (int)chid, 0) < 0) {
-		ck_assert_uint_lt(ppu_sim_cycles(env->sim) - t0, 200000);
-		ppu_sim_clock(env->sim, 16);
-	}
-}
-
 /*
  * Software Sv32 walk of the tables in memory (for the test's own backdoor
  * writes through a VA): honours superpages and the SYS bit of pointers and
@@ -157,14 +68,15 @@ static void wait_copy_start(struct rtl_env *env, unsigned int chid)
 static void sw_walk(struct rtl_env *env, uint64_t root_pa, int root_sys, uint32_t va,
 		    uint64_t *pa, int *sys)
 {
-	uint32_t pte = mem_rd32(env, root_sys, root_pa + PPU_FGET(PPU_VA_VPN1, va) * 4);
+	uint32_t pte = rtl_mem_rd32(env, root_sys, root_pa + PPU_FGET(PPU_VA_VPN1, va) * 4);
 	const uint32_t leaf = PPU_PTE_PERM_R | PPU_PTE_PERM_X;
 
 	ck_assert(pte & PPU_PTE_BIT(PPU_PTE_V));
 	if (!(pte & leaf)) {
 		uint64_t t = (uint64_t)PPU_FGET(PPU_PTE_PPN, pte) << 12;
 
-		pte = mem_rd32(env, PPU_FGET(PPU_PTE_SYS, pte), t + PPU_FGET(PPU_VA_VPN0, va) * 4);
+		pte = rtl_mem_rd32(env, PPU_FGET(PPU_PTE_SYS, pte),
+				   t + PPU_FGET(PPU_VA_VPN0, va) * 4);
 		ck_assert(pte & PPU_PTE_BIT(PPU_PTE_V));
 		*pa = ((uint64_t)PPU_FGET(PPU_PTE_PPN, pte) << 12) | PPU_FGET(PPU_VA_OFFSET, va);
 	} else {
@@ -216,16 +128,16 @@ static void vsubmit(struct rtl_chan *ch, const struct ppu_pb *pb, uint32_t pb_va
 	ppu_gp_entry(e, pb_va, pb->len, 0);
 	va_write(ch->ctx, ch->gpfifo.va + ch->put * 8, e, 8);
 	ch->put = (ch->put + 1) & ((1u << ch->log2_entries) - 1);
-	mem_wr32(ch->env, 0, ch->userd_pa + PPU_USERD_GP_PUT, ch->put);
+	rtl_userd_wr32(ch, PPU_USERD_GP_PUT, ch->put);
 	rtl_chan_doorbell(ch);
 }
 
 /* Rewrites the page-table root of a channel's instance block. */
 static void inst_set_root(struct rtl_chan *ch, uint64_t root_pa, int sys)
 {
-	mem_wr32(ch->env, 0, ch->inst_pa + PPU_INST_PT_ROOT,
-		 PPU_FSET(PPU_INST_PT_ROOT_PPN, (uint32_t)(root_pa >> 12)) |
-		 PPU_FSET(PPU_INST_PT_ROOT_SYS, !!sys));
+	rtl_mem_wr32(ch->env, 0, ch->inst_pa + PPU_INST_PT_ROOT,
+		     PPU_FSET(PPU_INST_PT_ROOT_PPN, (uint32_t)(root_pa >> 12)) |
+		     PPU_FSET(PPU_INST_PT_ROOT_SYS, !!sys));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -240,22 +152,22 @@ START_TEST(superpage_and_4k_pages_translate_to_their_pas)
 	uint64_t sp_pa = rtl_alloc_pa(env, sp_sys, SUPER, SUPER);
 	struct rtl_buf a = rtl_buf_alloc(ctx, 0, PAGE), b = rtl_buf_alloc(ctx, 1, PAGE);
 	struct rtl_buf src = rtl_buf_alloc(ctx, 0, 4 * PAGE), dst = rtl_buf_alloc(ctx, 1, 4 * PAGE);
-	uint8_t *simg, *img = xmalloc(64 * 1024), *got = xmalloc(64 * 1024);
+	uint8_t *simg, *img = rtl_xmalloc(64 * 1024), *got = rtl_xmalloc(64 * 1024);
 	uint64_t m0;
 
-	rnd_seed(0x5e7 + _i);
+	rtl_rnd_seed(0x5e7 + _i, RND_SHIFT);
 	rtl_map_super(ctx, sp_va, sp_pa, sp_sys, PERM_RW);
-	simg = buf_randomize(env, &src);
+	simg = rtl_buf_randomize(env, &src);
 
 	/* warm the TLB with the channel's GPFIFO and pushbuffer pages */
 	ck_assert_int_eq(copy_and_wait(ch, a.va, b.va, 64), 0);
 
 	/* 16 pages inside one superpage, both sides: a single walk */
-	rnd_fill(img, 64 * 1024);
+	rtl_rnd_fill(img, 64 * 1024);
 	ck_assert_int_eq(ppu_sim_mem_write(env->sim, sp_sys, sp_pa + 0x100000, img, 64 * 1024), 0);
-	m0 = perf_read(env, PPU_PERF_TLB_MISSES);
+	m0 = rtl_perf_read(env, PPU_PERF_TLB_MISSES);
 	ck_assert_int_eq(copy_and_wait(ch, sp_va + 0x100000, sp_va + 0x300005, 64 * 1024 - 5), 0);
-	ck_assert_uint_eq(perf_read(env, PPU_PERF_TLB_MISSES) - m0, 1);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_TLB_MISSES) - m0, 1);
 	ck_assert_int_eq(ppu_sim_mem_read(env->sim, sp_sys, sp_pa + 0x300005, got, 64 * 1024 - 5),
 			 0);
 	ck_assert_mem_eq(got, img, 64 * 1024 - 5);
@@ -265,12 +177,12 @@ START_TEST(superpage_and_4k_pages_translate_to_their_pas)
 	ck_assert_int_eq(ppu_sim_mem_read(env->sim, sp_sys, sp_pa + 0x1ff000 - 5, got, len), 0);
 	ck_assert_mem_eq(got, simg + 1, len);
 	ck_assert_int_eq(copy_and_wait(ch, sp_va + 0x1ff000 - 5, dst.va + 6, len), 0);
-	expect_buf(env, &dst, 6, simg + 1, len);
+	rtl_expect_buf(env, &dst, 6, simg + 1, len);
 	/* the last bytes of the superpage */
 	ck_assert_int_eq(copy_and_wait(ch, src.va, sp_va + SUPER - 100, 100), 0);
 	ck_assert_int_eq(ppu_sim_mem_read(env->sim, sp_sys, sp_pa + SUPER - 100, got, 100), 0);
 	ck_assert_mem_eq(got, simg, 100);
-	expect_no_protocol_errors(env);
+	rtl_expect_no_protocol_errors(env);
 
 	free(simg);
 	free(img);
@@ -315,27 +227,27 @@ START_TEST(tlb_misses_count_first_touch_only)
 
 	/* the GPFIFO page, the pushbuffer page, x and y */
 	ck_assert_int_eq(copy_and_wait(ch, x.va, y.va, PAGE), 0);
-	m0 = perf_read(env, PPU_PERF_TLB_MISSES);
+	m0 = rtl_perf_read(env, PPU_PERF_TLB_MISSES);
 	ck_assert_uint_eq(m0, 4);
 	/* first touch of a and b */
 	ck_assert_int_eq(copy_and_wait(ch, a.va, b.va, PAGE), 0);
-	m1 = perf_read(env, PPU_PERF_TLB_MISSES);
+	m1 = rtl_perf_read(env, PPU_PERF_TLB_MISSES);
 	ck_assert_uint_eq(m1 - m0, 2);
 	/* the same pages again, and other offsets in them */
 	ck_assert_int_eq(copy_and_wait(ch, a.va, b.va, PAGE), 0);
 	ck_assert_int_eq(copy_and_wait(ch, a.va + 100, b.va + 7, 1000), 0);
-	m2 = perf_read(env, PPU_PERF_TLB_MISSES);
+	m2 = rtl_perf_read(env, PPU_PERF_TLB_MISSES);
 	ck_assert_uint_eq(m2 - m1, 0);
 	/* a's second page and three pages of c are new */
 	ck_assert_int_eq(copy_and_wait(ch, a.va, c.va + PAGE / 2, 2 * PAGE), 0);
-	m3 = perf_read(env, PPU_PERF_TLB_MISSES);
+	m3 = rtl_perf_read(env, PPU_PERF_TLB_MISSES);
 	ck_assert_uint_eq(m3 - m2, 4);
 	/* after an invalidate everything misses once more */
 	rtl_reg_write(env, PPU_REG_MMU_CTRL, PPU_FSET(PPU_MMU_CTRL_INVALIDATE, 1));
 	ck_assert_int_eq(copy_and_wait(ch, a.va, b.va, PAGE), 0);
-	m4 = perf_read(env, PPU_PERF_TLB_MISSES);
+	m4 = rtl_perf_read(env, PPU_PERF_TLB_MISSES);
 	ck_assert_uint_eq(m4 - m3, 4);
-	expect_no_protocol_errors(env);
+	rtl_expect_no_protocol_errors(env);
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
@@ -353,22 +265,22 @@ START_TEST(invalidate_makes_a_remapped_source_visible)
 	struct rtl_buf d3 = rtl_buf_alloc(ctx, 0, PAGE);
 	uint8_t *old, *new;
 
-	rnd_seed(0x1a1);
-	old = buf_randomize(env, &s);
-	new = buf_randomize(env, &other);
+	rtl_rnd_seed(0x1a1, RND_SHIFT);
+	old = rtl_buf_randomize(env, &s);
+	new = rtl_buf_randomize(env, &other);
 
 	ck_assert_int_eq(copy_and_wait(ch, s.va, d1.va, PAGE), 0);
-	expect_buf(env, &d1, 0, old, PAGE);
+	rtl_expect_buf(env, &d1, 0, old, PAGE);
 
 	/* remap the source VA; the TLB still holds the old translation */
 	rtl_map(ctx, s.va, other.pa, other.sys, PAGE, PERM_RW);
 	ck_assert_int_eq(copy_and_wait(ch, s.va, d2.va, PAGE), 0);
-	expect_buf(env, &d2, 0, old, PAGE);
+	rtl_expect_buf(env, &d2, 0, old, PAGE);
 
 	rtl_reg_write(env, PPU_REG_MMU_CTRL, PPU_FSET(PPU_MMU_CTRL_INVALIDATE, 1));
 	ck_assert_int_eq(copy_and_wait(ch, s.va, d3.va, PAGE), 0);
-	expect_buf(env, &d3, 0, new, PAGE);
-	expect_no_protocol_errors(env);
+	rtl_expect_buf(env, &d3, 0, new, PAGE);
+	rtl_expect_no_protocol_errors(env);
 
 	free(old);
 	free(new);
@@ -389,9 +301,9 @@ START_TEST(leaf_sys_bit_selects_system_memory)
 	uint8_t local[PAGE], sys[PAGE], got[PAGE], zero[PAGE];
 
 	/* the same physical address in both apertures, different contents */
-	rnd_seed(0x5a5);
-	rnd_fill(local, PAGE);
-	rnd_fill(sys, PAGE);
+	rtl_rnd_seed(0x5a5, RND_SHIFT);
+	rtl_rnd_fill(local, PAGE);
+	rtl_rnd_fill(sys, PAGE);
 	memset(zero, 0, PAGE);
 	ck_assert_int_eq(ppu_sim_mem_write(env->sim, 0, PA_SHARED, local, PAGE), 0);
 	ck_assert_int_eq(ppu_sim_mem_write(env->sim, 1, PA_SHARED, sys, PAGE), 0);
@@ -403,8 +315,8 @@ START_TEST(leaf_sys_bit_selects_system_memory)
 
 	ck_assert_int_eq(copy_and_wait(ch, va_l, d_l.va, PAGE), 0);
 	ck_assert_int_eq(copy_and_wait(ch, va_s, d_s.va, PAGE), 0);
-	expect_buf(env, &d_l, 0, local, PAGE);
-	expect_buf(env, &d_s, 0, sys, PAGE);
+	rtl_expect_buf(env, &d_l, 0, local, PAGE);
+	rtl_expect_buf(env, &d_s, 0, sys, PAGE);
 
 	/* a write through a SYS leaf lands in system memory only */
 	ck_assert_int_eq(copy_and_wait(ch, va_l, va_w, PAGE), 0);
@@ -412,7 +324,7 @@ START_TEST(leaf_sys_bit_selects_system_memory)
 	ck_assert_mem_eq(got, local, PAGE);
 	ck_assert_int_eq(ppu_sim_mem_read(env->sim, 0, PA_SHARED + PAGE, got, PAGE), 0);
 	ck_assert_mem_eq(got, zero, PAGE);
-	expect_no_protocol_errors(env);
+	rtl_expect_no_protocol_errors(env);
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
@@ -432,20 +344,20 @@ START_TEST(same_va_in_two_contexts_translates_per_context)
 	uint8_t *ia, *ib;
 	int round;
 
-	rnd_seed(0xab);
+	rtl_rnd_seed(0xab, RND_SHIFT);
 	/* both allocators hand out the same VAs, backed by different pages */
 	ck_assert_uint_eq(sa.va, sb.va);
 	ck_assert_uint_eq(da.va, db.va);
-	ia = buf_randomize(env, &sa);
-	ib = buf_randomize(env, &sb);
+	ia = rtl_buf_randomize(env, &sa);
+	ib = rtl_buf_randomize(env, &sb);
 	for (round = 0; round < 2; round++) {
 		submit_copy(cha, sa.va + round, da.va, 2 * PAGE - 1, 0, 0, 0);
 		submit_copy(chb, sb.va + round, db.va, 2 * PAGE - 1, 0, 0, 0);
 		ck_assert_int_eq(rtl_wait_all(both, 2, WAIT_CYCLES), 0);
-		expect_buf(env, &da, 0, ia + round, 2 * PAGE - 1);
-		expect_buf(env, &db, 0, ib + round, 2 * PAGE - 1);
+		rtl_expect_buf(env, &da, 0, ia + round, 2 * PAGE - 1);
+		rtl_expect_buf(env, &db, 0, ib + round, 2 * PAGE - 1);
 	}
-	expect_no_protocol_errors(env);
+	rtl_expect_no_protocol_errors(env);
 
 	free(ia);
 	free(ib);
@@ -465,8 +377,8 @@ static void chan_unbind_reset(struct rtl_chan *ch)
 		      PPU_FSET(PPU_CHAN_CTRL_CHID, ch->chid));
 	ppu_sim_clock(ch->env->sim, 100);
 	ck_assert_uint_eq(rtl_chan_state(ch), PPU_CHAN_STATUS_STATE_UNBOUND);
-	mem_wr32(ch->env, 0, ch->userd_pa + PPU_USERD_GP_PUT, 0);
-	mem_wr32(ch->env, 0, ch->userd_pa + PPU_USERD_GP_GET, 0);
+	rtl_userd_wr32(ch, PPU_USERD_GP_PUT, 0);
+	rtl_userd_wr32(ch, PPU_USERD_GP_GET, 0);
 	ch->put = 0;
 }
 
@@ -479,24 +391,24 @@ START_TEST(widened_permission_takes_effect_without_invalidate)
 	struct rtl_buf y = rtl_buf_alloc(ctx, 1, PAGE);
 	uint8_t *pimg, *yimg;
 
-	rnd_seed(0x9d);
-	pimg = buf_randomize(env, &p);
-	yimg = buf_randomize(env, &y);
+	rtl_rnd_seed(0x9d, RND_SHIFT);
+	pimg = rtl_buf_randomize(env, &p);
+	yimg = rtl_buf_randomize(env, &y);
 	rtl_map(ctx, p.va, p.pa, 0, PAGE, PPU_PTE_PERM_R);
 	/* a read puts the read-only translation in the TLB */
 	ck_assert_int_eq(copy_and_wait(ch, p.va, x.va, PAGE), 0);
-	expect_buf(env, &x, 0, pimg, PAGE);
+	rtl_expect_buf(env, &x, 0, pimg, PAGE);
 	ck_assert_int_eq(copy_and_wait(ch, y.va, p.va, PAGE), 1);
 	fault_expect(ch, PPU_FAULT_KIND_PERMISSION, PPU_FAULT_UNIT_COPY_DST,
 		     PPU_FAULT_ACCESS_WRITE);
-	expect_buf(env, &p, 0, pimg, PAGE);
+	rtl_expect_buf(env, &p, 0, pimg, PAGE);
 
 	/* make it writable; no MMU_CTRL invalidate */
 	rtl_map(ctx, p.va, p.pa, 0, PAGE, PERM_RW);
 	chan_unbind_reset(ch);
 	ck_assert_int_eq(copy_and_wait(ch, y.va, p.va, PAGE), 0);
-	expect_buf(env, &p, 0, yimg, PAGE);
-	expect_no_protocol_errors(env);
+	rtl_expect_buf(env, &p, 0, yimg, PAGE);
+	rtl_expect_no_protocol_errors(env);
 
 	free(pimg);
 	free(yimg);
@@ -526,11 +438,11 @@ START_TEST(pushbuffers_gpfifo_and_semaphores_live_at_scattered_pas)
 	struct rtl_buf src = rtl_buf_alloc(ctx, 1, 8 * 1000);
 	struct rtl_buf dst = rtl_buf_alloc(ctx, 0, 8 * 1000);
 	uint64_t pool[2];
-	uint32_t i, k, *dw = xmalloc(2048 * 4), sems[2 * PAGE / 4];
+	uint32_t i, k, *dw = rtl_xmalloc(2048 * 4), sems[2 * PAGE / 4];
 	uint8_t *simg;
 	struct ppu_pb pb;
 
-	rnd_seed(0x5ca);
+	rtl_rnd_seed(0x5ca, RND_SHIFT);
 	pool[0] = rtl_alloc_pa(env, 0, SCAT_POOL * PAGE, PAGE);
 	pool[1] = rtl_alloc_pa(env, 1, SCAT_POOL * PAGE, PAGE);
 	/* GPFIFO: page 0 in system memory, page 1 in local memory, far apart */
@@ -545,13 +457,11 @@ START_TEST(pushbuffers_gpfifo_and_semaphores_live_at_scattered_pas)
 	rtl_map(ctx, sem_va + PAGE, scat_pa(pool, 0, 91), 0, PAGE, PERM_RW);
 	memset(sems, 0, sizeof(sems));
 	va_write(ctx, sem_va, sems, sizeof(sems));
-	simg = xmalloc(src.size);
-	rnd_fill(simg, src.size);
-	rtl_buf_write(env, &src, 0, simg, src.size);
+	simg = rtl_buf_randomize(env, &src);
 
 	/* entries 508..515 straddle the GPFIFO's page boundary at 512 */
-	mem_wr32(env, 0, ch->userd_pa + PPU_USERD_GP_PUT, start);
-	mem_wr32(env, 0, ch->userd_pa + PPU_USERD_GP_GET, start);
+	rtl_userd_wr32(ch, PPU_USERD_GP_PUT, start);
+	rtl_userd_wr32(ch, PPU_USERD_GP_GET, start);
 	ch->put = start;
 
 	for (k = 0; k < nent; k++) {
@@ -578,9 +488,9 @@ START_TEST(pushbuffers_gpfifo_and_semaphores_live_at_scattered_pas)
 		ck_assert_uint_eq(sems[(1020 * k) / 4], 0xa0000000 + k);
 		ck_assert_uint_eq(sems[(1020 * k + 4) / 4], 0xc0de0000 + k);
 	}
-	expect_buf(env, &dst, 0, simg, 8 * 1000);
+	rtl_expect_buf(env, &dst, 0, simg, 8 * 1000);
 	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_GP_FETCH, 2), nent);
-	expect_no_protocol_errors(env);
+	rtl_expect_no_protocol_errors(env);
 
 	free(dw);
 	free(simg);
@@ -648,10 +558,10 @@ START_TEST(page_tables_in_system_memory_are_walked)
 	uint32_t dw[64];
 	struct ppu_pb pb;
 
-	rnd_seed(0x7ab + _i);
+	rtl_rnd_seed(0x7ab + _i, RND_SHIFT);
 	rtl_map(ctx, far1, dst_pa, 1, 3 * PAGE, PERM_RW);
 	rtl_map(ctx, far2, sem_pa, 0, PAGE, PERM_RW);
-	simg = buf_randomize(env, &src);
+	simg = rtl_buf_randomize(env, &src);
 
 	ppu_pb_init(&pb, dw, 64);
 	ppu_pb_copy(&pb, src.va + 3, far1 + 1, 3 * PAGE - 9, PPU_LAUNCH_DMA_SEMAPHORE_RELEASE,
@@ -665,9 +575,9 @@ START_TEST(page_tables_in_system_memory_are_walked)
 
 	ck_assert_int_eq(ppu_sim_mem_read(env->sim, 1, dst_pa + 1, got, 3 * PAGE - 9), 0);
 	ck_assert_mem_eq(got, simg + 3, 3 * PAGE - 9);
-	ck_assert_uint_eq(mem_rd32(env, 0, sem_pa + 8), 0x5151);
-	ck_assert_uint_eq(mem_rd32(env, 0, sem_pa + 12), 0x7ab1e);
-	expect_no_protocol_errors(env);
+	ck_assert_uint_eq(rtl_mem_rd32(env, 0, sem_pa + 8), 0x5151);
+	ck_assert_uint_eq(rtl_mem_rd32(env, 0, sem_pa + 12), 0x7ab1e);
+	rtl_expect_no_protocol_errors(env);
 
 	free(simg);
 	rtl_chan_destroy(ch);
@@ -695,8 +605,8 @@ START_TEST(channel_table_instance_userd_and_tables_in_system_memory)
 	uint8_t *simg;
 	struct ppu_pb pb;
 
-	rnd_seed(0x515);
-	simg = buf_randomize(env, &src);
+	rtl_rnd_seed(0x515, RND_SHIFT);
+	simg = rtl_buf_randomize(env, &src);
 	ppu_pb_init(&pb, dw, 32);
 	ppu_pb_copy(&pb, src.va + 1, dst.va + 2, 2 * PAGE - 3, PPU_LAUNCH_DMA_SEMAPHORE_RELEASE,
 		    sem.va + 4, 0x5150, 0);
@@ -707,22 +617,22 @@ START_TEST(channel_table_instance_userd_and_tables_in_system_memory)
 	words[PPU_INST_USERD_LO / 4] = (uint32_t)userd;
 	words[PPU_INST_USERD_HI / 4] = ppu_addr_hi(userd, 1);
 	ck_assert_int_eq(ppu_sim_mem_write(env->sim, 1, inst, words, sizeof(words)), 0);
-	mem_wr32(env, 1, userd + PPU_USERD_GP_PUT, 1);
-	mem_wr32(env, 1, userd + PPU_USERD_GP_GET, 0);
+	rtl_mem_wr32(env, 1, userd + PPU_USERD_GP_PUT, 1);
+	rtl_mem_wr32(env, 1, userd + PPU_USERD_GP_GET, 0);
 	ppu_chan_entry(ent, inst, 1, 1);
 	ck_assert_int_eq(ppu_sim_mem_write(env->sim, 1, table + 3 * 8, ent, 8), 0);
 	/* the local structures rtl_env built are invalid from here on */
-	mem_wr32(env, 0, env->chan_table_pa + 3 * 8, 0);
-	mem_wr32(env, 0, ch->userd_pa + PPU_USERD_GP_PUT, 0xdead);
+	rtl_mem_wr32(env, 0, env->chan_table_pa + 3 * 8, 0);
+	rtl_userd_wr32(ch, PPU_USERD_GP_PUT, 0xdead);
 	rtl_reg_write(env, PPU_REG_CHAN_TABLE_LO, (uint32_t)table);
 	rtl_reg_write(env, PPU_REG_CHAN_TABLE_HI, ppu_addr_hi(table, 1));
 
 	rtl_chan_doorbell(ch);
 	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
 	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), 1);
-	expect_buf(env, &dst, 2, simg + 1, 2 * PAGE - 3);
+	rtl_expect_buf(env, &dst, 2, simg + 1, 2 * PAGE - 3);
 	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 4), 0x5150);
-	expect_no_protocol_errors(env);
+	rtl_expect_no_protocol_errors(env);
 
 	free(simg);
 	rtl_chan_destroy(ch);
@@ -733,74 +643,25 @@ END_TEST
 
 /* ------------------------------------------------------------------------ */
 
-/* A channel of another context kept busy with copies while a fault happens. */
-#define BUSY_N 3
-#define BUSY_LEN (48u * 1024 + 5)
-
-struct busy {
-	struct rtl_ctx *ctx;
-	struct rtl_chan *ch;
-	struct rtl_buf src[BUSY_N], dst[BUSY_N];
-	uint8_t *img[BUSY_N];
-};
-
-static void busy_start(struct rtl_env *env, struct busy *b, unsigned int chid)
-{
-	uint32_t dw[64];
-	struct ppu_pb pb;
-	int i;
-
-	b->ctx = rtl_ctx_create(env);
-	b->ch = rtl_chan_create(env, b->ctx, chid, 4, 0);
-	ppu_pb_init(&pb, dw, 64);
-	for (i = 0; i < BUSY_N; i++) {
-		b->src[i] = rtl_buf_alloc(b->ctx, i & 1, BUSY_LEN);
-		b->dst[i] = rtl_buf_alloc(b->ctx, !(i & 1), BUSY_LEN);
-		b->img[i] = buf_randomize(env, &b->src[i]);
-		ppu_pb_copy(&pb, b->src[i].va, b->dst[i].va, BUSY_LEN,
-			    PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
-	}
-	rtl_chan_submit(b->ch, &pb);
-	wait_copy_start(env, chid);
-}
-
-static void busy_finish(struct rtl_env *env, struct busy *b)
-{
-	int i;
-
-	ck_assert_msg(rtl_chan_wait(b->ch, WAIT_CYCLES / 2) == 0,
-		      "the busy channel of the other context did not finish: state %u, "
-		      "GP_GET %u of %u, %zu copies started", rtl_chan_state(b->ch),
-		      rtl_chan_reg(b->ch, PPU_CHAN_GP_GET), b->ch->put,
-		      rtl_log_count(env, PPU_TRACE_COPY_START, (int)b->ch->chid));
-	ck_assert_uint_eq(rtl_chan_reg(b->ch, PPU_CHAN_FAULT_INFO), 0);
-	for (i = 0; i < BUSY_N; i++) {
-		expect_buf(env, &b->dst[i], 0, b->img[i], BUSY_LEN);
-		free(b->img[i]);
-	}
-	rtl_chan_destroy(b->ch);
-	rtl_ctx_destroy(b->ctx);
-}
-
 START_TEST(not_present_source_faults_its_channel_only)
 {
 	struct rtl_env *env = rtl_env_create(NULL);
-	struct busy other;
+	struct rtl_busy other;
 	struct rtl_ctx *ctx;
 	struct rtl_chan *ch;
 	struct rtl_buf src, dst, sem;
-	uint8_t *simg, *dimg, *got = xmalloc(4 * PAGE);
+	uint8_t *simg, *dimg, *got = rtl_xmalloc(4 * PAGE);
 	uint32_t k;
 
-	rnd_seed(0x404);
-	busy_start(env, &other, 9);
+	rtl_rnd_seed(0x404, RND_SHIFT);
+	rtl_busy_start(env, &other, 9, BUSY_LEN, BUSY_LEN, 0);
 	ctx = rtl_ctx_create(env);
 	ch = rtl_chan_create(env, ctx, 0, 4, 0);
 	src = rtl_buf_alloc(ctx, 0, 4 * PAGE);
 	dst = rtl_buf_alloc(ctx, 1, 4 * PAGE);
 	sem = rtl_buf_alloc(ctx, 0, 64);
-	simg = buf_randomize(env, &src);
-	dimg = buf_randomize(env, &dst);
+	simg = rtl_buf_randomize(env, &src);
+	dimg = rtl_buf_randomize(env, &dst);
 	rtl_set_pte(ctx, src.va + 2 * PAGE, 0);
 
 	submit_copy(ch, src.va, dst.va, 4 * PAGE, PPU_LAUNCH_DMA_SEMAPHORE_RELEASE, sem.va, 7);
@@ -819,10 +680,10 @@ START_TEST(not_present_source_faults_its_channel_only)
 		;
 	ck_assert_mem_eq(got + k, dimg + k, 4 * PAGE - k);
 
-	busy_finish(env, &other);
+	rtl_busy_finish(env, &other, WAIT_CYCLES / 2);
 	ck_assert_uint_eq(rtl_chan_state(ch), PPU_CHAN_STATUS_STATE_FAULTED);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_FAULT_PENDING), 1u << 0);
-	expect_no_protocol_errors(env);
+	rtl_expect_no_protocol_errors(env);
 
 	free(simg);
 	free(dimg);
@@ -837,41 +698,32 @@ END_TEST
  * Loop index: memory configuration (0 default, 1 long latency, 2 narrow),
  * so the fault finds many reads and writes in flight to drain.
  */
-static struct rtl_env *env_with_memory(int which)
-{
-	struct ppu_sim_config cfg;
-
-	if (which == 0)
-		return rtl_env_create(NULL);
-	ppu_sim_config_default(&cfg);
-	cfg.local_mem_bytes = 64u << 20;
-	cfg.sys_mem_bytes = 64u << 20;
-	if (which == 1) {
-		cfg.local_latency = 60;
-		cfg.sys_latency = 250;
-	} else {
-		cfg.local_bytes_per_cycle = 1;
-		cfg.sys_bytes_per_cycle = 3;
-	}
-	return rtl_env_create(&cfg);
-}
+static const struct {
+	uint32_t local_latency, sys_latency, local_bpc, sys_bpc;	/* 0: default */
+} fault_mem[] = {
+	{ 0, 0, 0, 0 },
+	{ 60, 250, 0, 0 },
+	{ 0, 0, 1, 3 },
+};
 
 START_TEST(destination_fault_mid_copy_leaves_the_engine_clean)
 {
-	struct rtl_env *env = env_with_memory(_i);
+	struct rtl_env *env = rtl_env_create_mem(fault_mem[_i].local_latency,
+						 fault_mem[_i].sys_latency,
+						 fault_mem[_i].local_bpc, fault_mem[_i].sys_bpc);
 	struct rtl_ctx *ctx = rtl_ctx_create(env), *c2 = rtl_ctx_create(env);
 	struct rtl_chan *ch = rtl_chan_create(env, ctx, 0, 4, 0);
 	struct rtl_chan *ch2 = rtl_chan_create(env, c2, 1, 4, 0);
 	struct rtl_buf src = rtl_buf_alloc(ctx, 1, 4 * PAGE), dst = rtl_buf_alloc(ctx, 0, 4 * PAGE);
 	struct rtl_buf s2 = rtl_buf_alloc(c2, 0, 100000), d2 = rtl_buf_alloc(c2, 1, 100000);
-	uint8_t *simg, *dimg, *want, *got = xmalloc(4 * PAGE), *i2;
+	uint8_t *simg, *dimg, *want, *got = rtl_xmalloc(4 * PAGE), *i2;
 	uint32_t k;
 
-	rnd_seed(0xd57);
-	simg = buf_randomize(env, &src);
-	dimg = buf_randomize(env, &dst);
-	i2 = buf_randomize(env, &s2);
-	want = xmalloc(4 * PAGE);
+	rtl_rnd_seed(0xd57, RND_SHIFT);
+	simg = rtl_buf_randomize(env, &src);
+	dimg = rtl_buf_randomize(env, &dst);
+	i2 = rtl_buf_randomize(env, &s2);
+	want = rtl_xmalloc(4 * PAGE);
 	memcpy(want, dimg, 4 * PAGE);
 	memcpy(want + 5, simg + 3, 4 * PAGE - 8);
 	rtl_map(ctx, dst.va + 2 * PAGE, dst.pa + 2 * PAGE, 0, PAGE, PPU_PTE_PERM_R);
@@ -888,8 +740,8 @@ START_TEST(destination_fault_mid_copy_leaves_the_engine_clean)
 
 	/* the next copy on the engine sees none of the abandoned data */
 	ck_assert_int_eq(copy_and_wait(ch2, s2.va + 7, d2.va + 2, 100000 - 9), 0);
-	expect_buf(env, &d2, 2, i2 + 7, 100000 - 9);
-	expect_no_protocol_errors(env);
+	rtl_expect_buf(env, &d2, 2, i2 + 7, 100000 - 9);
+	rtl_expect_no_protocol_errors(env);
 
 	free(simg);
 	free(dimg);
@@ -935,9 +787,9 @@ START_TEST(permission_faults_report_unit_and_access)
 	struct ppu_pb pb;
 	uint32_t sem_before = 0x0bad0bad;
 
-	rnd_seed(0x9e + _i);
-	simg = buf_randomize(env, &src);
-	dimg = buf_randomize(env, &dst);
+	rtl_rnd_seed(0x9e + _i, RND_SHIFT);
+	simg = rtl_buf_randomize(env, &src);
+	dimg = rtl_buf_randomize(env, &dst);
 	rtl_buf_wr32(env, &sem, 16, sem_before);
 	ppu_pb_init(&pb, dw, 64);
 	switch (_i) {
@@ -1017,8 +869,8 @@ START_TEST(permission_faults_report_unit_and_access)
 		memcpy(dimg, simg, 100);
 	}
 	if (unit != PPU_FAULT_UNIT_COPY_SRC)
-		expect_buf(env, &dst, 0, dimg, PAGE);
-	expect_no_protocol_errors(env);
+		rtl_expect_buf(env, &dst, 0, dimg, PAGE);
+	rtl_expect_no_protocol_errors(env);
 
 	free(simg);
 	free(dimg);
@@ -1061,8 +913,8 @@ START_TEST(pte_beyond_memory_is_a_bus_error)
 		rtl_map(ctx, src.va + PAGE, PA_OUTSIDE, 1, PAGE, PERM_RW);
 		break;
 	default:
-		mem_wr32(env, 0, ctx->root_pa + PPU_FGET(PPU_VA_VPN1, far) * 4,
-			 ppu_pte_table(PA_OUTSIDE, 0));
+		rtl_mem_wr32(env, 0, ctx->root_pa + PPU_FGET(PPU_VA_VPN1, far) * 4,
+			     ppu_pte_table(PA_OUTSIDE, 0));
 		s = far;
 		lo = far;
 		break;
@@ -1071,7 +923,7 @@ START_TEST(pte_beyond_memory_is_a_bus_error)
 	fault_expect(ch, PPU_FAULT_KIND_BUS_ERROR, unit, access);
 	fault_addr_in(ch, lo, PAGE);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_FAULT_PENDING), 1u << 1);
-	expect_no_protocol_errors(env);
+	rtl_expect_no_protocol_errors(env);
 
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
@@ -1090,12 +942,10 @@ START_TEST(fault_interrupt_w1c_then_unbind_and_rebind_recovers)
 	struct rtl_buf dst2 = rtl_buf_alloc(ctx, 0, 3 * PAGE);
 	uint8_t *simg, *d2img;
 	uint32_t fi, fa, get, db;
-	const uint32_t ctrl_unbind = PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) |
-				     PPU_FSET(PPU_CHAN_CTRL_CHID, 4);
 
-	rnd_seed(0x4ec);
-	simg = buf_randomize(env, &src);
-	d2img = buf_randomize(env, &dst2);
+	rtl_rnd_seed(0x4ec, RND_SHIFT);
+	simg = rtl_buf_randomize(env, &src);
+	d2img = rtl_buf_randomize(env, &dst2);
 	rtl_reg_write(env, PPU_REG_INTR_ENABLE, PPU_FSET(PPU_INTR_FAULT, 1));
 	rtl_set_pte(ctx, src.va + PAGE, 0);
 
@@ -1106,7 +956,7 @@ START_TEST(fault_interrupt_w1c_then_unbind_and_rebind_recovers)
 	ck_assert_int_eq(ppu_sim_irq(env->sim), 1);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), PPU_FSET(PPU_INTR_FAULT, 1));
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_FAULT_PENDING), 1u << 4);
-	ck_assert_uint_eq(perf_read(env, PPU_PERF_FAULTS), 1);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_FAULTS), 1);
 	fi = rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO);
 	fa = rtl_chan_reg(ch, PPU_CHAN_FAULT_ADDR);
 	get = rtl_chan_reg(ch, PPU_CHAN_GP_GET);
@@ -1121,7 +971,7 @@ START_TEST(fault_interrupt_w1c_then_unbind_and_rebind_recovers)
 	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_ADDR), fa);
 	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_DOORBELL, 4), db);
 	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_COPY_START, 4), 1);
-	expect_buf(env, &dst2, 0, d2img, 3 * PAGE);
+	rtl_expect_buf(env, &dst2, 0, d2img, 3 * PAGE);
 
 	/* W1C clears the pending bit and the interrupt, not the channel's fault */
 	rtl_reg_write(env, PPU_REG_FAULT_PENDING, 1u << 4);
@@ -1133,21 +983,16 @@ START_TEST(fault_interrupt_w1c_then_unbind_and_rebind_recovers)
 
 	/* fix the page, unbind, reset USERD, rebind with a doorbell */
 	rtl_map(ctx, src.va + PAGE, src.pa + PAGE, 0, PAGE, PERM_RW);
-	rtl_reg_write(env, PPU_REG_CHAN_CTRL, ctrl_unbind);
-	ppu_sim_clock(env->sim, 100);
-	ck_assert_uint_eq(rtl_chan_state(ch), PPU_CHAN_STATUS_STATE_UNBOUND);
+	chan_unbind_reset(ch);
 	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO), 0);
 	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_ADDR), 0);
-	mem_wr32(env, 0, ch->userd_pa + PPU_USERD_GP_PUT, 0);
-	mem_wr32(env, 0, ch->userd_pa + PPU_USERD_GP_GET, 0);
-	ch->put = 0;
 	ck_assert_int_eq(copy_and_wait(ch, src.va, dst.va, 3 * PAGE), 0);
-	expect_buf(env, &dst, 0, simg, 3 * PAGE);
+	rtl_expect_buf(env, &dst, 0, simg, 3 * PAGE);
 	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO), 0);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_FAULT_PENDING), 0);
 	ck_assert_int_eq(ppu_sim_irq(env->sim), 0);
 	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), 1);
-	expect_no_protocol_errors(env);
+	rtl_expect_no_protocol_errors(env);
 
 	free(simg);
 	free(d2img);
@@ -1175,7 +1020,8 @@ Suite *suite_mmu(void)
 	tcase_add_loop_test(tc, page_tables_in_system_memory_are_walked, 0, 3);
 	tcase_add_test(tc, channel_table_instance_userd_and_tables_in_system_memory);
 	tcase_add_test(tc, not_present_source_faults_its_channel_only);
-	tcase_add_loop_test(tc, destination_fault_mid_copy_leaves_the_engine_clean, 0, 3);
+	tcase_add_loop_test(tc, destination_fault_mid_copy_leaves_the_engine_clean, 0,
+			    sizeof(fault_mem) / sizeof(fault_mem[0]));
 	tcase_add_loop_test(tc, permission_faults_report_unit_and_access, 0, PC_COUNT);
 	tcase_add_loop_test(tc, pte_beyond_memory_is_a_bus_error, 0, BC_COUNT);
 	tcase_add_test(tc, fault_interrupt_w1c_then_unbind_and_rebind_recovers);

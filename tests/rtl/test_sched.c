@@ -8,20 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rtl_env.h"
+#include "rtl_check.h"
 #include "rtl_suites.h"
 
 #define WAIT_CYCLES 1000000
-
-/* Destroys @env after checking the harness saw no RTL protocol violation. */
-static void env_finish(struct rtl_env *env)
-{
-	struct ppu_sim_stats st;
-
-	ppu_sim_get_stats(env->sim, &st);
-	ck_assert_uint_eq(st.protocol_errors, 0);
-	rtl_env_destroy(env);
-}
 
 static void fill_pattern(uint8_t *p, uint32_t len, uint32_t seed)
 {
@@ -34,9 +24,8 @@ static void fill_pattern(uint8_t *p, uint32_t len, uint32_t seed)
 static void check_copy(struct rtl_env *env, const struct rtl_buf *dst, uint32_t len,
 		       uint32_t seed)
 {
-	uint8_t *want = malloc(len), *got = malloc(len);
+	uint8_t *want = rtl_xmalloc(len), *got = rtl_xmalloc(len);
 
-	ck_assert(want && got);
 	fill_pattern(want, len, seed);
 	rtl_buf_read(env, dst, 0, got, len);
 	ck_assert_msg(memcmp(want, got, len) == 0, "copy with seed %u: data differs", seed);
@@ -52,37 +41,7 @@ static void push_copy(struct rtl_chan *ch, uint32_t src, uint32_t dst, uint32_t 
 
 	ppu_pb_init(&pb, buf, 32);
 	ppu_pb_copy(&pb, src, dst, len, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
-	ck_assert(!pb.overflow);
-	rtl_chan_push_entry(ch, rtl_chan_pb_put(ch, pb.dw, pb.len), pb.len);
-}
-
-static void push_pb(struct rtl_chan *ch, const struct ppu_pb *pb)
-{
-	ck_assert(!pb->overflow);
-	rtl_chan_push_entry(ch, rtl_chan_pb_put(ch, pb->dw, pb->len), pb->len);
-}
-
-/* Binds every channel with an empty ring. */
-static void bind_all(struct rtl_chan **ch, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		rtl_chan_doorbell(ch[i]);
-	ck_assert_int_eq(rtl_wait_all(ch, n, WAIT_CYCLES), 0);
-}
-
-/* Channel ids of the records of @kind, in log order. */
-static size_t chids_of(struct rtl_env *env, uint32_t kind, uint32_t *out, size_t max)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < env->nev; i++)
-		if (env->ev[i].kind == kind) {
-			ck_assert_uint_lt(n, max);
-			out[n++] = env->ev[i].chid;
-		}
-	return n;
+	rtl_queue_pb(ch, &pb);
 }
 
 /* Two channels with NCOPY copies each, both queued before either starts. */
@@ -99,10 +58,9 @@ struct two_chan {
  * SCHED_TIMESLICE. */
 static void two_chan_run(struct two_chan *t, uint32_t timeslice, uint32_t global)
 {
-	uint8_t *pat = malloc(CLEN);
+	uint8_t *pat = rtl_xmalloc(CLEN);
 	int c, i;
 
-	ck_assert(pat);
 	t->env = rtl_env_create(NULL);
 	t->ctx = rtl_ctx_create(t->env);
 	for (c = 0; c < 2; c++) {
@@ -117,7 +75,7 @@ static void two_chan_run(struct two_chan *t, uint32_t timeslice, uint32_t global
 	free(pat);
 	if (global)
 		rtl_reg_write(t->env, PPU_REG_SCHED_TIMESLICE, global);
-	bind_all(t->ch, 2);
+	rtl_ring_all(t->ch, 2, WAIT_CYCLES);
 	rtl_log_clear(t->env);
 	for (c = 0; c < 2; c++)
 		for (i = 0; i < NCOPY; i++)
@@ -136,7 +94,7 @@ static void two_chan_fini(struct two_chan *t)
 	rtl_chan_destroy(t->ch[0]);
 	rtl_chan_destroy(t->ch[1]);
 	rtl_ctx_destroy(t->ctx);
-	env_finish(t->env);
+	rtl_env_finish(t->env);
 }
 
 /* Source VAs of the COPY_START records, as (channel, copy) indices. */
@@ -229,56 +187,46 @@ END_TEST
 
 START_TEST(failed_acquire_switches_away_before_the_slice_ends)
 {
-	struct rtl_env *env = rtl_env_create(NULL);
-	struct rtl_ctx *ctx = rtl_ctx_create(env);
-	struct rtl_chan *a = rtl_chan_create(env, ctx, 0, 4, 1u << 22);
-	struct rtl_chan *b = rtl_chan_create(env, ctx, 1, 4, 1u << 22);
-	struct rtl_chan *both[2] = { a, b };
-	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	struct rtl_semt t;
 	uint32_t bufa[32], bufb[32];
 	struct ppu_pb pa, pb;
 	long fail, sw, rb, ok, ra;
 	uint64_t t0;
 
-	bind_all(both, 2);
-	rtl_log_clear(env);
+	rtl_semt_init(&t, 1u << 22);
+	rtl_ring_all(t.both, 2, WAIT_CYCLES);
+	rtl_log_clear(t.env);
 	ppu_pb_init(&pa, bufa, 32);
-	ppu_pb_sem_acquire(&pa, sem.va, 1);
-	ppu_pb_sem_release(&pa, sem.va + 4, 0xaa);
+	ppu_pb_sem_acquire(&pa, t.sem.va, 1);
+	ppu_pb_sem_release(&pa, t.sem.va + 4, 0xaa);
 	ppu_pb_init(&pb, bufb, 32);
-	ppu_pb_sem_release(&pb, sem.va + 8, 0xbb);
-	ppu_pb_sem_release(&pb, sem.va, 1);
-	push_pb(a, &pa);
-	push_pb(b, &pb);
-	t0 = ppu_sim_cycles(env->sim);
-	rtl_chan_doorbell(a);
-	rtl_chan_doorbell(b);
-	ck_assert_int_eq(rtl_wait_all(both, 2, WAIT_CYCLES), 0);
+	ppu_pb_sem_release(&pb, t.sem.va + 8, 0xbb);
+	ppu_pb_sem_release(&pb, t.sem.va, 1);
+	rtl_queue_pb(t.a, &pa);
+	rtl_queue_pb(t.b, &pb);
+	t0 = ppu_sim_cycles(t.env->sim);
+	rtl_ring_all(t.both, 2, WAIT_CYCLES);
 
-	fail = rtl_log_find(env, PPU_TRACE_SEM_ACQ_FAIL, a->chid, 0);
-	sw = rtl_log_find(env, PPU_TRACE_CHAN_SWITCH, b->chid, 0);
-	rb = rtl_log_find(env, PPU_TRACE_SEM_RELEASE, b->chid, 0);
-	ok = rtl_log_find(env, PPU_TRACE_SEM_ACQ_OK, a->chid, 0);
-	ra = rtl_log_find(env, PPU_TRACE_SEM_RELEASE, a->chid, 0);
+	fail = rtl_log_find(t.env, PPU_TRACE_SEM_ACQ_FAIL, t.a->chid, 0);
+	sw = rtl_log_find(t.env, PPU_TRACE_CHAN_SWITCH, t.b->chid, 0);
+	rb = rtl_log_find(t.env, PPU_TRACE_SEM_RELEASE, t.b->chid, 0);
+	ok = rtl_log_find(t.env, PPU_TRACE_SEM_ACQ_OK, t.a->chid, 0);
+	ra = rtl_log_find(t.env, PPU_TRACE_SEM_RELEASE, t.a->chid, 0);
 	ck_assert_int_ge(fail, 0);
 	ck_assert_int_ge(ok, 0);
 	/* A ran first and failed; the host went to B at once */
 	ck_assert_int_gt(sw, fail);
-	ck_assert_uint_eq(env->ev[sw].a, a->chid);
-	ck_assert_uint_eq(env->ev[sw].b, PPU_SWITCH_REASON_ACQ_FAIL);
-	ck_assert_uint_lt(env->ev[sw].cycle - env->ev[fail].cycle, 200);
-	ck_assert_uint_lt(env->ev[sw].cycle - t0, 5000);
+	ck_assert_uint_eq(t.env->ev[sw].a, t.a->chid);
+	ck_assert_uint_eq(t.env->ev[sw].b, PPU_SWITCH_REASON_ACQ_FAIL);
+	ck_assert_uint_lt(t.env->ev[sw].cycle - t.env->ev[fail].cycle, 200);
+	ck_assert_uint_lt(t.env->ev[sw].cycle - t0, 5000);
 	/* B's work, then A's acquire passes and A goes on */
 	ck_assert_int_gt(rb, sw);
 	ck_assert_int_gt(ok, rb);
 	ck_assert_int_gt(ra, ok);
-	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 4), 0xaa);
-	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 8), 0xbb);
-
-	rtl_chan_destroy(a);
-	rtl_chan_destroy(b);
-	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	ck_assert_uint_eq(rtl_buf_rd32(t.env, &t.sem, 4), 0xaa);
+	ck_assert_uint_eq(rtl_buf_rd32(t.env, &t.sem, 8), 0xbb);
+	rtl_semt_fini(&t);
 }
 END_TEST
 
@@ -292,32 +240,24 @@ START_TEST(guest_host_methods_run_while_the_resident_copies)
 	struct rtl_chan *both[2] = { a, b };
 	struct rtl_buf src = rtl_buf_alloc(ctx, 0, LEN), dst = rtl_buf_alloc(ctx, 0, LEN);
 	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
-	uint8_t *pat = malloc(LEN);
+	uint8_t *pat = rtl_xmalloc(LEN);
 	uint32_t buf[32];
 	struct ppu_pb pb;
 	long s, r, e, g;
-	uint64_t t0;
 
-	ck_assert(pat);
 	fill_pattern(pat, LEN, 5);
 	rtl_buf_write(env, &src, 0, pat, LEN);
 	free(pat);
-	bind_all(both, 2);
+	rtl_ring_all(both, 2, WAIT_CYCLES);
 	rtl_log_clear(env);
 
 	push_copy(a, src.va, dst.va, LEN);
 	rtl_chan_doorbell(a);
-	t0 = ppu_sim_cycles(env->sim);
-	while ((s = rtl_log_find(env, PPU_TRACE_COPY_START, a->chid, 0)) < 0) {
-		ck_assert_uint_lt(ppu_sim_cycles(env->sim) - t0, WAIT_CYCLES);
-		ppu_sim_clock(env->sim, 8);
-	}
+	s = rtl_expect_event(env, PPU_TRACE_COPY_START, a->chid, 8, WAIT_CYCLES);
 	ppu_pb_init(&pb, buf, 32);
 	ppu_pb_sem_release(&pb, sem.va, 0xb0b);
 	ppu_pb_sem_inc(&pb, sem.va + 4);
-	push_pb(b, &pb);
-	rtl_chan_doorbell(b);
-	ck_assert_int_eq(rtl_chan_wait(b, WAIT_CYCLES), 0);
+	rtl_submit_and_wait(b, &pb, WAIT_CYCLES);
 	/* B is done while A's copy is still on the engine */
 	ck_assert_int_lt(rtl_log_find(env, PPU_TRACE_COPY_END, -1, 0), 0);
 	ck_assert_uint_eq(rtl_chan_state(a), PPU_CHAN_STATUS_STATE_ENGINE_BUSY);
@@ -340,7 +280,7 @@ START_TEST(guest_host_methods_run_while_the_resident_copies)
 	rtl_chan_destroy(a);
 	rtl_chan_destroy(b);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 
@@ -353,21 +293,19 @@ START_TEST(least_recently_serviced_channel_is_chosen_among_three)
 	static uint32_t buf[4096];
 	static const int first[3] = { 2, 0, 1 }, doorbell_order[3] = { 1, 0, 2 };
 	uint64_t t0;
-	uint32_t order[16];
+	struct ppu_sim_event rel[16];
 	struct ppu_pb pb;
 	size_t n, k;
 	int i, j;
 
 	for (i = 0; i < 4; i++)
 		ch[i] = rtl_chan_create(env, ctx, i, 4, 0);
-	bind_all(ch, 4);
+	rtl_ring_all(ch, 4, WAIT_CYCLES);
 	/* service 2, then 0, then 1, one at a time */
 	for (i = 0; i < 3; i++) {
 		ppu_pb_init(&pb, buf, 32);
 		ppu_pb_sem_release(&pb, sem.va + 4 * first[i], 0x10 + first[i]);
-		push_pb(ch[first[i]], &pb);
-		rtl_chan_doorbell(ch[first[i]]);
-		ck_assert_int_eq(rtl_chan_wait(ch[first[i]], WAIT_CYCLES), 0);
+		rtl_submit_and_wait(ch[first[i]], &pb, WAIT_CYCLES);
 		ppu_sim_clock(env->sim, 200);
 	}
 	/* channel 3 holds the host while 1, 0, 2 (in that order) get work */
@@ -378,8 +316,7 @@ START_TEST(least_recently_serviced_channel_is_chosen_among_three)
 			ppu_pb_push(&pb, 0);
 	}
 	ppu_pb_sem_release(&pb, sem.va + 12, 0x13);
-	push_pb(ch[3], &pb);
-	rtl_chan_doorbell(ch[3]);
+	rtl_submit_pb(ch[3], &pb);
 	t0 = ppu_sim_cycles(env->sim);
 	while (rtl_log_count(env, PPU_TRACE_METHOD, 3) < 64) {
 		ck_assert_uint_lt(ppu_sim_cycles(env->sim) - t0, WAIT_CYCLES);
@@ -391,26 +328,25 @@ START_TEST(least_recently_serviced_channel_is_chosen_among_three)
 
 		ppu_pb_init(&pb, buf, 32);
 		ppu_pb_sem_release(&pb, sem.va + 16 + 4 * c, 0x20 + c);
-		push_pb(ch[c], &pb);
-		rtl_chan_doorbell(ch[c]);
+		rtl_submit_pb(ch[c], &pb);
 	}
 	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_SEM_RELEASE, 3), 0);
 	ck_assert_int_eq(rtl_wait_all(ch, 4, WAIT_CYCLES), 0);
 
-	n = chids_of(env, PPU_TRACE_SEM_RELEASE, order, 16);
+	n = rtl_log_records(env, PPU_TRACE_SEM_RELEASE, -1, rel, 16);
 	ck_assert_uint_eq(n, 4);
-	ck_assert_uint_eq(order[0], 3);
+	ck_assert_uint_eq(rel[0].chid, 3);
 	for (i = 0; i < 3; i++)
-		ck_assert_msg(order[1 + i] == (uint32_t)first[i],
+		ck_assert_msg(rel[1 + i].chid == (uint32_t)first[i],
 			      "service %d went to channel %u, want %d (least recently serviced)",
-			      i, order[1 + i], first[i]);
+			      i, rel[1 + i].chid, first[i]);
 	for (i = 0; i < 3; i++)
 		ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 16 + 4 * i), 0x20 + i);
 
 	for (i = 0; i < 4; i++)
 		rtl_chan_destroy(ch[i]);
 	rtl_ctx_destroy(ctx);
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 
@@ -422,13 +358,12 @@ START_TEST(sixteen_channels_working_at_once_all_complete)
 	struct rtl_chan *ch[NCH];
 	struct rtl_buf src[NCH][NC], dst[NCH][NC], done[NCH];
 	uint64_t counter_pa = rtl_alloc_pa(env, 0, 4096, 4096);
-	uint32_t counter_va[NCH], v;
-	uint8_t *pat = malloc(LEN);
+	uint32_t counter_va[NCH];
+	uint8_t *pat = rtl_xmalloc(LEN);
 	uint32_t buf[64];
 	struct ppu_pb pb;
 	int i, j;
 
-	ck_assert(pat);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_NUM_CHANNELS), NCH);
 	for (i = 0; i < NCH; i++) {
 		ctx[i] = rtl_ctx_create(env);
@@ -453,7 +388,7 @@ START_TEST(sixteen_channels_working_at_once_all_complete)
 				    PPU_LAUNCH_DMA_SEMAPHORE_RELEASE, done[i].va + 4 * j,
 				    0xd000 + i * NC + j, 0);
 			ppu_pb_sem_inc(&pb, counter_va[i]);
-			push_pb(ch[i], &pb);
+			rtl_queue_pb(ch[i], &pb);
 		}
 		rtl_chan_doorbell(ch[i]);
 	}
@@ -468,8 +403,7 @@ START_TEST(sixteen_channels_working_at_once_all_complete)
 		ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_SEM_REDUCTION, i), NC);
 		ck_assert_uint_eq(rtl_chan_reg(ch[i], PPU_CHAN_GP_GET), NC);
 	}
-	ck_assert_int_eq(ppu_sim_mem_read(env->sim, 0, counter_pa, &v, 4), 0);
-	ck_assert_uint_eq(v, NCH * NC);
+	ck_assert_uint_eq(rtl_mem_rd32(env, 0, counter_pa), NCH * NC);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_FAULT_PENDING), 0);
 	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_FAULT, -1), 0);
 
@@ -477,7 +411,7 @@ START_TEST(sixteen_channels_working_at_once_all_complete)
 		rtl_chan_destroy(ch[i]);
 		rtl_ctx_destroy(ctx[i]);
 	}
-	env_finish(env);
+	rtl_env_finish(env);
 }
 END_TEST
 

@@ -5,10 +5,14 @@
 #include "rtl_suites.h"
 #include "seeds_b.h"
 
-static void expect_order(const struct seeds_b_result *r, const int *want)
+/* Runs the example with @o: it completes, the data is right, the copies end in order @want. */
+static void run_expect_order(const struct seeds_b_opts *o, struct seeds_b_result *r,
+			     const int *want)
 {
 	int i;
 
+	ck_assert_int_eq(seeds_b_run(o, r), 0);
+	ck_assert(r->data_ok);
 	for (i = 0; i < SB_NCOPIES; i++)
 		ck_assert_msg(r->order[i] == want[i], "completion %d: got %s, want %s", i,
 			      seeds_b_names[r->order[i]], seeds_b_names[want[i]]);
@@ -26,9 +30,7 @@ START_TEST(seeds_b_high_copies_overtake_queued_low_copies)
 	};
 	struct seeds_b_result r;
 
-	ck_assert_int_eq(seeds_b_run(&o, &r), 0);
-	ck_assert(r.data_ok);
-	expect_order(&r, patent_order);
+	run_expect_order(&o, &r, patent_order);
 }
 END_TEST
 
@@ -42,9 +44,7 @@ START_TEST(seeds_b_order_holds_when_high_slice_expires_during_mhigh1)
 	};
 	struct seeds_b_result r;
 
-	ck_assert_int_eq(seeds_b_run(&o, &r), 0);
-	ck_assert(r.data_ok);
-	expect_order(&r, patent_order);
+	run_expect_order(&o, &r, patent_order);
 	ck_assert(r.high_slice_expired_in_mhigh1);
 	ck_assert(r.low_rechecked_after_mhigh1);
 }
@@ -61,9 +61,7 @@ START_TEST(seeds_b_prior_art_interleaves_time_slices)
 	};
 	struct seeds_b_result r;
 
-	ck_assert_int_eq(seeds_b_run(&o, &r), 0);
-	ck_assert(r.data_ok);
-	expect_order(&r, interleaved);
+	run_expect_order(&o, &r, interleaved);
 }
 END_TEST
 

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+/* The harness features tests and users rely on: trace file, waveform, memory model. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rtl_env.h"
+#include "rtl_suites.h"
+
+static void tmp_path(char *buf, size_t n, const char *what)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	snprintf(buf, n, "%s/ppu-%s-XXXXXX", dir ? dir : "/tmp", what);
+	fd = mkstemp(buf);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+}
+
+/* One semaphore release on a fresh channel, then tear everything down. */
+static size_t run_one_release(const struct ppu_sim_config *cfg)
+{
+	struct rtl_env *env = rtl_env_create(cfg);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, 3, 4, 0);
+	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	uint32_t buf[16];
+	struct ppu_pb pb;
+	size_t nev;
+
+	ppu_pb_init(&pb, buf, 16);
+	ppu_pb_sem_release(&pb, sem.va, 0xabcd);
+	rtl_chan_submit(ch, &pb);
+	ck_assert_int_eq(rtl_chan_wait(ch, 100000), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 0), 0xabcd);
+	nev = env->nev;
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+	return nev;
+}
+
+START_TEST(trace_file_has_one_parseable_line_per_event)
+{
+	struct ppu_sim_config cfg;
+	char path[256], line[256], kind[32];
+	size_t nev, lines = 0, releases = 0;
+	unsigned long long cyc, last = 0;
+	unsigned int chid, a, b;
+	FILE *f;
+
+	tmp_path(path, sizeof(path), "trace");
+	ppu_sim_config_default(&cfg);
+	cfg.trace_path = path;
+	nev = run_one_release(&cfg);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		ck_assert_int_eq(sscanf(line, "%llu %31s ch=%u a=0x%x b=0x%x", &cyc, kind, &chid,
+					&a, &b), 5);
+		ck_assert_uint_ge(cyc, last);
+		last = cyc;
+		ck_assert_uint_eq(chid, 3);
+		if (!strcmp(kind, "SEM_RELEASE")) {
+			ck_assert_uint_eq(b, 0xabcd);
+			releases++;
+		}
+		lines++;
+	}
+	fclose(f);
+	unlink(path);
+	ck_assert_uint_eq(lines, nev);
+	ck_assert_uint_eq(releases, 1);
+}
+END_TEST
+
+START_TEST(waveform_is_written_on_request)
+{
+	struct ppu_sim_config cfg;
+	char path[256];
+	struct stat st;
+
+	tmp_path(path, sizeof(path), "wave");
+	ppu_sim_config_default(&cfg);
+	cfg.fst_path = path;
+	run_one_release(&cfg);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_gt(st.st_size, 1000);
+	unlink(path);
+}
+END_TEST
+
+/* Engine time of a 64 KiB copy under a given local bandwidth. */
+static uint64_t copy_time(uint32_t bytes_per_cycle)
+{
+	struct ppu_sim_config cfg;
+	struct rtl_env *env;
+	struct rtl_ctx *ctx;
+	struct rtl_chan *ch;
+	struct rtl_buf s, d;
+	uint32_t buf[32];
+	struct ppu_pb pb;
+	long k0, k1;
+	uint64_t t;
+
+	ppu_sim_config_default(&cfg);
+	cfg.local_bytes_per_cycle = bytes_per_cycle;
+	env = rtl_env_create(&cfg);
+	ctx = rtl_ctx_create(env);
+	ch = rtl_chan_create(env, ctx, 0, 4, 0);
+	s = rtl_buf_alloc(ctx, 0, 65536);
+	d = rtl_buf_alloc(ctx, 0, 65536);
+	ppu_pb_init(&pb, buf, 32);
+	ppu_pb_copy(&pb, s.va, d.va, 65536, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
+	rtl_chan_submit(ch, &pb);
+	ck_assert_int_eq(rtl_chan_wait(ch, 1000000), 0);
+	k0 = rtl_log_find(env, PPU_TRACE_COPY_START, 0, 0);
+	k1 = rtl_log_find(env, PPU_TRACE_COPY_END, 0, 0);
+	ck_assert(k0 >= 0 && k1 > k0);
+	t = env->ev[k1].cycle - env->ev[k0].cycle;
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+	return t;
+}
+
+START_TEST(memory_bandwidth_setting_bounds_copy_time)
+{
+	uint64_t full = copy_time(8), half = copy_time(4), quarter = copy_time(2);
+
+	/* 8192 beats: about one per cycle, then one per 2 and per 4 cycles */
+	ck_assert_uint_ge(full, 8192);
+	ck_assert_uint_le(full, 8192 + 1000);
+	ck_assert_uint_ge(half, 2 * 8192);
+	ck_assert_uint_le(half, 2 * 8192 + 1000);
+	ck_assert_uint_ge(quarter, 4 * 8192);
+	ck_assert_uint_le(quarter, 4 * 8192 + 1000);
+}
+END_TEST
+
+Suite *suite_harness(void)
+{
+	Suite *s = suite_create("harness");
+	TCase *tc = tcase_create("harness");
+
+	tcase_set_timeout(tc, RTL_TEST_TIMEOUT);
+	tcase_add_test(tc, trace_file_has_one_parseable_line_per_event);
+	tcase_add_test(tc, waveform_is_written_on_request);
+	tcase_add_test(tc, memory_bandwidth_setting_bounds_copy_time);
+	suite_add_tcase(s, tc);
+	return s;
+}

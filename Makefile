@@ -72,10 +72,8 @@ check: deps
 # Lint and synthesis are part of the test suite: the RTL must stay
 # Verilator -Wall clean and synthesizable without latches.
 check-run: build-all
-	$(UNIT_TEST_BIN)
-	$(RTL_TEST_BIN)
-	$(DEMO_BIN) --check
-	@$(MAKE) --no-print-directory lint-run
+	@tools/run-tests "$(UNIT_TEST_BIN)" "$(RTL_TEST_BIN)" "$(DEMO_BIN) --check" \
+		"$(MAKE) --no-print-directory lint-run"
 
 demo: deps
 	@$(MAKE) --no-print-directory demo-run

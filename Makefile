@@ -13,6 +13,7 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS = $(shell pkg-config --libs check)
 
 include hw/sim/sim.mk
+include tests/blocks/blocks.mk
 
 RTL_ENV := tests/rtl/rtl_env.c tests/rtl/rtl_env.h
 SEEDS_B := tests/examples/seeds_b.c tests/examples/seeds_b.h
@@ -42,7 +43,7 @@ all: deps
 	@$(MAKE) --no-print-directory build-all
 
 .PHONY: build-all
-build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BIN)
+build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BIN) $(BLOCKS_BINS)
 
 build/tests/unit_tests: $(UNIT_TESTS) tests/unit/unit_main.c $(PPU_SVPKG) include/ppu/*.h include/ppu/*.def
 	@mkdir -p $(@D)
@@ -72,7 +73,7 @@ check: deps
 # Lint and synthesis are part of the test suite: the RTL must stay
 # Verilator -Wall clean and synthesizable without latches.
 check-run: build-all
-	@tools/run-tests "$(UNIT_TEST_BIN)" "$(RTL_TEST_BIN)" "$(DEMO_BIN) --check" \
+	@tools/run-tests "$(UNIT_TEST_BIN)" $(BLOCKS_BINS) "$(RTL_TEST_BIN)" "$(DEMO_BIN) --check" \
 		"$(MAKE) --no-print-directory lint-run"
 
 demo: deps

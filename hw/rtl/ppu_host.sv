@@ -82,7 +82,8 @@ module ppu_host #(
     input  ppu_types_pkg::copy_done_t   copy_done,
     // trace
     output ppu_types_pkg::trace_t       trace,
-    output ppu_types_pkg::trace_t       trace_fault
+    output ppu_types_pkg::trace_t       trace_fault,
+    output logic                        idle
 );
 
   localparam int unsigned NC = NUM_CHANNELS;
@@ -1046,6 +1047,15 @@ module ppu_host #(
       if (unbind && 32'(unbind_chid) < NC) c_unbind[unbind_chid[CHW-1:0]] <= 1'b1;
 
     end
+  end
+
+  // Nothing to do until a doorbell or unbind arrives.
+  always_comb begin
+    idle = (hs == H_PICK) && f_idle && !fx_valid;
+    for (int i = 0; i < NC; i++)
+      if (!(c_st[i] == ST_UNBOUND || c_st[i] == ST_IDLE || c_st[i] == ST_FAULTED) ||
+          c_stale[i] || c_unbind[i])
+        idle = 1'b0;
   end
 
 endmodule

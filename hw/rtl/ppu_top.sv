@@ -20,6 +20,7 @@ module ppu_top #(
     output logic         reg_rsp_valid,
     output logic [31:0]  reg_rsp_rdata,
     output logic         irq,
+    output logic         idle,          // nothing to do until a register write
     // memory read channel
     output logic         mem_rd_valid,
     input  logic         mem_rd_ready,
@@ -149,7 +150,7 @@ module ppu_top #(
       .sem_rsp_valid(sem_rsp_valid[0]), .sem_rsp, .sem_written,
       .copy_valid, .copy_ready, .copy_cmd,
       .copy_done_valid, .copy_done_chid, .copy_done,
-      .trace(tr_host), .trace_fault(tr_fault)
+      .trace(tr_host), .trace_fault(tr_fault), .idle
   );
 
   ppu_sem u_sem (

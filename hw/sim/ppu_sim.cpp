@@ -768,6 +768,11 @@ int ppu_sim_reg_write(struct ppu_sim *s, uint32_t addr, uint32_t val)
 	return reg_access(s, true, addr, val, NULL);
 }
 
+int ppu_sim_idle(const struct ppu_sim *s)
+{
+	return s->top->idle & 1;
+}
+
 int ppu_sim_irq(const struct ppu_sim *s)
 {
 	return s->top->irq & 1;

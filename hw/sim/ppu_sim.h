@@ -156,6 +156,14 @@ int ppu_sim_reg_write(struct ppu_sim *sim, uint32_t addr, uint32_t val);
 int ppu_sim_irq(const struct ppu_sim *sim);
 
 /*
+ * 1 when the PPU has nothing to do until a register write arrives: every
+ * channel unbound, idle or faulted, no doorbell or unbind pending, no
+ * engine or memory work in flight.  A blocked acquire is not idle (its
+ * retry timer needs the clock).  A co-simulation server stops clocking then.
+ */
+int ppu_sim_idle(const struct ppu_sim *sim);
+
+/*
  * Host (backdoor) access to backing memory, no simulated time passes;
  * @sys is 0 for local memory, nonzero for system memory.
  * Return 0, or -EFAULT when any byte of [pa, pa + len) is outside the

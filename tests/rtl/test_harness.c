@@ -142,6 +142,38 @@ START_TEST(memory_bandwidth_setting_bounds_copy_time)
 }
 END_TEST
 
+START_TEST(idle_only_when_nothing_is_pending)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, 0, 4, 0);
+	struct rtl_buf s = rtl_buf_alloc(ctx, 0, 65536), d = rtl_buf_alloc(ctx, 0, 65536);
+	uint32_t buf[32];
+	struct ppu_pb pb;
+	int busy_seen = 0, i;
+
+	ppu_sim_clock(env->sim, 10);
+	ck_assert_int_eq(ppu_sim_idle(env->sim), 1);
+	ppu_pb_init(&pb, buf, 32);
+	ppu_pb_copy(&pb, s.va, d.va, 65536, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
+	rtl_chan_submit(ch, &pb);
+	for (i = 0; i < 5000; i++) {
+		ppu_sim_clock(env->sim, 1);
+		busy_seen |= !ppu_sim_idle(env->sim);
+		ck_assert_msg(!ppu_sim_idle(env->sim) || rtl_log_find(env, PPU_TRACE_COPY_START, 0, 0) < 0 ||
+			      rtl_log_find(env, PPU_TRACE_COPY_END, 0, 0) >= 0,
+			      "idle while the copy runs");
+	}
+	ck_assert(busy_seen);
+	ck_assert_int_eq(rtl_chan_wait(ch, 1000000), 0);
+	ppu_sim_clock(env->sim, 4);
+	ck_assert_int_eq(ppu_sim_idle(env->sim), 1);
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+END_TEST
+
 Suite *suite_harness(void)
 {
 	Suite *s = suite_create("harness");
@@ -151,6 +183,7 @@ Suite *suite_harness(void)
 	tcase_add_test(tc, trace_file_has_one_parseable_line_per_event);
 	tcase_add_test(tc, waveform_is_written_on_request);
 	tcase_add_test(tc, memory_bandwidth_setting_bounds_copy_time);
+	tcase_add_test(tc, idle_only_when_nothing_is_pending);
 	suite_add_tcase(s, tc);
 	return s;
 }

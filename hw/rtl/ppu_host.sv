@@ -28,6 +28,7 @@ module ppu_host #(
     input  logic [31:0]                 cfg_timeslice,
     input  logic [31:0]                 cfg_acq_retry,
     input  logic [31:0]                 cfg_acq_timeout,
+    input  logic                        cfg_prio_mode,
     // per-channel status window, combinational read
     input  logic [7:0]                  stat_chid,
     input  logic [4:0]                  stat_off,      // dword index in the window
@@ -112,6 +113,7 @@ module ppu_host #(
   logic [ppu_types_pkg::PADDR_W-1:0] c_userd [NC];  // paddr_t (Yosys: no arrays of structs)
   logic [22:0] c_root    [NC];   // pt_root_t
   logic [31:0] c_slice   [NC];
+  logic [7:0]  c_prio    [NC];   // INST PRIORITY.MAX: the channel's priority in PRIO_MODE
   logic [19:0] c_get     [NC];
   logic [19:0] c_put     [NC];
   logic        c_stale   [NC];   // doorbell seen: GP_PUT must be re-read
@@ -161,11 +163,13 @@ module ppu_host #(
   // Scheduling policy
   logic [NC*4-1:0]  st_flat;
   logic [NC*32-1:0] last_flat;
+  logic [NC*8-1:0]  prio_flat;
   logic [NC-1:0]    wake_v, stale_v, unbind_v;
   always_comb begin
     for (int i = 0; i < NC; i++) begin
       st_flat[i*4+:4]    = c_st[i];
       last_flat[i*32+:32] = c_last[i];
+      prio_flat[i*8+:8]   = c_prio[i];
       wake_v[i]          = c_wake[i];
       stale_v[i]         = c_stale[i];
       unbind_v[i]        = c_unbind[i];
@@ -179,6 +183,7 @@ module ppu_host #(
 
   ppu_sched #(.NUM_CHANNELS(NC)) u_sched (
       .st(st_flat), .wake(wake_v), .stale(stale_v), .unbind(unbind_v), .last(last_flat),
+      .prio(prio_flat), .prio_mode(cfg_prio_mode),
       .now, .copy_ready, .res_v, .res, .expired, .yielded, .res_reason, .guest,
       .engine_free, .preempt(yield_now),
       .dec(sd_dec), .dec_ch(sd_ch), .dec_reason(sd_reason), .dec_renew(sd_renew)
@@ -476,6 +481,7 @@ module ppu_host #(
         c_userd[i]  <= '0;
         c_root[i]   <= '0;
         c_slice[i]  <= '0;
+        c_prio[i]   <= '0;
         c_get[i]    <= '0;
         c_put[i]    <= '0;
         c_stale[i]  <= 1'b0;
@@ -707,6 +713,7 @@ module ppu_host #(
                                               inst_dw[ppu_hw_pkg::PPU_INST_USERD_LO/4]}};
                     c_root[ph_ch]  <= {inst_dw[ppu_hw_pkg::PPU_INST_PT_ROOT/4][ppu_hw_pkg::PPU_INST_PT_ROOT_SYS__LSB], inst_dw[ppu_hw_pkg::PPU_INST_PT_ROOT/4][ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__MSB:ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__LSB]};
                     c_slice[ph_ch] <= inst_dw[ppu_hw_pkg::PPU_INST_TIMESLICE/4];
+                    c_prio[ph_ch]  <= inst_dw[ppu_hw_pkg::PPU_INST_PRIORITY/4][ppu_hw_pkg::PPU_INST_PRIORITY_MAX__MSB:ppu_hw_pkg::PPU_INST_PRIORITY_MAX__LSB];
                     c_put[ph_ch]   <= prd_rsp.data[19:0];
                     c_get[ph_ch]   <= prd_rsp.data[51:32];
                     c_seg[ph_ch]   <= 1'b0;

@@ -32,6 +32,7 @@ module ppu_regs #(
     output logic [31:0]               cfg_timeslice,
     output logic [31:0]               cfg_acq_retry,
     output logic [31:0]               cfg_acq_timeout,
+    output logic                      cfg_prio_mode,
     output logic                      mmu_invalidate,
     // per-channel status window (combinational read from the host)
     output logic [7:0]                stat_chid,
@@ -55,6 +56,7 @@ module ppu_regs #(
   logic [31:0] intr_enable;
   logic [NC-1:0] fault_pend, nonstall_pend;
   logic [31:0] r_timeslice, r_retry, r_timeout;
+  logic        r_prio_mode;
   logic [31:0] ct_lo, ct_hi;
   logic [63:0] perf [16];
 
@@ -62,6 +64,7 @@ module ppu_regs #(
   assign cfg_timeslice = r_timeslice;
   assign cfg_acq_retry = r_retry;
   assign cfg_acq_timeout = r_timeout;
+  assign cfg_prio_mode = r_prio_mode;
   always_comb begin
     chan_table.sys  = ct_hi[ppu_hw_pkg::PPU_ADDR_HI_SYS__LSB];
     chan_table.addr = {ct_hi[1:0], ct_lo[31:6], 6'd0};
@@ -86,7 +89,8 @@ module ppu_regs #(
   wire [31:0] intr_status = {30'd0, |nonstall_pend, |fault_pend};
   wire [31:0] features = (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COPY_ENGINE__LSB) |
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_SYS_APERTURE__LSB) |
-                         (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_SEM_TIMESTAMP__LSB);
+                         (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_SEM_TIMESTAMP__LSB) |
+                         (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_PRIO_SCHED__LSB);
 
   logic [31:0] rdata;
   always_comb begin
@@ -121,7 +125,7 @@ module ppu_regs #(
         ppu_hw_pkg::PPU_REG_SCHED_TIMESLICE:      rdata = r_timeslice;
         ppu_hw_pkg::PPU_REG_SCHED_ACQ_RETRY:      rdata = r_retry;
         ppu_hw_pkg::PPU_REG_SCHED_ACQ_TIMEOUT:    rdata = r_timeout;
-        ppu_hw_pkg::PPU_REG_SCHED_CTRL:           rdata = 32'd0;  // no priority-aware mode built
+        ppu_hw_pkg::PPU_REG_SCHED_CTRL:           rdata = {31'd0, r_prio_mode};
         ppu_hw_pkg::PPU_REG_CYCLE_LO:             rdata = cycle[31:0];
         ppu_hw_pkg::PPU_REG_CYCLE_HI:             rdata = cycle[63:32];
         default:                      rdata = '0;
@@ -145,6 +149,7 @@ module ppu_regs #(
       r_timeslice   <= 32'd1048576;  // ~1 ms at 1 GHz, the order of real GPU time slices
       r_retry       <= 32'd256;
       r_timeout     <= 32'd0;
+      r_prio_mode   <= 1'b0;
       ct_lo         <= '0;
       ct_hi         <= '0;
       doorbell_chid <= '0;
@@ -185,6 +190,8 @@ module ppu_regs #(
           ppu_hw_pkg::PPU_REG_SCHED_TIMESLICE:   r_timeslice <= req_wdata;
           ppu_hw_pkg::PPU_REG_SCHED_ACQ_RETRY:   r_retry <= req_wdata;
           ppu_hw_pkg::PPU_REG_SCHED_ACQ_TIMEOUT: r_timeout <= req_wdata;
+          ppu_hw_pkg::PPU_REG_SCHED_CTRL:
+            r_prio_mode <= req_wdata[ppu_hw_pkg::PPU_SCHED_CTRL_PRIO_MODE__LSB];
           ppu_hw_pkg::PPU_REG_MMU_CTRL:          mmu_invalidate <= req_wdata[ppu_hw_pkg::PPU_MMU_CTRL_INVALIDATE__LSB];
           default: ;
         endcase

@@ -12,6 +12,14 @@
 //    has expired (then blocked acquires are re-checked too) or it yielded,
 //    and another channel is waiting.
 //  - A new resident is the waiting channel serviced least recently.
+//
+// PRIO_MODE (off by default, for comparison with the semaphore technique):
+// channels are ranked by their instance PRIORITY.MAX; the waiting channel of
+// highest priority is chosen (least recently serviced among equals), a
+// higher-priority channel takes the host from the resident at the next
+// method boundary or copy completion, and time slices only rotate channels
+// of the resident's own priority.  Copies already on the engine are never
+// preempted.
 module ppu_sched #(
     parameter int unsigned NUM_CHANNELS = 16
 ) (
@@ -20,6 +28,8 @@ module ppu_sched #(
     input  logic [NUM_CHANNELS-1:0]     stale,       // doorbell pending
     input  logic [NUM_CHANNELS-1:0]     unbind,      // unbind pending
     input  logic [NUM_CHANNELS*32-1:0]  last,        // cycle of last service
+    input  logic [NUM_CHANNELS*8-1:0]   prio,        // channel priority (PRIO_MODE)
+    input  logic                        prio_mode,
     input  logic [31:0]                 now,
     input  logic                        copy_ready,  // engine idle
     input  logic                        res_v,
@@ -68,6 +78,20 @@ module ppu_sched #(
     first_set = r;
   endfunction
 
+  // Channels of the highest priority in a mask (all of the mask when
+  // priorities are off).
+  function automatic logic [NC-1:0] top_prio(input logic [NC-1:0] mask, input logic [NC*8-1:0] p,
+                                             input logic on);
+    logic [7:0] best;
+    logic [NC-1:0] r;
+    best = '0;
+    for (int i = 0; i < NC; i++)
+      if (mask[i] && p[i*8+:8] > best) best = p[i*8+:8];
+    for (int i = 0; i < NC; i++)
+      r[i] = mask[i] && (!on || p[i*8+:8] == best);
+    top_prio = r;
+  endfunction
+
   logic [NC-1:0] m_ready, m_acq, m_ewait, m_ebusy, m_elig, m_unbind, m_stale, res_bit;
   always_comb begin
     for (int i = 0; i < NC; i++) begin
@@ -91,20 +115,35 @@ module ppu_sched #(
   wire res_busy = |(res_bit & m_ebusy);
   wire res_elig = |(res_bit & m_elig);
 
-  logic [NC-1:0] others;
-  logic [CHW:0] p_unbind, p_stale, p_guest, p_other, p_any;
+  // Priority of the resident, and who outranks it (PRIO_MODE only).
+  logic [7:0]    res_prio;
+  logic [NC-1:0] higher, same;
   always_comb begin
-    others = m_elig & ~res_bit;
-    if (expired) others = others | (m_acq & ~res_bit);
+    res_prio = prio[res*8+:8];
+    for (int i = 0; i < NC; i++) begin
+      higher[i] = prio_mode && (prio[i*8+:8] > res_prio);
+      same[i]   = !prio_mode || (prio[i*8+:8] == res_prio);
+    end
+  end
+
+  logic [NC-1:0] others;
+  logic [CHW:0] p_unbind, p_stale, p_guest, p_other, p_any, p_higher;
+  always_comb begin
+    // time-slice rotation: waiting channels of the resident's priority,
+    // and blocked acquires get re-checked
+    others = m_elig & ~res_bit & same;
+    if (expired) others = others | (m_acq & ~res_bit & same);
     p_unbind = first_set(m_unbind);
     p_stale  = first_set(m_stale);
-    p_guest  = lrs(m_elig & ~res_bit, now, last);
+    p_guest  = lrs(top_prio(m_elig & ~res_bit, prio, prio_mode), now, last);
     p_other  = lrs(others, now, last);
-    p_any    = lrs(m_elig, now, last);
+    p_any    = lrs(top_prio(m_elig, prio, prio_mode), now, last);
+    p_higher = lrs(top_prio(m_elig & higher, prio, prio_mode), now, last);
   end
 
   assign preempt = (|m_stale) || (|m_unbind) || (guest && !res_busy) ||
-                   (!guest && expired && !p_other[CHW]);
+                   (!guest && expired && !p_other[CHW]) ||
+                   (!guest && res_v && !p_higher[CHW]);
 
   always_comb begin
     dec        = ppu_types_pkg::SCHED_WAIT;
@@ -124,7 +163,11 @@ module ppu_sched #(
         dec_reason = 4'(ppu_hw_pkg::PPU_SWITCH_REASON_GUEST);
       end
     end else if (res_v && res_elig) begin
-      if (expired && !p_other[CHW]) begin
+      if (!p_higher[CHW]) begin
+        dec        = ppu_types_pkg::SCHED_SWITCH;
+        dec_ch     = p_higher[CHW-1:0];
+        dec_reason = 4'(ppu_hw_pkg::PPU_SWITCH_REASON_PRIORITY);
+      end else if (expired && !p_other[CHW]) begin
         dec        = ppu_types_pkg::SCHED_SWITCH;
         dec_ch     = p_other[CHW-1:0];
         dec_reason = 4'(ppu_hw_pkg::PPU_SWITCH_REASON_TIMESLICE);

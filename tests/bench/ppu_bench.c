@@ -144,7 +144,9 @@ static void bench_doorbell_latency(void)
 static void bench_copy_priority(void)
 {
 	static const uint32_t lows[] = { 65536, 1u << 20, 16u << 20 };
-	static const char *const cfg_name[] = { "one_queue", "prior_art", "semaphores" };
+	static const char *const cfg_name[] = {
+		"one_queue", "prior_art", "semaphores", "hw_priority",
+	};
 	struct ppu_sim_config c = bench_cfg();
 	unsigned int i;
 	int k;
@@ -154,13 +156,15 @@ static void bench_copy_priority(void)
 	 * k = 0: the high copy queued behind the lows in one channel (no
 	 *        priority at all: what CUDA does for copies);
 	 * k = 1: its own channel, time-sliced host, no semaphores (prior art);
-	 * k = 2: its own channel with the semaphore insertion (US 9483423).
+	 * k = 2: its own channel with the semaphore insertion (US 9483423);
+	 * k = 3: no semaphores, the optional priority-aware scheduler mode.
 	 */
 	for (i = 0; i < sizeof(lows) / sizeof(lows[0]); i++) {
-		for (k = 0; k < 3; k++) {
+		for (k = 0; k < 4; k++) {
 			struct prio_latency_opts o = {
 				.low_bytes = lows[i], .nlow = 8, .high_bytes = 65536,
-				.semaphores = k == 2, .same_channel = k == 0, .cfg = &c,
+				.semaphores = k == 2, .same_channel = k == 0,
+				.hw_priority = k == 3, .cfg = &c,
 			};
 			struct prio_latency_result r;
 

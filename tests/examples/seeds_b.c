@@ -258,6 +258,11 @@ int prio_latency_run(const struct prio_latency_opts *o, struct prio_latency_resu
 	int i;
 
 	memset(r, 0, sizeof(*r));
+	if (o->hw_priority) {
+		rtl_chan_set_priority(lo, 0);
+		rtl_chan_set_priority(hi, 1);
+		rtl_reg_write(env, PPU_REG_SCHED_CTRL, PPU_FSET(PPU_SCHED_CTRL_PRIO_MODE, 1));
+	}
 	low.src = rtl_buf_alloc(ctx, 0, o->low_bytes);
 	low.dst = rtl_buf_alloc(ctx, 0, o->low_bytes);
 	high.src = rtl_buf_alloc(ctx, 0, o->high_bytes);

@@ -52,6 +52,7 @@ struct prio_latency_opts {
 	int semaphores;
 	int same_channel;	/* high copy queued behind the lows in their channel
 				 * (what CUDA does when it ignores copy priority) */
+	int hw_priority;	/* SCHED_CTRL.PRIO_MODE on, high channel ranked above */
 	uint32_t timeslice;	/* both channels; 0 = the PPU's default */
 	const struct ppu_sim_config *cfg;	/* NULL = rtl_env defaults */
 };

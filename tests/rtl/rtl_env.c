@@ -301,6 +301,11 @@ struct rtl_chan *rtl_chan_create(struct rtl_env *env, struct rtl_ctx *ctx, unsig
 				  PPU_ENGINE_TYPE_COPY);
 }
 
+void rtl_chan_set_priority(struct rtl_chan *ch, uint32_t prio)
+{
+	wr32(ch->env, 0, ch->inst_pa + PPU_INST_PRIORITY, PPU_FSET(PPU_INST_PRIORITY_MAX, prio));
+}
+
 void rtl_chan_destroy(struct rtl_chan *ch)
 {
 	free(ch);

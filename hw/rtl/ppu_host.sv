@@ -1058,7 +1058,10 @@ module ppu_host #(
 
   // Nothing to do until a doorbell or unbind arrives.
   always_comb begin
-    idle = (hs == H_PICK) && f_idle && !fx_valid;
+    // (not while a fault or non-stall report is still on its way to the
+    // register block: the interrupt it raises must not wait for a clock)
+    idle = (hs == H_PICK) && f_idle && !fx_valid && !cf_hold.valid &&
+           !(|fault_set) && !(|nonstall_set);
     for (int i = 0; i < NC; i++)
       if (!(c_st[i] == ST_UNBOUND || c_st[i] == ST_IDLE || c_st[i] == ST_FAULTED) ||
           c_stale[i] || c_unbind[i])

@@ -174,6 +174,38 @@ START_TEST(idle_only_when_nothing_is_pending)
 }
 END_TEST
 
+/* A server that stops clocking at idle must already see the fault's interrupt. */
+START_TEST(fault_interrupt_is_raised_before_idle)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, 1, 4, 0);
+	uint32_t buf[4];
+	struct ppu_pb pb;
+	int i, was_busy = 0;
+
+	rtl_reg_write(env, PPU_REG_INTR_ENABLE, PPU_FSET(PPU_INTR_FAULT, 1));
+	ppu_pb_init(&pb, buf, 4);
+	ppu_pb_method(&pb, 0x0fc, 0);	/* no such host method */
+	rtl_chan_submit(ch, &pb);
+	for (i = 0; i < 100000; i++) {
+		ppu_sim_clock(env->sim, 1);
+		if (!ppu_sim_idle(env->sim)) {
+			was_busy = 1;
+			continue;
+		}
+		if (was_busy)
+			break;
+	}
+	ck_assert(was_busy && ppu_sim_idle(env->sim));
+	ck_assert_int_eq(ppu_sim_irq(env->sim), 1);
+	ck_assert_uint_eq(rtl_chan_state(ch), PPU_CHAN_STATUS_STATE_FAULTED);
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+END_TEST
+
 Suite *suite_harness(void)
 {
 	Suite *s = suite_create("harness");
@@ -184,6 +216,7 @@ Suite *suite_harness(void)
 	tcase_add_test(tc, waveform_is_written_on_request);
 	tcase_add_test(tc, memory_bandwidth_setting_bounds_copy_time);
 	tcase_add_test(tc, idle_only_when_nothing_is_pending);
+	tcase_add_test(tc, fault_interrupt_is_raised_before_idle);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -12,8 +12,15 @@ PPU_CFLAGS := -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Ihw/sim 
 CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS = $(shell pkg-config --libs check)
 
+# The co-simulated guest boots Debian's newest installed -amd64 kernel; the
+# module is built against its headers unless KDIR says otherwise.
+PPU_KVER ?= $(shell ls /lib/modules 2>/dev/null | grep -- '-amd64$$' | sort -V | tail -n 1)
+KDIR ?= /lib/modules/$(PPU_KVER)/build
+
 include hw/sim/sim.mk
 include tests/blocks/blocks.mk
+include tools/cosim.mk
+include kernel/kernel.mk
 
 RTL_ENV := tests/rtl/rtl_env.c tests/rtl/rtl_env.h
 SEEDS_B := tests/examples/seeds_b.c tests/examples/seeds_b.h
@@ -34,7 +41,8 @@ help:
 	@echo "make check  run every test (unit, RTL, demo --check, lint + synthesis)"
 	@echo "make demo   run the SEEDS B copy-priority showcase on the RTL"
 	@echo "make bench  run the benchmarks; results in build/bench.txt"
-	@echo "make lint   verilator -Wall lint + Yosys synthesis (no latches)"
+	@echo "make lint   verilator -Wall lint + Yosys synthesis (no latches) + sparse on ppu.ko"
+	@echo "make guest-check  ppu.ko and its ioctl tests in the co-simulated QEMU guest"
 
 deps:
 	@tools/install-deps
@@ -43,7 +51,8 @@ all: deps
 	@$(MAKE) --no-print-directory build-all
 
 .PHONY: build-all
-build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BIN) $(BLOCKS_BINS)
+build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BIN) $(BLOCKS_BINS) \
+	cosim-tools kmod kmod-guest-tests $(PPU_SMI)
 
 build/tests/unit_tests: $(UNIT_TESTS) tests/unit/unit_main.c $(PPU_SVPKG) include/ppu/*.h include/ppu/*.def
 	@mkdir -p $(@D)
@@ -74,6 +83,7 @@ check: deps
 # Verilator -Wall clean and synthesizable without latches.
 check-run: build-all
 	@tools/run-tests "$(UNIT_TEST_BIN)" $(BLOCKS_BINS) "$(RTL_TEST_BIN)" "$(DEMO_BIN) --check" \
+		"$(MAKE) --no-print-directory cosim-smoke" "$(MAKE) --no-print-directory guest-check-run" \
 		"$(MAKE) --no-print-directory lint-run"
 
 demo: deps
@@ -97,6 +107,21 @@ lint: deps
 lint-run: $(PPU_SVPKG)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_top $(PPUSIM_VSRCS)
 	tools/ppu-synth $(PPUSIM_VSRCS)
+	@$(MAKE) --no-print-directory kmod-sparse 2>&1 | tee build/sparse.log
+	@! grep -E '(warning|error):' build/sparse.log
+
+# ppu.ko and its ioctl-level tests in one boot of the co-simulated guest:
+# every program, a module unload/reload, the tests again.
+GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_unplug \
+	--run /bin/ppu-smi --run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko' \
+	--run /bin/test_irq --run /bin/test_get_param
+guest-check: deps
+	@$(MAKE) --no-print-directory guest-check-run
+
+guest-check-run: cosim-tools kmod kmod-guest-tests
+	$(COSIM_RUNNER) --kver $(PPU_KVER) --timeout 600 --module $(KMOD) \
+		$(foreach t,$(KMOD_GUEST_BINS),--file $(t):/bin/$(notdir $(t))) \
+		$(GUEST_RUNS)
 
 clean:
 	rm -rf build

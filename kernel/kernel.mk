@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: MIT
+#
+# ppu.ko, ppu-smi and the guest tests of the kernel driver.  Included from
+# the top-level Makefile; paths are relative to the repository root.
+#
+#   make kmod              build build/kernel/ppu.ko against $(KDIR)
+#   make kmod-sparse       the same, every file through sparse (C=2)
+#   make kmod-clean        remove build/kernel
+#   make ppu-smi           build build/tools/ppu-smi
+#   make kmod-guest-tests  build the static guest programs (for the busybox
+#                          initramfs): build/guest/test_get_param, test_irq,
+#                          test_unplug, ppu-smi
+#
+# KDIR defaults to the running kernel's headers; the co-simulated guest runs
+# Debian's 6.1 kernel, so tests use KDIR=/lib/modules/6.1.0-56-amd64/build.
+#
+# Kbuild cannot put objects outside the module directory on 6.1 (no MO=),
+# so the module sources are copied to build/kernel and built there.
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+KMOD_BUILD := build/kernel
+KMOD_SRCS := Kbuild $(wildcard kernel/*.c kernel/*.h) include/ppu/ppu_hw.h \
+	include/ppu/ppu_encode.h $(wildcard include/ppu/*.def) include/uapi/drm/ppu_drm.h
+KMOD_COPIES := $(addprefix $(KMOD_BUILD)/,$(KMOD_SRCS))
+KMOD := $(KMOD_BUILD)/ppu.ko
+KMOD_MAKE = $(MAKE) -C $(KDIR) M=$(abspath $(KMOD_BUILD))
+
+PPU_SMI := build/tools/ppu-smi
+KMOD_GUEST_BINS := build/guest/test_get_param build/guest/test_irq build/guest/test_unplug \
+	build/guest/ppu-smi
+# Guest programs run in a busybox initramfs: link statically.
+KMOD_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude -Iinclude/uapi \
+	$(shell pkg-config --cflags libdrm) -pthread
+KMOD_GUEST_LIBS = $(shell pkg-config --static --libs check)
+
+.PHONY: kmod kmod-sparse kmod-clean ppu-smi kmod-guest-tests
+
+$(KMOD_COPIES): $(KMOD_BUILD)/%: %
+	@mkdir -p $(@D)
+	cp $< $@
+
+KMOD_CHECK_KDIR = @test -f $(KDIR)/Makefile || { echo "no kernel build tree in \
+	KDIR=$(KDIR): install the linux-headers package or pass KDIR=" >&2; exit 1; }
+
+kmod: $(KMOD_COPIES)
+	$(KMOD_CHECK_KDIR)
+	$(KMOD_MAKE) modules
+
+# C=2 checks every file, also those that are up to date.
+kmod-sparse: $(KMOD_COPIES)
+	$(KMOD_CHECK_KDIR)
+	$(KMOD_MAKE) C=2 modules
+
+kmod-clean:
+	rm -rf $(KMOD_BUILD)
+
+ppu-smi: $(PPU_SMI)
+
+PPU_SMI_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude -Iinclude/uapi \
+	$(shell pkg-config --cflags libdrm pciaccess)
+
+$(PPU_SMI): tools/ppu-smi.c include/uapi/drm/ppu_drm.h include/ppu/ppu_hw.h include/ppu/*.def
+	@mkdir -p $(@D)
+	$(CC) $(PPU_SMI_CFLAGS) -o $@ $< $(shell pkg-config --libs pciaccess)
+
+build/guest/ppu-smi: tools/ppu-smi.c include/uapi/drm/ppu_drm.h include/ppu/ppu_hw.h \
+		include/ppu/*.def
+	@mkdir -p $(@D)
+	$(CC) $(PPU_SMI_CFLAGS) -static -o $@ $< $(shell pkg-config --static --libs pciaccess)
+
+kmod-guest-tests: $(KMOD_GUEST_BINS)
+
+KMOD_GUEST_HELPERS := tests/guest/ppu_guest.c tests/guest/ppu_guest.h
+
+build/guest/test_%: tests/guest/test_%.c $(KMOD_GUEST_HELPERS) include/uapi/drm/ppu_drm.h \
+		include/ppu/ppu_hw.h include/ppu/*.def
+	@mkdir -p $(@D)
+	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $< tests/guest/ppu_guest.c $(KMOD_GUEST_LIBS)

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * PPU hardware bring-up: BAR0, identity and capability registers, the
+ * channel table, and leaving the hardware quiet on the way out.
+ */
+#include <linux/bits.h>
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/kernel.h>
+#include <linux/pci.h>
+
+#include <drm/drm_drv.h>
+
+#include "ppu/ppu_encode.h"
+#include "ppu_device.h"
+
+/* Physical addresses the PPU can hold: 32 bits plus ADDR_HI.ADDR (33:32). */
+#define PPU_DMA_BITS	(32 + PPU_FWIDTH(PPU_ADDR_HI_ADDR))
+
+/* The channel table base register keeps bits 31:6. */
+#define PPU_CHAN_TABLE_ALIGN	64
+
+/**
+ * ppu_read64() - read a 64-bit counter kept in two registers
+ * @ppu: the device
+ * @reg_lo: register with bits 31:0
+ * @reg_hi: register with bits 63:32
+ *
+ * HI, LO, HI: if the high half moved, the low half wrapped in between and is
+ * read once more (it cannot wrap again within a few register accesses).
+ * The caller holds drm_dev_enter() or is in probe/remove.
+ *
+ * Return: the 64-bit value.
+ */
+u64 ppu_read64(struct ppu_device *ppu, u32 reg_lo, u32 reg_hi)
+{
+	u32 hi = ppu_read(ppu, reg_hi);
+	u32 lo = ppu_read(ppu, reg_lo);
+	u32 hi2 = ppu_read(ppu, reg_hi);
+
+	if (hi2 != hi) {
+		lo = ppu_read(ppu, reg_lo);
+		hi = hi2;
+	}
+	return ((u64)hi << 32) | lo;
+}
+
+/**
+ * ppu_device_read_cycles() - read the PPU cycle counter
+ * @ppu: the device
+ * @cycles: out, the counter
+ *
+ * Return: 0, or -ENODEV once the device is unplugged.
+ */
+int ppu_device_read_cycles(struct ppu_device *ppu, u64 *cycles)
+{
+	int idx;
+
+	if (!drm_dev_enter(&ppu->drm, &idx))
+		return -ENODEV;
+	*cycles = ppu_read64(ppu, PPU_REG_CYCLE_LO, PPU_REG_CYCLE_HI);
+	drm_dev_exit(idx);
+	return 0;
+}
+
+static int ppu_device_check_id(struct ppu_device *ppu)
+{
+	struct device *dev = &ppu->pdev->dev;
+	u32 id = ppu_read(ppu, PPU_REG_ID);
+	u32 version = ppu_read(ppu, PPU_REG_VERSION);
+	u32 major = PPU_FGET(PPU_VERSION_MAJOR, version);
+
+	if (id != PPU_ID_VALUE) {
+		dev_err(dev, "ID register reads %#010x, expected %#010x\n",
+			id, (u32)PPU_ID_VALUE);
+		return -ENODEV;
+	}
+	if (major != PPU_VERSION_MAJOR) {
+		dev_err(dev, "hardware version %u.%u, driver knows %u.x\n",
+			major, PPU_FGET(PPU_VERSION_MINOR, version),
+			(u32)PPU_VERSION_MAJOR);
+		return -ENODEV;
+	}
+	ppu->caps.id = id;
+	ppu->caps.version = version;
+	return 0;
+}
+
+static int ppu_device_read_caps(struct ppu_device *ppu)
+{
+	struct ppu_caps *caps = &ppu->caps;
+	struct device *dev = &ppu->pdev->dev;
+
+	caps->num_channels = ppu_read(ppu, PPU_REG_CAP_NUM_CHANNELS);
+	caps->num_cu = ppu_read(ppu, PPU_REG_CAP_NUM_CU);
+	caps->num_task_slots = ppu_read(ppu, PPU_REG_CAP_NUM_TASK_SLOTS);
+	caps->num_priorities = ppu_read(ppu, PPU_REG_CAP_NUM_PRIORITIES);
+	caps->copy_chunk_bytes = ppu_read(ppu, PPU_REG_CAP_COPY_CHUNK_BYTES);
+	caps->mem_data_bytes = ppu_read(ppu, PPU_REG_CAP_MEM_DATA_BYTES);
+	caps->tlb_entries = ppu_read(ppu, PPU_REG_CAP_TLB_ENTRIES);
+	caps->copy_max_reads = ppu_read(ppu, PPU_REG_CAP_COPY_MAX_READS);
+	caps->pb_prefetch_beats = ppu_read(ppu, PPU_REG_CAP_PB_PREFETCH_BEATS);
+	caps->features = ppu_read(ppu, PPU_REG_CAP_FEATURES);
+
+	if (caps->num_channels < 1 || caps->num_channels > PPU_MAX_CHANNELS) {
+		dev_err(dev, "CAP_NUM_CHANNELS %u out of range 1..%u\n",
+			caps->num_channels, PPU_MAX_CHANNELS);
+		return -ENODEV;
+	}
+	/* Kernel structures (channel table, instance blocks) live in host RAM. */
+	if (!PPU_FGET(PPU_CAP_FEATURES_SYS_APERTURE, caps->features)) {
+		dev_err(dev, "no system aperture (CAP_FEATURES %#x)\n",
+			caps->features);
+		return -ENODEV;
+	}
+	ppu->chan_mask = GENMASK(caps->num_channels - 1, 0);
+
+	dev_info(dev,
+		 "PPU %u.%u: %u channels, %u CUs, copy chunk %u B, beat %u B, TLB %u, features %#x\n",
+		 PPU_FGET(PPU_VERSION_MAJOR, ppu->caps.version),
+		 PPU_FGET(PPU_VERSION_MINOR, ppu->caps.version),
+		 caps->num_channels, caps->num_cu, caps->copy_chunk_bytes,
+		 caps->mem_data_bytes, caps->tlb_entries, caps->features);
+	return 0;
+}
+
+/* Forget every channel the hardware may still hold (from an earlier driver). */
+static void ppu_device_unbind_all(struct ppu_device *ppu)
+{
+	u32 chid;
+
+	for (chid = 0; chid < ppu->caps.num_channels; chid++)
+		ppu_write(ppu, PPU_REG_CHAN_CTRL,
+			  PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) |
+			  PPU_FSET(PPU_CHAN_CTRL_CHID, chid));
+}
+
+/* No interrupts, no stale pending bits, no bound channels. */
+static void ppu_device_quiesce(struct ppu_device *ppu)
+{
+	ppu_write(ppu, PPU_REG_INTR_ENABLE, 0);
+	ppu_device_unbind_all(ppu);
+	ppu_write(ppu, PPU_REG_FAULT_PENDING, ppu->chan_mask);
+	ppu_write(ppu, PPU_REG_NONSTALL_PENDING, ppu->chan_mask);
+}
+
+static int ppu_device_chan_table_alloc(struct ppu_device *ppu)
+{
+	struct device *dev = &ppu->pdev->dev;
+
+	ppu->chan_table_size = ALIGN(ppu->caps.num_channels * PPU_CHAN_ENTRY_BYTES,
+				     PPU_CHAN_TABLE_ALIGN);
+	/* Zeroed: every entry starts with VALID clear. */
+	ppu->chan_table = dmam_alloc_coherent(dev, ppu->chan_table_size,
+					      &ppu->chan_table_dma, GFP_KERNEL);
+	if (!ppu->chan_table)
+		return -ENOMEM;
+	/* Coherent memory is page aligned; check what the hardware needs. */
+	if (!IS_ALIGNED(ppu->chan_table_dma, PPU_CHAN_TABLE_ALIGN)) {
+		dev_err(dev, "channel table at %pad is not %u-byte aligned\n",
+			&ppu->chan_table_dma, PPU_CHAN_TABLE_ALIGN);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The table is host RAM: system aperture. */
+static u32 ppu_device_chan_table_lo(struct ppu_device *ppu)
+{
+	return lower_32_bits(ppu->chan_table_dma);
+}
+
+static u32 ppu_device_chan_table_hi(struct ppu_device *ppu)
+{
+	return ppu_addr_hi(ppu->chan_table_dma, 1);
+}
+
+/**
+ * ppu_device_stop() - leave the PPU quiet
+ * @ppu: the device
+ *
+ * No interrupts, no bound channels, no channel table: after this the PPU
+ * touches no host memory.  Used on remove (devres) and on shutdown.
+ */
+void ppu_device_stop(struct ppu_device *ppu)
+{
+	ppu_device_quiesce(ppu);
+	ppu_write(ppu, PPU_REG_CHAN_TABLE_LO, 0);
+	ppu_write(ppu, PPU_REG_CHAN_TABLE_HI, 0);
+}
+
+/* devres action: runs on remove and on a probe failure after init. */
+static void ppu_device_fini(void *data)
+{
+	ppu_device_stop(data);
+}
+
+/**
+ * ppu_device_init() - map BAR0, identify the PPU, set up the channel table
+ * @ppu: the device, with @pdev set and the PCI device enabled
+ *
+ * Everything is devres-managed; on remove the hardware is quiesced before
+ * the channel table is freed.  Interrupts stay disabled (see ppu_irq_init()).
+ *
+ * Return: 0 or a negative error code; -ENODEV for hardware the driver does
+ * not drive.
+ */
+int ppu_device_init(struct ppu_device *ppu)
+{
+	struct pci_dev *pdev = ppu->pdev;
+	struct device *dev = &pdev->dev;
+	int ret;
+
+	if (!(pci_resource_flags(pdev, 0) & IORESOURCE_MEM) ||
+	    pci_resource_len(pdev, 0) < PPU_BAR0_SIZE) {
+		dev_err(dev, "BAR0 is not a memory BAR of at least %#x bytes\n",
+			(u32)PPU_BAR0_SIZE);
+		return -ENODEV;
+	}
+	ret = pcim_iomap_regions(pdev, BIT(0), dev_driver_string(dev));
+	if (ret) {
+		dev_err(dev, "cannot map BAR0: %d\n", ret);
+		return ret;
+	}
+	ppu->regs = pcim_iomap_table(pdev)[0];
+
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(PPU_DMA_BITS));
+	if (ret) {
+		dev_err(dev, "no usable %u-bit DMA: %d\n", PPU_DMA_BITS, ret);
+		return ret;
+	}
+
+	ret = ppu_device_check_id(ppu);
+	if (ret)
+		return ret;
+	ret = ppu_device_read_caps(ppu);
+	if (ret)
+		return ret;
+
+	ppu_device_quiesce(ppu);
+	ret = ppu_device_chan_table_alloc(ppu);
+	if (ret)
+		return ret;
+	ppu_write(ppu, PPU_REG_CHAN_TABLE_LO, ppu_device_chan_table_lo(ppu));
+	ppu_write(ppu, PPU_REG_CHAN_TABLE_HI, ppu_device_chan_table_hi(ppu));
+	/*
+	 * Registered after the table was allocated, so on the way out the
+	 * hardware forgets the table before devres frees it.
+	 */
+	ret = devm_add_action_or_reset(dev, ppu_device_fini, ppu);
+	if (ret)
+		return ret;
+
+	/* One read back proves that the register path works both ways. */
+	if (ppu_read(ppu, PPU_REG_CHAN_TABLE_LO) != ppu_device_chan_table_lo(ppu) ||
+	    ppu_read(ppu, PPU_REG_CHAN_TABLE_HI) != ppu_device_chan_table_hi(ppu)) {
+		dev_err(dev, "CHAN_TABLE_LO/HI do not hold the table address %pad\n",
+			&ppu->chan_table_dma);
+		return -EIO;
+	}
+	return 0;
+}

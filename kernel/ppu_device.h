@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * PPU device state and register access.
+ */
+#ifndef __PPU_DEVICE_H__
+#define __PPU_DEVICE_H__
+
+#include <linux/atomic.h>
+#include <linux/io.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+
+#include <drm/drm_device.h>
+
+#include "ppu/ppu_hw.h"
+
+struct pci_dev;
+
+/* FAULT_PENDING and NONSTALL_PENDING have one bit per channel. */
+#define PPU_MAX_CHANNELS	32
+
+/**
+ * struct ppu_caps - what the hardware reports about itself
+ * @id: ID register (PPU_ID_VALUE)
+ * @version: VERSION register, major 31:16, minor 15:0
+ * @num_channels: CAP_NUM_CHANNELS, 1..PPU_MAX_CHANNELS
+ * @num_cu: CAP_NUM_CU (0: no compute engine)
+ * @num_task_slots: CAP_NUM_TASK_SLOTS
+ * @num_priorities: CAP_NUM_PRIORITIES
+ * @copy_chunk_bytes: CAP_COPY_CHUNK_BYTES
+ * @mem_data_bytes: CAP_MEM_DATA_BYTES, one memory beat
+ * @tlb_entries: CAP_TLB_ENTRIES
+ * @copy_max_reads: CAP_COPY_MAX_READS, copy reads in flight
+ * @pb_prefetch_beats: CAP_PB_PREFETCH_BEATS
+ * @features: CAP_FEATURES, PPU_CAP_FEATURES_* bits
+ *
+ * Read once at probe; constant while the device is bound, so readers need
+ * no lock.
+ */
+struct ppu_caps {
+	u32 id;
+	u32 version;
+	u32 num_channels;
+	u32 num_cu;
+	u32 num_task_slots;
+	u32 num_priorities;
+	u32 copy_chunk_bytes;
+	u32 mem_data_bytes;
+	u32 tlb_entries;
+	u32 copy_max_reads;
+	u32 pb_prefetch_beats;
+	u32 features;
+};
+
+/**
+ * struct ppu_irq_stats - interrupt bookkeeping
+ *
+ * Written only by the interrupt handler (never reentered for one device);
+ * read locklessly by debugfs and by waiters, hence atomics.
+ */
+struct ppu_irq_stats {
+	/** @handled: interrupts that found pending work. */
+	atomic64_t handled;
+	/** @events: incremented after each batch of events, for waiters. */
+	atomic64_t events;
+	/** @faults: FAULT_PENDING bits seen, per channel. */
+	atomic64_t faults[PPU_MAX_CHANNELS];
+	/** @nonstalls: NONSTALL_PENDING bits seen, per channel. */
+	atomic64_t nonstalls[PPU_MAX_CHANNELS];
+	/**
+	 * @faulted: channels that faulted and were not yet dealt with; set by
+	 * the handler, consumed by the channel code.
+	 */
+	atomic_t faulted;
+};
+
+/**
+ * struct ppu_device - one bound PPU
+ * @drm: the DRM device; its lifetime (drmm) is the lifetime of this struct
+ * @pdev: the PCI function
+ * @regs: BAR0, the register file (devres-managed mapping)
+ * @caps: capabilities, constant after probe
+ * @chan_mask: one bit per channel the hardware has
+ * @intr_mask: the INTR_ENABLE value the driver runs with
+ * @chan_table: the channel table, in DMA-coherent host memory
+ * @chan_table_dma: its bus address, programmed into CHAN_TABLE_LO/HI
+ * @chan_table_size: its size in bytes
+ * @irq: the Linux interrupt number in use
+ * @irq_kind: "MSI-X", "MSI" or "INTx", for debugfs
+ * @irq_stats: what the interrupt handler saw
+ * @event_wq: woken after every batch of interrupt events
+ */
+struct ppu_device {
+	struct drm_device drm;
+	struct pci_dev *pdev;
+	void __iomem *regs;
+	struct ppu_caps caps;
+	u32 chan_mask;
+	u32 intr_mask;
+
+	u32 *chan_table;
+	dma_addr_t chan_table_dma;
+	size_t chan_table_size;
+
+	int irq;
+	const char *irq_kind;
+	struct ppu_irq_stats irq_stats;
+	wait_queue_head_t event_wq;
+};
+
+static inline struct ppu_device *to_ppu(struct drm_device *drm)
+{
+	return container_of(drm, struct ppu_device, drm);
+}
+
+static inline u32 ppu_read(struct ppu_device *ppu, u32 reg)
+{
+	return readl(ppu->regs + reg);
+}
+
+static inline void ppu_write(struct ppu_device *ppu, u32 reg, u32 val)
+{
+	writel(val, ppu->regs + reg);
+}
+
+u64 ppu_read64(struct ppu_device *ppu, u32 reg_lo, u32 reg_hi);
+
+int ppu_device_init(struct ppu_device *ppu);
+void ppu_device_stop(struct ppu_device *ppu);
+int ppu_device_read_cycles(struct ppu_device *ppu, u64 *cycles);
+
+#endif /* __PPU_DEVICE_H__ */

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * ppu.ko: PCI driver and DRM glue for the PPU.
+ *
+ * Probe maps the registers, identifies the PPU, sets up the channel table
+ * and the interrupt, then registers a render-only DRM device.  Everything is
+ * devres/drmm managed; remove unplugs the DRM device first, so that every
+ * later hardware access (ioctls, debugfs) fails with -ENODEV instead of
+ * touching a device that is going away.
+ */
+#include <linux/module.h>
+#include <linux/pci.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_ioctl.h>
+#include <drm/drm_print.h>
+
+#include "uapi/drm/ppu_drm.h"
+
+#include "ppu_debugfs.h"
+#include "ppu_device.h"
+#include "ppu_irq.h"
+
+#define DRIVER_NAME	"ppu"
+#define DRIVER_DESC	"PPU parallel processing unit"
+#define DRIVER_DATE	"20261121"
+#define DRIVER_MAJOR	0
+#define DRIVER_MINOR	1
+
+/* The UAPI feature bits are the CAP_FEATURES bits. */
+#define PPU_UAPI_FEATURE(name) \
+	static_assert(DRM_PPU_FEATURE_##name == \
+		      ((u64)1 << PPU_CAP_FEATURES_##name##__LSB))
+PPU_UAPI_FEATURE(COPY_ENGINE);
+PPU_UAPI_FEATURE(COMPUTE_ENGINE);
+PPU_UAPI_FEATURE(SYS_APERTURE);
+PPU_UAPI_FEATURE(SEM_TIMESTAMP);
+PPU_UAPI_FEATURE(PRIO_SCHED);
+
+#define PPU_UAPI_FEATURES_KNOWN \
+	(DRM_PPU_FEATURE_COPY_ENGINE | DRM_PPU_FEATURE_COMPUTE_ENGINE | \
+	 DRM_PPU_FEATURE_SYS_APERTURE | DRM_PPU_FEATURE_SEM_TIMESTAMP | \
+	 DRM_PPU_FEATURE_PRIO_SCHED)
+
+static int ppu_ioctl_get_param(struct drm_device *drm, void *data,
+			       struct drm_file *file)
+{
+	struct ppu_device *ppu = to_ppu(drm);
+	const struct ppu_caps *caps = &ppu->caps;
+	struct drm_ppu_get_param *args = data;
+
+	if (args->pad) {
+		drm_dbg(drm, "GET_PARAM: nonzero pad\n");
+		return -EINVAL;
+	}
+
+	switch (args->param) {
+	case DRM_PPU_PARAM_VERSION:
+		args->value = caps->version;
+		break;
+	case DRM_PPU_PARAM_NUM_CHANNELS:
+		args->value = caps->num_channels;
+		break;
+	case DRM_PPU_PARAM_NUM_CU:
+		args->value = caps->num_cu;
+		break;
+	case DRM_PPU_PARAM_NUM_TASK_SLOTS:
+		args->value = caps->num_task_slots;
+		break;
+	case DRM_PPU_PARAM_NUM_PRIORITIES:
+		args->value = caps->num_priorities;
+		break;
+	case DRM_PPU_PARAM_COPY_CHUNK_BYTES:
+		args->value = caps->copy_chunk_bytes;
+		break;
+	case DRM_PPU_PARAM_MEM_DATA_BYTES:
+		args->value = caps->mem_data_bytes;
+		break;
+	case DRM_PPU_PARAM_TLB_ENTRIES:
+		args->value = caps->tlb_entries;
+		break;
+	case DRM_PPU_PARAM_COPY_MAX_READS:
+		args->value = caps->copy_max_reads;
+		break;
+	case DRM_PPU_PARAM_PB_PREFETCH_BEATS:
+		args->value = caps->pb_prefetch_beats;
+		break;
+	case DRM_PPU_PARAM_FEATURES:
+		args->value = caps->features & PPU_UAPI_FEATURES_KNOWN;
+		break;
+	case DRM_PPU_PARAM_CYCLE_COUNTER:
+		return ppu_device_read_cycles(ppu, &args->value);
+	default:
+		drm_dbg(drm, "GET_PARAM: unknown param %u\n", args->param);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct drm_ioctl_desc ppu_drm_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(PPU_GET_PARAM, ppu_ioctl_get_param, DRM_RENDER_ALLOW),
+};
+
+DEFINE_DRM_GEM_FOPS(ppu_drm_fops);
+
+static const struct drm_driver ppu_drm_driver = {
+	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ,
+	.fops = &ppu_drm_fops,
+	.ioctls = ppu_drm_ioctls,
+	.num_ioctls = ARRAY_SIZE(ppu_drm_ioctls),
+	.debugfs_init = ppu_debugfs_init,
+	.name = DRIVER_NAME,
+	.desc = DRIVER_DESC,
+	.date = DRIVER_DATE,
+	.major = DRIVER_MAJOR,
+	.minor = DRIVER_MINOR,
+};
+
+static int ppu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct ppu_device *ppu;
+	int ret;
+
+	ppu = devm_drm_dev_alloc(&pdev->dev, &ppu_drm_driver, struct ppu_device, drm);
+	if (IS_ERR(ppu))
+		return PTR_ERR(ppu);
+	ppu->pdev = pdev;
+	pci_set_drvdata(pdev, ppu);
+
+	ret = pcim_enable_device(pdev);
+	if (ret) {
+		dev_err(&pdev->dev, "cannot enable the PCI device: %d\n", ret);
+		return ret;
+	}
+	/* The PPU reads its channel table and writes MSIs: bus mastering. */
+	pci_set_master(pdev);
+
+	ret = ppu_device_init(ppu);
+	if (ret)
+		return ret;
+	ret = ppu_irq_init(ppu);
+	if (ret)
+		return ret;
+
+	ret = drm_dev_register(&ppu->drm, 0);
+	if (ret) {
+		dev_err(&pdev->dev, "cannot register the DRM device: %d\n", ret);
+		return ret;
+	}
+	return 0;
+}
+
+static void ppu_pci_remove(struct pci_dev *pdev)
+{
+	struct ppu_device *ppu = pci_get_drvdata(pdev);
+
+	/* From here on drm_dev_enter() fails: no new hardware access. */
+	drm_dev_unplug(&ppu->drm);
+	/* Waiters see the unplug; devres then quiesces and frees the rest. */
+	wake_up_all(&ppu->event_wq);
+}
+
+/* Reboot or kexec: the next kernel must not find the PPU reading our memory. */
+static void ppu_pci_shutdown(struct pci_dev *pdev)
+{
+	struct ppu_device *ppu = pci_get_drvdata(pdev);
+	int idx;
+
+	if (!drm_dev_enter(&ppu->drm, &idx))
+		return;
+	ppu_device_stop(ppu);
+	drm_dev_exit(idx);
+}
+
+static const struct pci_device_id ppu_pci_ids[] = {
+	{ PCI_DEVICE(PPU_PCI_VENDOR_ID, PPU_PCI_DEVICE_ID) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, ppu_pci_ids);
+
+static struct pci_driver ppu_pci_driver = {
+	.name = DRIVER_NAME,
+	.id_table = ppu_pci_ids,
+	.probe = ppu_pci_probe,
+	.remove = ppu_pci_remove,
+	.shutdown = ppu_pci_shutdown,
+};
+module_pci_driver(ppu_pci_driver);
+
+MODULE_DESCRIPTION(DRIVER_DESC " DRM driver");
+MODULE_AUTHOR("The PPU project authors");
+MODULE_LICENSE("Dual MIT/GPL");

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * PPU interrupts: one vector (MSI-X, MSI, or legacy INTx), one handler.
+ *
+ * The PPU's interrupt is a level, INTR_STATUS & INTR_ENABLE, where
+ * INTR_STATUS summarises the per-channel W1C bits of FAULT_PENDING and
+ * NONSTALL_PENDING.  A message-signalled interrupt is sent when that level
+ * rises, so the handler acknowledges until INTR_STATUS reads clear: an
+ * event that arrives while it runs is either seen by the next loop or
+ * raises the level again after the last read, which sends a new message.
+ *
+ * The handler runs in hard interrupt context: it only reads and
+ * acknowledges registers, counts events and wakes waiters; anything that
+ * sleeps (tearing down a faulted channel) belongs to the channel code,
+ * which finds the channels in ppu_irq_stats.faulted.
+ */
+#include <linux/bitops.h>
+#include <linux/interrupt.h>
+#include <linux/pci.h>
+
+#include "ppu_device.h"
+#include "ppu_irq.h"
+
+/* Rounds of read-and-acknowledge before the handler forces a new edge. */
+#define PPU_IRQ_MAX_LOOPS	16
+
+static void ppu_irq_count(atomic64_t *counters, unsigned long bits)
+{
+	unsigned int chid;
+
+	for_each_set_bit(chid, &bits, PPU_MAX_CHANNELS)
+		atomic64_inc(&counters[chid]);
+}
+
+static irqreturn_t ppu_irq_handler(int irq, void *arg)
+{
+	struct ppu_device *ppu = arg;
+	struct ppu_irq_stats *stats = &ppu->irq_stats;
+	unsigned int loops;
+	bool seen = false;
+	u32 status;
+
+	for (loops = 0; loops < PPU_IRQ_MAX_LOOPS; loops++) {
+		u32 fault = 0, nonstall = 0;
+
+		status = ppu_read(ppu, PPU_REG_INTR_STATUS);
+		/* All ones: the device is gone (surprise removal). */
+		if (status == U32_MAX || !(status & ppu->intr_mask))
+			break;
+
+		if (status & PPU_FSET(PPU_INTR_FAULT, 1)) {
+			fault = ppu_read(ppu, PPU_REG_FAULT_PENDING) & ppu->chan_mask;
+			ppu_write(ppu, PPU_REG_FAULT_PENDING, fault);
+		}
+		if (status & PPU_FSET(PPU_INTR_NONSTALL, 1)) {
+			nonstall = ppu_read(ppu, PPU_REG_NONSTALL_PENDING) &
+				   ppu->chan_mask;
+			ppu_write(ppu, PPU_REG_NONSTALL_PENDING, nonstall);
+		}
+		if (fault) {
+			atomic_or(fault, &stats->faulted);
+			ppu_irq_count(stats->faults, fault);
+		}
+		ppu_irq_count(stats->nonstalls, nonstall);
+		seen = true;
+	}
+
+	if (loops == PPU_IRQ_MAX_LOOPS) {
+		/*
+		 * Still pending after many rounds: an event storm.  Drop and
+		 * restore INTR_ENABLE so that the level rises again and a new
+		 * message comes, rather than spinning here.
+		 */
+		dev_warn_ratelimited(&ppu->pdev->dev,
+				     "interrupt still pending after %u rounds\n",
+				     loops);
+		ppu_write(ppu, PPU_REG_INTR_ENABLE, 0);
+		ppu_write(ppu, PPU_REG_INTR_ENABLE, ppu->intr_mask);
+	}
+
+	if (!seen)
+		return IRQ_NONE;
+
+	atomic64_inc(&stats->handled);
+	atomic64_inc(&stats->events);
+	wake_up_all(&ppu->event_wq);
+	return IRQ_HANDLED;
+}
+
+/* devres action: no interrupt from the PPU after this, before free_irq(). */
+static void ppu_irq_fini(void *data)
+{
+	struct ppu_device *ppu = data;
+
+	ppu_write(ppu, PPU_REG_INTR_ENABLE, 0);
+	synchronize_irq(ppu->irq);
+}
+
+/**
+ * ppu_irq_init() - allocate the vector, install the handler, enable
+ * @ppu: the device, after ppu_device_init()
+ *
+ * Vectors and handler are devres-managed; on remove interrupts are disabled
+ * at the PPU before the handler goes.
+ *
+ * Return: 0 or a negative error code.
+ */
+int ppu_irq_init(struct ppu_device *ppu)
+{
+	struct pci_dev *pdev = ppu->pdev;
+	struct device *dev = &pdev->dev;
+	unsigned long flags = 0;
+	int ret;
+
+	init_waitqueue_head(&ppu->event_wq);
+	ppu->intr_mask = PPU_FSET(PPU_INTR_FAULT, 1) | PPU_FSET(PPU_INTR_NONSTALL, 1);
+
+	/* Freed by the managed PCI device (pcim_enable_device()). */
+	ret = pci_alloc_irq_vectors(pdev, 1, 1,
+				    PCI_IRQ_MSIX | PCI_IRQ_MSI | PCI_IRQ_LEGACY);
+	if (ret < 0) {
+		dev_err(dev, "no interrupt vector: %d\n", ret);
+		return ret;
+	}
+	if (pdev->msix_enabled) {
+		ppu->irq_kind = "MSI-X";
+	} else if (pdev->msi_enabled) {
+		ppu->irq_kind = "MSI";
+	} else {
+		ppu->irq_kind = "INTx";
+		flags = IRQF_SHARED;
+	}
+
+	ppu->irq = pci_irq_vector(pdev, 0);
+	if (ppu->irq < 0)
+		return ppu->irq;
+	ret = devm_request_irq(dev, ppu->irq, ppu_irq_handler, flags,
+			       dev_driver_string(dev), ppu);
+	if (ret) {
+		dev_err(dev, "cannot request interrupt %d: %d\n", ppu->irq, ret);
+		return ret;
+	}
+	ret = devm_add_action_or_reset(dev, ppu_irq_fini, ppu);
+	if (ret)
+		return ret;
+
+	ppu_write(ppu, PPU_REG_INTR_ENABLE, ppu->intr_mask);
+	dev_info(dev, "interrupt %d (%s)\n", ppu->irq, ppu->irq_kind);
+	return 0;
+}

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * PPU interrupts.
+ */
+#ifndef __PPU_IRQ_H__
+#define __PPU_IRQ_H__
+
+struct ppu_device;
+
+int ppu_irq_init(struct ppu_device *ppu);
+
+#endif /* __PPU_IRQ_H__ */

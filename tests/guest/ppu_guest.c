@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Helpers for the guest tests of ppu.ko; see ppu_guest.h.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "ppu_guest.h"
+
+#define DEBUGFS_ROOT "/sys/kernel/debug"
+
+int ppu_fd = -1;
+char ppu_node[288];	/* "/dev/dri/" + d_name */
+
+static int drm_driver_is(int fd, const char *want)
+{
+	char name[64] = "";
+	struct drm_version v;
+
+	memset(&v, 0, sizeof(v));
+	v.name = name;
+	v.name_len = sizeof(name) - 1;
+	if (ioctl(fd, DRM_IOCTL_VERSION, &v))
+		return 0;
+	name[sizeof(name) - 1] = '\0';
+	if (v.name_len < sizeof(name))
+		name[v.name_len] = '\0';
+	return !strcmp(name, want);
+}
+
+static int open_ppu_render_node(char *path, size_t len)
+{
+	struct dirent *de;
+	DIR *dir = opendir("/dev/dri");
+	int fd = -1;
+
+	if (!dir)
+		return -1;
+	while ((de = readdir(dir))) {
+		if (strncmp(de->d_name, "renderD", 7))
+			continue;
+		snprintf(path, len, "/dev/dri/%s", de->d_name);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (drm_driver_is(fd, "ppu"))
+			break;
+		close(fd);
+		fd = -1;
+	}
+	closedir(dir);
+	return fd;
+}
+
+void ppu_guest_setup(void)
+{
+	ppu_fd = open_ppu_render_node(ppu_node, sizeof(ppu_node));
+	ck_assert_msg(ppu_fd >= 0, "no render node of driver \"ppu\" in /dev/dri "
+		      "(is ppu.ko loaded and bound to the PPU?)");
+}
+
+void ppu_guest_teardown(void)
+{
+	if (ppu_fd >= 0)
+		close(ppu_fd);
+	ppu_fd = -1;
+}
+
+int ppu_get_param(uint32_t param, uint32_t pad, uint64_t *value)
+{
+	struct drm_ppu_get_param gp;
+	int ret;
+
+	memset(&gp, 0, sizeof(gp));
+	gp.param = param;
+	gp.pad = pad;
+	do {
+		ret = ioctl(ppu_fd, DRM_IOCTL_PPU_GET_PARAM, &gp);
+	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+	if (ret)
+		return -errno;
+	*value = gp.value;
+	return 0;
+}
+
+uint64_t ppu_param(uint32_t param)
+{
+	uint64_t v = 0;
+	int ret = ppu_get_param(param, 0, &v);
+
+	ck_assert_msg(ret == 0, "GET_PARAM %u failed: %s", param, strerror(-ret));
+	return v;
+}
+
+static int debugfs_open(const char *file, int flags, char *path, size_t len)
+{
+	struct stat st;
+	int fd;
+
+	ck_assert_int_eq(fstat(ppu_fd, &st), 0);
+	snprintf(path, len, DEBUGFS_ROOT "/dri/%u/%s", minor(st.st_rdev), file);
+	fd = open(path, flags | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) {
+		/* A bare initramfs has not mounted debugfs: do it (root). */
+		mount("debugfs", DEBUGFS_ROOT, "debugfs", 0, NULL);
+		fd = open(path, flags | O_CLOEXEC);
+	}
+	ck_assert_msg(fd >= 0, "cannot open %s: %s", path, strerror(errno));
+	return fd;
+}
+
+size_t ppu_debugfs_read(const char *file, char *buf, size_t len)
+{
+	char path[128];
+	size_t got = 0;
+	ssize_t n;
+	int fd = debugfs_open(file, O_RDONLY, path, sizeof(path));
+
+	/* seq_file hands out at most a page per read. */
+	while (got < len - 1) {
+		n = read(fd, buf + got, len - 1 - got);
+		ck_assert_msg(n >= 0, "cannot read %s: %s", path, strerror(errno));
+		if (!n)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	ck_assert_msg(got > 0, "%s is empty", path);
+	ck_assert_msg(got < len - 1, "%s is longer than %zu bytes", path, len - 1);
+	buf[got] = '\0';
+	return got;
+}
+
+int ppu_debugfs_write(const char *file, const char *text)
+{
+	char path[128];
+	int fd = debugfs_open(file, O_WRONLY, path, sizeof(path));
+	ssize_t n = write(fd, text, strlen(text));
+	int ret = n < 0 ? -errno : 0;
+
+	close(fd);
+	return ret;
+}
+
+uint64_t ppu_debugfs_value(const char *text, const char *name)
+{
+	size_t nlen = strlen(name);
+	const char *line = text;
+
+	while (line && *line) {
+		if (!strncmp(line, name, nlen) && isspace((unsigned char)line[nlen]))
+			return strtoull(line + nlen, NULL, 0);
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	ck_abort_msg("no %s in debugfs output:\n%s", name, text);
+	return 0;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers for the guest tests of ppu.ko (Check): find the ppu render node,
+ * call GET_PARAM, read and write the driver's debugfs files.  The helpers
+ * that can fail assert (ck_assert), so they are for use inside tests.
+ */
+#ifndef PPU_GUEST_H
+#define PPU_GUEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "drm/ppu_drm.h"
+
+/* Guest time is slow (TCG, microseconds per register access). */
+#define PPU_GUEST_TEST_TIMEOUT_S 120
+
+/* The open render node of driver "ppu", set by ppu_guest_setup(). */
+extern int ppu_fd;
+extern char ppu_node[288];
+
+/* Checked fixture: opens the render node (fails the test if none). */
+void ppu_guest_setup(void);
+void ppu_guest_teardown(void);
+
+/* GET_PARAM: 0 or -errno. */
+int ppu_get_param(uint32_t param, uint32_t pad, uint64_t *value);
+/* GET_PARAM that must succeed. */
+uint64_t ppu_param(uint32_t param);
+
+/* dri/<render minor>/<file>; mounts debugfs if needed.  Returns length. */
+size_t ppu_debugfs_read(const char *file, char *buf, size_t len);
+/* Writes text to dri/<render minor>/<file>: 0 or -errno. */
+int ppu_debugfs_write(const char *file, const char *text);
+/* The value of the "NAME value" line (decimal or 0x hex); asserts it exists. */
+uint64_t ppu_debugfs_value(const char *text, const char *name);
+
+#endif /* PPU_GUEST_H */

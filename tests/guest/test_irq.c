@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The interrupt path of ppu.ko, run inside the co-simulation guest.
+ *
+ * A doorbell for a channel the driver has not set up (its channel-table
+ * entry is invalid) makes the PPU fault that channel (INST_INVALID): it
+ * sets the channel's FAULT_PENDING bit, INTR_STATUS.FAULT rises, an MSI
+ * arrives, and the handler must count exactly that channel's fault and
+ * acknowledge it (W1C).  The doorbell is rung through the driver's debugfs
+ * test hook dri/<minor>/doorbell.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "ppu/ppu_hw.h"
+#include "ppu_guest.h"
+
+#define IRQ_WAIT_S 20
+
+static uint64_t chan_count(const char *text, unsigned int chid, const char *what)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "CHAN%u_%s", chid, what);
+	return ppu_debugfs_value(text, name);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+START_TEST(fault_interrupt_counts_doorbell_on_unset_channel)
+{
+	static char before[8192], after[8192], regs[8192], perf0[4096], perf1[4096];
+	unsigned int nchan = (unsigned int)ppu_param(DRM_PPU_PARAM_NUM_CHANNELS);
+	unsigned int chid, c;
+	uint64_t faulted, faults0;
+	char text[16];
+	double t0;
+
+	ppu_debugfs_read("interrupts", before, sizeof(before));
+	ppu_debugfs_read("counters", perf0, sizeof(perf0));
+	/* A channel that has not faulted since probe (a dead one ignores doorbells). */
+	faulted = ppu_debugfs_value(before, "FAULTED");
+	for (chid = 0; chid < nchan && (faulted >> chid & 1); chid++)
+		;
+	ck_assert_msg(chid < nchan, "every channel has faulted already");
+	faults0 = chan_count(before, chid, "FAULTS");
+
+	snprintf(text, sizeof(text), "%u\n", chid);
+	ck_assert_int_eq(ppu_debugfs_write("doorbell", text), 0);
+
+	t0 = now_s();
+	for (;;) {
+		ppu_debugfs_read("interrupts", after, sizeof(after));
+		if (chan_count(after, chid, "FAULTS") != faults0)
+			break;
+		ck_assert_msg(now_s() - t0 < IRQ_WAIT_S,
+			      "no fault interrupt for channel %u within %d s:\n%s",
+			      chid, IRQ_WAIT_S, after);
+		usleep(1000);
+	}
+
+	/* Exactly one fault, on exactly that channel, and no nonstall. */
+	ck_assert_uint_eq(chan_count(after, chid, "FAULTS"), faults0 + 1);
+	for (c = 0; c < nchan; c++) {
+		if (c != chid)
+			ck_assert_uint_eq(chan_count(after, c, "FAULTS"),
+					  chan_count(before, c, "FAULTS"));
+		ck_assert_uint_eq(chan_count(after, c, "NONSTALLS"),
+				  chan_count(before, c, "NONSTALLS"));
+	}
+	ck_assert_uint_gt(ppu_debugfs_value(after, "HANDLED"),
+			  ppu_debugfs_value(before, "HANDLED"));
+	ck_assert_uint_eq(ppu_debugfs_value(after, "FAULTED"), faulted | 1ull << chid);
+
+	/* The handler acknowledged it: nothing is pending any more. */
+	ppu_debugfs_read("regs", regs, sizeof(regs));
+	ck_assert_uint_eq(ppu_debugfs_value(regs, "FAULT_PENDING"), 0);
+	ck_assert_uint_eq(ppu_debugfs_value(regs, "INTR_STATUS"), 0);
+	ck_assert_uint_eq(ppu_debugfs_value(regs, "INTR_ENABLE"),
+			  PPU_FMASK(PPU_INTR_FAULT) | PPU_FMASK(PPU_INTR_NONSTALL));
+
+	/* The PPU's own count agrees: one fault. */
+	ppu_debugfs_read("counters", perf1, sizeof(perf1));
+	ck_assert_uint_eq(ppu_debugfs_value(perf1, "FAULTS"),
+			  ppu_debugfs_value(perf0, "FAULTS") + 1);
+}
+END_TEST
+
+START_TEST(doorbell_hook_rejects_bad_channel_ids)
+{
+	unsigned int nchan = (unsigned int)ppu_param(DRM_PPU_PARAM_NUM_CHANNELS);
+	char text[16];
+
+	snprintf(text, sizeof(text), "%u", nchan);
+	ck_assert_int_eq(ppu_debugfs_write("doorbell", text), -EINVAL);
+	ck_assert_int_eq(ppu_debugfs_write("doorbell", "-1"), -EINVAL);
+	ck_assert_int_eq(ppu_debugfs_write("doorbell", "zero"), -EINVAL);
+	ck_assert_int_eq(ppu_debugfs_write("doorbell", "4294967296"), -ERANGE);
+}
+END_TEST
+
+static Suite *irq_suite(void)
+{
+	Suite *s = suite_create("irq");
+	TCase *tc = tcase_create("irq");
+
+	tcase_add_checked_fixture(tc, ppu_guest_setup, ppu_guest_teardown);
+	tcase_set_timeout(tc, PPU_GUEST_TEST_TIMEOUT_S);
+	tcase_add_test(tc, fault_interrupt_counts_doorbell_on_unset_channel);
+	tcase_add_test(tc, doorbell_hook_rejects_bad_channel_ids);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(irq_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_VERBOSE);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -73,9 +73,10 @@ enum drm_ppu_param {
 	 */
 	DRM_PPU_PARAM_NUM_PRIORITIES = 4,
 	/**
-	 * @DRM_PPU_PARAM_COPY_CHUNK_BYTES: the copy engine moves data in
-	 * chunks of this many bytes; a channel switch can happen between
-	 * chunks.
+	 * @DRM_PPU_PARAM_COPY_CHUNK_BYTES: the copy engine's chunk.  A copy
+	 * on the engine is never preempted, so software splits long copies
+	 * into commands of at most this size to bound how long a
+	 * higher-priority copy can wait.
 	 */
 	DRM_PPU_PARAM_COPY_CHUNK_BYTES = 5,
 	/**

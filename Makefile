@@ -21,6 +21,7 @@ include hw/sim/sim.mk
 include tests/blocks/blocks.mk
 include tools/cosim.mk
 include kernel/kernel.mk
+include tools/cosim-bench.mk
 
 RTL_ENV := tests/rtl/rtl_env.c tests/rtl/rtl_env.h
 SEEDS_B := tests/examples/seeds_b.c tests/examples/seeds_b.h
@@ -99,6 +100,7 @@ bench-run: $(BENCH_BIN)
 	@mkdir -p build
 	set -o pipefail; $(BENCH_BIN) | tee build/bench.txt.tmp
 	@grep '^bench: ' build/bench.txt.tmp > build/bench.txt; rm -f build/bench.txt.tmp
+	@$(MAKE) --no-print-directory cosim-bench-run
 	@echo "results: build/bench.txt"
 
 lint: deps
@@ -112,15 +114,17 @@ lint-run: $(PPU_SVPKG)
 
 # ppu.ko and its ioctl-level tests in one boot of the co-simulated guest:
 # every program, a module unload/reload, the tests again.
-GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_unplug \
-	--run /bin/ppu-smi --run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko' \
-	--run /bin/test_irq --run /bin/test_get_param
+GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem \
+	--run /bin/test_vm --run /bin/test_unplug --run /bin/ppu-smi \
+	--run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko' --run '/bin/reload-stress 20' \
+	--run /bin/test_irq --run /bin/test_vm --run /bin/test_get_param
 guest-check: deps
 	@$(MAKE) --no-print-directory guest-check-run
 
 guest-check-run: cosim-tools kmod kmod-guest-tests
 	$(COSIM_RUNNER) --kver $(PPU_KVER) --timeout 600 --module $(KMOD) \
 		$(foreach t,$(KMOD_GUEST_BINS),--file $(t):/bin/$(notdir $(t))) \
+		--file tests/guest/reload-stress.sh:/bin/reload-stress \
 		$(GUEST_RUNS)
 
 clean:

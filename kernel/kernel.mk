@@ -9,7 +9,8 @@
 #   make ppu-smi           build build/tools/ppu-smi
 #   make kmod-guest-tests  build the static guest programs (for the busybox
 #                          initramfs): build/guest/test_get_param, test_irq,
-#                          test_unplug, ppu-smi
+#                          test_unplug, test_gem, test_vm, bench_ioctl,
+#                          ppu-smi
 #
 # KDIR defaults to the running kernel's headers; the co-simulated guest runs
 # Debian's 6.1 kernel, so tests use KDIR=/lib/modules/6.1.0-56-amd64/build.
@@ -27,7 +28,8 @@ KMOD_MAKE = $(MAKE) -C $(KDIR) M=$(abspath $(KMOD_BUILD))
 
 PPU_SMI := build/tools/ppu-smi
 KMOD_GUEST_BINS := build/guest/test_get_param build/guest/test_irq build/guest/test_unplug \
-	build/guest/ppu-smi
+	build/guest/test_gem build/guest/test_vm \
+	build/guest/bench_ioctl build/guest/ppu-smi
 # Guest programs run in a busybox initramfs: link statically.
 KMOD_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude -Iinclude/uapi \
 	$(shell pkg-config --cflags libdrm) -pthread
@@ -76,3 +78,8 @@ build/guest/test_%: tests/guest/test_%.c $(KMOD_GUEST_HELPERS) include/uapi/drm/
 		include/ppu/ppu_hw.h include/ppu/*.def
 	@mkdir -p $(@D)
 	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $< tests/guest/ppu_guest.c $(KMOD_GUEST_LIBS)
+
+# Plain C (no Check): GET_PARAM round-trip times, see tools/cosim-bench.sh.
+build/guest/bench_ioctl: tests/guest/bench_ioctl.c include/uapi/drm/ppu_drm.h
+	@mkdir -p $(@D)
+	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $<

@@ -8,8 +8,10 @@
  * later hardware access (ioctls, debugfs) fails with -ENODEV instead of
  * touching a device that is going away.
  */
+#include <linux/err.h>
 #include <linux/module.h>
 #include <linux/pci.h>
+#include <linux/slab.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -21,7 +23,9 @@
 
 #include "ppu_debugfs.h"
 #include "ppu_device.h"
+#include "ppu_gem.h"
 #include "ppu_irq.h"
+#include "ppu_vm.h"
 
 #define DRIVER_NAME	"ppu"
 #define DRIVER_DESC	"PPU parallel processing unit"
@@ -101,13 +105,48 @@ static int ppu_ioctl_get_param(struct drm_device *drm, void *data,
 
 static const struct drm_ioctl_desc ppu_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(PPU_GET_PARAM, ppu_ioctl_get_param, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_GEM_CREATE, ppu_ioctl_gem_create, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_GEM_MMAP_OFFSET, ppu_ioctl_gem_mmap_offset, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_VM_BIND, ppu_ioctl_vm_bind, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_VM_UNBIND, ppu_ioctl_vm_unbind, DRM_RENDER_ALLOW),
 };
+
+/* Every open file gets its own GPU address space. */
+static int ppu_drm_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct ppu_file *pf = kzalloc(sizeof(*pf), GFP_KERNEL);
+
+	if (!pf)
+		return -ENOMEM;
+	pf->vm = ppu_vm_create(to_ppu(drm));
+	if (IS_ERR(pf->vm)) {
+		int ret = PTR_ERR(pf->vm);
+
+		kfree(pf);
+		return ret;
+	}
+	pf->pt_root = ppu_vm_pt_root(pf->vm);
+	file->driver_priv = pf;
+	return 0;
+}
+
+/* After the handles are released: mappings, page tables, then the file. */
+static void ppu_drm_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	struct ppu_file *pf = file->driver_priv;
+
+	ppu_vm_destroy(pf->vm);
+	kfree(pf);
+}
 
 DEFINE_DRM_GEM_FOPS(ppu_drm_fops);
 
 static const struct drm_driver ppu_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ,
 	.fops = &ppu_drm_fops,
+	.open = ppu_drm_open,
+	.postclose = ppu_drm_postclose,
+	.gem_create_object = ppu_gem_create_object,
 	.ioctls = ppu_drm_ioctls,
 	.num_ioctls = ARRAY_SIZE(ppu_drm_ioctls),
 	.debugfs_init = ppu_debugfs_init,

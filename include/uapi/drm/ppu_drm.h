@@ -35,9 +35,21 @@ extern "C" {
  */
 
 #define DRM_PPU_GET_PARAM			0x00
+#define DRM_PPU_GEM_CREATE			0x01
+#define DRM_PPU_GEM_MMAP_OFFSET			0x02
+#define DRM_PPU_VM_BIND				0x03
+#define DRM_PPU_VM_UNBIND			0x04
 
 #define DRM_IOCTL_PPU_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_GET_PARAM, struct drm_ppu_get_param)
+#define DRM_IOCTL_PPU_GEM_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_GEM_CREATE, struct drm_ppu_gem_create)
+#define DRM_IOCTL_PPU_GEM_MMAP_OFFSET \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_GEM_MMAP_OFFSET, struct drm_ppu_gem_mmap_offset)
+#define DRM_IOCTL_PPU_VM_BIND \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_VM_BIND, struct drm_ppu_vm_bind)
+#define DRM_IOCTL_PPU_VM_UNBIND \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_PPU_VM_UNBIND, struct drm_ppu_vm_unbind)
 
 /**
  * enum drm_ppu_param - parameters of DRM_IOCTL_PPU_GET_PARAM
@@ -137,6 +149,124 @@ struct drm_ppu_get_param {
 	__u32 pad;
 	/** @value: out, the parameter's value. */
 	__u64 value;
+};
+
+/**
+ * DOC: PPU buffer objects and GPU address space
+ *
+ * Buffer objects (BOs) live in system memory (host RAM), are allocated
+ * lazily, and are mapped by the CPU through the offset that
+ * DRM_IOCTL_PPU_GEM_MMAP_OFFSET returns (mmap() of the render node).
+ * Handles are per open file: another file cannot name them.
+ *
+ * Every open file has its own GPU virtual address space: 32-bit addresses
+ * translated by Sv32 page tables the kernel writes.  User mappings live in
+ * [DRM_PPU_VA_START, DRM_PPU_VA_END) with 4 KiB pages.  A bind pins the
+ * BO's pages until the BO is freed; a mapping holds a reference on its BO,
+ * so closing the handle does not break it.  Closing the file removes every
+ * mapping and frees the page tables.
+ */
+
+/* The user part of every GPU address space, 4 KiB granular. */
+#define DRM_PPU_VA_START		0x00100000ull
+#define DRM_PPU_VA_END			0xfff00000ull
+/* Page size of the GPU MMU and granularity of every bind. */
+#define DRM_PPU_PAGE_SIZE		4096ull
+/* The largest BO: it has to fit the address space. */
+#define DRM_PPU_GEM_MAX_SIZE		(DRM_PPU_VA_END - DRM_PPU_VA_START)
+
+/* No flag of DRM_IOCTL_PPU_GEM_CREATE is defined yet. */
+#define DRM_PPU_GEM_CREATE_FLAGS	0u
+
+/**
+ * struct drm_ppu_gem_create - create a buffer object in system memory
+ *
+ * DRM_IOCTL_PPU_GEM_CREATE: creates a BO of @size bytes rounded up to
+ * whole pages, zero-filled, and returns a handle for it.  Fails with
+ * -EINVAL for a @size of 0 or above DRM_PPU_GEM_MAX_SIZE, or for any
+ * @flags bit (none is defined yet), and with -ENOMEM when memory is short.
+ * Release the handle with DRM_IOCTL_GEM_CLOSE.
+ */
+struct drm_ppu_gem_create {
+	/** @size: in, bytes; out, the size rounded up to DRM_PPU_PAGE_SIZE. */
+	__u64 size;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @handle: out, the BO's handle in this file. */
+	__u32 handle;
+};
+
+/**
+ * struct drm_ppu_gem_mmap_offset - where to mmap() a buffer object
+ *
+ * DRM_IOCTL_PPU_GEM_MMAP_OFFSET: returns the fake offset to pass to mmap()
+ * on the same render node to map the whole BO (cached, shared).  Fails
+ * with -ENOENT for a handle this file does not have and with -EINVAL for
+ * nonzero @flags.
+ */
+struct drm_ppu_gem_mmap_offset {
+	/** @handle: in, the BO. */
+	__u32 handle;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @offset: out, the mmap() offset. */
+	__u64 offset;
+};
+
+/* DRM_IOCTL_PPU_VM_BIND: the kernel chooses the GPU address. */
+#define DRM_PPU_VM_BIND_VA_ALLOC	(1u << 0)
+#define DRM_PPU_VM_BIND_FLAGS		DRM_PPU_VM_BIND_VA_ALLOC
+
+/**
+ * struct drm_ppu_vm_bind - map a BO range into the file's address space
+ *
+ * DRM_IOCTL_PPU_VM_BIND: maps @size bytes of the BO @handle, starting at
+ * @bo_offset, at GPU address @va, readable and writable by the PPU's
+ * engines.  @bo_offset and @size must be multiples of DRM_PPU_PAGE_SIZE,
+ * @size nonzero and the range inside the BO.  With
+ * DRM_PPU_VM_BIND_VA_ALLOC the kernel picks a free, page-aligned @va
+ * (the @va passed in must be zero) and returns it; otherwise @va must be
+ * page aligned, [@va, @va + @size) inside [DRM_PPU_VA_START,
+ * DRM_PPU_VA_END) and not overlap an existing mapping.
+ *
+ * Errors: -EINVAL for unknown flags, a misaligned or out-of-range @va,
+ * @bo_offset or @size, or a range beyond the BO; -ENOENT for an unknown
+ * handle; -ENOSPC when the range overlaps a mapping or no free range is
+ * large enough; -ENOMEM.
+ */
+struct drm_ppu_vm_bind {
+	/** @handle: in, the BO. */
+	__u32 handle;
+	/** @flags: in, DRM_PPU_VM_BIND_* bits. */
+	__u32 flags;
+	/** @va: in, the GPU address (or 0 with VA_ALLOC); out, the address used. */
+	__u64 va;
+	/** @bo_offset: in, byte offset into the BO, page aligned. */
+	__u64 bo_offset;
+	/** @size: in, bytes to map, page aligned, nonzero. */
+	__u64 size;
+};
+
+/**
+ * struct drm_ppu_vm_unbind - remove a mapping from the file's address space
+ *
+ * DRM_IOCTL_PPU_VM_UNBIND: removes the mapping made by one VM_BIND; @va
+ * and @size must be exactly those of that mapping (no partial unbind).
+ * The page-table entries are cleared and the PPU's TLB invalidated before
+ * the call returns; the mapping's reference on its BO is dropped.
+ *
+ * Errors: -EINVAL for nonzero @flags or @pad, or a @size that differs from
+ * the mapping's; -ENOENT when no mapping starts at @va.
+ */
+struct drm_ppu_vm_unbind {
+	/** @va: in, the start of the mapping. */
+	__u64 va;
+	/** @size: in, its size. */
+	__u64 size;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u32 pad;
 };
 
 #if defined(__cplusplus)

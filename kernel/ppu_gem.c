@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * PPU buffer objects in system memory.
+ *
+ * Every BO is a shmem GEM object: pages are allocated on first use (a CPU
+ * fault through the mmap offset, or a VM bind), CPU-mappable write-back,
+ * and reached by the PPU through the system aperture.  A bind pins the
+ * pages and DMA-maps them once (drm_gem_shmem_get_pages_sgt()); they stay
+ * pinned until the BO is freed, which happens only after its last handle
+ * and its last GPU mapping are gone.
+ */
+#include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_print.h>
+#include <drm/drm_vma_manager.h>
+
+#include "uapi/drm/ppu_drm.h"
+
+#include "ppu_gem.h"
+
+static void ppu_gem_free(struct drm_gem_object *obj)
+{
+	struct ppu_bo *bo = to_ppu_bo(obj);
+
+	mutex_destroy(&bo->sgt_lock);
+	/* Unmaps and frees the sg table, puts the pages, frees @bo. */
+	drm_gem_shmem_free(&bo->base);
+}
+
+static const struct drm_gem_object_funcs ppu_gem_funcs = {
+	.free = ppu_gem_free,
+	.print_info = drm_gem_shmem_object_print_info,
+	.pin = drm_gem_shmem_object_pin,
+	.unpin = drm_gem_shmem_object_unpin,
+	.get_sg_table = drm_gem_shmem_object_get_sg_table,
+	.vmap = drm_gem_shmem_object_vmap,
+	.vunmap = drm_gem_shmem_object_vunmap,
+	.mmap = drm_gem_shmem_object_mmap,
+	.vm_ops = &drm_gem_shmem_vm_ops,
+};
+
+/**
+ * ppu_gem_create_object() - &drm_driver.gem_create_object
+ * @drm: the DRM device
+ * @size: the object's size
+ *
+ * Return: the embedded GEM object of a new &struct ppu_bo, or an ERR_PTR.
+ */
+struct drm_gem_object *ppu_gem_create_object(struct drm_device *drm, size_t size)
+{
+	struct ppu_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+
+	if (!bo)
+		return ERR_PTR(-ENOMEM);
+	mutex_init(&bo->sgt_lock);
+	bo->base.base.funcs = &ppu_gem_funcs;
+	/* Host RAM, cache-coherent DMA: the CPU maps it write-back. */
+	bo->base.map_wc = false;
+	return &bo->base.base;
+}
+
+/**
+ * ppu_gem_get_sgt() - pin a BO's pages and DMA-map them for the PPU
+ * @bo: the buffer object
+ *
+ * The first call allocates and pins the pages and maps them; later calls
+ * return the same table.  It is released when the BO is freed.
+ *
+ * Return: the DMA-mapped sg table or an ERR_PTR.
+ */
+struct sg_table *ppu_gem_get_sgt(struct ppu_bo *bo)
+{
+	struct sg_table *sgt;
+
+	mutex_lock(&bo->sgt_lock);
+	sgt = drm_gem_shmem_get_pages_sgt(&bo->base);
+	mutex_unlock(&bo->sgt_lock);
+	return sgt;
+}
+
+/**
+ * ppu_ioctl_gem_create() - DRM_IOCTL_PPU_GEM_CREATE
+ * @drm: the DRM device
+ * @data: &struct drm_ppu_gem_create
+ * @file: the caller's file
+ *
+ * Return: 0 or a negative error code.
+ */
+int ppu_ioctl_gem_create(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct drm_ppu_gem_create *args = data;
+	struct drm_gem_shmem_object *shmem;
+	u64 size;
+	u32 handle;
+	int ret;
+
+	if (args->flags & ~DRM_PPU_GEM_CREATE_FLAGS) {
+		drm_dbg(drm, "GEM_CREATE: unknown flags %#x\n", args->flags);
+		return -EINVAL;
+	}
+	if (!args->size || args->size > DRM_PPU_GEM_MAX_SIZE) {
+		drm_dbg(drm, "GEM_CREATE: bad size %llu\n", args->size);
+		return -EINVAL;
+	}
+	size = PAGE_ALIGN(args->size);
+
+	shmem = drm_gem_shmem_create(drm, size);
+	if (IS_ERR(shmem))
+		return PTR_ERR(shmem);
+	ret = drm_gem_handle_create(file, &shmem->base, &handle);
+	/* The handle holds the only reference now (or none on failure). */
+	drm_gem_object_put(&shmem->base);
+	if (ret)
+		return ret;
+	args->size = size;
+	args->handle = handle;
+	return 0;
+}
+
+/**
+ * ppu_ioctl_gem_mmap_offset() - DRM_IOCTL_PPU_GEM_MMAP_OFFSET
+ * @drm: the DRM device
+ * @data: &struct drm_ppu_gem_mmap_offset
+ * @file: the caller's file
+ *
+ * Return: 0 or a negative error code.
+ */
+int ppu_ioctl_gem_mmap_offset(struct drm_device *drm, void *data,
+			      struct drm_file *file)
+{
+	struct drm_ppu_gem_mmap_offset *args = data;
+	struct drm_gem_object *obj;
+	int ret;
+
+	if (args->flags) {
+		drm_dbg(drm, "GEM_MMAP_OFFSET: nonzero flags\n");
+		return -EINVAL;
+	}
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+	ret = drm_gem_create_mmap_offset(obj);
+	if (!ret)
+		args->offset = drm_vma_node_offset_addr(&obj->vma_node);
+	drm_gem_object_put(obj);
+	return ret;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * PPU buffer objects: shmem-backed GEM objects in system memory.
+ */
+#ifndef __PPU_GEM_H__
+#define __PPU_GEM_H__
+
+#include <linux/mutex.h>
+
+#include <drm/drm_gem_shmem_helper.h>
+
+struct drm_device;
+struct drm_file;
+struct sg_table;
+
+/**
+ * struct ppu_bo - a buffer object in system memory
+ * @base: the shmem GEM object
+ */
+struct ppu_bo {
+	struct drm_gem_shmem_object base;
+	/**
+	 * @sgt_lock: serialises the first creation of the DMA-mapped sg
+	 * table (drm_gem_shmem_get_pages_sgt() does not on 6.1).
+	 */
+	struct mutex sgt_lock;
+};
+
+static inline struct ppu_bo *to_ppu_bo(struct drm_gem_object *obj)
+{
+	return container_of(to_drm_gem_shmem_obj(obj), struct ppu_bo, base);
+}
+
+struct drm_gem_object *ppu_gem_create_object(struct drm_device *drm, size_t size);
+struct sg_table *ppu_gem_get_sgt(struct ppu_bo *bo);
+
+int ppu_ioctl_gem_create(struct drm_device *drm, void *data, struct drm_file *file);
+int ppu_ioctl_gem_mmap_offset(struct drm_device *drm, void *data,
+			      struct drm_file *file);
+
+#endif /* __PPU_GEM_H__ */

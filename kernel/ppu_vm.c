@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * PPU GPU address spaces.
+ *
+ * Each open file owns one: a two-level RISC-V Sv32 page-table tree in
+ * DMA-coherent host memory (the PPU walks it through the system aperture,
+ * so every pointer and leaf PTE has SYS set) and a drm_mm allocator over
+ * the user range [DRM_PPU_VA_START, DRM_PPU_VA_END).  Level-0 tables are
+ * allocated when a bind first needs them and kept until the address space
+ * is destroyed.  Leaves are R/W/U with A and D preset (the PPU does not
+ * update them).
+ *
+ * A mapping holds a reference on its BO; the BO's pages are pinned and
+ * DMA-mapped by the first bind and stay so until the BO is freed.  Unbind
+ * clears the leaves and invalidates the whole TLB (one register write).
+ */
+#include <linux/dma-mapping.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_mm.h>
+#include <drm/drm_print.h>
+
+#include "uapi/drm/ppu_drm.h"
+#include "ppu/ppu_encode.h"
+
+#include "ppu_device.h"
+#include "ppu_gem.h"
+#include "ppu_vm.h"
+
+#define PPU_PT_ENTRIES		1024	/* 4 KiB / 4-byte PTE, both levels */
+#define PPU_PT_BYTES		(PPU_PT_ENTRIES * PPU_PTE_BYTES)
+#define PPU_VA_PAGE_SHIFT	12
+#define PPU_VA_L1_SHIFT		22
+
+/* GPU pages are CPU pages: one DMA page per PTE. */
+static_assert(PAGE_SIZE == DRM_PPU_PAGE_SIZE);
+static_assert(PPU_PT_BYTES == DRM_PPU_PAGE_SIZE);
+
+/* Leaf permissions: engine accesses are user accesses, read and write. */
+#define PPU_VM_LEAF_PERMS	(PPU_PTE_PERM_R | PPU_PTE_PERM_W | PPU_PTE_PERM_U)
+
+/**
+ * struct ppu_pt - one page table (either level)
+ * @cpu: its entries, little endian as the PPU reads them
+ * @dma: its bus address
+ */
+struct ppu_pt {
+	__le32 *cpu;
+	dma_addr_t dma;
+};
+
+/**
+ * struct ppu_vm - a GPU address space
+ * @ppu: the device
+ * @mm: the VA allocator, one node per mapping
+ * @root: the level-1 (root) table
+ * @l0: the level-0 tables, indexed by VPN1; @cpu NULL when absent
+ * @tlb_dirty: a leaf was ever written, the TLB may hold entries
+ */
+struct ppu_vm {
+	struct ppu_device *ppu;
+	/** @lock: protects everything below. */
+	struct mutex lock;
+	struct drm_mm mm;
+	struct ppu_pt root;
+	struct ppu_pt l0[PPU_PT_ENTRIES];
+	bool tlb_dirty;
+};
+
+/**
+ * struct ppu_vm_mapping - one bound BO range
+ * @node: its VA range in &ppu_vm.mm
+ * @obj: the BO (a reference)
+ */
+struct ppu_vm_mapping {
+	struct drm_mm_node node;
+	struct drm_gem_object *obj;
+};
+
+static struct device *ppu_vm_dev(struct ppu_vm *vm)
+{
+	return vm->ppu->drm.dev;
+}
+
+static int ppu_pt_alloc(struct ppu_vm *vm, struct ppu_pt *pt)
+{
+	/* Zeroed (every entry invalid), page aligned. */
+	pt->cpu = dma_alloc_coherent(ppu_vm_dev(vm), PPU_PT_BYTES, &pt->dma,
+				     GFP_KERNEL);
+	return pt->cpu ? 0 : -ENOMEM;
+}
+
+static void ppu_pt_free(struct ppu_vm *vm, struct ppu_pt *pt)
+{
+	if (pt->cpu)
+		dma_free_coherent(ppu_vm_dev(vm), PPU_PT_BYTES, pt->cpu, pt->dma);
+	pt->cpu = NULL;
+}
+
+/* Drop every TLB entry: the PPU may have cached leaves we changed. */
+static void ppu_vm_invalidate(struct ppu_vm *vm)
+{
+	int idx;
+
+	if (!vm->tlb_dirty)
+		return;
+	/* An unplugged device has no TLB to worry about. */
+	if (drm_dev_enter(&vm->ppu->drm, &idx)) {
+		ppu_write(vm->ppu, PPU_REG_MMU_CTRL,
+			  PPU_FSET(PPU_MMU_CTRL_INVALIDATE, 1));
+		drm_dev_exit(idx);
+	}
+}
+
+/**
+ * ppu_vm_create() - a new, empty address space
+ * @ppu: the device
+ *
+ * Return: the address space or an ERR_PTR.
+ */
+struct ppu_vm *ppu_vm_create(struct ppu_device *ppu)
+{
+	struct ppu_vm *vm = kvzalloc(sizeof(*vm), GFP_KERNEL);
+	int ret;
+
+	if (!vm)
+		return ERR_PTR(-ENOMEM);
+	vm->ppu = ppu;
+	ret = ppu_pt_alloc(vm, &vm->root);
+	if (ret) {
+		kvfree(vm);
+		return ERR_PTR(ret);
+	}
+	mutex_init(&vm->lock);
+	drm_mm_init(&vm->mm, DRM_PPU_VA_START, DRM_PPU_VA_END - DRM_PPU_VA_START);
+	return vm;
+}
+
+/**
+ * ppu_vm_pt_root() - bus address of the root page table
+ * @vm: the address space
+ *
+ * Return: the 4 KiB aligned address, in host RAM (system aperture).
+ */
+dma_addr_t ppu_vm_pt_root(const struct ppu_vm *vm)
+{
+	return vm->root.dma;
+}
+
+static void ppu_vm_clear(struct ppu_vm *vm, u64 va, u64 size)
+{
+	u64 end = va + size;
+
+	for (; va < end; va += DRM_PPU_PAGE_SIZE) {
+		struct ppu_pt *pt = &vm->l0[va >> PPU_VA_L1_SHIFT];
+
+		pt->cpu[(va >> PPU_VA_PAGE_SHIFT) % PPU_PT_ENTRIES] = 0;
+	}
+}
+
+/* Every level-0 table that [va, va + size) needs exists and is linked. */
+static int ppu_vm_alloc_tables(struct ppu_vm *vm, u64 va, u64 size)
+{
+	u32 first = va >> PPU_VA_L1_SHIFT;
+	u32 last = (va + size - 1) >> PPU_VA_L1_SHIFT;
+	u32 i;
+	int ret;
+
+	for (i = first; i <= last; i++) {
+		if (vm->l0[i].cpu)
+			continue;
+		ret = ppu_pt_alloc(vm, &vm->l0[i]);
+		if (ret)
+			return ret;
+		/* The table is complete (zeroed) before the pointer is seen. */
+		dma_wmb();
+		WRITE_ONCE(vm->root.cpu[i], cpu_to_le32(ppu_pte_table(vm->l0[i].dma, 1)));
+	}
+	return 0;
+}
+
+/* Write the leaves of [va, va + size) for the BO's pages from bo_offset. */
+static void ppu_vm_map(struct ppu_vm *vm, struct sg_table *sgt, u64 va,
+		       u64 bo_offset, u64 size)
+{
+	unsigned long npages = size >> PPU_VA_PAGE_SHIFT;
+	struct sg_dma_page_iter it;
+
+	for_each_sgtable_dma_page(sgt, &it, bo_offset >> PPU_VA_PAGE_SHIFT) {
+		struct ppu_pt *pt = &vm->l0[va >> PPU_VA_L1_SHIFT];
+		dma_addr_t pa = sg_page_iter_dma_address(&it);
+
+		WRITE_ONCE(pt->cpu[(va >> PPU_VA_PAGE_SHIFT) % PPU_PT_ENTRIES],
+			   cpu_to_le32(ppu_pte_leaf(pa, 1, PPU_VM_LEAF_PERMS)));
+		va += DRM_PPU_PAGE_SIZE;
+		if (!--npages)
+			break;
+	}
+	vm->tlb_dirty = true;
+}
+
+static void ppu_vm_remove(struct ppu_vm *vm, struct ppu_vm_mapping *m)
+{
+	ppu_vm_clear(vm, m->node.start, m->node.size);
+	drm_mm_remove_node(&m->node);
+}
+
+/**
+ * ppu_vm_destroy() - unmap everything and free the address space
+ * @vm: the address space (NULL is fine)
+ *
+ * Called when the file is closed: no channel uses the tables any more.
+ */
+void ppu_vm_destroy(struct ppu_vm *vm)
+{
+	struct drm_mm_node *node, *next;
+	u32 i;
+
+	if (!vm)
+		return;
+	/* Stale TLB entries must not outlive the pages they point to. */
+	ppu_vm_invalidate(vm);
+	drm_mm_for_each_node_safe(node, next, &vm->mm) {
+		struct ppu_vm_mapping *m = container_of(node, struct ppu_vm_mapping, node);
+
+		drm_mm_remove_node(node);
+		drm_gem_object_put(m->obj);
+		kfree(m);
+	}
+	drm_mm_takedown(&vm->mm);
+	for (i = 0; i < PPU_PT_ENTRIES; i++)
+		ppu_pt_free(vm, &vm->l0[i]);
+	ppu_pt_free(vm, &vm->root);
+	mutex_destroy(&vm->lock);
+	kvfree(vm);
+}
+
+static struct ppu_vm *ppu_file_vm(struct drm_file *file)
+{
+	struct ppu_file *pf = file->driver_priv;
+
+	return pf->vm;
+}
+
+static int ppu_vm_bind_check(struct drm_device *drm, struct drm_ppu_vm_bind *args,
+			     size_t bo_size)
+{
+	u64 end;
+
+	if (args->flags & ~DRM_PPU_VM_BIND_FLAGS) {
+		drm_dbg(drm, "VM_BIND: unknown flags %#x\n", args->flags);
+		return -EINVAL;
+	}
+	if (!args->size || !IS_ALIGNED(args->size, DRM_PPU_PAGE_SIZE) ||
+	    !IS_ALIGNED(args->bo_offset, DRM_PPU_PAGE_SIZE) ||
+	    args->bo_offset >= bo_size || args->size > bo_size - args->bo_offset) {
+		drm_dbg(drm, "VM_BIND: bad BO range %#llx+%#llx (BO %zu bytes)\n",
+			args->bo_offset, args->size, bo_size);
+		return -EINVAL;
+	}
+	if (args->flags & DRM_PPU_VM_BIND_VA_ALLOC) {
+		if (args->va) {
+			drm_dbg(drm, "VM_BIND: VA_ALLOC with a nonzero va\n");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	end = args->va + args->size;
+	if (!IS_ALIGNED(args->va, DRM_PPU_PAGE_SIZE) || args->va < DRM_PPU_VA_START ||
+	    end < args->va || end > DRM_PPU_VA_END) {
+		drm_dbg(drm, "VM_BIND: bad va %#llx+%#llx\n", args->va, args->size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * ppu_ioctl_vm_bind() - DRM_IOCTL_PPU_VM_BIND
+ * @drm: the DRM device
+ * @data: &struct drm_ppu_vm_bind
+ * @file: the caller's file
+ *
+ * Return: 0 or a negative error code.
+ */
+int ppu_ioctl_vm_bind(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct drm_ppu_vm_bind *args = data;
+	struct ppu_vm *vm = ppu_file_vm(file);
+	struct ppu_vm_mapping *m;
+	struct drm_gem_object *obj;
+	struct sg_table *sgt;
+	int ret;
+
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+	ret = ppu_vm_bind_check(drm, args, obj->size);
+	if (ret)
+		goto err_put;
+
+	sgt = ppu_gem_get_sgt(to_ppu_bo(obj));
+	if (IS_ERR(sgt)) {
+		ret = PTR_ERR(sgt);
+		goto err_put;
+	}
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m) {
+		ret = -ENOMEM;
+		goto err_put;
+	}
+
+	mutex_lock(&vm->lock);
+	if (args->flags & DRM_PPU_VM_BIND_VA_ALLOC) {
+		ret = drm_mm_insert_node_in_range(&vm->mm, &m->node, args->size,
+						  DRM_PPU_PAGE_SIZE, 0,
+						  DRM_PPU_VA_START, DRM_PPU_VA_END,
+						  DRM_MM_INSERT_BEST);
+	} else {
+		m->node.start = args->va;
+		m->node.size = args->size;
+		ret = drm_mm_reserve_node(&vm->mm, &m->node);
+	}
+	if (ret)
+		goto err_unlock;
+	ret = ppu_vm_alloc_tables(vm, m->node.start, m->node.size);
+	if (ret) {
+		drm_mm_remove_node(&m->node);
+		goto err_unlock;
+	}
+	ppu_vm_map(vm, sgt, m->node.start, args->bo_offset, m->node.size);
+	m->obj = obj;	/* the lookup reference */
+	args->va = m->node.start;
+	mutex_unlock(&vm->lock);
+	return 0;
+
+err_unlock:
+	mutex_unlock(&vm->lock);
+	kfree(m);
+err_put:
+	drm_gem_object_put(obj);
+	return ret;
+}
+
+/**
+ * ppu_ioctl_vm_unbind() - DRM_IOCTL_PPU_VM_UNBIND
+ * @drm: the DRM device
+ * @data: &struct drm_ppu_vm_unbind
+ * @file: the caller's file
+ *
+ * Return: 0 or a negative error code.
+ */
+int ppu_ioctl_vm_unbind(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct drm_ppu_vm_unbind *args = data;
+	struct ppu_vm *vm = ppu_file_vm(file);
+	struct ppu_vm_mapping *m = NULL;
+	struct drm_mm_node *node;
+	int ret = -ENOENT;
+
+	if (args->flags || args->pad) {
+		drm_dbg(drm, "VM_UNBIND: nonzero flags or pad\n");
+		return -EINVAL;
+	}
+	if (args->va < DRM_PPU_VA_START || args->va >= DRM_PPU_VA_END)
+		return -ENOENT;
+
+	mutex_lock(&vm->lock);
+	drm_mm_for_each_node_in_range(node, &vm->mm, args->va, args->va + 1) {
+		if (node->start != args->va)
+			break;
+		if (node->size != args->size) {
+			ret = -EINVAL;
+			break;
+		}
+		m = container_of(node, struct ppu_vm_mapping, node);
+		ppu_vm_remove(vm, m);
+		/* The leaves are gone; now the PPU must forget them too. */
+		ppu_vm_invalidate(vm);
+		ret = 0;
+		break;
+	}
+	mutex_unlock(&vm->lock);
+
+	if (m) {
+		drm_gem_object_put(m->obj);
+		kfree(m);
+	}
+	return ret;
+}

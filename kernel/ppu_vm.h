@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * PPU GPU address spaces: one Sv32 page-table tree per open file.
+ */
+#ifndef __PPU_VM_H__
+#define __PPU_VM_H__
+
+#include <linux/types.h>
+
+struct drm_device;
+struct drm_file;
+struct ppu_device;
+struct ppu_vm;
+
+/**
+ * struct ppu_file - per open file state (&drm_file.driver_priv)
+ * @vm: the file's GPU address space
+ * @pt_root: bus address of its Sv32 root table (4 KiB aligned, host RAM:
+ *           system aperture), for the PT_ROOT word of this file's channels
+ */
+struct ppu_file {
+	struct ppu_vm *vm;
+	dma_addr_t pt_root;
+};
+
+struct ppu_vm *ppu_vm_create(struct ppu_device *ppu);
+void ppu_vm_destroy(struct ppu_vm *vm);
+dma_addr_t ppu_vm_pt_root(const struct ppu_vm *vm);
+
+int ppu_ioctl_vm_bind(struct drm_device *drm, void *data, struct drm_file *file);
+int ppu_ioctl_vm_unbind(struct drm_device *drm, void *data, struct drm_file *file);
+
+#endif /* __PPU_VM_H__ */

@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: MIT
+#
+# Co-simulation benchmarks (tools/cosim-bench.sh): one boot of the QEMU
+# guest with ppu.ko, GET_PARAM round trips from build/guest/bench_ioctl and
+# the runner's boot/batch wall times, added to build/bench.txt.  Include it
+# from the top-level Makefile after tools/cosim.mk and kernel/kernel.mk:
+#
+#   include tools/cosim-bench.mk
+#
+#   make cosim-bench       install missing packages (deps), then run
+#   make cosim-bench-run   run (after `make bench-run`, which rewrites
+#                          build/bench.txt)
+
+.PHONY: cosim-bench cosim-bench-run
+
+cosim-bench: deps
+	@$(MAKE) --no-print-directory cosim-bench-run
+
+cosim-bench-run: cosim-tools kmod build/guest/bench_ioctl
+	COSIM_RUNNER=$(COSIM_RUNNER) KMOD=$(KMOD) BENCH_IOCTL=build/guest/bench_ioctl \
+		PPU_KVER=$(PPU_KVER) tools/cosim-bench.sh

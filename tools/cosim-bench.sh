@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# Co-simulation benchmarks: boots the QEMU guest with the co-simulated PPU
+# once, loads ppu.ko, runs build/guest/bench_ioctl (GET_PARAM round trips)
+# and prints its "bench:" lines plus the runner's wall times:
+#
+#   bench: ioctl_get_param_roundtrip <us> us        (from the guest)
+#   bench: ioctl_get_param_mmio_roundtrip <us> us   (from the guest)
+#   bench: cosim_boot_wall <s> s          runner start -> guest /init
+#   bench: cosim_batch_wall <s> s         guest /init -> batch done
+#   bench: cosim_boot_and_batch_wall <s> s  the whole runner invocation
+#                                         (initramfs, boot, batch, poweroff)
+#
+# The lines are added to build/bench.txt (`make bench-run` rewrites that
+# file, so run this afterwards); earlier lines of the same names are
+# replaced, so repeated runs do not pile up.  A run that times out or fails
+# to set up (runner status 3 or 4, e.g. while another guest loads the
+# machine) is retried once.
+#
+# Run from the repository root after `make cosim-tools kmod kmod-guest-tests`.
+# Environment: COSIM_RUNNER (build/tools/ppu-cosim), KMOD
+# (build/kernel/ppu.ko), BENCH_IOCTL (build/guest/bench_ioctl), PPU_KVER
+# (guest kernel version, default: the runner's choice), BENCH_OUT
+# (build/bench.txt), COSIM_BENCH_TIMEOUT (600 s), BENCH_IOCTL_ARGS
+# (iteration counts for bench_ioctl, default its own).
+set -u -o pipefail
+
+runner=${COSIM_RUNNER:-build/tools/ppu-cosim}
+kmod=${KMOD:-build/kernel/ppu.ko}
+bench=${BENCH_IOCTL:-build/guest/bench_ioctl}
+out=${BENCH_OUT:-build/bench.txt}
+timeout=${COSIM_BENCH_TIMEOUT:-600}
+bench_args=${BENCH_IOCTL_ARGS:-}
+
+die() {
+	echo "cosim-bench: $*" >&2
+	exit 1
+}
+
+for f in "$runner" "$bench"; do
+	[ -x "$f" ] || die "$f is missing: make cosim-tools kmod kmod-guest-tests"
+done
+[ -f "$kmod" ] || die "$kmod is missing: make kmod"
+
+args=(--timeout "$timeout" --module "$kmod" --file "$bench:/bin/bench_ioctl"
+	--run "/bin/bench_ioctl${bench_args:+ $bench_args}")
+[ -n "${PPU_KVER:-}" ] && args=(--kver "$PPU_KVER" "${args[@]}")
+
+log=$(mktemp) || die "mktemp failed"
+trap 'rm -f "$log" "$log.new"' EXIT
+
+for attempt in 1 2; do
+	"$runner" "${args[@]}" >"$log" 2>&1
+	rc=$?
+	if [ "$rc" -eq 3 ] || [ "$rc" -eq 4 ]; then
+		if [ "$attempt" -eq 1 ]; then
+			echo "cosim-bench: runner exit status $rc, retrying once" >&2
+			continue
+		fi
+	fi
+	break
+done
+if [ "$rc" -ne 0 ]; then
+	cat "$log" >&2
+	die "ppu-cosim failed (exit status $rc)"
+fi
+
+# "ppu-cosim: PASS; boot 4.9 s, runs 7.2 s, total 12.1 s"
+read -r boot runs total < <(sed -n \
+	's/^ppu-cosim: PASS; boot \([0-9.]*\) s, runs \([0-9.]*\) s, total \([0-9.]*\) s$/\1 \2 \3/p' \
+	"$log")
+[ -n "${total:-}" ] || { cat "$log" >&2; die "no PASS/boot/runs/total line from ppu-cosim"; }
+
+guest=$(grep '^bench: ' "$log")
+[ "$(grep -c '^bench: ioctl_get_param' <<<"$guest")" -eq 2 ] ||
+	{ cat "$log" >&2; die "bench_ioctl did not print both GET_PARAM lines"; }
+
+results=$(printf '%s\nbench: cosim_boot_wall %s s\nbench: cosim_batch_wall %s s\nbench: cosim_boot_and_batch_wall %s s\n' \
+	"$guest" "$boot" "$runs" "$total")
+echo "$results"
+
+mkdir -p "$(dirname "$out")" || die "cannot create the directory of $out"
+names=$(awk '{ print $2 }' <<<"$results")
+{
+	[ -f "$out" ] && awk -v names="$names" '
+		BEGIN { n = split(names, a, "\n"); for (i = 1; i <= n; i++) skip[a[i]] = 1 }
+		!($1 == "bench:" && ($2 in skip))' "$out"
+	echo "$results"
+} >"$log.new" || die "cannot write $log.new"
+mv "$log.new" "$out" || die "cannot write $out"
+echo "results: $out"

@@ -115,9 +115,9 @@ lint-run: $(PPU_SVPKG)
 # ppu.ko and its ioctl-level tests in one boot of the co-simulated guest:
 # every program, a module unload/reload, the tests again.
 GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem \
-	--run /bin/test_vm --run /bin/test_unplug --run /bin/ppu-smi \
+	--run /bin/test_vm --run /bin/test_chan --run /bin/test_unplug --run /bin/ppu-smi \
 	--run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko' --run '/bin/reload-stress 20' \
-	--run /bin/test_irq --run /bin/test_vm --run /bin/test_get_param
+	--run /bin/test_irq --run /bin/test_vm --run /bin/test_chan --run /bin/test_get_param
 guest-check: deps
 	@$(MAKE) --no-print-directory guest-check-run
 

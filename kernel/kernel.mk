@@ -9,7 +9,7 @@
 #   make ppu-smi           build build/tools/ppu-smi
 #   make kmod-guest-tests  build the static guest programs (for the busybox
 #                          initramfs): build/guest/test_get_param, test_irq,
-#                          test_unplug, test_gem, test_vm, bench_ioctl,
+#                          test_unplug, test_gem, test_vm, test_chan, bench_ioctl,
 #                          ppu-smi
 #
 # KDIR defaults to the running kernel's headers; the co-simulated guest runs
@@ -28,7 +28,7 @@ KMOD_MAKE = $(MAKE) -C $(KDIR) M=$(abspath $(KMOD_BUILD))
 
 PPU_SMI := build/tools/ppu-smi
 KMOD_GUEST_BINS := build/guest/test_get_param build/guest/test_irq build/guest/test_unplug \
-	build/guest/test_gem build/guest/test_vm \
+	build/guest/test_gem build/guest/test_vm build/guest/test_chan \
 	build/guest/bench_ioctl build/guest/ppu-smi
 # Guest programs run in a busybox initramfs: link statically.
 KMOD_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude -Iinclude/uapi \

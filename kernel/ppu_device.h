@@ -7,6 +7,7 @@
 
 #include <linux/atomic.h>
 #include <linux/io.h>
+#include <linux/mutex.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 
@@ -15,6 +16,7 @@
 #include "ppu/ppu_hw.h"
 
 struct pci_dev;
+struct ppu_chan;
 
 /* FAULT_PENDING and NONSTALL_PENDING have one bit per channel. */
 #define PPU_MAX_CHANNELS	32
@@ -89,6 +91,8 @@ struct ppu_irq_stats {
  * @irq_kind: "MSI-X", "MSI" or "INTx", for debugfs
  * @irq_stats: what the interrupt handler saw
  * @event_wq: woken after every batch of interrupt events
+ * @chan_lock: serialises channel creation, destruction and use of @chans
+ * @chans: the channel using each hardware id, NULL when free
  */
 struct ppu_device {
 	struct drm_device drm;
@@ -106,6 +110,9 @@ struct ppu_device {
 	const char *irq_kind;
 	struct ppu_irq_stats irq_stats;
 	wait_queue_head_t event_wq;
+
+	struct mutex chan_lock;
+	struct ppu_chan *chans[PPU_MAX_CHANNELS];
 };
 
 static inline struct ppu_device *to_ppu(struct drm_device *drm)

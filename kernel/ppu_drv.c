@@ -21,6 +21,7 @@
 
 #include "uapi/drm/ppu_drm.h"
 
+#include "ppu_chan.h"
 #include "ppu_debugfs.h"
 #include "ppu_device.h"
 #include "ppu_gem.h"
@@ -109,6 +110,10 @@ static const struct drm_ioctl_desc ppu_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(PPU_GEM_MMAP_OFFSET, ppu_ioctl_gem_mmap_offset, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(PPU_VM_BIND, ppu_ioctl_vm_bind, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(PPU_VM_UNBIND, ppu_ioctl_vm_unbind, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_CHAN_CREATE, ppu_ioctl_chan_create, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_CHAN_DESTROY, ppu_ioctl_chan_destroy, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_DOORBELL, ppu_ioctl_doorbell, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_CHAN_STATUS, ppu_ioctl_chan_status, DRM_RENDER_ALLOW),
 };
 
 /* Every open file gets its own GPU address space. */
@@ -130,11 +135,15 @@ static int ppu_drm_open(struct drm_device *drm, struct drm_file *file)
 	return 0;
 }
 
-/* After the handles are released: mappings, page tables, then the file. */
+/*
+ * After the handles are released: channels (they use the address space),
+ * mappings, page tables, then the file.
+ */
 static void ppu_drm_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct ppu_file *pf = file->driver_priv;
 
+	ppu_chan_file_close(to_ppu(drm), file);
 	ppu_vm_destroy(pf->vm);
 	kfree(pf);
 }
@@ -167,6 +176,7 @@ static int ppu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return PTR_ERR(ppu);
 	ppu->pdev = pdev;
 	pci_set_drvdata(pdev, ppu);
+	ppu_chan_init(ppu);
 
 	ret = pcim_enable_device(pdev);
 	if (ret) {

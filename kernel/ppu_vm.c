@@ -394,3 +394,30 @@ int ppu_ioctl_vm_unbind(struct drm_device *drm, void *data, struct drm_file *fil
 	}
 	return ret;
 }
+
+/**
+ * ppu_vm_range_mapped() - is a GPU address range inside one mapping?
+ * @vm: the address space
+ * @va: start of the range
+ * @size: its size in bytes, nonzero
+ *
+ * A snapshot: the mapping may be removed later (the PPU then faults).
+ *
+ * Return: true when [@va, @va + @size) lies in a single mapping.
+ */
+bool ppu_vm_range_mapped(struct ppu_vm *vm, u64 va, u64 size)
+{
+	struct drm_mm_node *node;
+	bool ret = false;
+
+	if (!size || va < DRM_PPU_VA_START || va >= DRM_PPU_VA_END ||
+	    size > DRM_PPU_VA_END - va)
+		return false;
+	mutex_lock(&vm->lock);
+	drm_mm_for_each_node_in_range(node, &vm->mm, va, va + 1) {
+		ret = node->start <= va && va + size <= node->start + node->size;
+		break;
+	}
+	mutex_unlock(&vm->lock);
+	return ret;
+}

@@ -26,6 +26,7 @@ struct ppu_file {
 struct ppu_vm *ppu_vm_create(struct ppu_device *ppu);
 void ppu_vm_destroy(struct ppu_vm *vm);
 dma_addr_t ppu_vm_pt_root(const struct ppu_vm *vm);
+bool ppu_vm_range_mapped(struct ppu_vm *vm, u64 va, u64 size);
 
 int ppu_ioctl_vm_bind(struct drm_device *drm, void *data, struct drm_file *file);
 int ppu_ioctl_vm_unbind(struct drm_device *drm, void *data, struct drm_file *file);

@@ -39,6 +39,10 @@ extern "C" {
 #define DRM_PPU_GEM_MMAP_OFFSET			0x02
 #define DRM_PPU_VM_BIND				0x03
 #define DRM_PPU_VM_UNBIND			0x04
+#define DRM_PPU_CHAN_CREATE			0x05
+#define DRM_PPU_CHAN_DESTROY			0x06
+#define DRM_PPU_DOORBELL			0x07
+#define DRM_PPU_CHAN_STATUS			0x08
 
 #define DRM_IOCTL_PPU_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_GET_PARAM, struct drm_ppu_get_param)
@@ -50,6 +54,14 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_VM_BIND, struct drm_ppu_vm_bind)
 #define DRM_IOCTL_PPU_VM_UNBIND \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_PPU_VM_UNBIND, struct drm_ppu_vm_unbind)
+#define DRM_IOCTL_PPU_CHAN_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_CHAN_CREATE, struct drm_ppu_chan_create)
+#define DRM_IOCTL_PPU_CHAN_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_PPU_CHAN_DESTROY, struct drm_ppu_chan_destroy)
+#define DRM_IOCTL_PPU_DOORBELL \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_PPU_DOORBELL, struct drm_ppu_doorbell)
+#define DRM_IOCTL_PPU_CHAN_STATUS \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_CHAN_STATUS, struct drm_ppu_chan_status)
 
 /**
  * enum drm_ppu_param - parameters of DRM_IOCTL_PPU_GET_PARAM
@@ -267,6 +279,158 @@ struct drm_ppu_vm_unbind {
 	__u32 flags;
 	/** @pad: must be zero. */
 	__u32 pad;
+};
+
+/**
+ * DOC: PPU channels
+ *
+ * A channel is one of the PPU's hardware command queues (DRM_PPU_PARAM_NUM_CHANNELS
+ * of them), owned by the open file that created it and running in that
+ * file's GPU address space on the copy engine.  Userspace owns the GPFIFO
+ * ring (a BO it bound with DRM_IOCTL_PPU_VM_BIND) and the pushbuffers; the
+ * kernel owns the instance block and the USERD page, which userspace maps
+ * (mmap() of the render node at the offset DRM_IOCTL_PPU_CHAN_CREATE
+ * returns) to write GP_PUT and read GP_GET without an ioctl:
+ *
+ * 1. write the pushbuffer, then the GPFIFO entry at index GP_PUT;
+ * 2. store the new GP_PUT (dword 0 of USERD, offset 0);
+ * 3. DRM_IOCTL_PPU_DOORBELL.
+ *
+ * The PPU writes GP_GET (dword 1, offset 4) after every completed entry.
+ * A fault stops only the faulting channel; DRM_IOCTL_PPU_CHAN_STATUS tells
+ * what happened.  Closing the file destroys its channels before its
+ * address space.
+ */
+
+/* No flag of DRM_IOCTL_PPU_CHAN_CREATE is defined yet. */
+#define DRM_PPU_CHAN_CREATE_FLAGS	0u
+/* GPFIFO ring size bounds, log2 of the number of 8-byte entries. */
+#define DRM_PPU_CHAN_LOG2_ENTRIES_MIN	1
+#define DRM_PPU_CHAN_LOG2_ENTRIES_MAX	20
+/* The USERD page: GP_PUT (written by userspace) and GP_GET (by the PPU). */
+#define DRM_PPU_USERD_SIZE		4096u
+#define DRM_PPU_USERD_GP_PUT		0x0
+#define DRM_PPU_USERD_GP_GET		0x4
+
+/**
+ * struct drm_ppu_chan_create - create a channel
+ *
+ * DRM_IOCTL_PPU_CHAN_CREATE: allocates a free hardware channel for the
+ * calling file, on the copy engine, in the file's address space, with the
+ * default time slice.  Its GPFIFO is the ring of 2^@log2_entries 8-byte
+ * entries at GPU address @gpfifo_va, which must be 8-byte aligned and lie
+ * entirely inside one mapping of this file (DRM_IOCTL_PPU_VM_BIND).  The
+ * channel's USERD page (DRM_PPU_USERD_SIZE bytes, zeroed: GP_PUT = GP_GET
+ * = 0) is mapped with mmap() of the render node at @userd_offset; the
+ * mapping stays valid (but unused) after the channel is destroyed.
+ *
+ * Errors: -EINVAL for unknown @flags, a nonzero @priority or @pad,
+ * @log2_entries outside [DRM_PPU_CHAN_LOG2_ENTRIES_MIN,
+ * DRM_PPU_CHAN_LOG2_ENTRIES_MAX], a misaligned @gpfifo_va or a ring that
+ * is not inside one mapping; -EBUSY when every hardware channel is in use;
+ * -ETIMEDOUT when the PPU does not release the free id it was given;
+ * -ENOMEM; -ENODEV once the device is gone.
+ */
+struct drm_ppu_chan_create {
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @log2_entries: in, log2 of the GPFIFO entries. */
+	__u32 log2_entries;
+	/** @gpfifo_va: in, GPU address of the ring. */
+	__u64 gpfifo_va;
+	/** @userd_offset: out, the mmap() offset of the USERD page. */
+	__u64 userd_offset;
+	/** @priority: in, must be zero (priority bounds are not defined yet). */
+	__u32 priority;
+	/** @chid: out, the hardware channel id. */
+	__u32 chid;
+};
+
+/**
+ * struct drm_ppu_chan_destroy - destroy a channel
+ *
+ * DRM_IOCTL_PPU_CHAN_DESTROY: unbinds the channel from the PPU (work in
+ * flight is abandoned, a copy in flight completes first), waits until the
+ * PPU has dropped it and frees its id.  Errors: -EINVAL for nonzero @pad;
+ * -ENOENT when this file has no channel @chid; -ETIMEDOUT if the PPU did
+ * not let the channel go within seconds (the channel id stays reserved).
+ */
+struct drm_ppu_chan_destroy {
+	/** @chid: in, the channel. */
+	__u32 chid;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_ppu_doorbell - tell the PPU a channel has new GPFIFO entries
+ *
+ * DRM_IOCTL_PPU_DOORBELL: the PPU re-reads the channel's USERD GP_PUT.
+ * Errors: -EINVAL for nonzero @flags; -ENOENT when this file has no
+ * channel @chid; -ENODEV once the device is gone.
+ */
+struct drm_ppu_doorbell {
+	/** @chid: in, the channel. */
+	__u32 chid;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+};
+
+/* Values of drm_ppu_chan_status.state (the CHAN_STATUS.STATE field). */
+#define DRM_PPU_CHAN_STATE_UNBOUND	0	/* not loaded (never rung, or unbound) */
+#define DRM_PPU_CHAN_STATE_IDLE		1
+#define DRM_PPU_CHAN_STATE_READY	2
+#define DRM_PPU_CHAN_STATE_ACQ_BLOCKED	3
+#define DRM_PPU_CHAN_STATE_ENGINE_WAIT	4
+#define DRM_PPU_CHAN_STATE_ENGINE_BUSY	5
+#define DRM_PPU_CHAN_STATE_FAULTED	6
+#define DRM_PPU_CHAN_STATE_LOADING	7
+
+/* Fields of drm_ppu_chan_status.fault_info (the FAULT_INFO register). */
+#define DRM_PPU_FAULT_INFO_KIND(x)	((x) & 0xff)
+#define DRM_PPU_FAULT_INFO_ACCESS(x)	(((x) >> 8) & 0xf)
+#define DRM_PPU_FAULT_INFO_UNIT(x)	(((x) >> 12) & 0xf)
+/* Fault kinds (docs/registers.md). */
+#define DRM_PPU_FAULT_NONE		0
+#define DRM_PPU_FAULT_PTE_NOT_PRESENT	1
+#define DRM_PPU_FAULT_PERMISSION	2
+#define DRM_PPU_FAULT_BUS_ERROR		3
+#define DRM_PPU_FAULT_ILLEGAL_METHOD	4
+#define DRM_PPU_FAULT_ILLEGAL_OPCODE	5
+#define DRM_PPU_FAULT_PB_UNALIGNED	6
+#define DRM_PPU_FAULT_PB_RUNAWAY	7
+#define DRM_PPU_FAULT_GP_PUT_RANGE	8
+#define DRM_PPU_FAULT_ACQ_TIMEOUT	9
+#define DRM_PPU_FAULT_SEM_UNALIGNED	10
+#define DRM_PPU_FAULT_VA_RANGE		11
+#define DRM_PPU_FAULT_INST_INVALID	12
+#define DRM_PPU_FAULT_ENGINE_MISSING	13
+
+/**
+ * struct drm_ppu_chan_status - the hardware state of a channel
+ *
+ * DRM_IOCTL_PPU_CHAN_STATUS: a snapshot of the channel's status window.
+ * The fault fields are meaningful when @state is DRM_PPU_CHAN_STATE_FAULTED.
+ * Errors: -EINVAL for nonzero @pad; -ENOENT when this file has no channel
+ * @chid; -ENODEV once the device is gone.
+ */
+struct drm_ppu_chan_status {
+	/** @chid: in, the channel. */
+	__u32 chid;
+	/** @pad: must be zero. */
+	__u32 pad;
+	/** @state: out, DRM_PPU_CHAN_STATE_*. */
+	__u32 state;
+	/** @gp_get: out, the next GPFIFO entry the PPU will execute. */
+	__u32 gp_get;
+	/** @gp_put: out, GP_PUT as the PPU last read it from USERD. */
+	__u32 gp_put;
+	/** @fault_info: out, kind 7:0, access 11:8, unit 15:12. */
+	__u32 fault_info;
+	/** @fault_addr: out, faulting VA (method byte offset for method faults). */
+	__u32 fault_addr;
+	/** @fault_data: out, the offending word. */
+	__u32 fault_data;
 };
 
 #if defined(__cplusplus)

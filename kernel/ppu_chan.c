@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * PPU channels.
+ *
+ * A channel is a hardware channel id owned by one open file.  The kernel
+ * writes its 64-byte instance block (DMA-coherent host memory, system
+ * aperture) and points the channel-table entry at it; the instance names
+ * the file's page-table root, the GPFIFO ring userspace bound in that
+ * address space, and the USERD page.  USERD is a 4 KiB shmem BO owned by
+ * the channel, pinned and DMA-mapped at creation, which the creating file
+ * may mmap() (its fake offset is allowed for that file only) so that
+ * submission is a store of GP_PUT plus DOORBELL.
+ *
+ * The PPU reads the instance block when a doorbell arrives for a channel it
+ * has not bound.  Creation unbinds the id first (a free id may have been
+ * faulted by a doorbell on its invalid entry).  Destruction invalidates the table entry, writes CHAN_CTRL
+ * UNBIND and polls the channel's STATE until the PPU reports it UNBOUND
+ * (wall-time bound) before the memory is freed.  Every operation holds
+ * &ppu_device.chan_lock.
+ */
+#include <linux/bitops.h>
+#include <linux/delay.h>
+#include <linux/dma-mapping.h>
+#include <linux/jiffies.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_print.h>
+#include <drm/drm_vma_manager.h>
+
+#include "uapi/drm/ppu_drm.h"
+#include "ppu/ppu_encode.h"
+
+#include "ppu_chan.h"
+#include "ppu_device.h"
+#include "ppu_gem.h"
+#include "ppu_vm.h"
+
+/* How long the PPU may take to drop an unbound channel (wall time). */
+#define PPU_CHAN_UNBIND_TIMEOUT_MS	3000
+
+static_assert(DRM_PPU_CHAN_LOG2_ENTRIES_MAX == PPU_GP_LOG2_ENTRIES_MAX);
+static_assert(DRM_PPU_USERD_GP_PUT == PPU_USERD_GP_PUT);
+static_assert(DRM_PPU_USERD_GP_GET == PPU_USERD_GP_GET);
+static_assert(DRM_PPU_USERD_SIZE == PAGE_SIZE);
+static_assert(DRM_PPU_CHAN_STATE_FAULTED == PPU_CHAN_STATUS_STATE_FAULTED);
+static_assert(DRM_PPU_CHAN_STATE_LOADING == PPU_CHAN_STATUS_STATE_LOADING);
+static_assert(DRM_PPU_FAULT_ILLEGAL_METHOD == PPU_FAULT_KIND_ILLEGAL_METHOD);
+static_assert(DRM_PPU_FAULT_ENGINE_MISSING == PPU_FAULT_KIND_ENGINE_MISSING);
+
+/**
+ * struct ppu_chan - one hardware channel in use
+ * @chid: the hardware channel id
+ * @file: the file that owns it
+ * @inst: the instance block (little endian, as the PPU reads it)
+ * @inst_dma: its bus address (page aligned, hence 64-byte aligned)
+ * @userd: the USERD BO (a reference), pinned and DMA-mapped
+ * @userd_dma: its bus address
+ */
+struct ppu_chan {
+	u32 chid;
+	struct drm_file *file;
+	__le32 *inst;
+	dma_addr_t inst_dma;
+	struct drm_gem_object *userd;
+	dma_addr_t userd_dma;
+};
+
+/**
+ * ppu_chan_init() - channel bookkeeping of a new device
+ * @ppu: the device
+ */
+void ppu_chan_init(struct ppu_device *ppu)
+{
+	mutex_init(&ppu->chan_lock);
+}
+
+static struct device *ppu_chan_dev(struct ppu_device *ppu)
+{
+	return ppu->drm.dev;
+}
+
+/* Frees the channel's memory; the PPU no longer uses it. */
+static void ppu_chan_free(struct ppu_device *ppu, struct ppu_chan *chan)
+{
+	if (chan->userd) {
+		drm_vma_node_revoke(&chan->userd->vma_node, chan->file);
+		drm_gem_object_put(chan->userd);
+	}
+	if (chan->inst)
+		dma_free_coherent(ppu_chan_dev(ppu), PPU_INST_BYTES, chan->inst,
+				  chan->inst_dma);
+	kfree(chan);
+}
+
+/* Allocates the instance block and the USERD page of a channel. */
+static struct ppu_chan *ppu_chan_alloc(struct ppu_device *ppu, struct drm_file *file)
+{
+	struct drm_gem_shmem_object *shmem;
+	struct ppu_chan *chan;
+	struct sg_table *sgt;
+	int ret;
+
+	chan = kzalloc(sizeof(*chan), GFP_KERNEL);
+	if (!chan)
+		return ERR_PTR(-ENOMEM);
+	chan->file = file;
+
+	/* Coherent memory is page aligned: the 64-byte rule holds. */
+	chan->inst = dma_alloc_coherent(ppu_chan_dev(ppu), PPU_INST_BYTES,
+					&chan->inst_dma, GFP_KERNEL);
+	if (!chan->inst) {
+		ret = -ENOMEM;
+		goto err;
+	}
+
+	shmem = drm_gem_shmem_create(&ppu->drm, DRM_PPU_USERD_SIZE);
+	if (IS_ERR(shmem)) {
+		ret = PTR_ERR(shmem);
+		goto err;
+	}
+	sgt = ppu_gem_get_sgt(to_ppu_bo(&shmem->base));
+	if (IS_ERR(sgt)) {
+		drm_gem_object_put(&shmem->base);
+		ret = PTR_ERR(sgt);
+		goto err;
+	}
+	chan->userd_dma = sg_dma_address(sgt->sgl);
+	ret = drm_gem_create_mmap_offset(&shmem->base);
+	if (ret) {
+		drm_gem_object_put(&shmem->base);
+		goto err;
+	}
+	/* Only the owner may mmap() it. */
+	ret = drm_vma_node_allow(&shmem->base.vma_node, file);
+	if (ret) {
+		drm_gem_object_put(&shmem->base);
+		goto err;
+	}
+	chan->userd = &shmem->base;
+	return chan;
+
+err:
+	ppu_chan_free(ppu, chan);
+	return ERR_PTR(ret);
+}
+
+static void ppu_chan_write_entry(struct ppu_device *ppu, u32 chid, dma_addr_t inst,
+				 bool valid)
+{
+	u32 entry[2];
+
+	ppu_chan_entry(entry, inst, 1, valid);
+	if (valid) {
+		/* Instance block and high word are visible before VALID. */
+		WRITE_ONCE(ppu->chan_table[chid * 2 + 1], entry[1]);
+		dma_wmb();
+		WRITE_ONCE(ppu->chan_table[chid * 2], entry[0]);
+	} else {
+		WRITE_ONCE(ppu->chan_table[chid * 2], 0);
+		dma_wmb();
+		WRITE_ONCE(ppu->chan_table[chid * 2 + 1], 0);
+	}
+	/* The entry reaches memory before any later register write. */
+	wmb();
+}
+
+static u32 ppu_chan_state(struct ppu_device *ppu, u32 chid)
+{
+	return PPU_FGET(PPU_CHAN_STATUS_STATE,
+			ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_STATUS)));
+}
+
+/*
+ * CHAN_CTRL UNBIND, then wait (wall time) until the PPU reports the channel
+ * UNBOUND: it has dropped its state and fault and no longer touches its
+ * memory.  Called inside drm_dev_enter().
+ */
+static int ppu_chan_unbind_hw(struct ppu_device *ppu, u32 chid)
+{
+	unsigned long timeout;
+
+	ppu_write(ppu, PPU_REG_CHAN_CTRL,
+		  PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) |
+		  PPU_FSET(PPU_CHAN_CTRL_CHID, chid));
+	timeout = jiffies + msecs_to_jiffies(PPU_CHAN_UNBIND_TIMEOUT_MS);
+	for (;;) {
+		u32 state = ppu_chan_state(ppu, chid);
+
+		if (state == PPU_CHAN_STATUS_STATE_UNBOUND)
+			return 0;
+		if (time_after(jiffies, timeout)) {
+			drm_err(&ppu->drm, "channel %u not unbound (state %u)\n",
+				chid, state);
+			return -ETIMEDOUT;
+		}
+		usleep_range(100, 200);
+	}
+}
+
+/*
+ * Takes the channel off the PPU and frees it.  With the device gone there
+ * is nothing to stop (remove quiesced the PPU) and the table may be freed.
+ * Called with chan_lock held.
+ */
+static int ppu_chan_destroy_locked(struct ppu_device *ppu, struct ppu_chan *chan)
+{
+	u32 chid = chan->chid;
+	int ret = 0, idx;
+
+	if (drm_dev_enter(&ppu->drm, &idx)) {
+		/* A later doorbell must not bind it again. */
+		ppu_chan_write_entry(ppu, chid, 0, false);
+		ret = ppu_chan_unbind_hw(ppu, chid);
+		drm_dev_exit(idx);
+	}
+	if (ret) {
+		/*
+		 * The PPU may still use the channel: keep its id reserved and
+		 * its memory allocated (leaked), owned by no file.
+		 */
+		drm_vma_node_revoke(&chan->userd->vma_node, chan->file);
+		chan->file = NULL;
+		return ret;
+	}
+	atomic_andnot(BIT(chid), &ppu->irq_stats.faulted);
+	ppu->chans[chid] = NULL;
+	ppu_chan_free(ppu, chan);
+	return 0;
+}
+
+/**
+ * ppu_chan_file_close() - destroy every channel of a file
+ * @ppu: the device
+ * @file: the file being closed; its address space still exists
+ */
+void ppu_chan_file_close(struct ppu_device *ppu, struct drm_file *file)
+{
+	u32 chid;
+
+	mutex_lock(&ppu->chan_lock);
+	for (chid = 0; chid < ppu->caps.num_channels; chid++) {
+		struct ppu_chan *chan = ppu->chans[chid];
+
+		if (chan && chan->file == file)
+			ppu_chan_destroy_locked(ppu, chan);
+	}
+	mutex_unlock(&ppu->chan_lock);
+}
+
+/* The caller's channel @chid, or NULL.  Called with chan_lock held. */
+static struct ppu_chan *ppu_chan_lookup(struct ppu_device *ppu, struct drm_file *file,
+					u32 chid)
+{
+	struct ppu_chan *chan;
+
+	if (chid >= ppu->caps.num_channels)
+		return NULL;
+	chan = ppu->chans[chid];
+	return chan && chan->file == file ? chan : NULL;
+}
+
+static int ppu_chan_create_check(struct drm_device *drm, struct drm_file *file,
+				 const struct drm_ppu_chan_create *args)
+{
+	struct ppu_file *pf = file->driver_priv;
+	u64 ring_bytes;
+
+	if (args->flags & ~DRM_PPU_CHAN_CREATE_FLAGS) {
+		drm_dbg(drm, "CHAN_CREATE: unknown flags %#x\n", args->flags);
+		return -EINVAL;
+	}
+	if (args->priority) {
+		drm_dbg(drm, "CHAN_CREATE: nonzero priority\n");
+		return -EINVAL;
+	}
+	if (args->log2_entries < DRM_PPU_CHAN_LOG2_ENTRIES_MIN ||
+	    args->log2_entries > DRM_PPU_CHAN_LOG2_ENTRIES_MAX) {
+		drm_dbg(drm, "CHAN_CREATE: bad log2_entries %u\n", args->log2_entries);
+		return -EINVAL;
+	}
+	ring_bytes = (u64)PPU_GP_ENTRY_BYTES << args->log2_entries;
+	if (!IS_ALIGNED(args->gpfifo_va, PPU_GP_ENTRY_BYTES) ||
+	    !ppu_vm_range_mapped(pf->vm, args->gpfifo_va, ring_bytes)) {
+		drm_dbg(drm, "CHAN_CREATE: ring %#llx+%#llx not in one mapping\n",
+			args->gpfifo_va, ring_bytes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * ppu_ioctl_chan_create() - DRM_IOCTL_PPU_CHAN_CREATE
+ * @drm: the DRM device
+ * @data: &struct drm_ppu_chan_create
+ * @file: the caller's file
+ *
+ * Return: 0 or a negative error code.
+ */
+int ppu_ioctl_chan_create(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct ppu_device *ppu = to_ppu(drm);
+	struct ppu_file *pf = file->driver_priv;
+	struct drm_ppu_chan_create *args = data;
+	struct ppu_inst_desc desc = {};
+	u32 words[PPU_INST_BYTES / 4];
+	struct ppu_chan *chan;
+	int ret, idx, i;
+	u32 chid;
+
+	ret = ppu_chan_create_check(drm, file, args);
+	if (ret)
+		return ret;
+
+	chan = ppu_chan_alloc(ppu, file);
+	if (IS_ERR(chan))
+		return PTR_ERR(chan);
+
+	desc.gpfifo_va = args->gpfifo_va;
+	desc.log2_entries = args->log2_entries;
+	desc.userd_pa = chan->userd_dma;
+	desc.userd_sys = 1;
+	desc.pt_root_pa = pf->pt_root;
+	desc.pt_root_sys = 1;
+	desc.engine = PPU_ENGINE_TYPE_COPY;
+	desc.timeslice = 0;
+	ppu_inst_fill(words, &desc);
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		chan->inst[i] = cpu_to_le32(words[i]);
+
+	mutex_lock(&ppu->chan_lock);
+	for (chid = 0; chid < ppu->caps.num_channels; chid++)
+		if (!ppu->chans[chid])
+			break;
+	if (chid == ppu->caps.num_channels) {
+		ret = -EBUSY;
+		goto err_unlock;
+	}
+	if (!drm_dev_enter(drm, &idx)) {
+		ret = -ENODEV;
+		goto err_unlock;
+	}
+	/*
+	 * A free id may still be faulted (a doorbell through the debugfs
+	 * hook on an invalid entry): start from a clean, unbound channel.
+	 */
+	ret = ppu_chan_unbind_hw(ppu, chid);
+	if (ret) {
+		drm_dev_exit(idx);
+		goto err_unlock;
+	}
+	atomic_andnot(BIT(chid), &ppu->irq_stats.faulted);
+	chan->chid = chid;
+	ppu->chans[chid] = chan;
+	ppu_chan_write_entry(ppu, chid, chan->inst_dma, true);
+	drm_dev_exit(idx);
+	mutex_unlock(&ppu->chan_lock);
+
+	args->chid = chid;
+	args->userd_offset = drm_vma_node_offset_addr(&chan->userd->vma_node);
+	return 0;
+
+err_unlock:
+	mutex_unlock(&ppu->chan_lock);
+	ppu_chan_free(ppu, chan);
+	return ret;
+}
+
+/**
+ * ppu_ioctl_chan_destroy() - DRM_IOCTL_PPU_CHAN_DESTROY
+ * @drm: the DRM device
+ * @data: &struct drm_ppu_chan_destroy
+ * @file: the caller's file
+ *
+ * Return: 0 or a negative error code.
+ */
+int ppu_ioctl_chan_destroy(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct ppu_device *ppu = to_ppu(drm);
+	struct drm_ppu_chan_destroy *args = data;
+	struct ppu_chan *chan;
+	int ret = -ENOENT;
+
+	if (args->pad) {
+		drm_dbg(drm, "CHAN_DESTROY: nonzero pad\n");
+		return -EINVAL;
+	}
+	mutex_lock(&ppu->chan_lock);
+	chan = ppu_chan_lookup(ppu, file, args->chid);
+	if (chan)
+		ret = ppu_chan_destroy_locked(ppu, chan);
+	mutex_unlock(&ppu->chan_lock);
+	return ret;
+}
+
+/**
+ * ppu_ioctl_doorbell() - DRM_IOCTL_PPU_DOORBELL
+ * @drm: the DRM device
+ * @data: &struct drm_ppu_doorbell
+ * @file: the caller's file
+ *
+ * Return: 0 or a negative error code.
+ */
+int ppu_ioctl_doorbell(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct ppu_device *ppu = to_ppu(drm);
+	struct drm_ppu_doorbell *args = data;
+	int ret = -ENOENT, idx;
+
+	if (args->flags) {
+		drm_dbg(drm, "DOORBELL: nonzero flags\n");
+		return -EINVAL;
+	}
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	mutex_lock(&ppu->chan_lock);
+	if (ppu_chan_lookup(ppu, file, args->chid)) {
+		ppu_write(ppu, PPU_REG_DOORBELL, PPU_FSET(PPU_DOORBELL_CHID, args->chid));
+		ret = 0;
+	}
+	mutex_unlock(&ppu->chan_lock);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/**
+ * ppu_ioctl_chan_status() - DRM_IOCTL_PPU_CHAN_STATUS
+ * @drm: the DRM device
+ * @data: &struct drm_ppu_chan_status
+ * @file: the caller's file
+ *
+ * Return: 0 or a negative error code.
+ */
+int ppu_ioctl_chan_status(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct ppu_device *ppu = to_ppu(drm);
+	struct drm_ppu_chan_status *args = data;
+	int ret = -ENOENT, idx;
+	u32 chid = args->chid;
+
+	if (args->pad) {
+		drm_dbg(drm, "CHAN_STATUS: nonzero pad\n");
+		return -EINVAL;
+	}
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	mutex_lock(&ppu->chan_lock);
+	if (ppu_chan_lookup(ppu, file, chid)) {
+		args->state = ppu_chan_state(ppu, chid);
+		args->gp_get = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_GET));
+		args->gp_put = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_PUT));
+		args->fault_info = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_INFO));
+		args->fault_addr = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_ADDR));
+		args->fault_data = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_DATA));
+		ret = 0;
+	}
+	mutex_unlock(&ppu->chan_lock);
+	drm_dev_exit(idx);
+	return ret;
+}

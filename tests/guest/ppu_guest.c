@@ -169,3 +169,31 @@ uint64_t ppu_debugfs_value(const char *text, const char *name)
 	ck_abort_msg("no %s in debugfs output:\n%s", name, text);
 	return 0;
 }
+
+void ppu_sysfs_write(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	ck_assert_msg(fd >= 0, "cannot open %s: %s", path, strerror(errno));
+	n = write(fd, text, strlen(text));
+	ck_assert_msg(n == (ssize_t)strlen(text), "writing %s to %s: %s", text, path,
+		      n < 0 ? strerror(errno) : "short write");
+	close(fd);
+}
+
+/* PCI address of the device behind the open render node. */
+void ppu_render_node_bdf(char *bdf, size_t len)
+{
+	char link[PATH_MAX], target[PATH_MAX];
+	const char *node = strrchr(ppu_node, '/') + 1;
+	const char *slash;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/sys/class/drm/%s/device", node);
+	n = readlink(link, target, sizeof(target) - 1);
+	ck_assert_msg(n > 0, "cannot read %s: %s", link, strerror(errno));
+	target[n] = '\0';
+	slash = strrchr(target, '/');
+	snprintf(bdf, len, "%s", slash ? slash + 1 : target);
+}

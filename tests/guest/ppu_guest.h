@@ -35,4 +35,11 @@ int ppu_debugfs_write(const char *file, const char *text);
 /* The value of the "NAME value" line (decimal or 0x hex); asserts it exists. */
 uint64_t ppu_debugfs_value(const char *text, const char *name);
 
+/* The driver's sysfs directory, for unbind/bind tests. */
+#define PPU_DRIVER_SYSFS "/sys/bus/pci/drivers/ppu"
+/* Writes @text to a sysfs file; a failure fails the test. */
+void ppu_sysfs_write(const char *path, const char *text);
+/* PCI address (bdf) of the device behind the open render node. */
+void ppu_render_node_bdf(char *bdf, size_t len);
+
 #endif /* PPU_GUEST_H */

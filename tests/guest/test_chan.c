@@ -515,35 +515,6 @@ START_TEST(chan_ids_run_out_with_ebusy)
 }
 END_TEST
 
-#define PPU_DRIVER_SYSFS "/sys/bus/pci/drivers/ppu"
-
-static void sysfs_write(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	ck_assert_msg(fd >= 0, "cannot open %s: %s", path, strerror(errno));
-	n = write(fd, text, strlen(text));
-	ck_assert_msg(n == (ssize_t)strlen(text), "writing %s to %s: %s", text, path,
-		      n < 0 ? strerror(errno) : "short write");
-	close(fd);
-}
-
-/* PCI address of the device behind the open render node. */
-static void render_node_bdf(char *bdf, size_t len)
-{
-	char link[PATH_MAX], target[PATH_MAX];
-	const char *node = strrchr(ppu_node, '/') + 1;
-	const char *slash;
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/sys/class/drm/%s/device", node);
-	n = readlink(link, target, sizeof(target) - 1);
-	ck_assert_msg(n > 0, "cannot read %s: %s", link, strerror(errno));
-	target[n] = '\0';
-	slash = strrchr(target, '/');
-	snprintf(bdf, len, "%s", slash ? slash + 1 : target);
-}
 
 /* Last in the suite: unbinds and rebinds the driver. */
 START_TEST(chan_live_at_unplug_then_close_is_safe)
@@ -555,7 +526,7 @@ START_TEST(chan_live_at_unplug_then_close_is_safe)
 	volatile uint32_t *s;
 	uint32_t n;
 
-	render_node_bdf(bdf, sizeof(bdf));
+	ppu_render_node_bdf(bdf, sizeof(bdf));
 	bo_new(ppu_fd, &pb, PG);
 	bo_new(ppu_fd, &sem, PG);
 	s = (volatile uint32_t *)sem.map;
@@ -565,7 +536,7 @@ START_TEST(chan_live_at_unplug_then_close_is_safe)
 	wait_sem(&ch, s, 0x77, WAIT_S);
 	ck_assert(wait_u32(&ch.userd[DRM_PPU_USERD_GP_GET / 4], 1, WAIT_S));
 
-	sysfs_write(PPU_DRIVER_SYSFS "/unbind", bdf);
+	ppu_sysfs_write(PPU_DRIVER_SYSFS "/unbind", bdf);
 	ck_assert_int_eq(doorbell(ppu_fd, ch.chid, 0), -ENODEV);
 	ck_assert_int_eq(chan_status(ppu_fd, ch.chid, 0, &st), -ENODEV);
 	ck_assert_int_eq(chan_destroy(ppu_fd, ch.chid, 0), -ENODEV);
@@ -574,7 +545,7 @@ START_TEST(chan_live_at_unplug_then_close_is_safe)
 	ppu_guest_teardown();
 	ck_assert_int_eq(munmap((void *)ch.userd, DRM_PPU_USERD_SIZE), 0);
 
-	sysfs_write(PPU_DRIVER_SYSFS "/bind", bdf);
+	ppu_sysfs_write(PPU_DRIVER_SYSFS "/bind", bdf);
 	ppu_guest_setup();
 	bo_new(ppu_fd, &pb, PG);
 	bo_new(ppu_fd, &sem, PG);

@@ -19,51 +19,22 @@
 
 #include "ppu_guest.h"
 
-#define PPU_DRIVER_SYSFS "/sys/bus/pci/drivers/ppu"
-
-static void sysfs_write(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	ck_assert_msg(fd >= 0, "cannot open %s: %s", path, strerror(errno));
-	n = write(fd, text, strlen(text));
-	ck_assert_msg(n == (ssize_t)strlen(text), "writing %s to %s: %s", text, path,
-		      n < 0 ? strerror(errno) : "short write");
-	close(fd);
-}
-
-/* PCI address of the device behind the open render node. */
-static void render_node_bdf(char *bdf, size_t len)
-{
-	char link[PATH_MAX], target[PATH_MAX];
-	const char *node = strrchr(ppu_node, '/') + 1;
-	const char *slash;
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/sys/class/drm/%s/device", node);
-	n = readlink(link, target, sizeof(target) - 1);
-	ck_assert_msg(n > 0, "cannot read %s: %s", link, strerror(errno));
-	target[n] = '\0';
-	slash = strrchr(target, '/');
-	snprintf(bdf, len, "%s", slash ? slash + 1 : target);
-}
 
 START_TEST(unbind_with_open_file_fails_ioctls_with_enodev_then_rebinds)
 {
 	char bdf[PATH_MAX];
 	uint64_t v;
 
-	render_node_bdf(bdf, sizeof(bdf));
+	ppu_render_node_bdf(bdf, sizeof(bdf));
 	ck_assert_int_eq(ppu_get_param(DRM_PPU_PARAM_CYCLE_COUNTER, 0, &v), 0);
 
-	sysfs_write(PPU_DRIVER_SYSFS "/unbind", bdf);
+	ppu_sysfs_write(PPU_DRIVER_SYSFS "/unbind", bdf);
 	/* Cached and live parameters alike: the device is gone. */
 	ck_assert_int_eq(ppu_get_param(DRM_PPU_PARAM_CYCLE_COUNTER, 0, &v), -ENODEV);
 	ck_assert_int_eq(ppu_get_param(DRM_PPU_PARAM_NUM_CHANNELS, 0, &v), -ENODEV);
 	ppu_guest_teardown();
 
-	sysfs_write(PPU_DRIVER_SYSFS "/bind", bdf);
+	ppu_sysfs_write(PPU_DRIVER_SYSFS "/bind", bdf);
 	ppu_guest_setup();
 	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_NUM_CHANNELS), 16);
 	ck_assert_uint_gt(ppu_param(DRM_PPU_PARAM_CYCLE_COUNTER), 0);

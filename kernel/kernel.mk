@@ -72,14 +72,17 @@ build/guest/ppu-smi: tools/ppu-smi.c include/uapi/drm/ppu_drm.h include/ppu/ppu_
 
 kmod-guest-tests: $(KMOD_GUEST_BINS)
 
-KMOD_GUEST_HELPERS := tests/guest/ppu_guest.c tests/guest/ppu_guest.h
+KMOD_GUEST_HELPERS := tests/guest/ppu_guest.c tests/guest/ppu_guest.h \
+	tests/guest/ppu_guest_work.c tests/guest/ppu_guest_work.h
 
 build/guest/test_%: tests/guest/test_%.c $(KMOD_GUEST_HELPERS) include/uapi/drm/ppu_drm.h \
 		include/ppu/ppu_hw.h include/ppu/*.def
 	@mkdir -p $(@D)
-	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $< tests/guest/ppu_guest.c $(KMOD_GUEST_LIBS)
+	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $< tests/guest/ppu_guest.c \
+		tests/guest/ppu_guest_work.c $(KMOD_GUEST_LIBS)
 
 # Plain C (no Check): GET_PARAM round-trip times, see tools/cosim-bench.sh.
 build/guest/bench_ioctl: tests/guest/bench_ioctl.c include/uapi/drm/ppu_drm.h
 	@mkdir -p $(@D)
 	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $<
+

@@ -13,16 +13,24 @@
  *
  * The PPU reads the instance block when a doorbell arrives for a channel it
  * has not bound.  Creation unbinds the id first (a free id may have been
- * faulted by a doorbell on its invalid entry).  Destruction invalidates the table entry, writes CHAN_CTRL
- * UNBIND and polls the channel's STATE until the PPU reports it UNBOUND
- * (wall-time bound) before the memory is freed.  Every operation holds
- * &ppu_device.chan_lock.
+ * faulted by a doorbell on its invalid entry).  Destruction invalidates the
+ * table entry, writes CHAN_CTRL UNBIND and polls the channel's STATE until
+ * the PPU reports it UNBOUND (wall-time bound) before the memory is freed.
+ * Every operation holds &ppu_device.chan_lock.
+ *
+ * A channel that faults stays FAULTED in hardware (its fault registers say
+ * why) until it is destroyed: it is dead, doorbells fail with -EIO and
+ * waits tied to it fail with -EIO (ppu_chan_check()).  The driver's own
+ * channel (ppu_kchan.c) is a channel without a file; it has the highest
+ * id, so user channels are the ids below it.
  */
 #include <linux/bitops.h>
 #include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/jiffies.h>
+#include <linux/sched.h>
 #include <linux/scatterlist.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include <drm/drm_device.h>
@@ -52,18 +60,27 @@ static_assert(DRM_PPU_CHAN_STATE_LOADING == PPU_CHAN_STATUS_STATE_LOADING);
 static_assert(DRM_PPU_FAULT_ILLEGAL_METHOD == PPU_FAULT_KIND_ILLEGAL_METHOD);
 static_assert(DRM_PPU_FAULT_ENGINE_MISSING == PPU_FAULT_KIND_ENGINE_MISSING);
 
+/* Priorities fit the instance block's 8-bit PRIORITY.MIN/MAX fields. */
+static_assert(DRM_PPU_CHAN_PRIORITY_MAX <
+	      (1u << (PPU_INST_PRIORITY_MAX__MSB - PPU_INST_PRIORITY_MAX__LSB + 1)));
+
 /**
  * struct ppu_chan - one hardware channel in use
  * @chid: the hardware channel id
- * @file: the file that owns it
+ * @file: the file that owns it; NULL for the driver's own channel
+ * @pid: the creating process, for debugfs and fault reports
+ * @priority: its priority (INST PRIORITY.MIN and MAX)
  * @inst: the instance block (little endian, as the PPU reads it)
  * @inst_dma: its bus address (page aligned, hence 64-byte aligned)
- * @userd: the USERD BO (a reference), pinned and DMA-mapped
+ * @userd: the USERD BO (a reference), pinned and DMA-mapped; NULL when the
+ *         creator provides USERD memory (the driver's own channel)
  * @userd_dma: its bus address
  */
 struct ppu_chan {
 	u32 chid;
 	struct drm_file *file;
+	pid_t pid;
+	u32 priority;
 	__le32 *inst;
 	dma_addr_t inst_dma;
 	struct drm_gem_object *userd;
@@ -88,7 +105,8 @@ static struct device *ppu_chan_dev(struct ppu_device *ppu)
 static void ppu_chan_free(struct ppu_device *ppu, struct ppu_chan *chan)
 {
 	if (chan->userd) {
-		drm_vma_node_revoke(&chan->userd->vma_node, chan->file);
+		if (chan->file)
+			drm_vma_node_revoke(&chan->userd->vma_node, chan->file);
 		drm_gem_object_put(chan->userd);
 	}
 	if (chan->inst)
@@ -97,8 +115,12 @@ static void ppu_chan_free(struct ppu_device *ppu, struct ppu_chan *chan)
 	kfree(chan);
 }
 
-/* Allocates the instance block and the USERD page of a channel. */
-static struct ppu_chan *ppu_chan_alloc(struct ppu_device *ppu, struct drm_file *file)
+/*
+ * Allocates the instance block, and the USERD page unless the creator
+ * provides one (@userd_dma nonzero).
+ */
+static struct ppu_chan *ppu_chan_alloc(struct ppu_device *ppu, struct drm_file *file,
+				       dma_addr_t userd_dma)
 {
 	struct drm_gem_shmem_object *shmem;
 	struct ppu_chan *chan;
@@ -116,6 +138,10 @@ static struct ppu_chan *ppu_chan_alloc(struct ppu_device *ppu, struct drm_file *
 	if (!chan->inst) {
 		ret = -ENOMEM;
 		goto err;
+	}
+	if (userd_dma) {
+		chan->userd_dma = userd_dma;
+		return chan;
 	}
 
 	shmem = drm_gem_shmem_create(&ppu->drm, DRM_PPU_USERD_SIZE);
@@ -223,13 +249,128 @@ static int ppu_chan_destroy_locked(struct ppu_device *ppu, struct ppu_chan *chan
 		 * The PPU may still use the channel: keep its id reserved and
 		 * its memory allocated (leaked), owned by no file.
 		 */
-		drm_vma_node_revoke(&chan->userd->vma_node, chan->file);
+		if (chan->userd && chan->file)
+			drm_vma_node_revoke(&chan->userd->vma_node, chan->file);
 		chan->file = NULL;
+		ppu->chan_gen[chid]++;
+		wake_up_all(&ppu->event_wq);
 		return ret;
 	}
 	atomic_andnot(BIT(chid), &ppu->irq_stats.faulted);
+	ppu->chan_gen[chid]++;
 	ppu->chans[chid] = NULL;
 	ppu_chan_free(ppu, chan);
+	/* Waiters on this channel see it gone. */
+	wake_up_all(&ppu->event_wq);
+	return 0;
+}
+
+/**
+ * ppu_chan_destroy() - take a channel off the PPU and free it
+ * @ppu: the device
+ * @chan: the channel
+ *
+ * Return: 0, or -ETIMEDOUT when the PPU did not let it go (the id then
+ * stays reserved and its memory allocated).
+ */
+int ppu_chan_destroy(struct ppu_device *ppu, struct ppu_chan *chan)
+{
+	int ret;
+
+	mutex_lock(&ppu->chan_lock);
+	ret = ppu_chan_destroy_locked(ppu, chan);
+	mutex_unlock(&ppu->chan_lock);
+	return ret;
+}
+
+/**
+ * ppu_chan_restart() - bring a dead channel back to a clean, unbound state
+ * @ppu: the device
+ * @chan: the channel (the driver's own: users destroy theirs)
+ *
+ * The caller resets the channel's USERD (GP_PUT and GP_GET) before the next
+ * doorbell; the PPU then starts again at GPFIFO entry 0.
+ *
+ * Return: 0, -ETIMEDOUT, or -ENODEV once the device is gone.
+ */
+int ppu_chan_restart(struct ppu_device *ppu, struct ppu_chan *chan)
+{
+	int ret = -ENODEV, idx;
+
+	mutex_lock(&ppu->chan_lock);
+	if (drm_dev_enter(&ppu->drm, &idx)) {
+		ret = ppu_chan_unbind_hw(ppu, chan->chid);
+		drm_dev_exit(idx);
+	}
+	if (!ret) {
+		atomic_andnot(BIT(chan->chid), &ppu->irq_stats.faulted);
+		ppu->chan_gen[chan->chid]++;
+	}
+	mutex_unlock(&ppu->chan_lock);
+	return ret;
+}
+
+/**
+ * ppu_chan_pid() - the process that created a channel
+ * @chan: the channel
+ *
+ * Return: its thread-group id, 0 for the driver's own channel.
+ */
+pid_t ppu_chan_pid(const struct ppu_chan *chan)
+{
+	return chan->pid;
+}
+
+/**
+ * ppu_chan_id() - the hardware id of a channel
+ * @chan: the channel
+ *
+ * Return: the id.
+ */
+u32 ppu_chan_id(const struct ppu_chan *chan)
+{
+	return chan->chid;
+}
+
+/**
+ * ppu_chan_gen() - the generation of a channel id, for ppu_chan_check()
+ * @ppu: the device
+ * @file: the caller's file
+ * @chid: a channel of @file
+ * @gen: out, the current generation of @chid
+ *
+ * Return: 0, or -ENOENT when @file has no channel @chid.
+ */
+int ppu_chan_gen(struct ppu_device *ppu, struct drm_file *file, u32 chid, u32 *gen)
+{
+	int ret = -ENOENT;
+
+	mutex_lock(&ppu->chan_lock);
+	if (chid < ppu->caps.num_channels && ppu->chans[chid] &&
+	    ppu->chans[chid]->file == file) {
+		*gen = ppu->chan_gen[chid];
+		ret = 0;
+	}
+	mutex_unlock(&ppu->chan_lock);
+	return ret;
+}
+
+/**
+ * ppu_chan_check() - is the channel still alive?
+ * @ppu: the device
+ * @chid: the channel id
+ * @gen: its generation from ppu_chan_gen()
+ *
+ * Lockless: for wait conditions, re-evaluated after every interrupt and
+ * after every destruction (both wake &ppu_device.event_wq).
+ *
+ * Return: 0, or -EIO when the channel faulted or was destroyed.
+ */
+int ppu_chan_check(struct ppu_device *ppu, u32 chid, u32 gen)
+{
+	if (READ_ONCE(ppu->chan_gen[chid]) != gen ||
+	    atomic_read(&ppu->irq_stats.faulted) & BIT(chid))
+		return -EIO;
 	return 0;
 }
 
@@ -250,6 +391,27 @@ void ppu_chan_file_close(struct ppu_device *ppu, struct drm_file *file)
 			ppu_chan_destroy_locked(ppu, chan);
 	}
 	mutex_unlock(&ppu->chan_lock);
+}
+
+/**
+ * ppu_chan_user_ids() - how many ids user channels may take
+ * @ppu: the device
+ *
+ * Return: the hardware's channels minus the driver's own.
+ */
+u32 ppu_chan_user_ids(struct ppu_device *ppu)
+{
+	return ppu->caps.num_channels - (ppu->caps.local_mem_mib ? 1 : 0);
+}
+
+/**
+ * ppu_chan_ring() - DOORBELL register write for a channel
+ * @ppu: the device, inside drm_dev_enter()
+ * @chid: the channel
+ */
+void ppu_chan_ring(struct ppu_device *ppu, u32 chid)
+{
+	ppu_write(ppu, PPU_REG_DOORBELL, PPU_FSET(PPU_DOORBELL_CHID, chid));
 }
 
 /* The caller's channel @chid, or NULL.  Called with chan_lock held. */
@@ -274,8 +436,13 @@ static int ppu_chan_create_check(struct drm_device *drm, struct drm_file *file,
 		drm_dbg(drm, "CHAN_CREATE: unknown flags %#x\n", args->flags);
 		return -EINVAL;
 	}
-	if (args->priority) {
-		drm_dbg(drm, "CHAN_CREATE: nonzero priority\n");
+	if (!(args->flags & DRM_PPU_CHAN_CREATE_PRIORITY) && args->priority) {
+		drm_dbg(drm, "CHAN_CREATE: priority without the PRIORITY flag\n");
+		return -EINVAL;
+	}
+	if (args->priority > DRM_PPU_CHAN_PRIORITY_MAX) {
+		drm_dbg(drm, "CHAN_CREATE: priority %u above %u\n", args->priority,
+			DRM_PPU_CHAN_PRIORITY_MAX);
 		return -EINVAL;
 	}
 	if (args->log2_entries < DRM_PPU_CHAN_LOG2_ENTRIES_MIN ||
@@ -290,7 +457,87 @@ static int ppu_chan_create_check(struct drm_device *drm, struct drm_file *file,
 			args->gpfifo_va, ring_bytes);
 		return -EINVAL;
 	}
+	if ((args->flags & DRM_PPU_CHAN_CREATE_PRIORITY) &&
+	    args->priority > DRM_PPU_CHAN_PRIORITY_NORMAL && !capable(CAP_SYS_NICE)) {
+		drm_dbg(drm, "CHAN_CREATE: priority %u needs CAP_SYS_NICE\n",
+			args->priority);
+		return -EPERM;
+	}
 	return 0;
+}
+
+/**
+ * ppu_chan_create() - take a free hardware channel and point it at a ring
+ * @ppu: the device
+ * @file: the owner; NULL for the driver's own channel
+ * @d: instance fields: ring, page tables, priority; @d->userd_pa set means
+ *     the caller provides USERD (only without @file)
+ * @chid: the id to take, or U32_MAX for the lowest free one among the
+ *        user ids
+ *
+ * Return: the channel or an ERR_PTR: -EBUSY when no id is free, -ENODEV,
+ * -ETIMEDOUT, -ENOMEM.
+ */
+struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
+				 struct ppu_inst_desc *d, u32 chid)
+{
+	u32 words[PPU_INST_BYTES / 4];
+	struct ppu_chan *chan;
+	u32 nuser = ppu_chan_user_ids(ppu);
+	int ret, idx, i;
+
+	chan = ppu_chan_alloc(ppu, file, file ? 0 : d->userd_pa);
+	if (IS_ERR(chan))
+		return chan;
+	chan->file = file;
+	chan->pid = file ? task_tgid_nr(current) : 0;
+	chan->priority = d->prio_max;
+
+	d->userd_pa = chan->userd_dma;
+	d->userd_sys = 1;
+	ppu_inst_fill(words, d);
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		chan->inst[i] = cpu_to_le32(words[i]);
+
+	mutex_lock(&ppu->chan_lock);
+	if (chid == U32_MAX) {
+		for (chid = 0; chid < nuser; chid++)
+			if (!ppu->chans[chid])
+				break;
+		if (chid == nuser) {
+			ret = -EBUSY;
+			goto err_unlock;
+		}
+	} else if (chid >= ppu->caps.num_channels || ppu->chans[chid]) {
+		ret = -EBUSY;
+		goto err_unlock;
+	}
+	if (!drm_dev_enter(&ppu->drm, &idx)) {
+		ret = -ENODEV;
+		goto err_unlock;
+	}
+	/*
+	 * A free id may still be faulted (a doorbell through the debugfs
+	 * hook on an invalid entry): start from a clean, unbound channel.
+	 */
+	ret = ppu_chan_unbind_hw(ppu, chid);
+	if (ret) {
+		drm_dev_exit(idx);
+		goto err_unlock;
+	}
+	atomic_andnot(BIT(chid), &ppu->irq_stats.faulted);
+	ppu->chan_gen[chid]++;
+	chan->chid = chid;
+	ppu->chans[chid] = chan;
+	ppu_chan_write_entry(ppu, chid, chan->inst_dma, true);
+	drm_dev_exit(idx);
+	mutex_unlock(&ppu->chan_lock);
+	return chan;
+
+err_unlock:
+	mutex_unlock(&ppu->chan_lock);
+	ppu_chan_free(ppu, chan);
+	return ERR_PTR(ret);
 }
 
 /**
@@ -307,67 +554,29 @@ int ppu_ioctl_chan_create(struct drm_device *drm, void *data, struct drm_file *f
 	struct ppu_file *pf = file->driver_priv;
 	struct drm_ppu_chan_create *args = data;
 	struct ppu_inst_desc desc = {};
-	u32 words[PPU_INST_BYTES / 4];
 	struct ppu_chan *chan;
-	int ret, idx, i;
-	u32 chid;
+	int ret;
 
 	ret = ppu_chan_create_check(drm, file, args);
 	if (ret)
 		return ret;
 
-	chan = ppu_chan_alloc(ppu, file);
-	if (IS_ERR(chan))
-		return PTR_ERR(chan);
-
 	desc.gpfifo_va = args->gpfifo_va;
 	desc.log2_entries = args->log2_entries;
-	desc.userd_pa = chan->userd_dma;
-	desc.userd_sys = 1;
 	desc.pt_root_pa = pf->pt_root;
 	desc.pt_root_sys = 1;
 	desc.engine = PPU_ENGINE_TYPE_COPY;
+	desc.prio_max = args->flags & DRM_PPU_CHAN_CREATE_PRIORITY ?
+			args->priority : DRM_PPU_CHAN_PRIORITY_NORMAL;
+	desc.prio_min = desc.prio_max;
 	desc.timeslice = 0;
-	ppu_inst_fill(words, &desc);
-	for (i = 0; i < ARRAY_SIZE(words); i++)
-		chan->inst[i] = cpu_to_le32(words[i]);
+	chan = ppu_chan_create(ppu, file, &desc, U32_MAX);
+	if (IS_ERR(chan))
+		return PTR_ERR(chan);
 
-	mutex_lock(&ppu->chan_lock);
-	for (chid = 0; chid < ppu->caps.num_channels; chid++)
-		if (!ppu->chans[chid])
-			break;
-	if (chid == ppu->caps.num_channels) {
-		ret = -EBUSY;
-		goto err_unlock;
-	}
-	if (!drm_dev_enter(drm, &idx)) {
-		ret = -ENODEV;
-		goto err_unlock;
-	}
-	/*
-	 * A free id may still be faulted (a doorbell through the debugfs
-	 * hook on an invalid entry): start from a clean, unbound channel.
-	 */
-	ret = ppu_chan_unbind_hw(ppu, chid);
-	if (ret) {
-		drm_dev_exit(idx);
-		goto err_unlock;
-	}
-	atomic_andnot(BIT(chid), &ppu->irq_stats.faulted);
-	chan->chid = chid;
-	ppu->chans[chid] = chan;
-	ppu_chan_write_entry(ppu, chid, chan->inst_dma, true);
-	drm_dev_exit(idx);
-	mutex_unlock(&ppu->chan_lock);
-
-	args->chid = chid;
+	args->chid = chan->chid;
 	args->userd_offset = drm_vma_node_offset_addr(&chan->userd->vma_node);
 	return 0;
-
-err_unlock:
-	mutex_unlock(&ppu->chan_lock);
-	ppu_chan_free(ppu, chan);
-	return ret;
 }
 
 /**
@@ -419,8 +628,9 @@ int ppu_ioctl_doorbell(struct drm_device *drm, void *data, struct drm_file *file
 		return -ENODEV;
 	mutex_lock(&ppu->chan_lock);
 	if (ppu_chan_lookup(ppu, file, args->chid)) {
-		ppu_write(ppu, PPU_REG_DOORBELL, PPU_FSET(PPU_DOORBELL_CHID, args->chid));
-		ret = 0;
+		ret = ppu_chan_check(ppu, args->chid, ppu->chan_gen[args->chid]);
+		if (!ret)
+			ppu_chan_ring(ppu, args->chid);
 	}
 	mutex_unlock(&ppu->chan_lock);
 	drm_dev_exit(idx);
@@ -461,4 +671,48 @@ int ppu_ioctl_chan_status(struct drm_device *drm, void *data, struct drm_file *f
 	mutex_unlock(&ppu->chan_lock);
 	drm_dev_exit(idx);
 	return ret;
+}
+
+/**
+ * ppu_chan_debugfs_show() - the "channels" debugfs file
+ * @ppu: the device
+ * @m: the seq_file
+ *
+ * One line per channel in use: id, owner, priority, the hardware state,
+ * GP_GET/GP_PUT as the PPU sees them, and whether it is dead.
+ */
+void ppu_chan_debugfs_show(struct ppu_device *ppu, struct seq_file *m)
+{
+	static const char * const states[] = {
+		"unbound", "idle", "ready", "acq_blocked", "engine_wait",
+		"engine_busy", "faulted", "loading",
+	};
+	u32 chid;
+	int idx;
+
+	if (!drm_dev_enter(&ppu->drm, &idx)) {
+		seq_puts(m, "device gone\n");
+		return;
+	}
+	seq_puts(m, "chid owner    prio state        gp_get   gp_put   dead\n");
+	mutex_lock(&ppu->chan_lock);
+	for (chid = 0; chid < ppu->caps.num_channels; chid++) {
+		struct ppu_chan *chan = ppu->chans[chid];
+		u32 state;
+
+		if (!chan)
+			continue;
+		state = ppu_chan_state(ppu, chid);
+		if (chan->file)
+			seq_printf(m, "%4u %-8d", chid, chan->pid);
+		else
+			seq_printf(m, "%4u %-8s", chid, "kernel");
+		seq_printf(m, " %4u %-12s %8u %8u %s\n", chan->priority,
+			   state < ARRAY_SIZE(states) ? states[state] : "?",
+			   ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_GET)),
+			   ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_PUT)),
+			   ppu_chan_check(ppu, chid, ppu->chan_gen[chid]) ? "yes" : "no");
+	}
+	mutex_unlock(&ppu->chan_lock);
+	drm_dev_exit(idx);
 }

@@ -15,9 +15,13 @@
 #include <drm/drm_debugfs.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
+#include <drm/drm_mm.h>
+#include <drm/drm_print.h>
 
+#include "ppu_chan.h"
 #include "ppu_debugfs.h"
 #include "ppu_device.h"
+#include "ppu_fault.h"
 
 struct ppu_reg_name {
 	const char *name;
@@ -42,6 +46,7 @@ static const struct ppu_reg_name ppu_cap_regs[] = {
 /* Identity, interrupt state and setup: printed in hex. */
 static const struct ppu_reg_name ppu_hex_regs[] = {
 	PPU_REG_NAME(CAP_FEATURES),
+	PPU_REG_NAME(CAP_LOCAL_MEM_MIB),
 	PPU_REG_NAME(INTR_STATUS),
 	PPU_REG_NAME(INTR_ENABLE),
 	PPU_REG_NAME(FAULT_PENDING),
@@ -142,9 +147,39 @@ static int ppu_debugfs_interrupts(struct seq_file *m, void *data)
 	return 0;
 }
 
+/* Channels in use with their hardware state. */
+static int ppu_debugfs_channels(struct seq_file *m, void *data)
+{
+	ppu_chan_debugfs_show(ppu_from_seq(m), m);
+	return 0;
+}
+
+/* The fault log: no register access. */
+static int ppu_debugfs_faults(struct seq_file *m, void *data)
+{
+	ppu_fault_debugfs_show(ppu_from_seq(m), m);
+	return 0;
+}
+
+/* Local memory: size and the allocator's free space. */
+static int ppu_debugfs_lmem(struct seq_file *m, void *data)
+{
+	struct ppu_device *ppu = ppu_from_seq(m);
+	struct drm_printer p = drm_seq_file_printer(m);
+
+	seq_printf(m, "%-24s %u\n", "CAP_LOCAL_MEM_MIB", ppu->caps.local_mem_mib);
+	seq_printf(m, "%-24s %llu\n", "MANAGED_BYTES", ppu->lmem_size);
+	if (!ppu->lmem_size)
+		return 0;
+	mutex_lock(&ppu->lmem_lock);
+	drm_mm_print(&ppu->lmem_mm, &p);
+	mutex_unlock(&ppu->lmem_lock);
+	return 0;
+}
+
 /*
- * doorbell (write-only, root): write a channel id to ring DOORBELL for it,
- * as a channel's owner would.  A test hook: on a channel the driver has not
+ * doorbell (write-only, root): write the id of a free channel to ring
+ * DOORBELL for it (-EBUSY for a channel in use).  A test hook: on a channel the driver has not
  * set up (its channel-table entry is invalid) the PPU faults the channel
  * with INST_INVALID, which exercises the fault interrupt end to end.
  */
@@ -162,9 +197,15 @@ static ssize_t ppu_debugfs_doorbell_write(struct file *file, const char __user *
 		return -EINVAL;
 	if (!drm_dev_enter(&ppu->drm, &idx))
 		return -ENODEV;
-	ppu_write(ppu, PPU_REG_DOORBELL, PPU_FSET(PPU_DOORBELL_CHID, chid));
+	/* Only free ids: the hook must not disturb anyone's channel. */
+	mutex_lock(&ppu->chan_lock);
+	if (ppu->chans[chid])
+		ret = -EBUSY;
+	else
+		ppu_write(ppu, PPU_REG_DOORBELL, PPU_FSET(PPU_DOORBELL_CHID, chid));
+	mutex_unlock(&ppu->chan_lock);
 	drm_dev_exit(idx);
-	return len;
+	return ret ? ret : len;
 }
 
 static const struct file_operations ppu_debugfs_doorbell_fops = {
@@ -178,6 +219,9 @@ static const struct drm_info_list ppu_debugfs_list[] = {
 	{ "regs", ppu_debugfs_regs, 0 },
 	{ "counters", ppu_debugfs_counters, 0 },
 	{ "interrupts", ppu_debugfs_interrupts, 0 },
+	{ "channels", ppu_debugfs_channels, 0 },
+	{ "faults", ppu_debugfs_faults, 0 },
+	{ "local_mem", ppu_debugfs_lmem, 0 },
 };
 
 void ppu_debugfs_init(struct drm_minor *minor)

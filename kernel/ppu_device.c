@@ -101,6 +101,7 @@ static int ppu_device_read_caps(struct ppu_device *ppu)
 	caps->copy_max_reads = ppu_read(ppu, PPU_REG_CAP_COPY_MAX_READS);
 	caps->pb_prefetch_beats = ppu_read(ppu, PPU_REG_CAP_PB_PREFETCH_BEATS);
 	caps->features = ppu_read(ppu, PPU_REG_CAP_FEATURES);
+	caps->local_mem_mib = ppu_read(ppu, PPU_REG_CAP_LOCAL_MEM_MIB);
 
 	if (caps->num_channels < 1 || caps->num_channels > PPU_MAX_CHANNELS) {
 		dev_err(dev, "CAP_NUM_CHANNELS %u out of range 1..%u\n",
@@ -116,11 +117,12 @@ static int ppu_device_read_caps(struct ppu_device *ppu)
 	ppu->chan_mask = GENMASK(caps->num_channels - 1, 0);
 
 	dev_info(dev,
-		 "PPU %u.%u: %u channels, %u CUs, copy chunk %u B, beat %u B, TLB %u, features %#x\n",
+		 "PPU %u.%u: %u channels, %u CUs, copy chunk %u B, beat %u B, TLB %u, local %u MiB, features %#x\n",
 		 PPU_FGET(PPU_VERSION_MAJOR, ppu->caps.version),
 		 PPU_FGET(PPU_VERSION_MINOR, ppu->caps.version),
 		 caps->num_channels, caps->num_cu, caps->copy_chunk_bytes,
-		 caps->mem_data_bytes, caps->tlb_entries, caps->features);
+		 caps->mem_data_bytes, caps->tlb_entries, caps->local_mem_mib,
+		 caps->features);
 	return 0;
 }
 

@@ -8,15 +8,19 @@
 #include <linux/atomic.h>
 #include <linux/io.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include <drm/drm_device.h>
+#include <drm/drm_mm.h>
 
 #include "ppu/ppu_hw.h"
 
 struct pci_dev;
 struct ppu_chan;
+struct ppu_kchan;
 
 /* FAULT_PENDING and NONSTALL_PENDING have one bit per channel. */
 #define PPU_MAX_CHANNELS	32
@@ -35,6 +39,7 @@ struct ppu_chan;
  * @copy_max_reads: CAP_COPY_MAX_READS, copy reads in flight
  * @pb_prefetch_beats: CAP_PB_PREFETCH_BEATS
  * @features: CAP_FEATURES, PPU_CAP_FEATURES_* bits
+ * @local_mem_mib: CAP_LOCAL_MEM_MIB, local memory in MiB (0: none)
  *
  * Read once at probe; constant while the device is bound, so readers need
  * no lock.
@@ -52,6 +57,7 @@ struct ppu_caps {
 	u32 copy_max_reads;
 	u32 pb_prefetch_beats;
 	u32 features;
+	u32 local_mem_mib;
 };
 
 /**
@@ -70,10 +76,33 @@ struct ppu_irq_stats {
 	/** @nonstalls: NONSTALL_PENDING bits seen, per channel. */
 	atomic64_t nonstalls[PPU_MAX_CHANNELS];
 	/**
-	 * @faulted: channels that faulted and were not yet dealt with; set by
-	 * the handler, consumed by the channel code.
+	 * @faulted: channels in the FAULTED state: set by the handler, cleared
+	 * when the channel id is unbound (destroyed or reused).
 	 */
 	atomic_t faulted;
+	/** @fault_new: faults the fault worker has not logged yet. */
+	atomic_t fault_new;
+};
+
+/* Faults kept for debugfs, the most recent ones. */
+#define PPU_FAULT_LOG_SIZE	16
+
+/**
+ * struct ppu_fault_rec - one logged channel fault
+ * @time_ns: when the worker read it (ktime_get_ns())
+ * @chid: the channel
+ * @pid: the owner's process (0 for the driver's own channel)
+ * @info: FAULT_INFO (kind, access, unit)
+ * @addr: FAULT_ADDR
+ * @data: FAULT_DATA
+ */
+struct ppu_fault_rec {
+	u64 time_ns;
+	u32 chid;
+	pid_t pid;
+	u32 info;
+	u32 addr;
+	u32 data;
 };
 
 /**
@@ -93,6 +122,17 @@ struct ppu_irq_stats {
  * @event_wq: woken after every batch of interrupt events
  * @chan_lock: serialises channel creation, destruction and use of @chans
  * @chans: the channel using each hardware id, NULL when free
+ * @chan_gen: bumped whenever an id is taken or given back, so that a
+ *            waiter can tell its channel from a later one on the same id
+ * @fault_work: logs faults outside the interrupt handler
+ * @fault_lock: protects @fault_log and @fault_count
+ * @fault_log: ring of the last PPU_FAULT_LOG_SIZE faults
+ * @fault_count: faults logged since probe
+ * @lmem_lock: protects @lmem_mm
+ * @lmem_mm: allocator of local memory for local BOs
+ * @lmem_size: bytes of local memory the allocator manages (0: none)
+ * @kchan: the driver's own channel (clears local memory); NULL without
+ *         local memory
  */
 struct ppu_device {
 	struct drm_device drm;
@@ -113,6 +153,17 @@ struct ppu_device {
 
 	struct mutex chan_lock;
 	struct ppu_chan *chans[PPU_MAX_CHANNELS];
+	u32 chan_gen[PPU_MAX_CHANNELS];
+
+	struct work_struct fault_work;
+	spinlock_t fault_lock;
+	struct ppu_fault_rec fault_log[PPU_FAULT_LOG_SIZE];
+	u64 fault_count;
+
+	struct mutex lmem_lock;
+	struct drm_mm lmem_mm;
+	u64 lmem_size;
+	struct ppu_kchan *kchan;
 };
 
 static inline struct ppu_device *to_ppu(struct drm_device *drm)

@@ -24,8 +24,11 @@
 #include "ppu_chan.h"
 #include "ppu_debugfs.h"
 #include "ppu_device.h"
+#include "ppu_fault.h"
 #include "ppu_gem.h"
 #include "ppu_irq.h"
+#include "ppu_kchan.h"
+#include "ppu_sem.h"
 #include "ppu_vm.h"
 
 #define DRIVER_NAME	"ppu"
@@ -48,6 +51,11 @@ PPU_UAPI_FEATURE(PRIO_SCHED);
 	(DRM_PPU_FEATURE_COPY_ENGINE | DRM_PPU_FEATURE_COMPUTE_ENGINE | \
 	 DRM_PPU_FEATURE_SYS_APERTURE | DRM_PPU_FEATURE_SEM_TIMESTAMP | \
 	 DRM_PPU_FEATURE_PRIO_SCHED)
+
+static bool prio_sched;
+module_param(prio_sched, bool, 0444);
+MODULE_PARM_DESC(prio_sched,
+		 "Run the hardware scheduler in its priority mode, ranking channels by priority (default: off, the time-sliced round robin)");
 
 static int ppu_ioctl_get_param(struct drm_device *drm, void *data,
 			       struct drm_file *file)
@@ -97,6 +105,12 @@ static int ppu_ioctl_get_param(struct drm_device *drm, void *data,
 		break;
 	case DRM_PPU_PARAM_CYCLE_COUNTER:
 		return ppu_device_read_cycles(ppu, &args->value);
+	case DRM_PPU_PARAM_LOCAL_MEM_SIZE:
+		args->value = ppu->lmem_size;
+		break;
+	case DRM_PPU_PARAM_NUM_USER_CHANNELS:
+		args->value = ppu_chan_user_ids(ppu);
+		break;
 	default:
 		drm_dbg(drm, "GET_PARAM: unknown param %u\n", args->param);
 		return -EINVAL;
@@ -114,6 +128,9 @@ static const struct drm_ioctl_desc ppu_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(PPU_CHAN_DESTROY, ppu_ioctl_chan_destroy, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(PPU_DOORBELL, ppu_ioctl_doorbell, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(PPU_CHAN_STATUS, ppu_ioctl_chan_status, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_SEM_POOL_CREATE, ppu_ioctl_sem_pool_create, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_SEM_POOL_DESTROY, ppu_ioctl_sem_pool_destroy, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_SEM_WAIT, ppu_ioctl_sem_wait, DRM_RENDER_ALLOW),
 };
 
 /* Every open file gets its own GPU address space. */
@@ -131,19 +148,21 @@ static int ppu_drm_open(struct drm_device *drm, struct drm_file *file)
 		return ret;
 	}
 	pf->pt_root = ppu_vm_pt_root(pf->vm);
+	ppu_sem_file_init(pf);
 	file->driver_priv = pf;
 	return 0;
 }
 
 /*
  * After the handles are released: channels (they use the address space),
- * mappings, page tables, then the file.
+ * semaphore pools, mappings, page tables, then the file.
  */
 static void ppu_drm_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct ppu_file *pf = file->driver_priv;
 
 	ppu_chan_file_close(to_ppu(drm), file);
+	ppu_sem_file_close(pf);
 	ppu_vm_destroy(pf->vm);
 	kfree(pf);
 }
@@ -189,9 +208,19 @@ static int ppu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = ppu_device_init(ppu);
 	if (ret)
 		return ret;
+	ret = ppu_fault_init(ppu);
+	if (ret)
+		return ret;
 	ret = ppu_irq_init(ppu);
 	if (ret)
 		return ret;
+	ret = ppu_kchan_init(ppu);
+	if (ret) {
+		dev_err(&pdev->dev, "cannot set up the driver's channel: %d\n", ret);
+		return ret;
+	}
+	if (prio_sched && PPU_FGET(PPU_CAP_FEATURES_PRIO_SCHED, ppu->caps.features))
+		ppu_write(ppu, PPU_REG_SCHED_CTRL, PPU_FSET(PPU_SCHED_CTRL_PRIO_MODE, 1));
 
 	ret = drm_dev_register(&ppu->drm, 0);
 	if (ret) {

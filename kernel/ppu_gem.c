@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * PPU buffer objects in system memory.
+ * PPU buffer objects in system memory, and the BO ioctls.
  *
  * Every BO is a shmem GEM object: pages are allocated on first use (a CPU
  * fault through the mmap offset, or a VM bind), CPU-mappable write-back,
@@ -21,6 +21,7 @@
 
 #include "uapi/drm/ppu_drm.h"
 
+#include "ppu_device.h"
 #include "ppu_gem.h"
 
 static void ppu_gem_free(struct drm_gem_object *obj)
@@ -94,7 +95,7 @@ struct sg_table *ppu_gem_get_sgt(struct ppu_bo *bo)
 int ppu_ioctl_gem_create(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct drm_ppu_gem_create *args = data;
-	struct drm_gem_shmem_object *shmem;
+	struct drm_gem_object *obj;
 	u64 size;
 	u32 handle;
 	int ret;
@@ -109,12 +110,18 @@ int ppu_ioctl_gem_create(struct drm_device *drm, void *data, struct drm_file *fi
 	}
 	size = PAGE_ALIGN(args->size);
 
-	shmem = drm_gem_shmem_create(drm, size);
-	if (IS_ERR(shmem))
-		return PTR_ERR(shmem);
-	ret = drm_gem_handle_create(file, &shmem->base, &handle);
+	if (args->flags & DRM_PPU_GEM_CREATE_LOCAL) {
+		obj = ppu_lmem_create(to_ppu(drm), size);
+	} else {
+		struct drm_gem_shmem_object *shmem = drm_gem_shmem_create(drm, size);
+
+		obj = IS_ERR(shmem) ? ERR_CAST(shmem) : &shmem->base;
+	}
+	if (IS_ERR(obj))
+		return PTR_ERR(obj);
+	ret = drm_gem_handle_create(file, obj, &handle);
 	/* The handle holds the only reference now (or none on failure). */
-	drm_gem_object_put(&shmem->base);
+	drm_gem_object_put(obj);
 	if (ret)
 		return ret;
 	args->size = size;
@@ -144,6 +151,11 @@ int ppu_ioctl_gem_mmap_offset(struct drm_device *drm, void *data,
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
+	if (ppu_gem_is_local(obj)) {
+		drm_dbg(drm, "GEM_MMAP_OFFSET: a local BO cannot be mapped\n");
+		drm_gem_object_put(obj);
+		return -EINVAL;
+	}
 	ret = drm_gem_create_mmap_offset(obj);
 	if (!ret)
 		args->offset = drm_vma_node_offset_addr(&obj->vma_node);

@@ -10,9 +10,9 @@
  * raises the level again after the last read, which sends a new message.
  *
  * The handler runs in hard interrupt context: it only reads and
- * acknowledges registers, counts events and wakes waiters; anything that
- * sleeps (tearing down a faulted channel) belongs to the channel code,
- * which finds the channels in ppu_irq_stats.faulted.
+ * acknowledges registers, counts events, marks faulted channels dead and
+ * wakes waiters; reading why a channel faulted is left to the fault worker
+ * (ppu_fault.c).
  */
 #include <linux/bitops.h>
 #include <linux/interrupt.h>
@@ -59,7 +59,9 @@ static irqreturn_t ppu_irq_handler(int irq, void *arg)
 		}
 		if (fault) {
 			atomic_or(fault, &stats->faulted);
+			atomic_or(fault, &stats->fault_new);
 			ppu_irq_count(stats->faults, fault);
+			schedule_work(&ppu->fault_work);
 		}
 		ppu_irq_count(stats->nonstalls, nonstall);
 		seen = true;

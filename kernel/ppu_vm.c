@@ -10,8 +10,11 @@
  * is destroyed.  Leaves are R/W/U with A and D preset (the PPU does not
  * update them).
  *
- * A mapping holds a reference on its BO; the BO's pages are pinned and
- * DMA-mapped by the first bind and stay so until the BO is freed.  Unbind
+ * A mapping holds a reference on its BO; the pages of a system-memory BO
+ * are pinned and DMA-mapped by the first bind and stay so until the BO is
+ * freed; a local-memory BO is one contiguous range (leaves without SYS).
+ * The driver's own address space (kernel channel) also maps physical
+ * ranges directly, without a BO.  Unbind
  * clears the leaves and invalidates the whole TLB (one register write).
  */
 #include <linux/dma-mapping.h>
@@ -187,8 +190,8 @@ static int ppu_vm_alloc_tables(struct ppu_vm *vm, u64 va, u64 size)
 }
 
 /* Write the leaves of [va, va + size) for the BO's pages from bo_offset. */
-static void ppu_vm_map(struct ppu_vm *vm, struct sg_table *sgt, u64 va,
-		       u64 bo_offset, u64 size)
+static void ppu_vm_map_sgt(struct ppu_vm *vm, struct sg_table *sgt, u64 va,
+			   u64 bo_offset, u64 size)
 {
 	unsigned long npages = size >> PPU_VA_PAGE_SHIFT;
 	struct sg_dma_page_iter it;
@@ -202,6 +205,26 @@ static void ppu_vm_map(struct ppu_vm *vm, struct sg_table *sgt, u64 va,
 		va += DRM_PPU_PAGE_SIZE;
 		if (!--npages)
 			break;
+	}
+	vm->tlb_dirty = true;
+}
+
+/*
+ * Leaves of [va, va + size) for physical pages from @pa of one aperture:
+ * consecutive pages, or every leaf on the page at @pa with @alias.
+ */
+static void ppu_vm_map_linear(struct ppu_vm *vm, u64 va, u64 size, u64 pa, bool sys,
+			      bool alias)
+{
+	u64 end = va + size;
+
+	for (; va < end; va += DRM_PPU_PAGE_SIZE) {
+		struct ppu_pt *pt = &vm->l0[va >> PPU_VA_L1_SHIFT];
+
+		WRITE_ONCE(pt->cpu[(va >> PPU_VA_PAGE_SHIFT) % PPU_PT_ENTRIES],
+			   cpu_to_le32(ppu_pte_leaf(pa, sys, PPU_VM_LEAF_PERMS)));
+		if (!alias)
+			pa += DRM_PPU_PAGE_SIZE;
 	}
 	vm->tlb_dirty = true;
 }
@@ -231,7 +254,8 @@ void ppu_vm_destroy(struct ppu_vm *vm)
 		struct ppu_vm_mapping *m = container_of(node, struct ppu_vm_mapping, node);
 
 		drm_mm_remove_node(node);
-		drm_gem_object_put(m->obj);
+		if (m->obj)
+			drm_gem_object_put(m->obj);
 		kfree(m);
 	}
 	drm_mm_takedown(&vm->mm);
@@ -281,6 +305,113 @@ static int ppu_vm_bind_check(struct drm_device *drm, struct drm_ppu_vm_bind *arg
 	return 0;
 }
 
+/*
+ * Reserves [*va, *va + size) (or finds a free range with @va_alloc), makes
+ * its tables and writes the leaves with @fill.  Called with vm->lock held.
+ */
+static int ppu_vm_insert(struct ppu_vm *vm, struct ppu_vm_mapping *m, u64 *va,
+			 u64 size, bool va_alloc)
+{
+	int ret;
+
+	if (va_alloc) {
+		ret = drm_mm_insert_node_in_range(&vm->mm, &m->node, size,
+						  DRM_PPU_PAGE_SIZE, 0,
+						  DRM_PPU_VA_START, DRM_PPU_VA_END,
+						  DRM_MM_INSERT_BEST);
+	} else {
+		m->node.start = *va;
+		m->node.size = size;
+		ret = drm_mm_reserve_node(&vm->mm, &m->node);
+	}
+	if (ret)
+		return ret;
+	ret = ppu_vm_alloc_tables(vm, m->node.start, m->node.size);
+	if (ret) {
+		drm_mm_remove_node(&m->node);
+		return ret;
+	}
+	*va = m->node.start;
+	return 0;
+}
+
+/**
+ * ppu_vm_bind_obj() - map a BO range into an address space
+ * @vm: the address space
+ * @obj: the BO; on success its reference belongs to the mapping
+ * @bo_offset: page-aligned offset into the BO
+ * @size: page-aligned bytes, inside the BO
+ * @va: in, the address (ignored with @va_alloc); out, the address used
+ * @va_alloc: choose a free address
+ *
+ * System-memory BOs are pinned and DMA-mapped by the first bind; local BOs
+ * are one contiguous range of local memory.
+ *
+ * Return: 0, -ENOSPC when the range is taken or no range is free, -ENOMEM.
+ */
+int ppu_vm_bind_obj(struct ppu_vm *vm, struct drm_gem_object *obj, u64 bo_offset,
+		    u64 size, u64 *va, bool va_alloc)
+{
+	struct sg_table *sgt = NULL;
+	struct ppu_vm_mapping *m;
+	int ret;
+
+	if (!ppu_gem_is_local(obj)) {
+		sgt = ppu_gem_get_sgt(to_ppu_bo(obj));
+		if (IS_ERR(sgt))
+			return PTR_ERR(sgt);
+	}
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+
+	mutex_lock(&vm->lock);
+	ret = ppu_vm_insert(vm, m, va, size, va_alloc);
+	if (ret) {
+		mutex_unlock(&vm->lock);
+		kfree(m);
+		return ret;
+	}
+	if (sgt)
+		ppu_vm_map_sgt(vm, sgt, *va, bo_offset, size);
+	else
+		ppu_vm_map_linear(vm, *va, size, ppu_gem_local_addr(obj) + bo_offset,
+				  false, false);
+	m->obj = obj;
+	mutex_unlock(&vm->lock);
+	return 0;
+}
+
+/**
+ * ppu_vm_map_kernel() - map physical memory into a kernel address space
+ * @vm: an address space of the driver's own (no file)
+ * @va: page-aligned address inside [DRM_PPU_VA_START, DRM_PPU_VA_END)
+ * @size: page-aligned bytes
+ * @pa: page-aligned physical address (bus address for system memory)
+ * @sys: system aperture (host RAM) rather than local memory
+ * @alias: map every page of the range to the single page at @pa
+ *
+ * The mapping lives until the address space is destroyed.
+ *
+ * Return: 0, -ENOSPC when the range is taken, -ENOMEM.
+ */
+int ppu_vm_map_kernel(struct ppu_vm *vm, u64 va, u64 size, u64 pa, bool sys, bool alias)
+{
+	struct ppu_vm_mapping *m = kzalloc(sizeof(*m), GFP_KERNEL);
+	int ret;
+
+	if (!m)
+		return -ENOMEM;
+	mutex_lock(&vm->lock);
+	ret = ppu_vm_insert(vm, m, &va, size, false);
+	if (!ret)
+		ppu_vm_map_linear(vm, va, size, pa, sys, alias);
+	mutex_unlock(&vm->lock);
+	if (ret)
+		kfree(m);
+	return ret;
+}
+
 /**
  * ppu_ioctl_vm_bind() - DRM_IOCTL_PPU_VM_BIND
  * @drm: the DRM device
@@ -292,59 +423,67 @@ static int ppu_vm_bind_check(struct drm_device *drm, struct drm_ppu_vm_bind *arg
 int ppu_ioctl_vm_bind(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct drm_ppu_vm_bind *args = data;
-	struct ppu_vm *vm = ppu_file_vm(file);
-	struct ppu_vm_mapping *m;
 	struct drm_gem_object *obj;
-	struct sg_table *sgt;
+	u64 va = args->va;
 	int ret;
 
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
 	ret = ppu_vm_bind_check(drm, args, obj->size);
-	if (ret)
-		goto err_put;
+	if (!ret)
+		ret = ppu_vm_bind_obj(ppu_file_vm(file), obj, args->bo_offset, args->size,
+				      &va, args->flags & DRM_PPU_VM_BIND_VA_ALLOC);
+	if (ret) {
+		drm_gem_object_put(obj);
+		return ret;
+	}
+	args->va = va;
+	return 0;
+}
 
-	sgt = ppu_gem_get_sgt(to_ppu_bo(obj));
-	if (IS_ERR(sgt)) {
-		ret = PTR_ERR(sgt);
-		goto err_put;
-	}
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
-	if (!m) {
-		ret = -ENOMEM;
-		goto err_put;
-	}
+/**
+ * ppu_vm_unbind() - remove the mapping that starts at @va
+ * @vm: the address space
+ * @va: the start of the mapping
+ * @size: its size
+ *
+ * The leaves are cleared and the TLB invalidated before it returns.
+ *
+ * Return: 0, -ENOENT when no mapping starts at @va, -EINVAL when its size
+ * is not @size.
+ */
+int ppu_vm_unbind(struct ppu_vm *vm, u64 va, u64 size)
+{
+	struct ppu_vm_mapping *m = NULL;
+	struct drm_mm_node *node;
+	int ret = -ENOENT;
+
+	if (va < DRM_PPU_VA_START || va >= DRM_PPU_VA_END)
+		return -ENOENT;
 
 	mutex_lock(&vm->lock);
-	if (args->flags & DRM_PPU_VM_BIND_VA_ALLOC) {
-		ret = drm_mm_insert_node_in_range(&vm->mm, &m->node, args->size,
-						  DRM_PPU_PAGE_SIZE, 0,
-						  DRM_PPU_VA_START, DRM_PPU_VA_END,
-						  DRM_MM_INSERT_BEST);
-	} else {
-		m->node.start = args->va;
-		m->node.size = args->size;
-		ret = drm_mm_reserve_node(&vm->mm, &m->node);
+	drm_mm_for_each_node_in_range(node, &vm->mm, va, va + 1) {
+		if (node->start != va)
+			break;
+		if (node->size != size) {
+			ret = -EINVAL;
+			break;
+		}
+		m = container_of(node, struct ppu_vm_mapping, node);
+		ppu_vm_remove(vm, m);
+		/* The leaves are gone; now the PPU must forget them too. */
+		ppu_vm_invalidate(vm);
+		ret = 0;
+		break;
 	}
-	if (ret)
-		goto err_unlock;
-	ret = ppu_vm_alloc_tables(vm, m->node.start, m->node.size);
-	if (ret) {
-		drm_mm_remove_node(&m->node);
-		goto err_unlock;
-	}
-	ppu_vm_map(vm, sgt, m->node.start, args->bo_offset, m->node.size);
-	m->obj = obj;	/* the lookup reference */
-	args->va = m->node.start;
 	mutex_unlock(&vm->lock);
-	return 0;
 
-err_unlock:
-	mutex_unlock(&vm->lock);
-	kfree(m);
-err_put:
-	drm_gem_object_put(obj);
+	if (m) {
+		if (m->obj)
+			drm_gem_object_put(m->obj);
+		kfree(m);
+	}
 	return ret;
 }
 
@@ -359,40 +498,12 @@ err_put:
 int ppu_ioctl_vm_unbind(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct drm_ppu_vm_unbind *args = data;
-	struct ppu_vm *vm = ppu_file_vm(file);
-	struct ppu_vm_mapping *m = NULL;
-	struct drm_mm_node *node;
-	int ret = -ENOENT;
 
 	if (args->flags || args->pad) {
 		drm_dbg(drm, "VM_UNBIND: nonzero flags or pad\n");
 		return -EINVAL;
 	}
-	if (args->va < DRM_PPU_VA_START || args->va >= DRM_PPU_VA_END)
-		return -ENOENT;
-
-	mutex_lock(&vm->lock);
-	drm_mm_for_each_node_in_range(node, &vm->mm, args->va, args->va + 1) {
-		if (node->start != args->va)
-			break;
-		if (node->size != args->size) {
-			ret = -EINVAL;
-			break;
-		}
-		m = container_of(node, struct ppu_vm_mapping, node);
-		ppu_vm_remove(vm, m);
-		/* The leaves are gone; now the PPU must forget them too. */
-		ppu_vm_invalidate(vm);
-		ret = 0;
-		break;
-	}
-	mutex_unlock(&vm->lock);
-
-	if (m) {
-		drm_gem_object_put(m->obj);
-		kfree(m);
-	}
-	return ret;
+	return ppu_vm_unbind(ppu_file_vm(file), args->va, args->size);
 }
 
 /**

@@ -5,10 +5,13 @@
 #ifndef __PPU_VM_H__
 #define __PPU_VM_H__
 
+#include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 struct drm_device;
 struct drm_file;
+struct drm_gem_object;
 struct ppu_device;
 struct ppu_vm;
 
@@ -17,16 +20,24 @@ struct ppu_vm;
  * @vm: the file's GPU address space
  * @pt_root: bus address of its Sv32 root table (4 KiB aligned, host RAM:
  *           system aperture), for the PT_ROOT word of this file's channels
+ * @pools_lock: protects @pools
+ * @pools: the file's semaphore pools by id
  */
 struct ppu_file {
 	struct ppu_vm *vm;
 	dma_addr_t pt_root;
+	struct mutex pools_lock;
+	struct xarray pools;
 };
 
 struct ppu_vm *ppu_vm_create(struct ppu_device *ppu);
 void ppu_vm_destroy(struct ppu_vm *vm);
 dma_addr_t ppu_vm_pt_root(const struct ppu_vm *vm);
 bool ppu_vm_range_mapped(struct ppu_vm *vm, u64 va, u64 size);
+int ppu_vm_bind_obj(struct ppu_vm *vm, struct drm_gem_object *obj, u64 bo_offset,
+		    u64 size, u64 *va, bool va_alloc);
+int ppu_vm_unbind(struct ppu_vm *vm, u64 va, u64 size);
+int ppu_vm_map_kernel(struct ppu_vm *vm, u64 va, u64 size, u64 pa, bool sys, bool alias);
 
 int ppu_ioctl_vm_bind(struct drm_device *drm, void *data, struct drm_file *file);
 int ppu_ioctl_vm_unbind(struct drm_device *drm, void *data, struct drm_file *file);

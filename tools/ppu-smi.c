@@ -47,6 +47,7 @@ static const struct named_reg cap_regs[] = {
 	{ "CAP_TLB_ENTRIES", PPU_REG_CAP_TLB_ENTRIES },
 	{ "CAP_COPY_MAX_READS", PPU_REG_CAP_COPY_MAX_READS },
 	{ "CAP_PB_PREFETCH_BEATS", PPU_REG_CAP_PB_PREFETCH_BEATS },
+	{ "CAP_LOCAL_MEM_MIB", PPU_REG_CAP_LOCAL_MEM_MIB },
 };
 
 static const struct {

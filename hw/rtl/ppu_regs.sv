@@ -11,6 +11,8 @@ module ppu_regs #(
 ) (
     input  logic                      clk,
     input  logic                      rst_n,
+    // strap: local memory in MiB, constant after reset (see ppu_top)
+    input  logic [15:0]               local_mem_mib,
     // register bus
     input  logic                      req_valid,
     output logic                      req_ready,
@@ -116,6 +118,7 @@ module ppu_regs #(
         ppu_hw_pkg::PPU_REG_CAP_COPY_MAX_READS:   rdata = COPY_MAX_READS;
         ppu_hw_pkg::PPU_REG_CAP_PB_PREFETCH_BEATS: rdata = PB_PREFETCH_BEATS;
         ppu_hw_pkg::PPU_REG_CAP_FEATURES:         rdata = features;
+        ppu_hw_pkg::PPU_REG_CAP_LOCAL_MEM_MIB:    rdata = 32'(local_mem_mib);
         ppu_hw_pkg::PPU_REG_INTR_STATUS:          rdata = intr_status;
         ppu_hw_pkg::PPU_REG_INTR_ENABLE:          rdata = intr_enable;
         ppu_hw_pkg::PPU_REG_NONSTALL_PENDING:     rdata = 32'(nonstall_pend);

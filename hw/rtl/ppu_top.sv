@@ -11,6 +11,10 @@ module ppu_top #(
 ) (
     input  logic         clk,
     input  logic         rst_n,
+    // Strap: size of the local-memory aperture in MiB (0 = none), reported in
+    // CAP_LOCAL_MEM_MIB.  Tied off by the board (or set by the harness) and
+    // static: it must not change after rst_n is released.
+    input  logic [15:0]  local_mem_mib,
     // register bus
     input  logic         reg_req_valid,
     output logic         reg_req_ready,
@@ -68,7 +72,7 @@ module ppu_top #(
       .COPY_MAX_READS(COPY_MAX_READS), .TLB_ENTRIES(TLB_ENTRIES),
       .PB_PREFETCH_BEATS(PB_PREFETCH_BEATS)
   ) u_regs (
-      .clk, .rst_n,
+      .clk, .rst_n, .local_mem_mib,
       .req_valid(reg_req_valid), .req_ready(reg_req_ready), .req_write(reg_req_write),
       .req_addr(reg_req_addr), .req_wdata(reg_req_wdata),
       .rsp_valid(reg_rsp_valid), .rsp_rdata(reg_rsp_rdata), .irq,

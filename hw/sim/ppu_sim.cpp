@@ -716,6 +716,9 @@ void ppu_sim_reset(struct ppu_sim *s)
 	timed tm(s);
 
 	t->rst_n = 0;
+	/* Strap, static while out of reset: whole MiB of local memory. */
+	t->local_mem_mib = s->cfg.local_mem_bytes >> 20 > 0xffff ? 0xffff :
+			   (uint16_t)(s->cfg.local_mem_bytes >> 20);
 	t->reg_req_valid = 0;
 	t->reg_req_write = 0;
 	t->reg_req_addr = 0;

@@ -62,7 +62,11 @@ enum ppu_sim_aperture {
 typedef void *(*ppu_sim_xlate_fn)(void *ctx, uint64_t pa, uint64_t len);
 
 struct ppu_sim_config {
-	/* Backing store sizes; addresses at or beyond them are bus errors. */
+	/*
+	 * Backing store sizes; addresses at or beyond them are bus errors.
+	 * local_mem_bytes >> 20 (at most 0xffff) also drives the RTL's
+	 * local_mem_mib strap, read back in CAP_LOCAL_MEM_MIB.
+	 */
 	uint64_t local_mem_bytes;
 	/* Ignored when sys_xlate is set: the callback owns system memory. */
 	uint64_t sys_mem_bytes;

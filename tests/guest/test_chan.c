@@ -26,8 +26,9 @@
 #include "drm/ppu_drm.h"
 #include "ppu/ppu_encode.h"
 #include "ppu_guest.h"
+#include "ppu_guest_work.h"
 
-#define PG 4096u
+#define PG PPU_TPAGE
 #define WAIT_S 10.0
 
 _Static_assert(sizeof(struct drm_ppu_chan_create) == 32, "chan_create size");
@@ -49,163 +50,8 @@ _Static_assert(DRM_PPU_USERD_GP_PUT == PPU_USERD_GP_PUT, "USERD GP_PUT");
 _Static_assert(DRM_PPU_USERD_GP_GET == PPU_USERD_GP_GET, "USERD GP_GET");
 _Static_assert(DRM_PPU_FAULT_ILLEGAL_METHOD == PPU_FAULT_KIND_ILLEGAL_METHOD, "fault kind");
 
-static int xioctl(int fd, unsigned long req, void *arg)
-{
-	int ret;
-
-	do {
-		ret = ioctl(fd, req, arg);
-	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
-	return ret ? -errno : 0;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* A BO, CPU-mapped and bound at a kernel-chosen GPU address. */
-struct bo {
-	uint32_t handle;
-	uint64_t size;
-	uint32_t va;
-	uint8_t *map;
-};
-
-static void bo_new(int fd, struct bo *bo, uint64_t size)
-{
-	struct drm_ppu_gem_create c = { .size = size };
-	struct drm_ppu_gem_mmap_offset o = { 0 };
-	struct drm_ppu_vm_bind b = { 0 };
-	int ret;
-
-	ret = xioctl(fd, DRM_IOCTL_PPU_GEM_CREATE, &c);
-	ck_assert_msg(ret == 0, "GEM_CREATE %s", strerror(-ret));
-	bo->handle = c.handle;
-	bo->size = c.size;
-	o.handle = c.handle;
-	ck_assert_int_eq(xioctl(fd, DRM_IOCTL_PPU_GEM_MMAP_OFFSET, &o), 0);
-	bo->map = mmap(NULL, c.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, o.offset);
-	ck_assert(bo->map != MAP_FAILED);
-	b.handle = c.handle;
-	b.flags = DRM_PPU_VM_BIND_VA_ALLOC;
-	b.size = c.size;
-	ret = xioctl(fd, DRM_IOCTL_PPU_VM_BIND, &b);
-	ck_assert_msg(ret == 0, "VM_BIND %s", strerror(-ret));
-	ck_assert(b.va < (1ull << 32));
-	bo->va = (uint32_t)b.va;
-}
-
-static int chan_create_full(int fd, uint32_t flags, uint32_t log2, uint64_t gpfifo_va,
-			    uint32_t priority, struct drm_ppu_chan_create *out)
-{
-	struct drm_ppu_chan_create c;
-
-	memset(&c, 0, sizeof(c));
-	c.flags = flags;
-	c.log2_entries = log2;
-	c.gpfifo_va = gpfifo_va;
-	c.priority = priority;
-	if (out)
-		*out = c;
-	return xioctl(fd, DRM_IOCTL_PPU_CHAN_CREATE, out ? out : &c);
-}
-
-static int chan_destroy(int fd, uint32_t chid, uint32_t pad)
-{
-	struct drm_ppu_chan_destroy d = { .chid = chid, .pad = pad };
-
-	return xioctl(fd, DRM_IOCTL_PPU_CHAN_DESTROY, &d);
-}
-
-static int doorbell(int fd, uint32_t chid, uint32_t flags)
-{
-	struct drm_ppu_doorbell d = { .chid = chid, .flags = flags };
-
-	return xioctl(fd, DRM_IOCTL_PPU_DOORBELL, &d);
-}
-
-static int chan_status(int fd, uint32_t chid, uint32_t pad, struct drm_ppu_chan_status *st)
-{
-	memset(st, 0, sizeof(*st));
-	st->chid = chid;
-	st->pad = pad;
-	return xioctl(fd, DRM_IOCTL_PPU_CHAN_STATUS, st);
-}
-
-/* A channel with its own ring BO and mapped USERD. */
-struct chan {
-	int fd;
-	uint32_t chid;
-	uint32_t log2;
-	uint32_t put;
-	struct bo ring;
-	volatile uint32_t *userd;
-};
-
-static void chan_new(int fd, struct chan *ch, uint32_t log2)
-{
-	struct drm_ppu_chan_create c;
-	void *u;
-	int ret;
-
-	memset(ch, 0, sizeof(*ch));
-	ch->fd = fd;
-	ch->log2 = log2;
-	bo_new(fd, &ch->ring, PG);
-	ret = chan_create_full(fd, 0, log2, ch->ring.va, 0, &c);
-	ck_assert_msg(ret == 0, "CHAN_CREATE %s", strerror(-ret));
-	ch->chid = c.chid;
-	u = mmap(NULL, DRM_PPU_USERD_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 c.userd_offset);
-	ck_assert(u != MAP_FAILED);
-	ch->userd = u;
-	ck_assert_uint_eq(ch->userd[DRM_PPU_USERD_GP_PUT / 4], 0);
-	ck_assert_uint_eq(ch->userd[DRM_PPU_USERD_GP_GET / 4], 0);
-}
-
-/* Pushbuffer at pb_va (ndw dwords, already written), entry, GP_PUT, doorbell. */
-static void chan_submit(struct chan *ch, uint32_t pb_va, uint32_t ndw)
-{
-	uint32_t *gp = (uint32_t *)ch->ring.map + 2 * ch->put;
-
-	ppu_gp_entry(gp, pb_va, ndw, 0);
-	ch->put = (ch->put + 1) & ((1u << ch->log2) - 1);
-	__sync_synchronize();
-	ch->userd[DRM_PPU_USERD_GP_PUT / 4] = ch->put;
-	__sync_synchronize();
-	ck_assert_int_eq(doorbell(ch->fd, ch->chid, 0), 0);
-}
-
-static int wait_u32(volatile uint32_t *p, uint32_t value, double timeout_s)
-{
-	double end = now_s() + timeout_s;
-
-	while (*p != value) {
-		if (now_s() > end)
-			return 0;
-		usleep(1000);
-	}
-	return 1;
-}
-
-static void wait_sem(struct chan *ch, volatile uint32_t *sem, uint32_t value, double t)
-{
-	struct drm_ppu_chan_status st;
-
-	if (wait_u32(sem, value, t))
-		return;
-	ck_assert_int_eq(chan_status(ch->fd, ch->chid, 0, &st), 0);
-	ck_abort_msg("semaphore %#x != %#x after %.0f s: state %u gp_get %u gp_put %u "
-		     "fault_info %#x addr %#x data %#x", *sem, value, t, st.state,
-		     st.gp_get, st.gp_put, st.fault_info, st.fault_addr, st.fault_data);
-}
-
 /* Writes a semaphore release of value at sem_va into pb; returns its dwords. */
-static uint32_t pb_sem_release(struct bo *pb, uint32_t dw_off, uint32_t sem_va,
+static uint32_t pb_sem_release(struct ppu_tbo *pb, uint32_t dw_off, uint32_t sem_va,
 			       uint32_t value)
 {
 	struct ppu_pb b;
@@ -218,39 +64,39 @@ static uint32_t pb_sem_release(struct bo *pb, uint32_t dw_off, uint32_t sem_va,
 
 START_TEST(chan_semaphore_release_through_the_page_tables)
 {
-	struct bo pb, sem;
-	struct chan ch;
+	struct ppu_tbo pb, sem;
+	struct ppu_tchan ch;
 	struct drm_ppu_chan_status st;
 	volatile uint32_t *s;
 	uint32_t n;
 
-	bo_new(ppu_fd, &pb, PG);
-	bo_new(ppu_fd, &sem, PG);
-	chan_new(ppu_fd, &ch, 4);
+	ppu_tbo_new(ppu_fd, &pb, PG);
+	ppu_tbo_new(ppu_fd, &sem, PG);
+	ppu_tchan_new(ppu_fd, &ch, 4);
 	s = (volatile uint32_t *)(sem.map + 64);
 	*s = 0;
 
 	n = pb_sem_release(&pb, 0, sem.va + 64, 0x1234);
-	chan_submit(&ch, pb.va, n);
-	wait_sem(&ch, s, 0x1234, WAIT_S);
-	ck_assert_msg(wait_u32(&ch.userd[DRM_PPU_USERD_GP_GET / 4], 1, WAIT_S),
+	ppu_tchan_submit(&ch, pb.va, n);
+	ppu_tchan_wait_sem(&ch, s, 0x1234, WAIT_S);
+	ck_assert_msg(ppu_wait_u32(&ch.userd[DRM_PPU_USERD_GP_GET / 4], 1, WAIT_S),
 		      "USERD GP_GET %u", ch.userd[DRM_PPU_USERD_GP_GET / 4]);
 
 	/* A second entry on the same channel, from a later pushbuffer offset. */
 	n = pb_sem_release(&pb, 64, sem.va + 64, 0x5678);
-	chan_submit(&ch, pb.va + 256, n);
-	wait_sem(&ch, s, 0x5678, WAIT_S);
-	ck_assert(wait_u32(&ch.userd[DRM_PPU_USERD_GP_GET / 4], 2, WAIT_S));
+	ppu_tchan_submit(&ch, pb.va + 256, n);
+	ppu_tchan_wait_sem(&ch, s, 0x5678, WAIT_S);
+	ck_assert(ppu_wait_u32(&ch.userd[DRM_PPU_USERD_GP_GET / 4], 2, WAIT_S));
 
-	ck_assert_int_eq(chan_status(ppu_fd, ch.chid, 0, &st), 0);
+	ck_assert_int_eq(ppu_chan_status(ppu_fd, ch.chid, 0, &st), 0);
 	ck_assert_uint_ne(st.state, DRM_PPU_CHAN_STATE_FAULTED);
 	ck_assert_uint_eq(st.gp_put, 2);
 	ck_assert_uint_eq(st.gp_get, 2);
-	ck_assert_int_eq(chan_destroy(ppu_fd, ch.chid, 0), 0);
+	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, ch.chid, 0), 0);
 	/* Gone: its id is no longer this file's. */
-	ck_assert_int_eq(doorbell(ppu_fd, ch.chid, 0), -ENOENT);
-	ck_assert_int_eq(chan_status(ppu_fd, ch.chid, 0, &st), -ENOENT);
-	ck_assert_int_eq(chan_destroy(ppu_fd, ch.chid, 0), -ENOENT);
+	ck_assert_int_eq(ppu_doorbell(ppu_fd, ch.chid, 0), -ENOENT);
+	ck_assert_int_eq(ppu_chan_status(ppu_fd, ch.chid, 0, &st), -ENOENT);
+	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, ch.chid, 0), -ENOENT);
 }
 END_TEST
 
@@ -270,7 +116,7 @@ static void fault_free_ids(uint32_t n)
 		snprintf(id, sizeof(id), "%u", i);
 		ck_assert_int_eq(ppu_debugfs_write("doorbell", id), 0);
 	}
-	end = now_s() + WAIT_S;
+	end = ppu_now_s() + WAIT_S;
 	for (i = 0; i < n;) {
 		ppu_debugfs_read("interrupts", buf, sizeof(buf));
 		snprintf(name, sizeof(name), "CHAN%u_FAULTS", i);
@@ -278,60 +124,60 @@ static void fault_free_ids(uint32_t n)
 			i++;
 			continue;
 		}
-		ck_assert_msg(now_s() < end, "no fault on channel %u", i);
+		ck_assert_msg(ppu_now_s() < end, "no fault on channel %u", i);
 		usleep(1000);
 	}
 }
 
 START_TEST(chan_reuses_an_id_left_faulted)
 {
-	uint32_t n = (uint32_t)ppu_param(DRM_PPU_PARAM_NUM_CHANNELS);
+	uint32_t n = (uint32_t)ppu_param(DRM_PPU_PARAM_NUM_USER_CHANNELS);
 	struct drm_ppu_chan_status st;
-	struct bo pb, sem;
-	struct chan ch;
+	struct ppu_tbo pb, sem;
+	struct ppu_tchan ch;
 	volatile uint32_t *s;
 	uint32_t len;
 
 	fault_free_ids(n);
-	bo_new(ppu_fd, &pb, PG);
-	bo_new(ppu_fd, &sem, PG);
+	ppu_tbo_new(ppu_fd, &pb, PG);
+	ppu_tbo_new(ppu_fd, &sem, PG);
 	s = (volatile uint32_t *)sem.map;
-	chan_new(ppu_fd, &ch, 4);
-	ck_assert_int_eq(chan_status(ppu_fd, ch.chid, 0, &st), 0);
+	ppu_tchan_new(ppu_fd, &ch, 4);
+	ck_assert_int_eq(ppu_chan_status(ppu_fd, ch.chid, 0, &st), 0);
 	ck_assert_uint_eq(st.state, DRM_PPU_CHAN_STATE_UNBOUND);
 	ck_assert_uint_eq(st.fault_info, 0);
 	len = pb_sem_release(&pb, 0, sem.va, 0x99);
-	chan_submit(&ch, pb.va, len);
-	wait_sem(&ch, s, 0x99, WAIT_S);
+	ppu_tchan_submit(&ch, pb.va, len);
+	ppu_tchan_wait_sem(&ch, s, 0x99, WAIT_S);
 }
 END_TEST
 
 START_TEST(chan_copy_64k_at_odd_offsets)
 {
 	const uint32_t len = 65536, so = 3, dof = 5;
-	struct bo pb, src, dst, sem;
-	struct chan ch;
+	struct ppu_tbo pb, src, dst, sem;
+	struct ppu_tchan ch;
 	struct ppu_pb b;
 	volatile uint32_t *s;
 	uint32_t i;
 
-	bo_new(ppu_fd, &pb, PG);
-	bo_new(ppu_fd, &src, len + PG);
-	bo_new(ppu_fd, &dst, len + PG);
-	bo_new(ppu_fd, &sem, PG);
+	ppu_tbo_new(ppu_fd, &pb, PG);
+	ppu_tbo_new(ppu_fd, &src, len + PG);
+	ppu_tbo_new(ppu_fd, &dst, len + PG);
+	ppu_tbo_new(ppu_fd, &sem, PG);
 	for (i = 0; i < src.size; i++)
 		src.map[i] = (uint8_t)(i * 7 + (i >> 8) * 13 + 1);
 	memset(dst.map, 0xee, dst.size);
 	s = (volatile uint32_t *)sem.map;
 	*s = 0;
-	chan_new(ppu_fd, &ch, 4);
+	ppu_tchan_new(ppu_fd, &ch, 4);
 
 	ppu_pb_init(&b, (uint32_t *)pb.map, PG / 4);
 	ppu_pb_copy(&b, src.va + so, dst.va + dof, len, PPU_LAUNCH_DMA_SEMAPHORE_RELEASE,
 		    sem.va, 0xc0ffee, 0);
 	ck_assert(!b.overflow);
-	chan_submit(&ch, pb.va, b.len);
-	wait_sem(&ch, s, 0xc0ffee, 3 * WAIT_S);
+	ppu_tchan_submit(&ch, pb.va, b.len);
+	ppu_tchan_wait_sem(&ch, s, 0xc0ffee, 3 * WAIT_S);
 
 	for (i = 0; i < dof; i++)
 		ck_assert_msg(dst.map[i] == 0xee, "dst[%u] = %#x before the copy", i, dst.map[i]);
@@ -340,36 +186,36 @@ START_TEST(chan_copy_64k_at_odd_offsets)
 			      dof + i, dst.map[dof + i], src.map[so + i]);
 	for (i = dof + len; i < dst.size; i++)
 		ck_assert_msg(dst.map[i] == 0xee, "dst[%u] = %#x after the copy", i, dst.map[i]);
-	ck_assert(wait_u32(&ch.userd[DRM_PPU_USERD_GP_GET / 4], 1, WAIT_S));
+	ck_assert(ppu_wait_u32(&ch.userd[DRM_PPU_USERD_GP_GET / 4], 1, WAIT_S));
 }
 END_TEST
 
 START_TEST(chan_bad_method_faults_only_its_channel)
 {
 	struct drm_ppu_chan_status st;
-	struct bo pb, sem;
-	struct chan bad, good;
+	struct ppu_tbo pb, sem;
+	struct ppu_tchan bad, good;
 	struct ppu_pb b;
 	volatile uint32_t *s;
 	double end;
 	uint32_t n;
 
-	bo_new(ppu_fd, &pb, PG);
-	bo_new(ppu_fd, &sem, PG);
+	ppu_tbo_new(ppu_fd, &pb, PG);
+	ppu_tbo_new(ppu_fd, &sem, PG);
 	s = (volatile uint32_t *)sem.map;
 	*s = 0;
-	chan_new(ppu_fd, &bad, 2);
-	chan_new(ppu_fd, &good, 2);
+	ppu_tchan_new(ppu_fd, &bad, 2);
+	ppu_tchan_new(ppu_fd, &good, 2);
 	ck_assert_uint_ne(bad.chid, good.chid);
 
 	/* 0x0fc: a host method offset that does not exist. */
 	ppu_pb_init(&b, (uint32_t *)pb.map, 16);
 	ppu_pb_method(&b, 0x0fc, 0xdead);
-	chan_submit(&bad, pb.va, b.len);
-	end = now_s() + WAIT_S;
+	ppu_tchan_submit(&bad, pb.va, b.len);
+	end = ppu_now_s() + WAIT_S;
 	for (;;) {
-		ck_assert_int_eq(chan_status(ppu_fd, bad.chid, 0, &st), 0);
-		if (st.state == DRM_PPU_CHAN_STATE_FAULTED || now_s() > end)
+		ck_assert_int_eq(ppu_chan_status(ppu_fd, bad.chid, 0, &st), 0);
+		if (st.state == DRM_PPU_CHAN_STATE_FAULTED || ppu_now_s() > end)
 			break;
 		usleep(1000);
 	}
@@ -380,67 +226,72 @@ START_TEST(chan_bad_method_faults_only_its_channel)
 
 	/* The other channel of the same file still works. */
 	n = pb_sem_release(&pb, 64, sem.va, 0x4242);
-	chan_submit(&good, pb.va + 256, n);
-	wait_sem(&good, s, 0x4242, WAIT_S);
-	ck_assert_int_eq(chan_status(ppu_fd, bad.chid, 0, &st), 0);
+	ppu_tchan_submit(&good, pb.va + 256, n);
+	ppu_tchan_wait_sem(&good, s, 0x4242, WAIT_S);
+	ck_assert_int_eq(ppu_chan_status(ppu_fd, bad.chid, 0, &st), 0);
 	ck_assert_uint_eq(st.state, DRM_PPU_CHAN_STATE_FAULTED);
 
 	/* Destroying the faulted channel frees its id for a working one. */
-	ck_assert_int_eq(chan_destroy(ppu_fd, bad.chid, 0), 0);
-	chan_new(ppu_fd, &bad, 2);
+	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, bad.chid, 0), 0);
+	ppu_tchan_new(ppu_fd, &bad, 2);
 	n = pb_sem_release(&pb, 128, sem.va, 0x4343);
-	chan_submit(&bad, pb.va + 512, n);
-	wait_sem(&bad, s, 0x4343, WAIT_S);
+	ppu_tchan_submit(&bad, pb.va + 512, n);
+	ppu_tchan_wait_sem(&bad, s, 0x4343, WAIT_S);
 }
 END_TEST
 
 START_TEST(chan_create_bad_inputs_fail_with_einval)
 {
-	struct bo ring, small;
+	struct ppu_tbo ring, small;
 	uint64_t end;
 
-	bo_new(ppu_fd, &ring, 2 * PG);
-	bo_new(ppu_fd, &small, PG);
+	ppu_tbo_new(ppu_fd, &ring, 2 * PG);
+	ppu_tbo_new(ppu_fd, &small, PG);
 	/* Sanity: the good case works. */
-	ck_assert_int_eq(chan_create_full(ppu_fd, 0, 10, ring.va, 0, NULL), 0);
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 10, ring.va, 0, NULL), 0);
 
-	ck_assert_int_eq(chan_create_full(ppu_fd, 1, 4, ring.va, 0, NULL), -EINVAL);
-	ck_assert_int_eq(chan_create_full(ppu_fd, 0x80000000u, 4, ring.va, 0, NULL), -EINVAL);
-	ck_assert_int_eq(chan_create_full(ppu_fd, 0, 4, ring.va, 1, NULL), -EINVAL);
-	ck_assert_int_eq(chan_create_full(ppu_fd, 0, 0, ring.va, 0, NULL), -EINVAL);
-	ck_assert_int_eq(chan_create_full(ppu_fd, 0, 21, ring.va, 0, NULL), -EINVAL);
-	ck_assert_int_eq(chan_create_full(ppu_fd, 0, 4, ring.va + 4, 0, NULL), -EINVAL);
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 2, 4, ring.va, 0, NULL), -EINVAL);
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0x80000000u, 4, ring.va, 0, NULL), -EINVAL);
+	/* A priority needs its flag; the range ends at DRM_PPU_CHAN_PRIORITY_MAX. */
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 4, ring.va, 1, NULL), -EINVAL);
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, DRM_PPU_CHAN_CREATE_PRIORITY, 4, ring.va,
+					      DRM_PPU_CHAN_PRIORITY_MAX + 1, NULL), -EINVAL);
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, DRM_PPU_CHAN_CREATE_PRIORITY, 4, ring.va,
+					      0xffffffffu, NULL), -EINVAL);
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 0, ring.va, 0, NULL), -EINVAL);
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 21, ring.va, 0, NULL), -EINVAL);
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 4, ring.va + 4, 0, NULL), -EINVAL);
 	/* Unbound addresses. */
-	ck_assert_int_eq(chan_create_full(ppu_fd, 0, 4, 0, 0, NULL), -EINVAL);
-	ck_assert_int_eq(chan_create_full(ppu_fd, 0, 4, 0x80000000u, 0, NULL), -EINVAL);
-	ck_assert_int_eq(chan_create_full(ppu_fd, 0, 4, 1ull << 32, 0, NULL), -EINVAL);
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 4, 0, 0, NULL), -EINVAL);
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 4, 0x80000000u, 0, NULL), -EINVAL);
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 4, 1ull << 32, 0, NULL), -EINVAL);
 	/* A ring that runs past its mapping: 2^10 * 8 = 8 KiB in a 4 KiB BO. */
-	ck_assert_int_eq(chan_create_full(ppu_fd, 0, 10, small.va, 0, NULL), -EINVAL);
-	ck_assert_int_eq(chan_create_full(ppu_fd, 0, 9, small.va, 0, NULL), 0);
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 10, small.va, 0, NULL), -EINVAL);
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 9, small.va, 0, NULL), 0);
 	end = (uint64_t)ring.va + ring.size;
-	ck_assert_int_eq(chan_create_full(ppu_fd, 0, 1, end - 8, 0, NULL), -EINVAL);
-	ck_assert_int_eq(chan_create_full(ppu_fd, 0, 1, end - 16, 0, NULL), 0);
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 1, end - 8, 0, NULL), -EINVAL);
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 1, end - 16, 0, NULL), 0);
 }
 END_TEST
 
 START_TEST(chan_other_ioctls_check_their_inputs)
 {
 	struct drm_ppu_chan_status st;
-	struct chan ch;
+	struct ppu_tchan ch;
 	uint32_t n = (uint32_t)ppu_param(DRM_PPU_PARAM_NUM_CHANNELS);
 
-	chan_new(ppu_fd, &ch, 2);
-	ck_assert_int_eq(doorbell(ppu_fd, ch.chid, 1), -EINVAL);
-	ck_assert_int_eq(chan_status(ppu_fd, ch.chid, 1, &st), -EINVAL);
-	ck_assert_int_eq(chan_destroy(ppu_fd, ch.chid, 1), -EINVAL);
-	ck_assert_int_eq(doorbell(ppu_fd, n, 0), -ENOENT);
-	ck_assert_int_eq(doorbell(ppu_fd, 0xffffffffu, 0), -ENOENT);
-	ck_assert_int_eq(chan_status(ppu_fd, 255, 0, &st), -ENOENT);
-	ck_assert_int_eq(chan_destroy(ppu_fd, 1000, 0), -ENOENT);
+	ppu_tchan_new(ppu_fd, &ch, 2);
+	ck_assert_int_eq(ppu_doorbell(ppu_fd, ch.chid, 1), -EINVAL);
+	ck_assert_int_eq(ppu_chan_status(ppu_fd, ch.chid, 1, &st), -EINVAL);
+	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, ch.chid, 1), -EINVAL);
+	ck_assert_int_eq(ppu_doorbell(ppu_fd, n, 0), -ENOENT);
+	ck_assert_int_eq(ppu_doorbell(ppu_fd, 0xffffffffu, 0), -ENOENT);
+	ck_assert_int_eq(ppu_chan_status(ppu_fd, 255, 0, &st), -ENOENT);
+	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, 1000, 0), -ENOENT);
 	/* Never rung: the PPU has not loaded it. */
-	ck_assert_int_eq(chan_status(ppu_fd, ch.chid, 0, &st), 0);
+	ck_assert_int_eq(ppu_chan_status(ppu_fd, ch.chid, 0, &st), 0);
 	ck_assert_uint_eq(st.state, DRM_PPU_CHAN_STATE_UNBOUND);
-	ck_assert_int_eq(chan_destroy(ppu_fd, ch.chid, 0), 0);
+	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, ch.chid, 0), 0);
 }
 END_TEST
 
@@ -448,70 +299,70 @@ START_TEST(chan_belongs_to_its_file)
 {
 	struct drm_ppu_chan_status st;
 	struct drm_ppu_chan_create c;
-	struct bo ring;
+	struct ppu_tbo ring;
 	void *u;
 	int fd2;
 
 	fd2 = open(ppu_node, O_RDWR | O_CLOEXEC);
 	ck_assert_int_ge(fd2, 0);
-	bo_new(ppu_fd, &ring, PG);
-	ck_assert_int_eq(chan_create_full(ppu_fd, 0, 4, ring.va, 0, &c), 0);
+	ppu_tbo_new(ppu_fd, &ring, PG);
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 4, ring.va, 0, &c), 0);
 
-	ck_assert_int_eq(doorbell(fd2, c.chid, 0), -ENOENT);
-	ck_assert_int_eq(chan_status(fd2, c.chid, 0, &st), -ENOENT);
-	ck_assert_int_eq(chan_destroy(fd2, c.chid, 0), -ENOENT);
+	ck_assert_int_eq(ppu_doorbell(fd2, c.chid, 0), -ENOENT);
+	ck_assert_int_eq(ppu_chan_status(fd2, c.chid, 0, &st), -ENOENT);
+	ck_assert_int_eq(ppu_chan_destroy(fd2, c.chid, 0), -ENOENT);
 	/* Its USERD cannot be mapped through the other file. */
 	u = mmap(NULL, DRM_PPU_USERD_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd2,
 		 c.userd_offset);
 	ck_assert(u == MAP_FAILED);
 	/* The other file's address space does not have the ring. */
-	ck_assert_int_eq(chan_create_full(fd2, 0, 4, ring.va, 0, NULL), -EINVAL);
+	ck_assert_int_eq(ppu_chan_create_full(fd2, 0, 4, ring.va, 0, NULL), -EINVAL);
 
 	/* Still the owner's. */
-	ck_assert_int_eq(chan_status(ppu_fd, c.chid, 0, &st), 0);
-	ck_assert_int_eq(chan_destroy(ppu_fd, c.chid, 0), 0);
+	ck_assert_int_eq(ppu_chan_status(ppu_fd, c.chid, 0, &st), 0);
+	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, c.chid, 0), 0);
 	ck_assert_int_eq(close(fd2), 0);
 }
 END_TEST
 
 START_TEST(chan_ids_run_out_with_ebusy)
 {
-	uint32_t n = (uint32_t)ppu_param(DRM_PPU_PARAM_NUM_CHANNELS);
+	uint32_t n = (uint32_t)ppu_param(DRM_PPU_PARAM_NUM_USER_CHANNELS);
 	uint32_t chids[32], seen = 0, i, round;
 	struct drm_ppu_chan_create c;
-	struct bo ring;
+	struct ppu_tbo ring;
 
 	ck_assert_uint_ge(n, 1);
 	ck_assert_uint_le(n, 32);
-	bo_new(ppu_fd, &ring, PG);
+	ppu_tbo_new(ppu_fd, &ring, PG);
 	for (round = 0; round < 2; round++) {
 		seen = 0;
 		for (i = 0; i < n; i++) {
-			ck_assert_int_eq(chan_create_full(ppu_fd, 0, 4, ring.va, 0, &c), 0);
+			ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 4, ring.va, 0, &c), 0);
 			ck_assert_uint_lt(c.chid, n);
 			ck_assert(!(seen & (1u << c.chid)));
 			seen |= 1u << c.chid;
 			chids[i] = c.chid;
 		}
-		ck_assert_int_eq(chan_create_full(ppu_fd, 0, 4, ring.va, 0, NULL), -EBUSY);
+		ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 4, ring.va, 0, NULL), -EBUSY);
 		for (i = 0; i < n; i++)
-			ck_assert_int_eq(chan_destroy(ppu_fd, chids[i], 0), 0);
+			ck_assert_int_eq(ppu_chan_destroy(ppu_fd, chids[i], 0), 0);
 	}
 	/* Closing a file with live channels frees them too. */
 	{
 		int fd2 = open(ppu_node, O_RDWR | O_CLOEXEC);
-		struct bo r2;
+		struct ppu_tbo r2;
 
 		ck_assert_int_ge(fd2, 0);
-		bo_new(fd2, &r2, PG);
+		ppu_tbo_new(fd2, &r2, PG);
 		for (i = 0; i < n; i++)
-			ck_assert_int_eq(chan_create_full(fd2, 0, 4, r2.va, 0, NULL), 0);
-		ck_assert_int_eq(chan_create_full(ppu_fd, 0, 4, ring.va, 0, NULL), -EBUSY);
+			ck_assert_int_eq(ppu_chan_create_full(fd2, 0, 4, r2.va, 0, NULL), 0);
+		ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 4, ring.va, 0, NULL), -EBUSY);
 		ck_assert_int_eq(munmap(r2.map, r2.size), 0);
 		ck_assert_int_eq(close(fd2), 0);
 	}
 	for (i = 0; i < n; i++)
-		ck_assert_int_eq(chan_create_full(ppu_fd, 0, 4, ring.va, 0, NULL), 0);
+		ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 4, ring.va, 0, NULL), 0);
 }
 END_TEST
 
@@ -521,25 +372,25 @@ START_TEST(chan_live_at_unplug_then_close_is_safe)
 {
 	struct drm_ppu_chan_status st;
 	char bdf[PATH_MAX];
-	struct bo pb, sem;
-	struct chan ch;
+	struct ppu_tbo pb, sem;
+	struct ppu_tchan ch;
 	volatile uint32_t *s;
 	uint32_t n;
 
 	ppu_render_node_bdf(bdf, sizeof(bdf));
-	bo_new(ppu_fd, &pb, PG);
-	bo_new(ppu_fd, &sem, PG);
+	ppu_tbo_new(ppu_fd, &pb, PG);
+	ppu_tbo_new(ppu_fd, &sem, PG);
 	s = (volatile uint32_t *)sem.map;
-	chan_new(ppu_fd, &ch, 4);
+	ppu_tchan_new(ppu_fd, &ch, 4);
 	n = pb_sem_release(&pb, 0, sem.va, 0x77);
-	chan_submit(&ch, pb.va, n);
-	wait_sem(&ch, s, 0x77, WAIT_S);
-	ck_assert(wait_u32(&ch.userd[DRM_PPU_USERD_GP_GET / 4], 1, WAIT_S));
+	ppu_tchan_submit(&ch, pb.va, n);
+	ppu_tchan_wait_sem(&ch, s, 0x77, WAIT_S);
+	ck_assert(ppu_wait_u32(&ch.userd[DRM_PPU_USERD_GP_GET / 4], 1, WAIT_S));
 
 	ppu_sysfs_write(PPU_DRIVER_SYSFS "/unbind", bdf);
-	ck_assert_int_eq(doorbell(ppu_fd, ch.chid, 0), -ENODEV);
-	ck_assert_int_eq(chan_status(ppu_fd, ch.chid, 0, &st), -ENODEV);
-	ck_assert_int_eq(chan_destroy(ppu_fd, ch.chid, 0), -ENODEV);
+	ck_assert_int_eq(ppu_doorbell(ppu_fd, ch.chid, 0), -ENODEV);
+	ck_assert_int_eq(ppu_chan_status(ppu_fd, ch.chid, 0, &st), -ENODEV);
+	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, ch.chid, 0), -ENODEV);
 	/* The USERD mapping outlives the device. */
 	ck_assert_uint_eq(ch.userd[DRM_PPU_USERD_GP_GET / 4], 1);
 	ppu_guest_teardown();
@@ -547,13 +398,13 @@ START_TEST(chan_live_at_unplug_then_close_is_safe)
 
 	ppu_sysfs_write(PPU_DRIVER_SYSFS "/bind", bdf);
 	ppu_guest_setup();
-	bo_new(ppu_fd, &pb, PG);
-	bo_new(ppu_fd, &sem, PG);
+	ppu_tbo_new(ppu_fd, &pb, PG);
+	ppu_tbo_new(ppu_fd, &sem, PG);
 	s = (volatile uint32_t *)sem.map;
-	chan_new(ppu_fd, &ch, 4);
+	ppu_tchan_new(ppu_fd, &ch, 4);
 	n = pb_sem_release(&pb, 0, sem.va, 0x88);
-	chan_submit(&ch, pb.va, n);
-	wait_sem(&ch, s, 0x88, WAIT_S);
+	ppu_tchan_submit(&ch, pb.va, n);
+	ppu_tchan_wait_sem(&ch, s, 0x88, WAIT_S);
 }
 END_TEST
 

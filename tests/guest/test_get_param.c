@@ -57,6 +57,9 @@ START_TEST(get_param_reports_default_capabilities)
 	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_TLB_ENTRIES), DEFAULT_TLB_ENTRIES);
 	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_COPY_MAX_READS), DEFAULT_COPY_MAX_READS);
 	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_PB_PREFETCH_BEATS), DEFAULT_PB_PREFETCH_BEATS);
+	/* The co-simulation device's default local memory. */
+	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE), 64ull << 20);
+	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_NUM_USER_CHANNELS), DEFAULT_NUM_CHANNELS - 1);
 	/* The copy engine and host-memory access are what the driver needs. */
 	ck_assert(features & DRM_PPU_FEATURE_COPY_ENGINE);
 	ck_assert(features & DRM_PPU_FEATURE_SYS_APERTURE);
@@ -102,6 +105,12 @@ START_TEST(get_param_matches_capability_registers)
 	}
 	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_FEATURES),
 			  ppu_debugfs_value(regs, "CAP_FEATURES") & FEATURES_KNOWN);
+	/* Local memory: all of it for BOs; then one channel is the driver's. */
+	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE),
+			  ppu_debugfs_value(regs, "CAP_LOCAL_MEM_MIB") << 20);
+	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_NUM_USER_CHANNELS),
+			  ppu_debugfs_value(regs, "CAP_NUM_CHANNELS") -
+			  (ppu_debugfs_value(regs, "CAP_LOCAL_MEM_MIB") ? 1 : 0));
 
 	/* The driver enabled both interrupt sources. */
 	ck_assert_uint_eq(ppu_debugfs_value(regs, "INTR_ENABLE"),
@@ -121,7 +130,7 @@ END_TEST
 START_TEST(get_param_unknown_param_fails_with_einval)
 {
 	static const uint32_t unknown[] = {
-		DRM_PPU_PARAM_CYCLE_COUNTER + 1, 0x100, 0x7fffffff, 0x80000000, 0xffffffff,
+		DRM_PPU_PARAM_NUM_USER_CHANNELS + 1, 0x100, 0x7fffffff, 0x80000000, 0xffffffff,
 	};
 	uint64_t v;
 	size_t i;

@@ -41,7 +41,8 @@ static double now_s(void)
 START_TEST(fault_interrupt_counts_doorbell_on_unset_channel)
 {
 	static char before[8192], after[8192], regs[8192], perf0[4096], perf1[4096];
-	unsigned int nchan = (unsigned int)ppu_param(DRM_PPU_PARAM_NUM_CHANNELS);
+	/* The driver's own channel (above the user ids) is in use. */
+	unsigned int nchan = (unsigned int)ppu_param(DRM_PPU_PARAM_NUM_USER_CHANNELS);
 	unsigned int chid, c;
 	uint64_t faulted, faults0;
 	char text[16];

@@ -19,7 +19,42 @@ START_TEST(id_version_and_capabilities)
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_PB_PREFETCH_BEATS), 4);
 	ck_assert(rtl_reg_read(env, PPU_REG_CAP_FEATURES) &
 		  PPU_FSET(PPU_CAP_FEATURES_COPY_ENGINE, 1));
+	/* rtl_env's default: 64 MiB of local memory */
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_LOCAL_MEM_MIB), 64);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_LOCAL_MEM_MIB), env->mem_bytes[0] >> 20);
 	rtl_env_destroy(env);
+}
+END_TEST
+
+/* The local_mem_mib strap follows the harness configuration, across resets. */
+START_TEST(local_mem_size_is_the_configured_one)
+{
+	struct ppu_sim_config c;
+	struct rtl_env *env;
+	struct ppu_sim *sim;
+	uint32_t v = 1;
+
+	ppu_sim_config_default(&c);
+	c.local_mem_bytes = 32u << 20;
+	env = rtl_env_create(&c);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_LOCAL_MEM_MIB), 32);
+	ppu_sim_reset(env->sim);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_LOCAL_MEM_MIB), 32);
+	rtl_env_destroy(env);
+
+	/* the harness default, and no local memory at all */
+	sim = ppu_sim_create(NULL);
+	ck_assert_ptr_nonnull(sim);
+	ck_assert_int_eq(ppu_sim_reg_read(sim, PPU_REG_CAP_LOCAL_MEM_MIB, &v), 0);
+	ck_assert_uint_eq(v, 16);
+	ppu_sim_destroy(sim);
+	ppu_sim_config_default(&c);
+	c.local_mem_bytes = 0;
+	sim = ppu_sim_create(&c);
+	ck_assert_ptr_nonnull(sim);
+	ck_assert_int_eq(ppu_sim_reg_read(sim, PPU_REG_CAP_LOCAL_MEM_MIB, &v), 0);
+	ck_assert_uint_eq(v, 0);
+	ppu_sim_destroy(sim);
 }
 END_TEST
 
@@ -60,6 +95,7 @@ Suite *suite_regs(void)
 
 	tcase_set_timeout(tc, RTL_TEST_TIMEOUT);
 	tcase_add_test(tc, id_version_and_capabilities);
+	tcase_add_test(tc, local_mem_size_is_the_configured_one);
 	tcase_add_test(tc, writable_registers_hold_values_and_commands_read_zero);
 	tcase_add_test(tc, cycle_counter_runs);
 	suite_add_tcase(s, tc);

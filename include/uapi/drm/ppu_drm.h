@@ -43,6 +43,9 @@ extern "C" {
 #define DRM_PPU_CHAN_DESTROY			0x06
 #define DRM_PPU_DOORBELL			0x07
 #define DRM_PPU_CHAN_STATUS			0x08
+#define DRM_PPU_SEM_POOL_CREATE			0x09
+#define DRM_PPU_SEM_POOL_DESTROY		0x0a
+#define DRM_PPU_SEM_WAIT			0x0b
 
 #define DRM_IOCTL_PPU_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_GET_PARAM, struct drm_ppu_get_param)
@@ -62,6 +65,12 @@ extern "C" {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_PPU_DOORBELL, struct drm_ppu_doorbell)
 #define DRM_IOCTL_PPU_CHAN_STATUS \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_CHAN_STATUS, struct drm_ppu_chan_status)
+#define DRM_IOCTL_PPU_SEM_POOL_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_SEM_POOL_CREATE, struct drm_ppu_sem_pool_create)
+#define DRM_IOCTL_PPU_SEM_POOL_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_PPU_SEM_POOL_DESTROY, struct drm_ppu_sem_pool_destroy)
+#define DRM_IOCTL_PPU_SEM_WAIT \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_PPU_SEM_WAIT, struct drm_ppu_sem_wait)
 
 /**
  * enum drm_ppu_param - parameters of DRM_IOCTL_PPU_GET_PARAM
@@ -133,6 +142,20 @@ enum drm_ppu_param {
 	 * gone.
 	 */
 	DRM_PPU_PARAM_CYCLE_COUNTER = 11,
+	/**
+	 * @DRM_PPU_PARAM_LOCAL_MEM_SIZE: bytes of device-local memory that
+	 * buffer objects created with DRM_PPU_GEM_CREATE_LOCAL share (0: the
+	 * device has none): the hardware's CAP_LOCAL_MEM_MIB, capped at the
+	 * 3 GiB the driver's own address space can map.
+	 */
+	DRM_PPU_PARAM_LOCAL_MEM_SIZE = 12,
+	/**
+	 * @DRM_PPU_PARAM_NUM_USER_CHANNELS: channels clients can create
+	 * together: DRM_PPU_PARAM_NUM_CHANNELS minus the one the driver keeps
+	 * for clearing local memory when the device has local memory.  They
+	 * are the ids 0 .. DRM_PPU_PARAM_NUM_USER_CHANNELS - 1.
+	 */
+	DRM_PPU_PARAM_NUM_USER_CHANNELS = 13,
 };
 
 /* Values of DRM_PPU_PARAM_FEATURES. */
@@ -187,17 +210,29 @@ struct drm_ppu_get_param {
 /* The largest BO: it has to fit the address space. */
 #define DRM_PPU_GEM_MAX_SIZE		(DRM_PPU_VA_END - DRM_PPU_VA_START)
 
-/* No flag of DRM_IOCTL_PPU_GEM_CREATE is defined yet. */
-#define DRM_PPU_GEM_CREATE_FLAGS	0u
+/*
+ * DRM_IOCTL_PPU_GEM_CREATE: the BO lives in the device's local memory
+ * (one contiguous range), reached by the PPU's engines only: it cannot be
+ * mmap()ed, its contents move in and out by copies on a channel.
+ */
+#define DRM_PPU_GEM_CREATE_LOCAL	(1u << 0)
+#define DRM_PPU_GEM_CREATE_FLAGS	DRM_PPU_GEM_CREATE_LOCAL
 
 /**
- * struct drm_ppu_gem_create - create a buffer object in system memory
+ * struct drm_ppu_gem_create - create a buffer object
  *
  * DRM_IOCTL_PPU_GEM_CREATE: creates a BO of @size bytes rounded up to
- * whole pages, zero-filled, and returns a handle for it.  Fails with
- * -EINVAL for a @size of 0 or above DRM_PPU_GEM_MAX_SIZE, or for any
- * @flags bit (none is defined yet), and with -ENOMEM when memory is short.
- * Release the handle with DRM_IOCTL_GEM_CLOSE.
+ * whole pages, zero-filled, and returns a handle for it.  Without flags the
+ * BO is in system memory (host RAM, allocated on first use, CPU-mappable);
+ * with DRM_PPU_GEM_CREATE_LOCAL it is in device-local memory, allocated and
+ * cleared by the PPU before the call returns.
+ *
+ * Errors: -EINVAL for a @size of 0 or above DRM_PPU_GEM_MAX_SIZE, or an
+ * unknown @flags bit; -ENODEV for a local BO on a device without local
+ * memory (or once the device is gone); -ENOSPC when no free local range is
+ * large enough; -ENOMEM when memory is short; -EIO or -ETIMEDOUT when the
+ * PPU failed to clear local memory.  Release the handle with
+ * DRM_IOCTL_GEM_CLOSE.
  */
 struct drm_ppu_gem_create {
 	/** @size: in, bytes; out, the size rounded up to DRM_PPU_PAGE_SIZE. */
@@ -214,7 +249,7 @@ struct drm_ppu_gem_create {
  * DRM_IOCTL_PPU_GEM_MMAP_OFFSET: returns the fake offset to pass to mmap()
  * on the same render node to map the whole BO (cached, shared).  Fails
  * with -ENOENT for a handle this file does not have and with -EINVAL for
- * nonzero @flags.
+ * nonzero @flags or a local-memory BO (the CPU cannot map those).
  */
 struct drm_ppu_gem_mmap_offset {
 	/** @handle: in, the BO. */
@@ -302,8 +337,21 @@ struct drm_ppu_vm_unbind {
  * address space.
  */
 
-/* No flag of DRM_IOCTL_PPU_CHAN_CREATE is defined yet. */
-#define DRM_PPU_CHAN_CREATE_FLAGS	0u
+/* DRM_IOCTL_PPU_CHAN_CREATE: @priority is given (else it must be 0). */
+#define DRM_PPU_CHAN_CREATE_PRIORITY	(1u << 0)
+#define DRM_PPU_CHAN_CREATE_FLAGS	DRM_PPU_CHAN_CREATE_PRIORITY
+
+/*
+ * Channel priorities, 0 lowest.  A channel created without
+ * DRM_PPU_CHAN_CREATE_PRIORITY gets DRM_PPU_CHAN_PRIORITY_NORMAL; anything
+ * above it needs CAP_SYS_NICE, like raising a process's scheduling
+ * priority.  The priority is the channel's rank when the hardware
+ * scheduler runs in its priority mode, and the highest device priority its
+ * compute work may use.
+ */
+#define DRM_PPU_CHAN_PRIORITY_MIN	0u
+#define DRM_PPU_CHAN_PRIORITY_NORMAL	32u
+#define DRM_PPU_CHAN_PRIORITY_MAX	63u
 /* GPFIFO ring size bounds, log2 of the number of 8-byte entries. */
 #define DRM_PPU_CHAN_LOG2_ENTRIES_MIN	1
 #define DRM_PPU_CHAN_LOG2_ENTRIES_MAX	20
@@ -324,10 +372,16 @@ struct drm_ppu_vm_unbind {
  * = 0) is mapped with mmap() of the render node at @userd_offset; the
  * mapping stays valid (but unused) after the channel is destroyed.
  *
- * Errors: -EINVAL for unknown @flags, a nonzero @priority or @pad,
- * @log2_entries outside [DRM_PPU_CHAN_LOG2_ENTRIES_MIN,
+ * With DRM_PPU_CHAN_CREATE_PRIORITY the channel gets @priority, in
+ * [DRM_PPU_CHAN_PRIORITY_MIN, DRM_PPU_CHAN_PRIORITY_MAX]; priorities above
+ * DRM_PPU_CHAN_PRIORITY_NORMAL need CAP_SYS_NICE.
+ *
+ * Errors: -EINVAL for unknown @flags, a nonzero @priority without
+ * DRM_PPU_CHAN_CREATE_PRIORITY, a @priority above
+ * DRM_PPU_CHAN_PRIORITY_MAX, @log2_entries outside [DRM_PPU_CHAN_LOG2_ENTRIES_MIN,
  * DRM_PPU_CHAN_LOG2_ENTRIES_MAX], a misaligned @gpfifo_va or a ring that
- * is not inside one mapping; -EBUSY when every hardware channel is in use;
+ * is not inside one mapping; -EPERM for a priority above normal without
+ * CAP_SYS_NICE; -EBUSY when every hardware channel is in use;
  * -ETIMEDOUT when the PPU does not release the free id it was given;
  * -ENOMEM; -ENODEV once the device is gone.
  */
@@ -340,7 +394,7 @@ struct drm_ppu_chan_create {
 	__u64 gpfifo_va;
 	/** @userd_offset: out, the mmap() offset of the USERD page. */
 	__u64 userd_offset;
-	/** @priority: in, must be zero (priority bounds are not defined yet). */
+	/** @priority: in, with DRM_PPU_CHAN_CREATE_PRIORITY; else zero. */
 	__u32 priority;
 	/** @chid: out, the hardware channel id. */
 	__u32 chid;
@@ -431,6 +485,114 @@ struct drm_ppu_chan_status {
 	__u32 fault_addr;
 	/** @fault_data: out, the offending word. */
 	__u32 fault_data;
+};
+
+/**
+ * DOC: PPU semaphores
+ *
+ * A semaphore pool is an array of @count semaphores of DRM_PPU_SEM_BYTES
+ * each, in system memory, zeroed, bound read-write in the file's GPU
+ * address space at @va (semaphore i at @va + i * DRM_PPU_SEM_BYTES) and
+ * mappable by the CPU at @mmap_offset.  Dword 0 of a semaphore is its
+ * 32-bit value; a release with timestamp writes the PPU cycle counter at
+ * byte 8.  Pushbuffers acquire, release and reduce them with the host
+ * semaphore methods; the CPU may read and write them through the mapping.
+ *
+ * DRM_IOCTL_PPU_SEM_WAIT sleeps until a semaphore reaches a value.  The
+ * driver re-checks waiting semaphores whenever the PPU raises an
+ * interrupt, so a pushbuffer that wants to wake a waiter follows its
+ * release with the NON_STALL_INTERRUPT method.  A wait tied to a channel
+ * fails with -EIO as soon as that channel faults: a dead channel never
+ * releases anything again.
+ */
+
+/* Bytes of one semaphore: value at 0, release timestamp at 8. */
+#define DRM_PPU_SEM_BYTES		16u
+/* The largest pool, in semaphores. */
+#define DRM_PPU_SEM_POOL_MAX_COUNT	65536u
+
+/**
+ * struct drm_ppu_sem_pool_create - create a semaphore pool
+ *
+ * DRM_IOCTL_PPU_SEM_POOL_CREATE: creates a pool of @count zeroed
+ * semaphores, bound at a kernel-chosen @va of the caller's address space.
+ * The pool (mapping and memory) lives until DRM_IOCTL_PPU_SEM_POOL_DESTROY
+ * or the file is closed; a CPU mapping keeps the memory (not the binding)
+ * alive after that.
+ *
+ * Errors: -EINVAL for @count 0 or above DRM_PPU_SEM_POOL_MAX_COUNT, nonzero
+ * @flags or @pad; -ENOSPC when the address space is full; -ENOMEM.
+ */
+struct drm_ppu_sem_pool_create {
+	/** @count: in, number of semaphores. */
+	__u32 count;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @va: out, GPU address of semaphore 0. */
+	__u64 va;
+	/** @mmap_offset: out, the mmap() offset of the pool. */
+	__u64 mmap_offset;
+	/** @pool: out, the pool's id in this file (nonzero). */
+	__u32 pool;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_ppu_sem_pool_destroy - destroy a semaphore pool
+ *
+ * DRM_IOCTL_PPU_SEM_POOL_DESTROY: unbinds the pool from the GPU address
+ * space.  Channels that still use it fault on their next access.  Errors:
+ * -EINVAL for nonzero @pad; -ENOENT when this file has no pool @pool.
+ */
+struct drm_ppu_sem_pool_destroy {
+	/** @pool: in, the pool. */
+	__u32 pool;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
+/* Conditions of DRM_IOCTL_PPU_SEM_WAIT. */
+/* value - @value, as a signed 32-bit number, is >= 0 (wrapping counters). */
+#define DRM_PPU_SEM_WAIT_GEQ		0u
+/* value == @value. */
+#define DRM_PPU_SEM_WAIT_EQ		1u
+
+/* DRM_IOCTL_PPU_SEM_WAIT flags: @chid names a channel of this file. */
+#define DRM_PPU_SEM_WAIT_CHAN		(1u << 0)
+#define DRM_PPU_SEM_WAIT_FLAGS		DRM_PPU_SEM_WAIT_CHAN
+
+/**
+ * struct drm_ppu_sem_wait - wait for a semaphore value
+ *
+ * DRM_IOCTL_PPU_SEM_WAIT: returns 0 as soon as semaphore @index of pool
+ * @pool satisfies @cond with @value, checking first at the call and then
+ * after every PPU interrupt, until @timeout_ns (CLOCK_MONOTONIC, absolute;
+ * 0 checks once without sleeping).  With DRM_PPU_SEM_WAIT_CHAN the wait is
+ * on work of channel @chid: it fails with -EIO when that channel has
+ * faulted or faults while waiting (read why with DRM_IOCTL_PPU_CHAN_STATUS).
+ *
+ * Errors: -EINVAL for unknown @flags or @cond, nonzero @pad, @chid without
+ * DRM_PPU_SEM_WAIT_CHAN, or @index outside the pool; -ENOENT for an
+ * unknown pool or channel; -ETIME when @timeout_ns passed; -EIO as above;
+ * -EINTR (restarted by libdrm) on a signal; -ENODEV once the device is
+ * gone.
+ */
+struct drm_ppu_sem_wait {
+	/** @pool: in, the pool. */
+	__u32 pool;
+	/** @index: in, the semaphore in the pool. */
+	__u32 index;
+	/** @value: in, the value to compare with. */
+	__u32 value;
+	/** @cond: in, DRM_PPU_SEM_WAIT_GEQ or DRM_PPU_SEM_WAIT_EQ. */
+	__u32 cond;
+	/** @timeout_ns: in, absolute CLOCK_MONOTONIC deadline. */
+	__s64 timeout_ns;
+	/** @flags: in, DRM_PPU_SEM_WAIT_* bits. */
+	__u32 flags;
+	/** @chid: in, with DRM_PPU_SEM_WAIT_CHAN: the channel; else zero. */
+	__u32 chid;
 };
 
 #if defined(__cplusplus)

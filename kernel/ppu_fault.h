@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * PPU channel faults: reported by the interrupt handler, logged here.
+ */
+#ifndef __PPU_FAULT_H__
+#define __PPU_FAULT_H__
+
+struct ppu_device;
+struct seq_file;
+
+int ppu_fault_init(struct ppu_device *ppu);
+void ppu_fault_debugfs_show(struct ppu_device *ppu, struct seq_file *m);
+
+#endif /* __PPU_FAULT_H__ */

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * PPU buffer objects in device-local memory.
+ *
+ * A local BO is one contiguous range of the PPU's local memory, taken from
+ * a drm_mm allocator over what ppu_kchan_init() mapped and cleared by the
+ * copy engine before the handle is returned (local memory is never shown to
+ * a new owner with old contents).  The CPU cannot map it; the PPU reaches
+ * it through leaves without SYS (ppu_vm.c).  Its range is freed when the
+ * last reference (handle or GPU mapping) goes.
+ */
+#include <linux/slab.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_mm.h>
+#include <drm/drm_print.h>
+
+#include "uapi/drm/ppu_drm.h"
+
+#include "ppu_device.h"
+#include "ppu_gem.h"
+#include "ppu_kchan.h"
+
+/**
+ * struct ppu_lbo - a buffer object in local memory
+ * @base: the GEM object
+ * @node: its range of local memory
+ */
+struct ppu_lbo {
+	struct drm_gem_object base;
+	struct drm_mm_node node;
+};
+
+static void ppu_lbo_free(struct drm_gem_object *obj)
+{
+	struct ppu_lbo *lbo = container_of(obj, struct ppu_lbo, base);
+	struct ppu_device *ppu = to_ppu(obj->dev);
+
+	mutex_lock(&ppu->lmem_lock);
+	drm_mm_remove_node(&lbo->node);
+	mutex_unlock(&ppu->lmem_lock);
+	drm_gem_object_release(obj);
+	kfree(lbo);
+}
+
+static const struct drm_gem_object_funcs ppu_lbo_funcs = {
+	.free = ppu_lbo_free,
+};
+
+/**
+ * ppu_gem_is_local() - is a BO in local memory?
+ * @obj: the BO
+ *
+ * Return: true for a local BO.
+ */
+bool ppu_gem_is_local(const struct drm_gem_object *obj)
+{
+	return obj->funcs == &ppu_lbo_funcs;
+}
+
+/**
+ * ppu_gem_local_addr() - where a local BO starts in local memory
+ * @obj: a local BO
+ *
+ * Return: its page-aligned local address.
+ */
+u64 ppu_gem_local_addr(const struct drm_gem_object *obj)
+{
+	return container_of(obj, struct ppu_lbo, base)->node.start;
+}
+
+/**
+ * ppu_lmem_create() - a cleared BO in local memory
+ * @ppu: the device
+ * @size: page-aligned size
+ *
+ * Return: the BO (one reference) or an ERR_PTR: -ENODEV without local
+ * memory, -ENOSPC when no free range is large enough, -ENOMEM, or the
+ * error of the clear.
+ */
+struct drm_gem_object *ppu_lmem_create(struct ppu_device *ppu, u64 size)
+{
+	struct ppu_lbo *lbo;
+	int ret;
+
+	if (!ppu->lmem_size)
+		return ERR_PTR(-ENODEV);
+	if (size > ppu->lmem_size)
+		return ERR_PTR(-ENOSPC);
+	lbo = kzalloc(sizeof(*lbo), GFP_KERNEL);
+	if (!lbo)
+		return ERR_PTR(-ENOMEM);
+
+	mutex_lock(&ppu->lmem_lock);
+	ret = drm_mm_insert_node_generic(&ppu->lmem_mm, &lbo->node, size, PAGE_SIZE, 0,
+					 DRM_MM_INSERT_BEST);
+	mutex_unlock(&ppu->lmem_lock);
+	if (ret) {
+		kfree(lbo);
+		return ERR_PTR(ret);
+	}
+	lbo->base.funcs = &ppu_lbo_funcs;
+	drm_gem_private_object_init(&ppu->drm, &lbo->base, size);
+
+	ret = ppu_kchan_clear(ppu, lbo->node.start, size);
+	if (ret) {
+		/* Frees the range too. */
+		drm_gem_object_put(&lbo->base);
+		return ERR_PTR(ret);
+	}
+	return &lbo->base;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Work-submission helpers for the guest tests of ppu.ko: buffer objects
+ * mapped by the CPU and bound in the file's GPU address space, channels
+ * with a ring and a mapped USERD page, submission and polling.  Helpers
+ * that can fail assert (ck_assert), so they are for use inside tests.
+ */
+#ifndef PPU_GUEST_WORK_H
+#define PPU_GUEST_WORK_H
+
+#include <stdint.h>
+
+#include "drm/ppu_drm.h"
+
+#define PPU_TPAGE 4096u
+
+/* ioctl() restarted on EINTR/EAGAIN: 0 or -errno. */
+int ppu_ioctl(int fd, unsigned long req, void *arg);
+/* CLOCK_MONOTONIC in seconds. */
+double ppu_now_s(void);
+
+/* A BO, CPU-mapped and bound at a kernel-chosen GPU address. */
+struct ppu_tbo {
+	uint32_t handle;
+	uint64_t size;
+	uint32_t va;
+	uint8_t *map;
+};
+
+/* GEM_CREATE with @flags, mmap (system memory only), VM_BIND VA_ALLOC. */
+void ppu_tbo_new_flags(int fd, struct ppu_tbo *bo, uint64_t size, uint32_t flags);
+void ppu_tbo_new(int fd, struct ppu_tbo *bo, uint64_t size);
+
+/* A channel with its own ring BO and mapped USERD. */
+struct ppu_tchan {
+	int fd;
+	uint32_t chid;
+	uint32_t log2;
+	uint32_t put;
+	struct ppu_tbo ring;
+	volatile uint32_t *userd;
+};
+
+/* CHAN_CREATE with every field given: 0 or -errno; fills *out when set. */
+int ppu_chan_create_full(int fd, uint32_t flags, uint32_t log2, uint64_t gpfifo_va,
+			 uint32_t priority, struct drm_ppu_chan_create *out);
+int ppu_chan_destroy(int fd, uint32_t chid, uint32_t pad);
+int ppu_doorbell(int fd, uint32_t chid, uint32_t flags);
+int ppu_chan_status(int fd, uint32_t chid, uint32_t pad, struct drm_ppu_chan_status *st);
+
+/* A copy channel of normal priority with a 2^log2-entry ring. */
+void ppu_tchan_new(int fd, struct ppu_tchan *ch, uint32_t log2);
+/* The same with CHAN_CREATE flags and priority. */
+int ppu_tchan_new_prio(int fd, struct ppu_tchan *ch, uint32_t log2, uint32_t flags,
+		       uint32_t priority);
+/* GPFIFO entry for the pushbuffer at pb_va (ndw dwords), GP_PUT, doorbell. */
+void ppu_tchan_submit(struct ppu_tchan *ch, uint32_t pb_va, uint32_t ndw);
+/* The same without ringing the doorbell. */
+void ppu_tchan_push(struct ppu_tchan *ch, uint32_t pb_va, uint32_t ndw);
+
+/* Polls *p == value every millisecond: 1 when seen, 0 after timeout_s. */
+int ppu_wait_u32(volatile uint32_t *p, uint32_t value, double timeout_s);
+/* ppu_wait_u32 that fails the test with the channel's status. */
+void ppu_tchan_wait_sem(struct ppu_tchan *ch, volatile uint32_t *sem, uint32_t value,
+			double timeout_s);
+
+#endif /* PPU_GUEST_WORK_H */

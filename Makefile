@@ -34,13 +34,15 @@ UNIT_TEST_BIN := build/tests/unit_tests
 BENCH_BIN := build/bench/ppu_bench
 DEMO_BIN := build/examples/seeds_b_demo
 
-.PHONY: all deps check check-run bench bench-run demo demo-run lint lint-run clean help
+.PHONY: all deps check check-run bench bench-run demo demo-run demo-rtl demo-rtl-run lint lint-run \
+	clean help
 
 help:
 	@echo "make deps   install missing Debian packages (root)"
 	@echo "make all    build the RTL model, harness, tests, benchmarks, demo"
 	@echo "make check  run every test (unit, RTL, demo --check, lint + synthesis)"
-	@echo "make demo   run the SEEDS B copy-priority showcase on the RTL"
+	@echo "make demo   the SEEDS B copy-priority showcase through ppu.ko in the co-simulated guest"
+	@echo "make demo-rtl  the same example and latency ratios on the bare RTL harness"
 	@echo "make bench  run the benchmarks; results in build/bench.txt"
 	@echo "make lint   verilator -Wall lint + Yosys synthesis (no latches) + sparse on ppu.ko"
 	@echo "make guest-check  ppu.ko and its ioctl tests in the co-simulated QEMU guest"
@@ -90,7 +92,17 @@ check-run: build-all
 demo: deps
 	@$(MAKE) --no-print-directory demo-run
 
-demo-run: $(DEMO_BIN)
+# The SEEDS §B example through ppu.ko in the co-simulated guest (about
+# 10 s once built, half of it the guest's boot).
+demo-run: cosim-tools kmod build/guest/seeds_b_guest
+	$(COSIM_RUNNER) --kver $(PPU_KVER) --timeout 600 --module $(KMOD) \
+		--file build/guest/seeds_b_guest:/bin/seeds_b_guest --run /bin/seeds_b_guest
+
+# The same example on the bare RTL harness, plus the latency benchmark.
+demo-rtl: deps
+	@$(MAKE) --no-print-directory demo-rtl-run
+
+demo-rtl-run: $(DEMO_BIN)
 	$(DEMO_BIN)
 
 bench: deps
@@ -115,9 +127,11 @@ lint-run: $(PPU_SVPKG)
 # ppu.ko and its ioctl-level tests in one boot of the co-simulated guest:
 # every program, a module unload/reload, the tests again.
 GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem \
-	--run /bin/test_vm --run /bin/test_chan --run /bin/test_unplug --run /bin/ppu-smi \
+	--run /bin/test_vm --run /bin/test_chan --run /bin/test_sem --run /bin/test_lmem \
+	--run '/bin/seeds_b_guest --check' --run /bin/test_unplug --run /bin/ppu-smi \
 	--run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko' --run '/bin/reload-stress 20' \
-	--run /bin/test_irq --run /bin/test_vm --run /bin/test_chan --run /bin/test_get_param
+	--run /bin/test_irq --run /bin/test_vm --run /bin/test_chan --run /bin/test_sem \
+	--run /bin/test_get_param
 guest-check: deps
 	@$(MAKE) --no-print-directory guest-check-run
 

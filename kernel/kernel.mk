@@ -9,8 +9,9 @@
 #   make ppu-smi           build build/tools/ppu-smi
 #   make kmod-guest-tests  build the static guest programs (for the busybox
 #                          initramfs): build/guest/test_get_param, test_irq,
-#                          test_unplug, test_gem, test_vm, test_chan, bench_ioctl,
-#                          ppu-smi
+#                          test_unplug, test_gem, test_vm, test_chan, test_sem,
+#                          test_lmem, bench_ioctl,
+#                          ppu-smi, seeds_b_guest
 #
 # KDIR defaults to the running kernel's headers; the co-simulated guest runs
 # Debian's 6.1 kernel, so tests use KDIR=/lib/modules/6.1.0-56-amd64/build.
@@ -28,8 +29,8 @@ KMOD_MAKE = $(MAKE) -C $(KDIR) M=$(abspath $(KMOD_BUILD))
 
 PPU_SMI := build/tools/ppu-smi
 KMOD_GUEST_BINS := build/guest/test_get_param build/guest/test_irq build/guest/test_unplug \
-	build/guest/test_gem build/guest/test_vm build/guest/test_chan \
-	build/guest/bench_ioctl build/guest/ppu-smi
+	build/guest/test_gem build/guest/test_vm build/guest/test_chan build/guest/test_sem \
+	build/guest/test_lmem build/guest/bench_ioctl build/guest/ppu-smi build/guest/seeds_b_guest
 # Guest programs run in a busybox initramfs: link statically.
 KMOD_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude -Iinclude/uapi \
 	$(shell pkg-config --cflags libdrm) -pthread
@@ -86,3 +87,11 @@ build/guest/bench_ioctl: tests/guest/bench_ioctl.c include/uapi/drm/ppu_drm.h
 	@mkdir -p $(@D)
 	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $<
 
+# The SEEDS §B example through the driver (Check suite with --check; the
+# demonstration of `make demo` without).
+build/guest/seeds_b_guest: tests/guest/seeds_b_guest.c $(KMOD_GUEST_HELPERS) \
+		include/uapi/drm/ppu_drm.h include/ppu/ppu_hw.h include/ppu/ppu_encode.h \
+		include/ppu/*.def
+	@mkdir -p $(@D)
+	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $< tests/guest/ppu_guest.c \
+		tests/guest/ppu_guest_work.c $(KMOD_GUEST_LIBS)

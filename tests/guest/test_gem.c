@@ -188,6 +188,8 @@ START_TEST(gem_create_unknown_flags_fail_with_einval)
 		uint64_t size = 4096;
 		uint32_t handle = 0;
 
+		if (DRM_PPU_GEM_CREATE_FLAGS & (1u << bit))
+			continue;
 		ck_assert_int_eq(gem_create(ppu_fd, &size, 1u << bit, &handle), -EINVAL);
 	}
 }

@@ -30,7 +30,7 @@ KMOD_MAKE = $(MAKE) -C $(KDIR) M=$(abspath $(KMOD_BUILD))
 PPU_SMI := build/tools/ppu-smi
 KMOD_GUEST_BINS := build/guest/test_get_param build/guest/test_irq build/guest/test_unplug \
 	build/guest/test_gem build/guest/test_vm build/guest/test_chan build/guest/test_sem \
-	build/guest/test_lmem build/guest/bench_ioctl build/guest/ppu-smi build/guest/seeds_b_guest
+	build/guest/test_lmem build/guest/bench_ioctl build/guest/bench_submit build/guest/ppu-smi build/guest/seeds_b_guest
 # Guest programs run in a busybox initramfs: link statically.
 KMOD_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude -Iinclude/uapi \
 	$(shell pkg-config --cflags libdrm) -pthread
@@ -82,8 +82,14 @@ build/guest/test_%: tests/guest/test_%.c $(KMOD_GUEST_HELPERS) include/uapi/drm/
 	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $< tests/guest/ppu_guest.c \
 		tests/guest/ppu_guest_work.c $(KMOD_GUEST_LIBS)
 
-# Plain C (no Check): GET_PARAM round-trip times, see tools/cosim-bench.sh.
+# Plain C (no Check): GET_PARAM round-trip times and doorbell -> completion
+# latency, see tools/cosim-bench.sh.
 build/guest/bench_ioctl: tests/guest/bench_ioctl.c include/uapi/drm/ppu_drm.h
+	@mkdir -p $(@D)
+	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $<
+
+build/guest/bench_submit: tests/guest/bench_submit.c include/uapi/drm/ppu_drm.h \
+		include/ppu/ppu_hw.h include/ppu/ppu_encode.h include/ppu/*.def
 	@mkdir -p $(@D)
 	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $<
 

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 #
 # Co-simulation benchmarks (tools/cosim-bench.sh): one boot of the QEMU
-# guest with ppu.ko, GET_PARAM round trips from build/guest/bench_ioctl and
-# the runner's boot/batch wall times, added to build/bench.txt.  Include it
+# guest with ppu.ko, GET_PARAM round trips from build/guest/bench_ioctl,
+# doorbell -> completion latency from build/guest/bench_submit and the
+# runner's boot/batch wall times, added to build/bench.txt.  Include it
 # from the top-level Makefile after tools/cosim.mk and kernel/kernel.mk:
 #
 #   include tools/cosim-bench.mk
@@ -16,6 +17,6 @@
 cosim-bench: deps
 	@$(MAKE) --no-print-directory cosim-bench-run
 
-cosim-bench-run: cosim-tools kmod build/guest/bench_ioctl
+cosim-bench-run: cosim-tools kmod build/guest/bench_ioctl build/guest/bench_submit
 	COSIM_RUNNER=$(COSIM_RUNNER) KMOD=$(KMOD) BENCH_IOCTL=build/guest/bench_ioctl \
-		PPU_KVER=$(PPU_KVER) tools/cosim-bench.sh
+		BENCH_SUBMIT=build/guest/bench_submit PPU_KVER=$(PPU_KVER) tools/cosim-bench.sh

@@ -3,10 +3,13 @@
 #
 # Co-simulation benchmarks: boots the QEMU guest with the co-simulated PPU
 # once, loads ppu.ko, runs build/guest/bench_ioctl (GET_PARAM round trips)
-# and prints its "bench:" lines plus the runner's wall times:
+# and build/guest/bench_submit (doorbell -> completion)
+# and prints their "bench:" lines plus the runner's wall times:
 #
 #   bench: ioctl_get_param_roundtrip <us> us        (from the guest)
 #   bench: ioctl_get_param_mmio_roundtrip <us> us   (from the guest)
+#   bench: guest_submit_to_wait_return[_min] <us> us (from the guest)
+#   bench: guest_doorbell_to_release_cycles <c> cycles (from the guest)
 #   bench: cosim_boot_wall <s> s          runner start -> guest /init
 #   bench: cosim_batch_wall <s> s         guest /init -> batch done
 #   bench: cosim_boot_and_batch_wall <s> s  the whole runner invocation
@@ -20,7 +23,8 @@
 #
 # Run from the repository root after `make cosim-tools kmod kmod-guest-tests`.
 # Environment: COSIM_RUNNER (build/tools/ppu-cosim), KMOD
-# (build/kernel/ppu.ko), BENCH_IOCTL (build/guest/bench_ioctl), PPU_KVER
+# (build/kernel/ppu.ko), BENCH_IOCTL (build/guest/bench_ioctl), BENCH_SUBMIT
+# (build/guest/bench_submit), PPU_KVER
 # (guest kernel version, default: the runner's choice), BENCH_OUT
 # (build/bench.txt), COSIM_BENCH_TIMEOUT (600 s), BENCH_IOCTL_ARGS
 # (iteration counts for bench_ioctl, default its own).
@@ -29,6 +33,7 @@ set -u -o pipefail
 runner=${COSIM_RUNNER:-build/tools/ppu-cosim}
 kmod=${KMOD:-build/kernel/ppu.ko}
 bench=${BENCH_IOCTL:-build/guest/bench_ioctl}
+submit=${BENCH_SUBMIT:-build/guest/bench_submit}
 out=${BENCH_OUT:-build/bench.txt}
 timeout=${COSIM_BENCH_TIMEOUT:-600}
 bench_args=${BENCH_IOCTL_ARGS:-}
@@ -38,13 +43,14 @@ die() {
 	exit 1
 }
 
-for f in "$runner" "$bench"; do
+for f in "$runner" "$bench" "$submit"; do
 	[ -x "$f" ] || die "$f is missing: make cosim-tools kmod kmod-guest-tests"
 done
 [ -f "$kmod" ] || die "$kmod is missing: make kmod"
 
 args=(--timeout "$timeout" --module "$kmod" --file "$bench:/bin/bench_ioctl"
-	--run "/bin/bench_ioctl${bench_args:+ $bench_args}")
+	--file "$submit:/bin/bench_submit"
+	--run "/bin/bench_ioctl${bench_args:+ $bench_args}" --run /bin/bench_submit)
 [ -n "${PPU_KVER:-}" ] && args=(--kver "$PPU_KVER" "${args[@]}")
 
 log=$(mktemp) || die "mktemp failed"
@@ -75,6 +81,8 @@ read -r boot runs total < <(sed -n \
 guest=$(grep '^bench: ' "$log")
 [ "$(grep -c '^bench: ioctl_get_param' <<<"$guest")" -eq 2 ] ||
 	{ cat "$log" >&2; die "bench_ioctl did not print both GET_PARAM lines"; }
+[ "$(grep -c '^bench: guest_' <<<"$guest")" -eq 3 ] ||
+	{ cat "$log" >&2; die "bench_submit did not print its three lines"; }
 
 results=$(printf '%s\nbench: cosim_boot_wall %s s\nbench: cosim_batch_wall %s s\nbench: cosim_boot_and_batch_wall %s s\n' \
 	"$guest" "$boot" "$runs" "$total")

@@ -128,7 +128,8 @@ lint-run: $(PPU_SVPKG)
 # every program, a module unload/reload, the tests again.
 GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem \
 	--run /bin/test_vm --run /bin/test_chan --run /bin/test_sem --run /bin/test_lmem \
-	--run '/bin/seeds_b_guest --check' --run /bin/test_unplug --run /bin/ppu-smi \
+	--run /bin/test_isolation --run '/bin/seeds_b_guest --check' --run /bin/test_unplug \
+	--run /bin/ppu-smi \
 	--run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko' --run '/bin/reload-stress 20' \
 	--run /bin/test_irq --run /bin/test_vm --run /bin/test_chan --run /bin/test_sem \
 	--run /bin/test_get_param

@@ -421,7 +421,9 @@ struct drm_ppu_chan_destroy {
  *
  * DRM_IOCTL_PPU_DOORBELL: the PPU re-reads the channel's USERD GP_PUT.
  * Errors: -EINVAL for nonzero @flags; -ENOENT when this file has no
- * channel @chid; -ENODEV once the device is gone.
+ * channel @chid; -EIO when the channel has faulted (it is dead: read why
+ * with DRM_IOCTL_PPU_CHAN_STATUS, then destroy it); -ENODEV once the
+ * device is gone.
  */
 struct drm_ppu_doorbell {
 	/** @chid: in, the channel. */

@@ -1,0 +1,999 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Isolation between clients of ppu.ko, run inside the co-simulation guest.
+ * A client is one open() of the render node; two clients of the same
+ * process are as separate as two processes.
+ *
+ * - A fault in one client's channel kills that channel only: its waits and
+ *   doorbells fail with -EIO, while another client's copy in flight (and
+ *   its SEM_WAIT, woken by the same interrupts) completes byte for byte.
+ * - GEM handles, channel ids, semaphore pool ids and mmap offsets are
+ *   per file: another client cannot name them.
+ * - GPU addresses are per file: the same VA number in another address
+ *   space faults (PTE not present) for reads and writes, even right after
+ *   the owner's translation was used (the TLB is tagged by page-table
+ *   root); local memory is never shown to another client, not even after
+ *   its owner freed it.
+ * - Closing a file (or exiting without closing it) with a long copy and a
+ *   never-satisfied acquire in flight frees every channel, every local
+ *   range and leaves the killed copy's destination harmless.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "drm/ppu_drm.h"
+#include "ppu/ppu_encode.h"
+#include "ppu_guest.h"
+#include "ppu_guest_work.h"
+
+#define PG PPU_TPAGE
+#define KIB 1024u
+#define MIB (1024u * 1024u)
+#define WAIT_S 30.0
+#define SENTINEL 0xee
+/* One pushbuffer slot: 256 dwords. */
+#define SLOT_BYTES 1024u
+
+/* Fixed GPU addresses, far above anything VA_ALLOC hands out to these tests. */
+#define VA_A_SYS 0x80000000u
+#define VA_A_LOCAL 0x90000000u
+
+/* ---- small helpers ---- */
+
+static int client_open(void)
+{
+	int fd = open(ppu_node, O_RDWR | O_CLOEXEC);
+
+	ck_assert_msg(fd >= 0, "open %s: %s", ppu_node, strerror(errno));
+	return fd;
+}
+
+static void fill_pattern(uint8_t *p, size_t len, uint32_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (uint8_t)((i * 131u) ^ (i >> 9) ^ (i >> 17) ^ (seed * 29u + 1));
+}
+
+static void check_pattern(const uint8_t *p, size_t len, uint32_t seed, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		uint8_t want = (uint8_t)((i * 131u) ^ (i >> 9) ^ (i >> 17) ^ (seed * 29u + 1));
+
+		if (p[i] != want)
+			ck_abort_msg("%s[%zu] = %#x, want %#x", what, i, p[i], want);
+	}
+}
+
+static void check_bytes(const uint8_t *p, size_t len, uint8_t want, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != want)
+			ck_abort_msg("%s[%zu] = %#x, want %#x", what, i, p[i], want);
+}
+
+static int64_t deadline_ns(double s)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + (int64_t)(s * 1e9);
+}
+
+/* A semaphore pool, CPU-mapped. */
+struct tpool {
+	int fd;
+	uint32_t id;
+	uint32_t va;
+	uint64_t offset;
+	uint64_t bytes;
+	volatile uint32_t *map;
+};
+
+static void pool_new(int fd, struct tpool *p, uint32_t count)
+{
+	struct drm_ppu_sem_pool_create c = { .count = count };
+	int ret = ppu_ioctl(fd, DRM_IOCTL_PPU_SEM_POOL_CREATE, &c);
+	void *m;
+
+	ck_assert_msg(ret == 0, "SEM_POOL_CREATE %s", strerror(-ret));
+	ck_assert_uint_ne(c.pool, 0);
+	ck_assert(c.va < (1ull << 32));
+	p->fd = fd;
+	p->id = c.pool;
+	p->va = (uint32_t)c.va;
+	p->offset = c.mmap_offset;
+	p->bytes = ((uint64_t)count * DRM_PPU_SEM_BYTES + PG - 1) / PG * PG;
+	m = mmap(NULL, p->bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, c.mmap_offset);
+	ck_assert(m != MAP_FAILED);
+	p->map = m;
+}
+
+static volatile uint32_t *sem_ptr(struct tpool *p, uint32_t index)
+{
+	return p->map + index * (DRM_PPU_SEM_BYTES / 4);
+}
+
+static uint32_t sem_va(struct tpool *p, uint32_t index)
+{
+	return p->va + index * DRM_PPU_SEM_BYTES;
+}
+
+/* SEM_WAIT GEQ, tied to channel @chid unless it is U32_MAX: 0 or -errno. */
+static int sem_wait(int fd, uint32_t pool, uint32_t index, uint32_t value, uint32_t chid,
+		    double timeout_s)
+{
+	struct drm_ppu_sem_wait w;
+
+	memset(&w, 0, sizeof(w));
+	w.pool = pool;
+	w.index = index;
+	w.value = value;
+	w.cond = DRM_PPU_SEM_WAIT_GEQ;
+	w.timeout_ns = timeout_s > 0 ? deadline_ns(timeout_s) : 0;
+	if (chid != UINT32_MAX) {
+		w.flags = DRM_PPU_SEM_WAIT_CHAN;
+		w.chid = chid;
+	}
+	return ppu_ioctl(fd, DRM_IOCTL_PPU_SEM_WAIT, &w);
+}
+
+static int sem_pool_destroy(int fd, uint32_t pool)
+{
+	struct drm_ppu_sem_pool_destroy d = { .pool = pool };
+
+	return ppu_ioctl(fd, DRM_IOCTL_PPU_SEM_POOL_DESTROY, &d);
+}
+
+static int gem_close(int fd, uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	return ppu_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+static int vm_bind(int fd, uint32_t handle, uint32_t flags, uint64_t va, uint64_t size,
+		   uint64_t *out_va)
+{
+	struct drm_ppu_vm_bind b = { .handle = handle, .flags = flags, .va = va, .size = size };
+	int ret = ppu_ioctl(fd, DRM_IOCTL_PPU_VM_BIND, &b);
+
+	if (!ret && out_va)
+		*out_va = b.va;
+	return ret;
+}
+
+static int vm_unbind(int fd, uint64_t va, uint64_t size)
+{
+	struct drm_ppu_vm_unbind u = { .va = va, .size = size };
+
+	return ppu_ioctl(fd, DRM_IOCTL_PPU_VM_UNBIND, &u);
+}
+
+/* A BO at a fixed GPU address (CPU-mapped unless local). */
+static void bo_new_at(int fd, struct ppu_tbo *bo, uint64_t size, uint32_t flags, uint32_t va)
+{
+	struct drm_ppu_gem_create c = { .size = size, .flags = flags };
+	struct drm_ppu_gem_mmap_offset o = { 0 };
+	int ret;
+
+	memset(bo, 0, sizeof(*bo));
+	ret = ppu_ioctl(fd, DRM_IOCTL_PPU_GEM_CREATE, &c);
+	ck_assert_msg(ret == 0, "GEM_CREATE %s", strerror(-ret));
+	bo->handle = c.handle;
+	bo->size = c.size;
+	if (!(flags & DRM_PPU_GEM_CREATE_LOCAL)) {
+		o.handle = c.handle;
+		ck_assert_int_eq(ppu_ioctl(fd, DRM_IOCTL_PPU_GEM_MMAP_OFFSET, &o), 0);
+		bo->map = mmap(NULL, c.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, o.offset);
+		ck_assert(bo->map != MAP_FAILED);
+	}
+	ret = vm_bind(fd, c.handle, 0, va, c.size, NULL);
+	ck_assert_msg(ret == 0, "VM_BIND at %#x: %s", va, strerror(-ret));
+	bo->va = va;
+}
+
+static uint64_t mmap_offset_of(int fd, uint32_t handle)
+{
+	struct drm_ppu_gem_mmap_offset o = { .handle = handle };
+
+	ck_assert_int_eq(ppu_ioctl(fd, DRM_IOCTL_PPU_GEM_MMAP_OFFSET, &o), 0);
+	return o.offset;
+}
+
+/* A pushbuffer BO handed out in slots of SLOT_BYTES. */
+struct tpb {
+	struct ppu_tbo bo;
+	uint32_t next;
+	uint32_t slot;
+	struct ppu_pb b;
+};
+
+static void tpb_new(int fd, struct tpb *p, uint32_t pages)
+{
+	memset(p, 0, sizeof(*p));
+	ppu_tbo_new(fd, &p->bo, (uint64_t)pages * PG);
+}
+
+static struct ppu_pb *tpb_begin(struct tpb *p)
+{
+	ck_assert_msg((uint64_t)(p->next + 1) * SLOT_BYTES <= p->bo.size, "pushbuffer full");
+	p->slot = p->next++;
+	ppu_pb_init(&p->b, (uint32_t *)(p->bo.map + p->slot * SLOT_BYTES), SLOT_BYTES / 4);
+	return &p->b;
+}
+
+static void tpb_submit(struct tpb *p, struct ppu_tchan *ch)
+{
+	ck_assert(!p->b.overflow);
+	ppu_tchan_submit(ch, p->bo.va + p->slot * SLOT_BYTES, p->b.len);
+}
+
+static void pb_copy(struct ppu_pb *b, uint32_t src, uint32_t dst, uint32_t len)
+{
+	ppu_pb_copy(b, src, dst, len, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
+}
+
+/* Release @value into semaphore @index, then wake waiters. */
+static void pb_signal(struct ppu_pb *b, struct tpool *pool, uint32_t index, uint32_t value)
+{
+	ppu_pb_sem_release(b, sem_va(pool, index), value);
+	ppu_pb_nonstall(b);
+}
+
+/* Copy on @ch, then signal; waits with SEM_WAIT on the channel; returns its result. */
+static int copy_and_wait(struct ppu_tchan *ch, struct tpb *pb, struct tpool *pool,
+			 uint32_t index, uint32_t value, uint32_t src, uint32_t dst, uint32_t len)
+{
+	struct ppu_pb *b = tpb_begin(pb);
+
+	pb_copy(b, src, dst, len);
+	pb_signal(b, pool, index, value);
+	tpb_submit(pb, ch);
+	return sem_wait(ch->fd, pool->id, index, value, ch->chid, WAIT_S);
+}
+
+static void copy_ok(struct ppu_tchan *ch, struct tpb *pb, struct tpool *pool, uint32_t index,
+		    uint32_t value, uint32_t src, uint32_t dst, uint32_t len)
+{
+	struct drm_ppu_chan_status st;
+	int ret = copy_and_wait(ch, pb, pool, index, value, src, dst, len);
+
+	if (ret) {
+		ck_assert_int_eq(ppu_chan_status(ch->fd, ch->chid, 0, &st), 0);
+		ck_abort_msg("copy %#x -> %#x (%u bytes) on channel %u: SEM_WAIT %s; state %u "
+			     "fault_info %#x addr %#x data %#x", src, dst, len, ch->chid,
+			     strerror(-ret), st.state, st.fault_info, st.fault_addr,
+			     st.fault_data);
+	}
+}
+
+/* Polls CHAN_STATUS until FAULTED; fails the test otherwise. */
+static void wait_faulted(int fd, uint32_t chid, struct drm_ppu_chan_status *st)
+{
+	double end = ppu_now_s() + WAIT_S;
+
+	for (;;) {
+		ck_assert_int_eq(ppu_chan_status(fd, chid, 0, st), 0);
+		if (st->state == DRM_PPU_CHAN_STATE_FAULTED || ppu_now_s() > end)
+			break;
+		usleep(1000);
+	}
+	ck_assert_msg(st->state == DRM_PPU_CHAN_STATE_FAULTED, "channel %u state %u, not faulted",
+		      chid, st->state);
+}
+
+/* The fault of a copy that touched an address the file has not mapped. */
+static void check_unmapped_fault(int fd, uint32_t chid, uint32_t unit, uint32_t access,
+				 uint32_t va)
+{
+	struct drm_ppu_chan_status st;
+
+	wait_faulted(fd, chid, &st);
+	ck_assert_msg(DRM_PPU_FAULT_INFO_KIND(st.fault_info) == DRM_PPU_FAULT_PTE_NOT_PRESENT,
+		      "fault_info %#x addr %#x: kind is not PTE_NOT_PRESENT", st.fault_info,
+		      st.fault_addr);
+	ck_assert_msg(DRM_PPU_FAULT_INFO_UNIT(st.fault_info) == unit &&
+		      DRM_PPU_FAULT_INFO_ACCESS(st.fault_info) == access,
+		      "fault_info %#x: unit/access, want unit %u access %u", st.fault_info, unit,
+		      access);
+	ck_assert_msg(st.fault_addr >= va && st.fault_addr < va + PG,
+		      "fault_addr %#x, want the page at %#x", st.fault_addr, va);
+	ck_assert_int_eq(ppu_doorbell(fd, chid, 0), -EIO);
+}
+
+/* ---- debugfs ---- */
+
+/* Every channel line of debugfs "channels" names the driver ("kernel"). */
+static void check_only_kernel_channels(pid_t pid)
+{
+	static char buf[16384];
+	char owner[32], want[32];
+	const char *line;
+	unsigned int chid;
+
+	ppu_debugfs_read("channels", buf, sizeof(buf));
+	snprintf(want, sizeof(want), "%d", (int)pid);
+	line = strchr(buf, '\n');	/* skip the header */
+	while (line && *++line) {
+		if (sscanf(line, "%u %31s", &chid, owner) == 2) {
+			ck_assert_msg(strcmp(owner, want), "channel %u of process %s is still there:"
+				      "\n%s", chid, want, buf);
+			ck_assert_msg(!strcmp(owner, "kernel"), "channel %u of %s left over:\n%s",
+				      chid, owner, buf);
+		}
+		line = strchr(line, '\n');
+	}
+}
+
+struct lrange {
+	uint64_t start, end;
+};
+
+/* Used ranges of local memory from debugfs "local_mem"; returns their number. */
+static unsigned int lmem_used(struct lrange *r, unsigned int max, uint64_t *used_total)
+{
+	static char buf[65536];
+	unsigned long long s, e, n, total, used, free_b;
+	char word[16];
+	const char *line = buf;
+	unsigned int count = 0;
+	int have_total = 0;
+
+	ppu_debugfs_read("local_mem", buf, sizeof(buf));
+	while (line && *line) {
+		if (sscanf(line, "%llx-%llx: %llu: %15s", &s, &e, &n, word) == 4 &&
+		    !strcmp(word, "used")) {
+			ck_assert_msg(count < max, "too many used ranges:\n%s", buf);
+			r[count].start = s;
+			r[count].end = e;
+			count++;
+		} else if (sscanf(line, "total: %llu, used %llu free %llu", &total, &used,
+				  &free_b) == 3) {
+			have_total = 1;
+			if (used_total)
+				*used_total = used;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	ck_assert_msg(have_total, "no \"total:\" line in debugfs local_mem:\n%s", buf);
+	return count;
+}
+
+/* The used range in @after that is not in @before (exactly one). */
+static struct lrange lmem_new_range(const struct lrange *before, unsigned int nb,
+				    const struct lrange *after, unsigned int na)
+{
+	struct lrange found = { 0, 0 };
+	unsigned int i, j, n = 0;
+
+	for (i = 0; i < na; i++) {
+		for (j = 0; j < nb; j++)
+			if (after[i].start == before[j].start && after[i].end == before[j].end)
+				break;
+		if (j == nb) {
+			found = after[i];
+			n++;
+		}
+	}
+	ck_assert_msg(n == 1, "%u new local ranges, want 1", n);
+	return found;
+}
+
+/* ---- 1. a fault in one client spares the other ---- */
+
+struct waiter {
+	int fd;
+	uint32_t pool, index, value, chid;
+	int ret;
+	double done_s;
+};
+
+static void *waiter_run(void *arg)
+{
+	struct waiter *w = arg;
+
+	w->ret = sem_wait(w->fd, w->pool, w->index, w->value, w->chid, WAIT_S);
+	w->done_s = ppu_now_s();
+	return NULL;
+}
+
+START_TEST(iso_fault_in_one_client_spares_the_other)
+{
+	const uint32_t blen = 2 * MIB, alen = 64 * KIB;
+	uint64_t lmem = ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE);
+	struct ppu_tbo a_sys, a_loc, a_out, b_src, b_mid, b_dst, b_dst2;
+	struct ppu_tchan a_ch, a_ch2, b_ch;
+	struct drm_ppu_chan_status st;
+	struct tpool a_pool, b_pool;
+	struct tpb a_pb, b_pb;
+	struct ppu_pb *b;
+	struct waiter w;
+	pthread_t thr;
+	uint32_t b_sem_at_fault;
+	double a_fault_s;
+	int fa = ppu_fd, fb = client_open(), ret;
+
+	/* Client A: a pattern in system memory and one in local memory. */
+	tpb_new(fa, &a_pb, 4);
+	pool_new(fa, &a_pool, 16);
+	ppu_tbo_new(fa, &a_sys, alen);
+	fill_pattern(a_sys.map, alen, 1);
+	ppu_tbo_new_flags(fa, &a_loc, alen, lmem ? DRM_PPU_GEM_CREATE_LOCAL : 0);
+	ppu_tbo_new(fa, &a_out, alen);
+	memset(a_out.map, SENTINEL, alen);
+	ppu_tchan_new(fa, &a_ch, 4);
+	copy_ok(&a_ch, &a_pb, &a_pool, 0, 1, a_sys.va, a_loc.va, alen);
+
+	/* Client B: 2 MiB system -> local -> system, then a release and an interrupt. */
+	tpb_new(fb, &b_pb, 4);
+	pool_new(fb, &b_pool, 16);
+	ppu_tbo_new(fb, &b_src, blen);
+	fill_pattern(b_src.map, blen, 2);
+	ppu_tbo_new_flags(fb, &b_mid, blen, lmem ? DRM_PPU_GEM_CREATE_LOCAL : 0);
+	ppu_tbo_new(fb, &b_dst, blen);
+	memset(b_dst.map, SENTINEL, blen);
+	ppu_tbo_new(fb, &b_dst2, blen);
+	memset(b_dst2.map, SENTINEL, blen);
+	ppu_tchan_new(fb, &b_ch, 4);
+	ck_assert_uint_ne(a_ch.chid, b_ch.chid);
+
+	b = tpb_begin(&b_pb);
+	pb_copy(b, b_src.va, b_mid.va, blen);
+	pb_copy(b, b_mid.va, b_dst.va, blen);
+	pb_signal(b, &b_pool, 0, 1);
+	tpb_submit(&b_pb, &b_ch);
+	/* B sleeps in SEM_WAIT while A's fault interrupt arrives. */
+	memset(&w, 0, sizeof(w));
+	w.fd = fb;
+	w.pool = b_pool.id;
+	w.index = 0;
+	w.value = 1;
+	w.chid = b_ch.chid;
+	ck_assert_int_eq(pthread_create(&thr, NULL, waiter_run, &w), 0);
+
+	/* A: an illegal method (a host fault, no engine needed), then a release. */
+	b = tpb_begin(&a_pb);
+	ppu_pb_method(b, 0x0fc, 0xdead);
+	pb_signal(b, &a_pool, 1, 7);
+	tpb_submit(&a_pb, &a_ch);
+	ret = sem_wait(fa, a_pool.id, 1, 7, a_ch.chid, WAIT_S);
+	a_fault_s = ppu_now_s();
+	b_sem_at_fault = *sem_ptr(&b_pool, 0);
+	ck_assert_msg(ret == -EIO, "A's SEM_WAIT on its faulting channel: %s, want EIO",
+		      strerror(-ret));
+	/* Dead: waits fail at once, doorbells too. */
+	ck_assert_int_eq(sem_wait(fa, a_pool.id, 1, 7, a_ch.chid, 0), -EIO);
+	ck_assert_int_eq(sem_wait(fa, a_pool.id, 1, 7, a_ch.chid, WAIT_S), -EIO);
+	ck_assert_int_eq(ppu_doorbell(fa, a_ch.chid, 0), -EIO);
+	ck_assert_int_eq(ppu_chan_status(fa, a_ch.chid, 0, &st), 0);
+	ck_assert_uint_eq(st.state, DRM_PPU_CHAN_STATE_FAULTED);
+	ck_assert_uint_eq(DRM_PPU_FAULT_INFO_KIND(st.fault_info), DRM_PPU_FAULT_ILLEGAL_METHOD);
+	ck_assert_uint_eq(st.fault_addr, 0x0fc);
+	ck_assert_uint_eq(st.fault_data, 0xdead);
+	ck_assert_uint_eq(*sem_ptr(&a_pool, 1), 0);
+
+	/* B's copy was still running when A faulted, and completes intact. */
+	ck_assert_int_eq(pthread_join(thr, NULL), 0);
+	ck_assert_msg(w.ret == 0, "B's SEM_WAIT: %s", strerror(-w.ret));
+	ck_assert_msg(b_sem_at_fault == 0 && w.done_s > a_fault_s,
+		      "B's copy ended before A's fault was seen: the test did not overlap them");
+	ck_assert_uint_eq(*sem_ptr(&b_pool, 0), 1);
+	check_pattern(b_dst.map, blen, 2, "B dst");
+	ck_assert_int_eq(ppu_chan_status(fb, b_ch.chid, 0, &st), 0);
+	ck_assert_uint_ne(st.state, DRM_PPU_CHAN_STATE_FAULTED);
+	ck_assert_uint_eq(st.fault_info, 0);
+
+	/* B's channel keeps working. */
+	copy_ok(&b_ch, &b_pb, &b_pool, 2, 1, b_mid.va, b_dst2.va, blen);
+	check_pattern(b_dst2.map, blen, 2, "B dst2");
+
+	/* A's other BOs are unharmed: a new channel of A reads them back. */
+	check_pattern(a_sys.map, alen, 1, "A sys");
+	ppu_tchan_new(fa, &a_ch2, 4);
+	copy_ok(&a_ch2, &a_pb, &a_pool, 2, 1, a_loc.va, a_out.va, alen);
+	check_pattern(a_out.map, alen, 1, "A local");
+	ck_assert_int_eq(ppu_chan_status(fa, a_ch.chid, 0, &st), 0);
+	ck_assert_uint_eq(st.state, DRM_PPU_CHAN_STATE_FAULTED);
+	ck_assert_int_eq(close(fb), 0);
+}
+END_TEST
+
+/* ---- 2. handles, ids and offsets are per file ---- */
+
+START_TEST(iso_handles_ids_and_offsets_are_per_file)
+{
+	struct ppu_tbo a_bo[5], a_ring, b_bo[2], b_ring;
+	struct tpool a_pool[3], b_pool;
+	struct drm_ppu_chan_create a_cc, b_cc;
+	struct drm_ppu_chan_status st;
+	struct tpb a_pb;
+	struct ppu_tchan a_ch;
+	uint64_t off;
+	uint32_t i, j;
+	void *m;
+	int fa = ppu_fd, fb = client_open();
+
+	/*
+	 * A's handles 1..5 (1 is three pages), B's handles 1..2 (one page): A's
+	 * 3..5 are numbers B does not have; 1 is a number both have.
+	 */
+	ppu_tbo_new(fa, &a_bo[0], 3 * PG);
+	for (i = 1; i < 5; i++)
+		ppu_tbo_new(fa, &a_bo[i], PG);
+	for (i = 0; i < 2; i++)
+		ppu_tbo_new(fb, &b_bo[i], PG);
+	for (i = 0; i < 5; i++)
+		a_bo[i].map[0] = (uint8_t)(0x40 + i);
+	for (i = 2; i < 5; i++) {
+		uint32_t h = a_bo[i].handle;
+		struct drm_ppu_gem_mmap_offset o = { .handle = h };
+
+		for (j = 0; j < 2; j++)
+			ck_assert_uint_ne(h, b_bo[j].handle);
+		ck_assert_int_eq(vm_bind(fb, h, DRM_PPU_VM_BIND_VA_ALLOC, 0, PG, NULL), -ENOENT);
+		ck_assert_int_eq(ppu_ioctl(fb, DRM_IOCTL_PPU_GEM_MMAP_OFFSET, &o), -ENOENT);
+		ck_assert_int_ne(gem_close(fb, h), 0);
+	}
+	/* The shared number 1 is B's own one-page BO in B. */
+	ck_assert_uint_eq(a_bo[0].handle, b_bo[0].handle);
+	ck_assert_int_eq(vm_bind(fb, b_bo[0].handle, DRM_PPU_VM_BIND_VA_ALLOC, 0, 3 * PG, NULL),
+			 -EINVAL);
+	ck_assert_int_eq(vm_bind(fa, a_bo[0].handle, DRM_PPU_VM_BIND_VA_ALLOC, 0, 3 * PG, NULL),
+			 0);
+	/* A's BOs are still A's. */
+	for (i = 0; i < 5; i++) {
+		ck_assert_uint_eq(a_bo[i].map[0], 0x40 + i);
+		ck_assert_int_eq(vm_bind(fa, a_bo[i].handle, DRM_PPU_VM_BIND_VA_ALLOC, 0, PG,
+					 NULL), 0);
+	}
+	/* B has nothing at A's addresses. */
+	ck_assert_int_eq(vm_unbind(fb, a_bo[4].va, PG), -ENOENT);
+
+	/* mmap offsets: A's BO, A's pool, A's USERD cannot be mapped through B. */
+	for (i = 0; i < 3; i++)
+		pool_new(fa, &a_pool[i], 4);
+	pool_new(fb, &b_pool, 4);
+	ppu_tbo_new(fa, &a_ring, PG);
+	ppu_tbo_new(fb, &b_ring, PG);
+	ck_assert_int_eq(ppu_chan_create_full(fa, 0, 4, a_ring.va, 0, &a_cc), 0);
+	ck_assert_int_eq(ppu_chan_create_full(fb, 0, 4, b_ring.va, 0, &b_cc), 0);
+	ck_assert_uint_ne(a_cc.chid, b_cc.chid);
+	off = mmap_offset_of(fa, a_bo[4].handle);
+	m = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_SHARED, fb, off);
+	ck_assert_msg(m == MAP_FAILED, "B mapped A's BO");
+	m = mmap(NULL, PG, PROT_READ, MAP_SHARED, fb, off);
+	ck_assert_msg(m == MAP_FAILED, "B mapped A's BO read-only");
+	m = mmap(NULL, a_pool[2].bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fb,
+		 a_pool[2].offset);
+	ck_assert_msg(m == MAP_FAILED, "B mapped A's semaphore pool");
+	m = mmap(NULL, DRM_PPU_USERD_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fb,
+		 a_cc.userd_offset);
+	ck_assert_msg(m == MAP_FAILED, "B mapped A's USERD");
+	/* ... while A can. */
+	m = mmap(NULL, PG, PROT_READ, MAP_SHARED, fa, off);
+	ck_assert(m != MAP_FAILED);
+	ck_assert_uint_eq(((uint8_t *)m)[0], 0x44);
+	ck_assert_int_eq(munmap(m, PG), 0);
+
+	/* Channel ids. */
+	ck_assert_int_eq(ppu_doorbell(fb, a_cc.chid, 0), -ENOENT);
+	ck_assert_int_eq(ppu_chan_status(fb, a_cc.chid, 0, &st), -ENOENT);
+	ck_assert_int_eq(ppu_chan_destroy(fb, a_cc.chid, 0), -ENOENT);
+	ck_assert_int_eq(sem_wait(fb, b_pool.id, 0, 0, a_cc.chid, 0), -ENOENT);
+	ck_assert_int_eq(sem_wait(fb, b_pool.id, 0, 0, b_cc.chid, 0), 0);
+	ck_assert_int_eq(ppu_chan_status(fa, a_cc.chid, 0, &st), 0);
+
+	/* Pool ids: A has 1..3, B has 1. */
+	ck_assert_uint_eq(b_pool.id, a_pool[0].id);
+	ck_assert_uint_ne(a_pool[2].id, b_pool.id);
+	ck_assert_int_eq(sem_wait(fb, a_pool[2].id, 0, 0, UINT32_MAX, 0), -ENOENT);
+	ck_assert_int_eq(sem_wait(fb, a_pool[2].id, 0, 0, b_cc.chid, 0), -ENOENT);
+	ck_assert_int_eq(sem_pool_destroy(fb, a_pool[2].id), -ENOENT);
+	ck_assert_int_eq(sem_pool_destroy(fb, a_pool[1].id), -ENOENT);
+	/* The shared number 1 is B's own pool in B: A's value does not show. */
+	*sem_ptr(&a_pool[0], 0) = 5;
+	ck_assert_int_eq(sem_wait(fa, a_pool[0].id, 0, 5, UINT32_MAX, 0), 0);
+	ck_assert_int_eq(sem_wait(fb, b_pool.id, 0, 5, UINT32_MAX, 0), -ETIME);
+
+	/* Everything of A still works: a channel of A releases into A's pool 3. */
+	tpb_new(fa, &a_pb, 1);
+	ppu_tchan_new(fa, &a_ch, 4);
+	{
+		struct ppu_pb *b = tpb_begin(&a_pb);
+
+		pb_signal(b, &a_pool[2], 3, 0x77);
+		tpb_submit(&a_pb, &a_ch);
+	}
+	ck_assert_int_eq(sem_wait(fa, a_pool[2].id, 3, 0x77, a_ch.chid, WAIT_S), 0);
+	ck_assert_uint_eq(*sem_ptr(&a_pool[2], 3), 0x77);
+	ck_assert_int_eq(ppu_chan_destroy(fa, a_cc.chid, 0), 0);
+	ck_assert_int_eq(sem_pool_destroy(fa, a_pool[2].id), 0);
+	ck_assert_int_eq(close(fb), 0);
+}
+END_TEST
+
+/* ---- 3. GPU addresses are per file ---- */
+
+START_TEST(iso_same_va_in_another_client_faults)
+{
+	const uint32_t len = 64 * KIB;
+	struct ppu_tbo a_bo, a_out, b_src, b_dst;
+	struct ppu_tchan a_ch, b_ch, b_ch2;
+	struct tpool a_pool, b_pool;
+	struct tpb a_pb, b_pb;
+	int fa = ppu_fd, fb = client_open();
+
+	bo_new_at(fa, &a_bo, len, 0, VA_A_SYS);
+	fill_pattern(a_bo.map, len, 3);
+	ppu_tbo_new(fa, &a_out, len);
+	memset(a_out.map, SENTINEL, len);
+	tpb_new(fa, &a_pb, 1);
+	pool_new(fa, &a_pool, 4);
+	ppu_tchan_new(fa, &a_ch, 4);
+
+	tpb_new(fb, &b_pb, 1);
+	pool_new(fb, &b_pool, 4);
+	ppu_tbo_new(fb, &b_src, len);
+	fill_pattern(b_src.map, len, 4);
+	ppu_tbo_new(fb, &b_dst, len);
+	memset(b_dst.map, SENTINEL, len);
+	ppu_tchan_new(fb, &b_ch, 4);
+	ppu_tchan_new(fb, &b_ch2, 4);
+	ck_assert_uint_lt(b_dst.va + b_dst.size, VA_A_SYS);
+	ck_assert_uint_lt(b_src.va + b_src.size, VA_A_SYS);
+
+	/* A reads its VA (its translations are now in the TLB) ... */
+	copy_ok(&a_ch, &a_pb, &a_pool, 0, 1, VA_A_SYS, a_out.va, len);
+	check_pattern(a_out.map, len, 3, "A out");
+	/* ... and B, right after, reads the same number in its own space. */
+	ck_assert_int_eq(copy_and_wait(&b_ch, &b_pb, &b_pool, 0, 1, VA_A_SYS, b_dst.va, len),
+			 -EIO);
+	check_unmapped_fault(fb, b_ch.chid, 2 /* COPY_SRC */, 0 /* READ */, VA_A_SYS);
+	check_bytes(b_dst.map, len, SENTINEL, "B dst after reading A's VA");
+	ck_assert_uint_eq(*sem_ptr(&b_pool, 0), 0);
+
+	/* B writing to that number does not reach A's BO either. */
+	copy_ok(&a_ch, &a_pb, &a_pool, 1, 1, VA_A_SYS, a_out.va, len);
+	ck_assert_int_eq(copy_and_wait(&b_ch2, &b_pb, &b_pool, 1, 1, b_src.va, VA_A_SYS, len),
+			 -EIO);
+	check_unmapped_fault(fb, b_ch2.chid, 3 /* COPY_DST */, 1 /* WRITE */, VA_A_SYS);
+	check_pattern(a_bo.map, len, 3, "A's BO after B wrote its VA");
+	memset(a_out.map, SENTINEL, len);
+	copy_ok(&a_ch, &a_pb, &a_pool, 2, 1, VA_A_SYS, a_out.va, len);
+	check_pattern(a_out.map, len, 3, "A's BO through A's VA");
+	ck_assert_int_eq(close(fb), 0);
+}
+END_TEST
+
+START_TEST(iso_local_memory_never_leaks_between_clients)
+{
+	const uint32_t len = 256 * KIB, big = 1 * MIB;
+	uint64_t lmem = ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE);
+	struct ppu_tbo a_loc, a_sys, a_out, a_big_src, a_big, b_src, b_dst, b_new, b_new_out;
+	struct ppu_tchan a_ch, b_ch, b_ch2, b_ch3;
+	struct lrange r0[32], r1[32], r2[32], a_range, b_range;
+	unsigned int n0, n1, n2;
+	struct tpool a_pool, b_pool;
+	struct tpb a_pb, b_pb;
+	int fa = ppu_fd, fb;
+
+	if (!lmem) {
+		printf("no local memory: skipped\n");
+		return;
+	}
+	fb = client_open();
+	/* A: a local BO at a fixed VA with a pattern copied in through A's channel. */
+	bo_new_at(fa, &a_loc, len, DRM_PPU_GEM_CREATE_LOCAL, VA_A_LOCAL);
+	ppu_tbo_new(fa, &a_sys, len);
+	fill_pattern(a_sys.map, len, 5);
+	ppu_tbo_new(fa, &a_out, len);
+	tpb_new(fa, &a_pb, 2);
+	pool_new(fa, &a_pool, 8);
+	ppu_tchan_new(fa, &a_ch, 4);
+	copy_ok(&a_ch, &a_pb, &a_pool, 0, 1, a_sys.va, VA_A_LOCAL, len);
+
+	tpb_new(fb, &b_pb, 2);
+	pool_new(fb, &b_pool, 8);
+	ppu_tbo_new(fb, &b_src, len);
+	fill_pattern(b_src.map, len, 6);
+	ppu_tbo_new(fb, &b_dst, big);
+	memset(b_dst.map, SENTINEL, big);
+	ppu_tchan_new(fb, &b_ch, 4);
+	ppu_tchan_new(fb, &b_ch2, 4);
+	ppu_tchan_new(fb, &b_ch3, 4);
+	ck_assert_uint_lt(b_dst.va + b_dst.size, VA_A_LOCAL);
+
+	/* B cannot read A's local BO through A's VA number ... */
+	ck_assert_int_eq(copy_and_wait(&b_ch, &b_pb, &b_pool, 0, 1, VA_A_LOCAL, b_dst.va, len),
+			 -EIO);
+	check_unmapped_fault(fb, b_ch.chid, 2 /* COPY_SRC */, 0 /* READ */, VA_A_LOCAL);
+	check_bytes(b_dst.map, big, SENTINEL, "B dst after reading A's local VA");
+	/* ... nor write it. */
+	ck_assert_int_eq(copy_and_wait(&b_ch2, &b_pb, &b_pool, 1, 1, b_src.va, VA_A_LOCAL, len),
+			 -EIO);
+	check_unmapped_fault(fb, b_ch2.chid, 3 /* COPY_DST */, 1 /* WRITE */, VA_A_LOCAL);
+	memset(a_out.map, SENTINEL, len);
+	copy_ok(&a_ch, &a_pb, &a_pool, 1, 1, VA_A_LOCAL, a_out.va, len);
+	check_pattern(a_out.map, len, 5, "A's local BO");
+
+	/* A fills a second local BO with a pattern and frees it (handle and mapping). */
+	n0 = lmem_used(r0, 32, NULL);
+	ppu_tbo_new_flags(fa, &a_big, big, DRM_PPU_GEM_CREATE_LOCAL);
+	n1 = lmem_used(r1, 32, NULL);
+	a_range = lmem_new_range(r0, n0, r1, n1);
+	ppu_tbo_new(fa, &a_big_src, big);
+	fill_pattern(a_big_src.map, big, 7);
+	copy_ok(&a_ch, &a_pb, &a_pool, 2, 1, a_big_src.va, a_big.va, big);
+	ck_assert_int_eq(gem_close(fa, a_big.handle), 0);
+	ck_assert_int_eq(vm_unbind(fa, a_big.va, a_big.size), 0);
+	n2 = lmem_used(r2, 32, NULL);
+	ck_assert_uint_eq(n2, n0);
+
+	/* B's new local BO of that size reads back as zeros. */
+	ppu_tbo_new_flags(fb, &b_new, big, DRM_PPU_GEM_CREATE_LOCAL);
+	n2 = lmem_used(r2, 32, NULL);
+	b_range = lmem_new_range(r0, n0, r2, n2);
+	printf("A's freed local range %#" PRIx64 "-%#" PRIx64 ", B's new one %#" PRIx64
+	       "-%#" PRIx64 "%s\n", a_range.start, a_range.end, b_range.start, b_range.end,
+	       a_range.start == b_range.start ? " (the same memory)" : "");
+	ppu_tbo_new(fb, &b_new_out, big);
+	memset(b_new_out.map, SENTINEL, big);
+	copy_ok(&b_ch3, &b_pb, &b_pool, 2, 1, b_new.va, b_new_out.va, big);
+	check_bytes(b_new_out.map, big, 0, "B's new local BO");
+	ck_assert_int_eq(close(fb), 0);
+}
+END_TEST
+
+/* ---- 4. closing or exiting with work in flight ---- */
+
+/* A client with a long copy on one channel and a stuck acquire on another. */
+struct busy_client {
+	int fd;
+	struct ppu_tbo src, dst, ring1, ring2;
+	struct ppu_tchan ch1, ch2;
+	struct tpool pool;
+	struct tpb pb;
+	struct lrange dst_range;	/* with a local destination */
+};
+
+static void busy_client_start(struct busy_client *c, uint32_t len, int local_dst)
+{
+	struct lrange r0[32], r1[32];
+	unsigned int n0 = 0, n1;
+	struct ppu_pb *b;
+	uint32_t i;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = client_open();
+	tpb_new(c->fd, &c->pb, 1);
+	pool_new(c->fd, &c->pool, 4);
+	ppu_tbo_new(c->fd, &c->src, len);
+	fill_pattern(c->src.map, len, 8);
+	if (local_dst)
+		n0 = lmem_used(r0, 32, NULL);
+	ppu_tbo_new_flags(c->fd, &c->dst, len, local_dst ? DRM_PPU_GEM_CREATE_LOCAL : 0);
+	if (local_dst) {
+		n1 = lmem_used(r1, 32, NULL);
+		c->dst_range = lmem_new_range(r0, n0, r1, n1);
+	} else {
+		memset(c->dst.map, SENTINEL, len);
+	}
+	ppu_tchan_new(c->fd, &c->ch1, 4);
+	ppu_tchan_new(c->fd, &c->ch2, 4);
+
+	/* Four copies in a row: those after the one in flight must be abandoned. */
+	b = tpb_begin(&c->pb);
+	for (i = 0; i < 4; i++)
+		pb_copy(b, c->src.va + i * (len / 4), c->dst.va + i * (len / 4), len / 4);
+	pb_signal(b, &c->pool, 0, 1);
+	tpb_submit(&c->pb, &c->ch1);
+	/* Semaphore 1 stays 0: this acquire is never satisfied. */
+	b = tpb_begin(&c->pb);
+	ppu_pb_sem_acquire(b, sem_va(&c->pool, 1), 1);
+	pb_signal(b, &c->pool, 2, 1);
+	tpb_submit(&c->pb, &c->ch2);
+}
+
+/* What the two channels are doing (informational). */
+static void busy_client_print(struct busy_client *c, const char *name)
+{
+	struct drm_ppu_chan_status s1, s2;
+
+	ck_assert_int_eq(ppu_chan_status(c->fd, c->ch1.chid, 0, &s1), 0);
+	ck_assert_int_eq(ppu_chan_status(c->fd, c->ch2.chid, 0, &s2), 0);
+	printf("%s before close: copy channel state %u, acquire channel state %u, "
+	       "copy semaphore %u\n", name, s1.state, s2.state, *sem_ptr(&c->pool, 0));
+}
+
+static void busy_client_munmap(struct busy_client *c)
+{
+	ck_assert_int_eq(munmap(c->pb.bo.map, c->pb.bo.size), 0);
+	ck_assert_int_eq(munmap((void *)c->pool.map, c->pool.bytes), 0);
+	ck_assert_int_eq(munmap(c->src.map, c->src.size), 0);
+	if (c->dst.map)
+		ck_assert_int_eq(munmap(c->dst.map, c->dst.size), 0);
+	ck_assert_int_eq(munmap(c->ch1.ring.map, c->ch1.ring.size), 0);
+	ck_assert_int_eq(munmap(c->ch2.ring.map, c->ch2.ring.size), 0);
+	ck_assert_int_eq(munmap((void *)c->ch1.userd, DRM_PPU_USERD_SIZE), 0);
+	ck_assert_int_eq(munmap((void *)c->ch2.userd, DRM_PPU_USERD_SIZE), 0);
+}
+
+/*
+ * After the killed clients are gone: no channel but the driver's, no local
+ * memory in use, every user channel and all of local memory available, and
+ * the local ranges the killed copies wrote read back as zeros in a new BO.
+ */
+static void check_nothing_left(pid_t pid, const struct lrange *killed, unsigned int nkilled)
+{
+	uint32_t n = (uint32_t)ppu_param(DRM_PPU_PARAM_NUM_USER_CHANNELS);
+	uint64_t lmem = ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE), used = 0;
+	struct lrange r[32];
+	struct ppu_tbo ring, full, out;
+	struct ppu_tchan ch;
+	struct tpool pool;
+	struct tpb pb;
+	uint32_t chids[32], i, k;
+	int fd;
+
+	check_only_kernel_channels(pid);
+	if (lmem) {
+		ck_assert_uint_eq(lmem_used(r, 32, &used), 0);
+		ck_assert_uint_eq(used, 0);
+	}
+
+	fd = client_open();
+	ppu_tbo_new(fd, &ring, PG);
+	ck_assert_uint_le(n, 32);
+	for (i = 0; i < n; i++) {
+		struct drm_ppu_chan_create c;
+		int ret = ppu_chan_create_full(fd, 0, 4, ring.va, 0, &c);
+
+		ck_assert_msg(ret == 0, "channel %u of %u: %s", i + 1, n, strerror(-ret));
+		chids[i] = c.chid;
+	}
+	ck_assert_int_eq(ppu_chan_create_full(fd, 0, 4, ring.va, 0, NULL), -EBUSY);
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(ppu_chan_destroy(fd, chids[i], 0), 0);
+	if (!lmem) {
+		ck_assert_int_eq(close(fd), 0);
+		return;
+	}
+
+	/* All of local memory in one BO; the killed copies' ranges are zero. */
+	ppu_tbo_new_flags(fd, &full, lmem, DRM_PPU_GEM_CREATE_LOCAL);
+	ck_assert_uint_eq(lmem_used(r, 32, NULL), 1);
+	ck_assert_uint_eq(r[0].end - r[0].start, lmem);
+	tpb_new(fd, &pb, 1);
+	pool_new(fd, &pool, 4);
+	ppu_tchan_new(fd, &ch, 4);
+	for (k = 0; k < nkilled; k++) {
+		uint64_t len = killed[k].end - killed[k].start;
+
+		ck_assert_uint_ge(killed[k].start, r[0].start);
+		ck_assert_uint_le(killed[k].end, r[0].end);
+		ppu_tbo_new(fd, &out, len);
+		memset(out.map, SENTINEL, len);
+		copy_ok(&ch, &pb, &pool, k, 1,
+			full.va + (uint32_t)(killed[k].start - r[0].start), out.va,
+			(uint32_t)len);
+		check_bytes(out.map, len, 0, "local memory of a killed copy");
+		ck_assert_int_eq(munmap(out.map, out.size), 0);
+		ck_assert_int_eq(gem_close(fd, out.handle), 0);
+	}
+	ck_assert_int_eq(close(fd), 0);
+}
+
+START_TEST(iso_close_with_work_in_flight)
+{
+	const uint32_t len = 4 * MIB;
+	uint64_t lmem = ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE);
+	struct busy_client c1, c2;
+	struct lrange killed[2];
+	unsigned int nkilled = 0;
+	double t;
+
+	/* c1: munmap everything, then close: the file goes at close(). */
+	busy_client_start(&c1, len, lmem != 0);
+	if (lmem)
+		killed[nkilled++] = c1.dst_range;
+	busy_client_print(&c1, "c1");
+	busy_client_munmap(&c1);
+	t = ppu_now_s();
+	ck_assert_int_eq(close(c1.fd), 0);
+	printf("close() with a copy in flight took %.3f s\n", ppu_now_s() - t);
+
+	/* c2: close with every mapping alive; the file goes at the last munmap(). */
+	busy_client_start(&c2, len, 0);
+	busy_client_print(&c2, "c2");
+	ck_assert_int_eq(close(c2.fd), 0);
+	t = ppu_now_s();
+	busy_client_munmap(&c2);
+	printf("the last munmap() with a copy in flight took %.3f s\n", ppu_now_s() - t);
+
+	check_nothing_left(getpid(), killed, nkilled);
+}
+END_TEST
+
+START_TEST(iso_exit_with_work_in_flight)
+{
+	const uint32_t len = 4 * MIB;
+	uint64_t lmem = ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE);
+	struct lrange killed = { 0, 0 };
+	int pipefd[2], status;
+	double t;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(pipefd), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct busy_client c;
+
+		/* Submits and exits: the kernel closes the file and the mappings. */
+		close(pipefd[0]);
+		busy_client_start(&c, len, lmem != 0);
+		if (write(pipefd[1], &c.dst_range, sizeof(c.dst_range)) != sizeof(c.dst_range))
+			_exit(3);
+		_exit(0);
+	}
+	close(pipefd[1]);
+	t = ppu_now_s();
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	printf("the child's exit with a copy in flight: waited %.3f s\n", ppu_now_s() - t);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "child status %#x", status);
+	ck_assert_int_eq(read(pipefd[0], &killed, sizeof(killed)), sizeof(killed));
+	close(pipefd[0]);
+	check_nothing_left(pid, &killed, lmem ? 1 : 0);
+}
+END_TEST
+
+static Suite *isolation_suite(void)
+{
+	Suite *s = suite_create("isolation");
+	TCase *tc = tcase_create("isolation");
+
+	tcase_add_checked_fixture(tc, ppu_guest_setup, ppu_guest_teardown);
+	tcase_set_timeout(tc, PPU_GUEST_TEST_TIMEOUT_S);
+	tcase_add_test(tc, iso_fault_in_one_client_spares_the_other);
+	tcase_add_test(tc, iso_handles_ids_and_offsets_are_per_file);
+	tcase_add_test(tc, iso_same_va_in_another_client_faults);
+	tcase_add_test(tc, iso_local_memory_never_leaks_between_clients);
+	tcase_add_test(tc, iso_close_with_work_in_flight);
+	tcase_add_test(tc, iso_exit_with_work_in_flight);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(isolation_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_VERBOSE);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * PPU debugfs: /sys/kernel/debug/dri/<minor>/{regs,counters,interrupts}
- * to read, and doorbell to write.
+ * PPU debugfs: /sys/kernel/debug/dri/<minor>/{regs,counters,interrupts,
+ * channels,faults,local_mem} to read, and doorbell to write.
  *
- * One "NAME value" pair per line, so that scripts and tests can parse them.
+ * regs, counters and interrupts have one "NAME value" pair per line, so
+ * that scripts and tests can parse them; channels and faults are tables.
  * Every register is read live (reads have no side effects on the PPU);
  * once the device is unplugged the files fail with -ENODEV.
  */

@@ -7,6 +7,7 @@
 
 #include <linux/atomic.h>
 #include <linux/io.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -133,6 +134,11 @@ struct ppu_fault_rec {
  * @lmem_size: bytes of local memory the allocator manages (0: none)
  * @kchan: the driver's own channel (clears local memory); NULL without
  *         local memory
+ * @fence_context: the dma_fence context of semaphore fences
+ * @fence_seqno: the last seqno given out in @fence_context
+ * @fence_lock: the lock of every semaphore fence, protects @fences
+ * @fences: semaphore fences not yet signalled
+ * @fence_work: checks @fences; runs after interrupts and while any is pending
  */
 struct ppu_device {
 	struct drm_device drm;
@@ -164,6 +170,12 @@ struct ppu_device {
 	struct drm_mm lmem_mm;
 	u64 lmem_size;
 	struct ppu_kchan *kchan;
+
+	u64 fence_context;
+	atomic64_t fence_seqno;
+	spinlock_t fence_lock;
+	struct list_head fences;
+	struct delayed_work fence_work;
 };
 
 static inline struct ppu_device *to_ppu(struct drm_device *drm)

@@ -131,6 +131,7 @@ static const struct drm_ioctl_desc ppu_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(PPU_SEM_POOL_CREATE, ppu_ioctl_sem_pool_create, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(PPU_SEM_POOL_DESTROY, ppu_ioctl_sem_pool_destroy, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(PPU_SEM_WAIT, ppu_ioctl_sem_wait, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_SEM_FENCE, ppu_ioctl_sem_fence, DRM_RENDER_ALLOW),
 };
 
 /* Every open file gets its own GPU address space. */
@@ -209,6 +210,9 @@ static int ppu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 	ret = ppu_fault_init(ppu);
+	if (ret)
+		return ret;
+	ret = ppu_sem_init(ppu);
 	if (ret)
 		return ret;
 	ret = ppu_irq_init(ppu);

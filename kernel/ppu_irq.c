@@ -20,6 +20,7 @@
 
 #include "ppu_device.h"
 #include "ppu_irq.h"
+#include "ppu_sem.h"
 
 /* Rounds of read-and-acknowledge before the handler forces a new edge. */
 #define PPU_IRQ_MAX_LOOPS	16
@@ -86,6 +87,7 @@ static irqreturn_t ppu_irq_handler(int irq, void *arg)
 	atomic64_inc(&stats->handled);
 	atomic64_inc(&stats->events);
 	wake_up_all(&ppu->event_wq);
+	ppu_sem_fence_kick(ppu);
 	return IRQ_HANDLED;
 }
 

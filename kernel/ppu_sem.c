@@ -14,8 +14,15 @@
  * NON_STALL_INTERRUPT.  A wait tied to a channel also wakes when the
  * channel faults (an interrupt) or is destroyed (the channel code wakes the
  * queue).
+ *
+ * DRM_IOCTL_PPU_SEM_FENCE turns the same condition into a dma_fence in a
+ * syncobj, checked by a work item after interrupts and by polling while
+ * any is pending, with a bound on how long it may stay unsignalled.
  */
+#include <linux/dma-fence.h>
 #include <linux/iosys-map.h>
+#include <linux/jiffies.h>
+#include <linux/list.h>
 #include <linux/kref.h>
 #include <linux/ktime.h>
 #include <linux/sched/signal.h>
@@ -27,6 +34,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_print.h>
+#include <drm/drm_syncobj.h>
 #include <drm/drm_vma_manager.h>
 
 #include "uapi/drm/ppu_drm.h"
@@ -331,5 +339,204 @@ int ppu_ioctl_sem_wait(struct drm_device *drm, void *data, struct drm_file *file
 	}
 out:
 	ppu_sem_pool_put(pool);
+	return ret;
+}
+
+/*
+ * Semaphore fences.  Each one holds a pool reference until it signals.
+ * Signalling happens in fence_work (process context), which runs after
+ * every interrupt and re-arms itself while fences are pending, so that a
+ * value written by the CPU or released without an interrupt is seen too,
+ * and so that the timeout is enforced.
+ */
+#define PPU_SEM_FENCE_POLL_MS	5
+
+/**
+ * struct ppu_sem_fence - a fence waiting for a semaphore value
+ * @base: the fence
+ * @link: in &ppu_device.fences while unsignalled
+ * @pool: the pool (a reference, dropped when signalled)
+ * @args: the condition (pool id unused)
+ * @gen: the channel's generation with DRM_PPU_SEM_WAIT_CHAN
+ * @deadline: jiffies after which it signals -ETIMEDOUT
+ */
+struct ppu_sem_fence {
+	struct dma_fence base;
+	struct list_head link;
+	struct ppu_sem_pool *pool;
+	struct drm_ppu_sem_wait args;
+	u32 gen;
+	unsigned long deadline;
+};
+
+static const char *ppu_sem_fence_driver_name(struct dma_fence *f)
+{
+	return "ppu";
+}
+
+static const char *ppu_sem_fence_timeline_name(struct dma_fence *f)
+{
+	return "semaphore";
+}
+
+static const struct dma_fence_ops ppu_sem_fence_ops = {
+	.get_driver_name = ppu_sem_fence_driver_name,
+	.get_timeline_name = ppu_sem_fence_timeline_name,
+};
+
+/* Signals every fence whose state is final; re-arms while some are left. */
+static void ppu_sem_fence_work(struct work_struct *work)
+{
+	struct ppu_device *ppu = container_of(to_delayed_work(work), struct ppu_device,
+					      fence_work);
+	struct ppu_sem_fence *f, *next;
+	LIST_HEAD(done);
+	bool pending;
+
+	spin_lock_irq(&ppu->fence_lock);
+	list_for_each_entry_safe(f, next, &ppu->fences, link) {
+		int state = ppu_sem_wait_state(ppu, f->pool, &f->args, f->gen);
+
+		if (state > 0 && time_after(jiffies, f->deadline))
+			state = -ETIMEDOUT;
+		if (state > 0)
+			continue;
+		if (state < 0)
+			dma_fence_set_error(&f->base, state);
+		dma_fence_signal_locked(&f->base);
+		list_move_tail(&f->link, &done);
+	}
+	pending = !list_empty(&ppu->fences);
+	spin_unlock_irq(&ppu->fence_lock);
+
+	list_for_each_entry_safe(f, next, &done, link) {
+		list_del(&f->link);
+		ppu_sem_pool_put(f->pool);
+		dma_fence_put(&f->base);
+	}
+	if (pending)
+		schedule_delayed_work(&ppu->fence_work,
+				      msecs_to_jiffies(PPU_SEM_FENCE_POLL_MS));
+}
+
+/**
+ * ppu_sem_fence_kick() - check pending fences soon
+ * @ppu: the device
+ *
+ * Called from the interrupt handler.
+ */
+void ppu_sem_fence_kick(struct ppu_device *ppu)
+{
+	if (!list_empty_careful(&ppu->fences))
+		mod_delayed_work(system_wq, &ppu->fence_work, 0);
+}
+
+/* devres action at remove: the device is unplugged, nothing will signal. */
+static void ppu_sem_fence_fini(void *data)
+{
+	struct ppu_device *ppu = data;
+
+	/* Unplugged: every pending fence reads -ENODEV now. */
+	mod_delayed_work(system_wq, &ppu->fence_work, 0);
+	flush_delayed_work(&ppu->fence_work);
+	cancel_delayed_work_sync(&ppu->fence_work);
+	WARN_ON(!list_empty(&ppu->fences));
+}
+
+/**
+ * ppu_sem_init() - semaphore fence state of a new device
+ * @ppu: the device, before interrupts are enabled
+ *
+ * Return: 0 or a negative error code.
+ */
+int ppu_sem_init(struct ppu_device *ppu)
+{
+	ppu->fence_context = dma_fence_context_alloc(1);
+	atomic64_set(&ppu->fence_seqno, 0);
+	spin_lock_init(&ppu->fence_lock);
+	INIT_LIST_HEAD(&ppu->fences);
+	INIT_DELAYED_WORK(&ppu->fence_work, ppu_sem_fence_work);
+	return devm_add_action_or_reset(ppu->drm.dev, ppu_sem_fence_fini, ppu);
+}
+
+/**
+ * ppu_ioctl_sem_fence() - DRM_IOCTL_PPU_SEM_FENCE
+ * @drm: the DRM device
+ * @data: &struct drm_ppu_sem_fence
+ * @file: the caller's file
+ *
+ * Return: 0 or a negative error code.
+ */
+int ppu_ioctl_sem_fence(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct ppu_device *ppu = to_ppu(drm);
+	struct drm_ppu_sem_fence *args = data;
+	struct ppu_file *pf = file->driver_priv;
+	struct drm_syncobj *syncobj;
+	struct ppu_sem_fence *f;
+	int ret, idx;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	f->args.index = args->index;
+	f->args.value = args->value;
+	f->args.cond = args->cond;
+	f->args.flags = args->flags;
+	f->args.chid = args->chid;
+	ret = args->pad ? -EINVAL : ppu_sem_wait_check(drm, &f->args);
+	if (ret)
+		goto err_free;
+	if (args->flags & DRM_PPU_SEM_WAIT_CHAN) {
+		ret = ppu_chan_gen(ppu, file, args->chid, &f->gen);
+		if (ret)
+			goto err_free;
+	}
+	syncobj = drm_syncobj_find(file, args->syncobj);
+	if (!syncobj) {
+		ret = -ENOENT;
+		goto err_free;
+	}
+
+	mutex_lock(&pf->pools_lock);
+	f->pool = xa_load(&pf->pools, args->pool);
+	if (f->pool)
+		kref_get(&f->pool->ref);
+	mutex_unlock(&pf->pools_lock);
+	if (!f->pool) {
+		ret = -ENOENT;
+		goto err_syncobj;
+	}
+	if (args->index >= f->pool->count) {
+		ret = -EINVAL;
+		goto err_pool;
+	}
+	if (!drm_dev_enter(drm, &idx)) {
+		ret = -ENODEV;
+		goto err_pool;
+	}
+
+	f->deadline = jiffies + msecs_to_jiffies(DRM_PPU_SEM_FENCE_TIMEOUT_MS);
+	dma_fence_init(&f->base, &ppu_sem_fence_ops, &ppu->fence_lock, ppu->fence_context,
+		       atomic64_inc_return(&ppu->fence_seqno));
+	/* One reference for the list, one for the syncobj below. */
+	dma_fence_get(&f->base);
+	spin_lock_irq(&ppu->fence_lock);
+	list_add_tail(&f->link, &ppu->fences);
+	spin_unlock_irq(&ppu->fence_lock);
+	mod_delayed_work(system_wq, &ppu->fence_work, 0);
+	drm_dev_exit(idx);
+
+	drm_syncobj_replace_fence(syncobj, &f->base);
+	dma_fence_put(&f->base);
+	drm_syncobj_put(syncobj);
+	return 0;
+
+err_pool:
+	ppu_sem_pool_put(f->pool);
+err_syncobj:
+	drm_syncobj_put(syncobj);
+err_free:
+	kfree(f);
 	return ret;
 }

@@ -7,7 +7,11 @@
 
 struct drm_device;
 struct drm_file;
+struct ppu_device;
 struct ppu_file;
+
+int ppu_sem_init(struct ppu_device *ppu);
+void ppu_sem_fence_kick(struct ppu_device *ppu);
 
 void ppu_sem_file_init(struct ppu_file *pf);
 void ppu_sem_file_close(struct ppu_file *pf);
@@ -15,5 +19,6 @@ void ppu_sem_file_close(struct ppu_file *pf);
 int ppu_ioctl_sem_pool_create(struct drm_device *drm, void *data, struct drm_file *file);
 int ppu_ioctl_sem_pool_destroy(struct drm_device *drm, void *data, struct drm_file *file);
 int ppu_ioctl_sem_wait(struct drm_device *drm, void *data, struct drm_file *file);
+int ppu_ioctl_sem_fence(struct drm_device *drm, void *data, struct drm_file *file);
 
 #endif /* __PPU_SEM_H__ */

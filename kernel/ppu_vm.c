@@ -306,8 +306,9 @@ static int ppu_vm_bind_check(struct drm_device *drm, struct drm_ppu_vm_bind *arg
 }
 
 /*
- * Reserves [*va, *va + size) (or finds a free range with @va_alloc), makes
- * its tables and writes the leaves with @fill.  Called with vm->lock held.
+ * Reserves [*va, *va + size) (or finds a free range with @va_alloc) and
+ * makes the level-0 tables it needs; the caller writes the leaves.  Called
+ * with vm->lock held.
  */
 static int ppu_vm_insert(struct ppu_vm *vm, struct ppu_vm_mapping *m, u64 *va,
 			 u64 size, bool va_alloc)

@@ -5,8 +5,9 @@
  * are zeroed, bound and CPU-mapped; a wait returns when a channel's release
  * (followed by a non-stall interrupt) reaches the value, times out with
  * -ETIME, and fails with -EIO when the channel it is tied to faults, before
- * or during the wait; dead channels refuse doorbells; every bad input is
- * rejected.
+ * or during the wait; dead channels refuse doorbells; fences in syncobjs
+ * (DRM_IOCTL_PPU_SEM_FENCE) signal the same way, with -EIO for a faulting
+ * channel; every bad input is rejected.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sync_file.h>
+#include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,6 +44,9 @@ _Static_assert(DRM_IOCTL_PPU_SEM_POOL_CREATE ==
 _Static_assert(DRM_IOCTL_PPU_SEM_POOL_DESTROY ==
 	       _IOW('d', 0x4a, struct drm_ppu_sem_pool_destroy), "ioctl number");
 _Static_assert(DRM_IOCTL_PPU_SEM_WAIT == _IOW('d', 0x4b, struct drm_ppu_sem_wait),
+	       "ioctl number");
+_Static_assert(sizeof(struct drm_ppu_sem_fence) == 32, "sem_fence size");
+_Static_assert(DRM_IOCTL_PPU_SEM_FENCE == _IOW('d', 0x4c, struct drm_ppu_sem_fence),
 	       "ioctl number");
 
 /* A pool, CPU-mapped. */
@@ -450,6 +457,142 @@ START_TEST(sem_pools_go_with_the_file)
 }
 END_TEST
 
+/* ---- fences in syncobjs ---- */
+
+static uint32_t syncobj_new(int fd)
+{
+	struct drm_syncobj_create c = { 0 };
+
+	ck_assert_int_eq(ppu_ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &c), 0);
+	return c.handle;
+}
+
+static int sem_fence(int fd, uint32_t pool, uint32_t index, uint32_t value, uint32_t flags,
+		     uint32_t chid, uint32_t syncobj)
+{
+	struct drm_ppu_sem_fence f = {
+		.pool = pool, .index = index, .value = value, .cond = DRM_PPU_SEM_WAIT_GEQ,
+		.flags = flags, .chid = chid, .syncobj = syncobj,
+	};
+
+	return ppu_ioctl(fd, DRM_IOCTL_PPU_SEM_FENCE, &f);
+}
+
+/* DRM_IOCTL_SYNCOBJ_WAIT on one syncobj: 0 or -errno (-ETIME). */
+static int syncobj_wait(int fd, uint32_t handle, double rel_s)
+{
+	struct drm_syncobj_wait w = {
+		.handles = (uintptr_t)&handle, .count_handles = 1,
+		.timeout_nsec = deadline_ns(rel_s),
+	};
+
+	return ppu_ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
+}
+
+/* The fence of a syncobj as a sync_file: its status (1 ok, <0 error). */
+static int syncobj_status(int fd, uint32_t handle)
+{
+	struct drm_syncobj_handle h = {
+		.handle = handle, .flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE,
+	};
+	struct sync_file_info info;
+	struct pollfd pfd;
+
+	ck_assert_int_eq(ppu_ioctl(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h), 0);
+	pfd.fd = h.fd;
+	pfd.events = POLLIN;
+	ck_assert_int_eq(poll(&pfd, 1, 0), 1);
+	memset(&info, 0, sizeof(info));
+	ck_assert_int_eq(ioctl(h.fd, SYNC_IOC_FILE_INFO, &info), 0);
+	close(h.fd);
+	return info.status;
+}
+
+START_TEST(sem_fence_signals_through_a_syncobj)
+{
+	struct ppu_tchan ch;
+	struct ppu_tbo pb;
+	struct pool p;
+	uint32_t so, n;
+
+	pool_new(ppu_fd, &p, 2);
+	ppu_tbo_new(ppu_fd, &pb, PPU_TPAGE);
+	ppu_tchan_new(ppu_fd, &ch, 3);
+	so = syncobj_new(ppu_fd);
+
+	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 1, 5, DRM_PPU_SEM_WAIT_CHAN, ch.chid, so), 0);
+	ck_assert_int_eq(syncobj_wait(ppu_fd, so, 0.1), -ETIME);
+	n = pb_release(&pb, 0, 0, 0, sem_va(&p, 1), 5, 1);
+	ppu_tchan_submit(&ch, pb.va, n);
+	ck_assert_int_eq(syncobj_wait(ppu_fd, so, WAIT_S), 0);
+	ck_assert_int_eq(syncobj_status(ppu_fd, so), 1);
+
+	/* Already satisfied: signals at once.  A CPU write is seen too. */
+	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 1, 4, 0, 0, so), 0);
+	ck_assert_int_eq(syncobj_wait(ppu_fd, so, WAIT_S), 0);
+	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 9, 0, 0, so), 0);
+	*sem_ptr(&p, 0) = 9;
+	ck_assert_int_eq(syncobj_wait(ppu_fd, so, WAIT_S), 0);
+	ck_assert_int_eq(syncobj_status(ppu_fd, so), 1);
+}
+END_TEST
+
+START_TEST(sem_fence_of_a_faulting_channel_signals_an_error)
+{
+	struct ppu_tchan ch;
+	struct ppu_tbo pb;
+	struct ppu_pb b;
+	struct pool p;
+	uint32_t so;
+
+	pool_new(ppu_fd, &p, 1);
+	ppu_tbo_new(ppu_fd, &pb, PPU_TPAGE);
+	ppu_tchan_new(ppu_fd, &ch, 2);
+	so = syncobj_new(ppu_fd);
+	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 1, DRM_PPU_SEM_WAIT_CHAN, ch.chid, so), 0);
+	ppu_pb_init(&b, (uint32_t *)pb.map, 16);
+	ppu_pb_method(&b, 0x0fc, 0xfe);
+	ppu_tchan_submit(&ch, pb.va, b.len);
+	/* Signalled (with an error), not left hanging. */
+	ck_assert_int_eq(syncobj_wait(ppu_fd, so, WAIT_S), 0);
+	ck_assert_int_eq(syncobj_status(ppu_fd, so), -EIO);
+	/* A fence tied to a dead channel fails at once. */
+	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 1, DRM_PPU_SEM_WAIT_CHAN, ch.chid, so), 0);
+	ck_assert_int_eq(syncobj_wait(ppu_fd, so, WAIT_S), 0);
+	ck_assert_int_eq(syncobj_status(ppu_fd, so), -EIO);
+}
+END_TEST
+
+START_TEST(sem_fence_rejects_bad_input)
+{
+	struct drm_ppu_sem_fence f;
+	struct ppu_tchan ch;
+	struct pool p;
+	uint32_t so;
+
+	pool_new(ppu_fd, &p, 1);
+	ppu_tchan_new(ppu_fd, &ch, 2);
+	so = syncobj_new(ppu_fd);
+	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 1, 0, 0, 0, so), -EINVAL);
+	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 0, 2, 0, so), -EINVAL);
+	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 0, 0, ch.chid ? ch.chid : 1, so), -EINVAL);
+	ck_assert_int_eq(sem_fence(ppu_fd, p.id + 50, 0, 0, 0, 0, so), -ENOENT);
+	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 0, 0, 0, so + 50), -ENOENT);
+	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 0, DRM_PPU_SEM_WAIT_CHAN, 31, so), -ENOENT);
+	memset(&f, 0, sizeof(f));
+	f.pool = p.id;
+	f.syncobj = so;
+	f.pad = 1;
+	ck_assert_int_eq(ppu_ioctl(ppu_fd, DRM_IOCTL_PPU_SEM_FENCE, &f), -EINVAL);
+	f.pad = 0;
+	f.cond = 7;
+	ck_assert_int_eq(ppu_ioctl(ppu_fd, DRM_IOCTL_PPU_SEM_FENCE, &f), -EINVAL);
+	f.cond = DRM_PPU_SEM_WAIT_EQ;
+	ck_assert_int_eq(ppu_ioctl(ppu_fd, DRM_IOCTL_PPU_SEM_FENCE, &f), 0);
+	ck_assert_int_eq(syncobj_wait(ppu_fd, so, WAIT_S), 0);
+}
+END_TEST
+
 static Suite *sem_suite(void)
 {
 	Suite *s = suite_create("sem");
@@ -465,6 +608,9 @@ static Suite *sem_suite(void)
 	tcase_add_test(tc, sem_wait_on_a_channel_that_faults_fails_with_eio);
 	tcase_add_test(tc, sem_wait_ends_with_eio_when_its_channel_is_destroyed);
 	tcase_add_test(tc, sem_pools_go_with_the_file);
+	tcase_add_test(tc, sem_fence_signals_through_a_syncobj);
+	tcase_add_test(tc, sem_fence_of_a_faulting_channel_signals_an_error);
+	tcase_add_test(tc, sem_fence_rejects_bad_input);
 	suite_add_tcase(s, tc);
 	return s;
 }

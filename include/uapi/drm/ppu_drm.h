@@ -30,8 +30,8 @@ extern "C" {
  * - Structs only grow at the end; the DRM core zero-extends an older,
  *   shorter struct, so a zero in a new field must mean "old behaviour".
  * - Unknown parameters, operations or enum values fail with -EINVAL.
- * - An unplugged device fails every ioctl that needs the hardware with
- *   -ENODEV.
+ * - Once the device is unplugged every ioctl fails with -ENODEV (the DRM
+ *   core refuses them).
  */
 
 #define DRM_PPU_GET_PARAM			0x00
@@ -46,6 +46,7 @@ extern "C" {
 #define DRM_PPU_SEM_POOL_CREATE			0x09
 #define DRM_PPU_SEM_POOL_DESTROY		0x0a
 #define DRM_PPU_SEM_WAIT			0x0b
+#define DRM_PPU_SEM_FENCE			0x0c
 
 #define DRM_IOCTL_PPU_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_GET_PARAM, struct drm_ppu_get_param)
@@ -71,6 +72,8 @@ extern "C" {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_PPU_SEM_POOL_DESTROY, struct drm_ppu_sem_pool_destroy)
 #define DRM_IOCTL_PPU_SEM_WAIT \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_PPU_SEM_WAIT, struct drm_ppu_sem_wait)
+#define DRM_IOCTL_PPU_SEM_FENCE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_PPU_SEM_FENCE, struct drm_ppu_sem_fence)
 
 /**
  * enum drm_ppu_param - parameters of DRM_IOCTL_PPU_GET_PARAM
@@ -146,7 +149,7 @@ enum drm_ppu_param {
 	 * @DRM_PPU_PARAM_LOCAL_MEM_SIZE: bytes of device-local memory that
 	 * buffer objects created with DRM_PPU_GEM_CREATE_LOCAL share (0: the
 	 * device has none): the hardware's CAP_LOCAL_MEM_MIB, capped at the
-	 * 3 GiB the driver's own address space can map.
+	 * 3 GiB - 1 MiB the driver's own address space can map.
 	 */
 	DRM_PPU_PARAM_LOCAL_MEM_SIZE = 12,
 	/**
@@ -189,9 +192,10 @@ struct drm_ppu_get_param {
 /**
  * DOC: PPU buffer objects and GPU address space
  *
- * Buffer objects (BOs) live in system memory (host RAM), are allocated
- * lazily, and are mapped by the CPU through the offset that
- * DRM_IOCTL_PPU_GEM_MMAP_OFFSET returns (mmap() of the render node).
+ * Buffer objects (BOs) live in system memory (host RAM: allocated lazily,
+ * mapped by the CPU through the offset that DRM_IOCTL_PPU_GEM_MMAP_OFFSET
+ * returns, mmap() of the render node) or, with DRM_PPU_GEM_CREATE_LOCAL, in
+ * the device's local memory (reached by the PPU only).
  * Handles are per open file: another file cannot name them.
  *
  * Every open file has its own GPU virtual address space: 32-bit addresses
@@ -237,7 +241,7 @@ struct drm_ppu_get_param {
 struct drm_ppu_gem_create {
 	/** @size: in, bytes; out, the size rounded up to DRM_PPU_PAGE_SIZE. */
 	__u64 size;
-	/** @flags: in, must be zero. */
+	/** @flags: in, DRM_PPU_GEM_CREATE_* bits. */
 	__u32 flags;
 	/** @handle: out, the BO's handle in this file. */
 	__u32 handle;
@@ -381,12 +385,14 @@ struct drm_ppu_vm_unbind {
  * DRM_PPU_CHAN_PRIORITY_MAX, @log2_entries outside [DRM_PPU_CHAN_LOG2_ENTRIES_MIN,
  * DRM_PPU_CHAN_LOG2_ENTRIES_MAX], a misaligned @gpfifo_va or a ring that
  * is not inside one mapping; -EPERM for a priority above normal without
- * CAP_SYS_NICE; -EBUSY when every hardware channel is in use;
+ * CAP_SYS_NICE; -EBUSY when every channel id for clients
+ * (DRM_PPU_PARAM_NUM_USER_CHANNELS) is in use;
  * -ETIMEDOUT when the PPU does not release the free id it was given;
- * -ENOMEM; -ENODEV once the device is gone.
+ * -ENOMEM or -ENOSPC when the USERD page or its mmap offset cannot be
+ * made; -ENODEV once the device is gone.
  */
 struct drm_ppu_chan_create {
-	/** @flags: in, must be zero. */
+	/** @flags: in, DRM_PPU_CHAN_CREATE_* bits. */
 	__u32 flags;
 	/** @log2_entries: in, log2 of the GPFIFO entries. */
 	__u32 log2_entries;
@@ -523,7 +529,9 @@ struct drm_ppu_chan_status {
  * alive after that.
  *
  * Errors: -EINVAL for @count 0 or above DRM_PPU_SEM_POOL_MAX_COUNT, nonzero
- * @flags or @pad; -ENOSPC when the address space is full; -ENOMEM.
+ * @flags or @pad, or a nonzero output field (@va, @mmap_offset, @pool);
+ * -ENOSPC when the address space is full; -EBUSY when the file has 2^31
+ * pools; -ENOMEM.
  */
 struct drm_ppu_sem_pool_create {
 	/** @count: in, number of semaphores. */
@@ -570,11 +578,13 @@ struct drm_ppu_sem_pool_destroy {
  * DRM_IOCTL_PPU_SEM_WAIT: returns 0 as soon as semaphore @index of pool
  * @pool satisfies @cond with @value, checking first at the call and then
  * after every PPU interrupt, until @timeout_ns (CLOCK_MONOTONIC, absolute;
- * 0 checks once without sleeping).  With DRM_PPU_SEM_WAIT_CHAN the wait is
- * on work of channel @chid: it fails with -EIO when that channel has
- * faulted or faults while waiting (read why with DRM_IOCTL_PPU_CHAN_STATUS).
+ * 0 checks once without sleeping).  The value is checked first: a
+ * condition that holds returns 0 whatever else happened.  With
+ * DRM_PPU_SEM_WAIT_CHAN the wait is on work of channel @chid: otherwise it
+ * fails with -EIO when that channel has faulted, faults while waiting or is
+ * destroyed (read why with DRM_IOCTL_PPU_CHAN_STATUS).
  *
- * Errors: -EINVAL for unknown @flags or @cond, nonzero @pad, @chid without
+ * Errors: -EINVAL for unknown @flags or @cond, @chid without
  * DRM_PPU_SEM_WAIT_CHAN, or @index outside the pool; -ENOENT for an
  * unknown pool or channel; -ETIME when @timeout_ns passed; -EIO as above;
  * -EINTR (restarted by libdrm) on a signal; -ENODEV once the device is
@@ -595,6 +605,47 @@ struct drm_ppu_sem_wait {
 	__u32 flags;
 	/** @chid: in, with DRM_PPU_SEM_WAIT_CHAN: the channel; else zero. */
 	__u32 chid;
+};
+
+/* The longest a fence of DRM_IOCTL_PPU_SEM_FENCE stays unsignalled. */
+#define DRM_PPU_SEM_FENCE_TIMEOUT_MS	10000u
+
+/**
+ * struct drm_ppu_sem_fence - a fence for a semaphore value, in a syncobj
+ *
+ * DRM_IOCTL_PPU_SEM_FENCE: replaces the fence of the syncobj @syncobj (a
+ * handle of this file, from DRM_IOCTL_SYNCOBJ_CREATE) with a new fence that
+ * signals once semaphore @index of pool @pool satisfies @cond with @value,
+ * so that the generic syncobj ioctls (wait, export as a sync_file, ...) can
+ * wait for PPU work.  The driver checks pending fences after every PPU
+ * interrupt and every few milliseconds.  The fence signals with an error
+ * instead when the channel @chid (with DRM_PPU_SEM_WAIT_CHAN) faults or is
+ * destroyed (-EIO), when the device goes (-ENODEV), or when the condition
+ * is not met within DRM_PPU_SEM_FENCE_TIMEOUT_MS (-ETIMEDOUT): a fence
+ * always signals in bounded time.
+ *
+ * Errors: -EINVAL for unknown @flags or @cond, nonzero @pad, @chid without
+ * DRM_PPU_SEM_WAIT_CHAN, or @index outside the pool; -ENOENT for an
+ * unknown pool, channel or syncobj; -ENOMEM; -ENODEV once the device is
+ * gone.
+ */
+struct drm_ppu_sem_fence {
+	/** @pool: in, the pool. */
+	__u32 pool;
+	/** @index: in, the semaphore in the pool. */
+	__u32 index;
+	/** @value: in, the value to compare with. */
+	__u32 value;
+	/** @cond: in, DRM_PPU_SEM_WAIT_GEQ or DRM_PPU_SEM_WAIT_EQ. */
+	__u32 cond;
+	/** @flags: in, DRM_PPU_SEM_WAIT_* bits. */
+	__u32 flags;
+	/** @chid: in, with DRM_PPU_SEM_WAIT_CHAN: the channel; else zero. */
+	__u32 chid;
+	/** @syncobj: in, the syncobj handle that gets the fence. */
+	__u32 syncobj;
+	/** @pad: must be zero. */
+	__u32 pad;
 };
 
 #if defined(__cplusplus)

@@ -33,7 +33,7 @@ double ppu_now_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-void ppu_tbo_new_flags(int fd, struct ppu_tbo *bo, uint64_t size, uint32_t flags)
+void ppu_tbo_new_at(int fd, struct ppu_tbo *bo, uint64_t size, uint32_t flags, uint32_t va)
 {
 	struct drm_ppu_gem_create c = { .size = size, .flags = flags };
 	struct drm_ppu_gem_mmap_offset o = { 0 };
@@ -53,12 +53,18 @@ void ppu_tbo_new_flags(int fd, struct ppu_tbo *bo, uint64_t size, uint32_t flags
 		ck_assert(bo->map != MAP_FAILED);
 	}
 	b.handle = c.handle;
-	b.flags = DRM_PPU_VM_BIND_VA_ALLOC;
+	b.flags = va ? 0 : DRM_PPU_VM_BIND_VA_ALLOC;
+	b.va = va;
 	b.size = c.size;
 	ret = ppu_ioctl(fd, DRM_IOCTL_PPU_VM_BIND, &b);
-	ck_assert_msg(ret == 0, "VM_BIND %s", strerror(-ret));
+	ck_assert_msg(ret == 0, "VM_BIND at %#x: %s", va, strerror(-ret));
 	ck_assert(b.va < (1ull << 32));
 	bo->va = (uint32_t)b.va;
+}
+
+void ppu_tbo_new_flags(int fd, struct ppu_tbo *bo, uint64_t size, uint32_t flags)
+{
+	ppu_tbo_new_at(fd, bo, size, flags, 0);
 }
 
 void ppu_tbo_new(int fd, struct ppu_tbo *bo, uint64_t size)

@@ -27,7 +27,9 @@ struct ppu_tbo {
 	uint8_t *map;
 };
 
-/* GEM_CREATE with @flags, mmap (system memory only), VM_BIND VA_ALLOC. */
+/* GEM_CREATE with @flags, mmap (system memory only), VM_BIND at @va (0: VA_ALLOC). */
+void ppu_tbo_new_at(int fd, struct ppu_tbo *bo, uint64_t size, uint32_t flags, uint32_t va);
+/* The same at a kernel-chosen address. */
 void ppu_tbo_new_flags(int fd, struct ppu_tbo *bo, uint64_t size, uint32_t flags);
 void ppu_tbo_new(int fd, struct ppu_tbo *bo, uint64_t size);
 

@@ -457,6 +457,11 @@ static int ppu_chan_create_check(struct drm_device *drm, struct drm_file *file,
 			args->gpfifo_va, ring_bytes);
 		return -EINVAL;
 	}
+	if ((args->flags & DRM_PPU_CHAN_CREATE_COMPUTE) &&
+	    !PPU_FGET(PPU_CAP_FEATURES_COMPUTE_ENGINE, to_ppu(drm)->caps.features)) {
+		drm_dbg(drm, "CHAN_CREATE: no compute engine\n");
+		return -ENODEV;
+	}
 	if ((args->flags & DRM_PPU_CHAN_CREATE_PRIORITY) &&
 	    args->priority > DRM_PPU_CHAN_PRIORITY_NORMAL && !capable(CAP_SYS_NICE)) {
 		drm_dbg(drm, "CHAN_CREATE: priority %u needs CAP_SYS_NICE\n",
@@ -565,7 +570,8 @@ int ppu_ioctl_chan_create(struct drm_device *drm, void *data, struct drm_file *f
 	desc.log2_entries = args->log2_entries;
 	desc.pt_root_pa = pf->pt_root;
 	desc.pt_root_sys = 1;
-	desc.engine = PPU_ENGINE_TYPE_COPY;
+	desc.engine = args->flags & DRM_PPU_CHAN_CREATE_COMPUTE ?
+		      PPU_ENGINE_TYPE_COMPUTE : PPU_ENGINE_TYPE_COPY;
 	desc.prio_max = args->flags & DRM_PPU_CHAN_CREATE_PRIORITY ?
 			args->priority : DRM_PPU_CHAN_PRIORITY_NORMAL;
 	desc.prio_min = desc.prio_max;

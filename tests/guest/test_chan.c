@@ -250,7 +250,11 @@ START_TEST(chan_create_bad_inputs_fail_with_einval)
 	/* Sanity: the good case works. */
 	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 10, ring.va, 0, NULL), 0);
 
-	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 2, 4, ring.va, 0, NULL), -EINVAL);
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 4, 4, ring.va, 0, NULL), -EINVAL);
+	/* A compute channel needs the compute engine. */
+	if (!(ppu_param(DRM_PPU_PARAM_FEATURES) & DRM_PPU_FEATURE_COMPUTE_ENGINE))
+		ck_assert_int_eq(ppu_chan_create_full(ppu_fd, DRM_PPU_CHAN_CREATE_COMPUTE, 4,
+						      ring.va, 0, NULL), -ENODEV);
 	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0x80000000u, 4, ring.va, 0, NULL), -EINVAL);
 	/* A priority needs its flag; the range ends at DRM_PPU_CHAN_PRIORITY_MAX. */
 	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 4, ring.va, 1, NULL), -EINVAL);

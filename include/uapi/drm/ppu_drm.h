@@ -343,7 +343,13 @@ struct drm_ppu_vm_unbind {
 
 /* DRM_IOCTL_PPU_CHAN_CREATE: @priority is given (else it must be 0). */
 #define DRM_PPU_CHAN_CREATE_PRIORITY	(1u << 0)
-#define DRM_PPU_CHAN_CREATE_FLAGS	DRM_PPU_CHAN_CREATE_PRIORITY
+/*
+ * DRM_IOCTL_PPU_CHAN_CREATE: the channel runs on the compute engine (else
+ * on the copy engine); needs DRM_PPU_FEATURE_COMPUTE_ENGINE.
+ */
+#define DRM_PPU_CHAN_CREATE_COMPUTE	(1u << 1)
+#define DRM_PPU_CHAN_CREATE_FLAGS	(DRM_PPU_CHAN_CREATE_PRIORITY | \
+					 DRM_PPU_CHAN_CREATE_COMPUTE)
 
 /*
  * Channel priorities, 0 lowest.  A channel created without
@@ -368,7 +374,8 @@ struct drm_ppu_vm_unbind {
  * struct drm_ppu_chan_create - create a channel
  *
  * DRM_IOCTL_PPU_CHAN_CREATE: allocates a free hardware channel for the
- * calling file, on the copy engine, in the file's address space, with the
+ * calling file, on the copy engine (or the compute engine with
+ * DRM_PPU_CHAN_CREATE_COMPUTE), in the file's address space, with the
  * default time slice.  Its GPFIFO is the ring of 2^@log2_entries 8-byte
  * entries at GPU address @gpfifo_va, which must be 8-byte aligned and lie
  * entirely inside one mapping of this file (DRM_IOCTL_PPU_VM_BIND).  The
@@ -385,7 +392,9 @@ struct drm_ppu_vm_unbind {
  * DRM_PPU_CHAN_PRIORITY_MAX, @log2_entries outside [DRM_PPU_CHAN_LOG2_ENTRIES_MIN,
  * DRM_PPU_CHAN_LOG2_ENTRIES_MAX], a misaligned @gpfifo_va or a ring that
  * is not inside one mapping; -EPERM for a priority above normal without
- * CAP_SYS_NICE; -EBUSY when every channel id for clients
+ * CAP_SYS_NICE; -ENODEV for DRM_PPU_CHAN_CREATE_COMPUTE on a device
+ * without a compute engine (or once the device is gone); -EBUSY when every
+ * channel id for clients
  * (DRM_PPU_PARAM_NUM_USER_CHANNELS) is in use;
  * -ETIMEDOUT when the PPU does not release the free id it was given;
  * -ENOMEM or -ENOSPC when the USERD page or its mmap offset cannot be

@@ -74,24 +74,27 @@ build/guest/ppu-smi: tools/ppu-smi.c include/uapi/drm/ppu_drm.h include/ppu/ppu_
 kmod-guest-tests: $(KMOD_GUEST_BINS)
 
 KMOD_GUEST_HELPERS := tests/guest/ppu_guest.c tests/guest/ppu_guest.h \
-	tests/guest/ppu_guest_work.c tests/guest/ppu_guest_work.h
+	tests/guest/ppu_guest_work.c tests/guest/ppu_guest_work.h tests/guest/ppu_node.c \
+	tests/guest/ppu_node.h
 
 build/guest/test_%: tests/guest/test_%.c $(KMOD_GUEST_HELPERS) include/uapi/drm/ppu_drm.h \
 		include/ppu/ppu_hw.h include/ppu/*.def
 	@mkdir -p $(@D)
 	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $< tests/guest/ppu_guest.c \
-		tests/guest/ppu_guest_work.c $(KMOD_GUEST_LIBS)
+		tests/guest/ppu_guest_work.c tests/guest/ppu_node.c $(KMOD_GUEST_LIBS)
 
 # Plain C (no Check): GET_PARAM round-trip times and doorbell -> completion
 # latency, see tools/cosim-bench.sh.
-build/guest/bench_ioctl: tests/guest/bench_ioctl.c include/uapi/drm/ppu_drm.h
+build/guest/bench_ioctl: tests/guest/bench_ioctl.c tests/guest/ppu_node.c tests/guest/ppu_node.h \
+		include/uapi/drm/ppu_drm.h
 	@mkdir -p $(@D)
-	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $<
+	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $< tests/guest/ppu_node.c
 
-build/guest/bench_submit: tests/guest/bench_submit.c include/uapi/drm/ppu_drm.h \
-		include/ppu/ppu_hw.h include/ppu/ppu_encode.h include/ppu/*.def
+build/guest/bench_submit: tests/guest/bench_submit.c tests/guest/ppu_node.c tests/guest/ppu_node.h \
+		include/uapi/drm/ppu_drm.h include/ppu/ppu_hw.h include/ppu/ppu_encode.h \
+		include/ppu/*.def
 	@mkdir -p $(@D)
-	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $<
+	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $< tests/guest/ppu_node.c
 
 # The SEEDS §B example through the driver (Check suite with --check; the
 # demonstration of `make demo` without).
@@ -100,4 +103,4 @@ build/guest/seeds_b_guest: tests/guest/seeds_b_guest.c $(KMOD_GUEST_HELPERS) \
 		include/ppu/*.def
 	@mkdir -p $(@D)
 	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $< tests/guest/ppu_guest.c \
-		tests/guest/ppu_guest_work.c $(KMOD_GUEST_LIBS)
+		tests/guest/ppu_guest_work.c tests/guest/ppu_node.c $(KMOD_GUEST_LIBS)

@@ -81,6 +81,19 @@ static void ppu_sem_pool_put(struct ppu_sem_pool *pool)
 	kref_put(&pool->ref, ppu_sem_pool_release);
 }
 
+/* The file's pool @id with a reference for the caller, or NULL. */
+static struct ppu_sem_pool *ppu_sem_pool_get(struct ppu_file *pf, u32 id)
+{
+	struct ppu_sem_pool *pool;
+
+	mutex_lock(&pf->pools_lock);
+	pool = xa_load(&pf->pools, id);
+	if (pool)
+		kref_get(&pool->ref);
+	mutex_unlock(&pf->pools_lock);
+	return pool;
+}
+
 /**
  * ppu_sem_file_init() - semaphore state of a new file
  * @pf: the file's state
@@ -304,11 +317,7 @@ int ppu_ioctl_sem_wait(struct drm_device *drm, void *data, struct drm_file *file
 			return ret;
 	}
 
-	mutex_lock(&pf->pools_lock);
-	pool = xa_load(&pf->pools, args->pool);
-	if (pool)
-		kref_get(&pool->ref);
-	mutex_unlock(&pf->pools_lock);
+	pool = ppu_sem_pool_get(pf, args->pool);
 	if (!pool)
 		return -ENOENT;
 	if (args->index >= pool->count) {
@@ -498,11 +507,7 @@ int ppu_ioctl_sem_fence(struct drm_device *drm, void *data, struct drm_file *fil
 		goto err_free;
 	}
 
-	mutex_lock(&pf->pools_lock);
-	f->pool = xa_load(&pf->pools, args->pool);
-	if (f->pool)
-		kref_get(&f->pool->ref);
-	mutex_unlock(&pf->pools_lock);
+	f->pool = ppu_sem_pool_get(pf, args->pool);
 	if (!f->pool) {
 		ret = -ENOENT;
 		goto err_syncobj;

@@ -19,7 +19,6 @@
  * call fails.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -31,50 +30,11 @@
 #include <unistd.h>
 
 #include "drm/ppu_drm.h"
+#include "ppu_node.h"
 
 #define DEFAULT_N 200000
 #define DEFAULT_N_MMIO 10000
 #define WARMUP 16
-
-static int is_ppu(int fd)
-{
-	char name[64] = "";
-	struct drm_version v;
-
-	memset(&v, 0, sizeof(v));
-	v.name = name;
-	v.name_len = sizeof(name) - 1;
-	if (ioctl(fd, DRM_IOCTL_VERSION, &v))
-		return 0;
-	if (v.name_len < sizeof(name))
-		name[v.name_len] = '\0';
-	return !strcmp(name, "ppu");
-}
-
-static int open_ppu(void)
-{
-	char path[288];
-	struct dirent *de;
-	DIR *dir = opendir("/dev/dri");
-	int fd = -1;
-
-	if (!dir)
-		return -1;
-	while ((de = readdir(dir))) {
-		if (strncmp(de->d_name, "renderD", 7))
-			continue;
-		snprintf(path, sizeof(path), "/dev/dri/%s", de->d_name);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (is_ppu(fd))
-			break;
-		close(fd);
-		fd = -1;
-	}
-	closedir(dir);
-	return fd;
-}
 
 static double now_us(void)
 {
@@ -151,7 +111,7 @@ int main(int argc, char **argv)
 	if (argc > 2)
 		n_mmio = arg_count(argv[2], "N_MMIO");
 
-	fd = open_ppu();
+	fd = ppu_open_render_node(NULL, 0);
 	if (fd < 0) {
 		fprintf(stderr, "bench_ioctl: no render node of driver \"ppu\" in /dev/dri "
 			"(is ppu.ko loaded and bound to the PPU?)\n");

@@ -22,7 +22,6 @@
  * Exits 1 with a message on stderr when something fails.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -36,6 +35,7 @@
 
 #include "drm/ppu_drm.h"
 #include "ppu/ppu_encode.h"
+#include "ppu_node.h"
 
 #define DEFAULT_N 200
 #define WARMUP 4
@@ -63,36 +63,6 @@ static void call(int fd, unsigned long req, void *arg, const char *what)
 
 	if (err)
 		die(what, err);
-}
-
-static int open_ppu(void)
-{
-	DIR *dir = opendir("/dev/dri");
-	struct dirent *de;
-	int fd = -1;
-
-	if (!dir)
-		return -1;
-	while ((de = readdir(dir))) {
-		char path[288], name[16] = "";
-		struct drm_version v;
-
-		if (strncmp(de->d_name, "renderD", 7))
-			continue;
-		snprintf(path, sizeof(path), "/dev/dri/%s", de->d_name);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		memset(&v, 0, sizeof(v));
-		v.name = name;
-		v.name_len = sizeof(name) - 1;
-		if (!ioctl(fd, DRM_IOCTL_VERSION, &v) && v.name_len == 3 && !memcmp(name, "ppu", 3))
-			break;
-		close(fd);
-		fd = -1;
-	}
-	closedir(dir);
-	return fd;
 }
 
 /* A one-page system BO, CPU-mapped and bound. */
@@ -148,7 +118,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bench_submit [N]\n");
 		return 2;
 	}
-	fd = open_ppu();
+	fd = ppu_open_render_node(NULL, 0);
 	if (fd < 0) {
 		fprintf(stderr, "bench_submit: no render node of driver \"ppu\"\n");
 		return 1;

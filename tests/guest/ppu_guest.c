@@ -18,55 +18,16 @@
 #include <check.h>
 
 #include "ppu_guest.h"
+#include "ppu_node.h"
 
 #define DEBUGFS_ROOT "/sys/kernel/debug"
 
 int ppu_fd = -1;
 char ppu_node[288];	/* "/dev/dri/" + d_name */
 
-static int drm_driver_is(int fd, const char *want)
-{
-	char name[64] = "";
-	struct drm_version v;
-
-	memset(&v, 0, sizeof(v));
-	v.name = name;
-	v.name_len = sizeof(name) - 1;
-	if (ioctl(fd, DRM_IOCTL_VERSION, &v))
-		return 0;
-	name[sizeof(name) - 1] = '\0';
-	if (v.name_len < sizeof(name))
-		name[v.name_len] = '\0';
-	return !strcmp(name, want);
-}
-
-static int open_ppu_render_node(char *path, size_t len)
-{
-	struct dirent *de;
-	DIR *dir = opendir("/dev/dri");
-	int fd = -1;
-
-	if (!dir)
-		return -1;
-	while ((de = readdir(dir))) {
-		if (strncmp(de->d_name, "renderD", 7))
-			continue;
-		snprintf(path, len, "/dev/dri/%s", de->d_name);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (drm_driver_is(fd, "ppu"))
-			break;
-		close(fd);
-		fd = -1;
-	}
-	closedir(dir);
-	return fd;
-}
-
 void ppu_guest_setup(void)
 {
-	ppu_fd = open_ppu_render_node(ppu_node, sizeof(ppu_node));
+	ppu_fd = ppu_open_render_node(ppu_node, sizeof(ppu_node));
 	ck_assert_msg(ppu_fd >= 0, "no render node of driver \"ppu\" in /dev/dri "
 		      "(is ppu.ko loaded and bound to the PPU?)");
 }

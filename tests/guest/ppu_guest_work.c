@@ -184,3 +184,76 @@ void ppu_tchan_wait_sem(struct ppu_tchan *ch, volatile uint32_t *sem, uint32_t v
 		     "fault_info %#x addr %#x data %#x", *sem, value, timeout_s, st.state,
 		     st.gp_get, st.gp_put, st.fault_info, st.fault_addr, st.fault_data);
 }
+
+void ppu_tpool_new(int fd, struct ppu_tpool *p, uint32_t count)
+{
+	struct drm_ppu_sem_pool_create c = { .count = count };
+	void *m;
+	int ret;
+
+	ret = ppu_ioctl(fd, DRM_IOCTL_PPU_SEM_POOL_CREATE, &c);
+	ck_assert_msg(ret == 0, "SEM_POOL_CREATE %s", strerror(-ret));
+	ck_assert_uint_ne(c.pool, 0);
+	ck_assert_uint_ge(c.va, DRM_PPU_VA_START);
+	ck_assert_uint_le(c.va + (uint64_t)count * DRM_PPU_SEM_BYTES, DRM_PPU_VA_END);
+	ck_assert_uint_eq(c.va % DRM_PPU_PAGE_SIZE, 0);
+	p->fd = fd;
+	p->id = c.pool;
+	p->count = count;
+	p->va = (uint32_t)c.va;
+	p->offset = c.mmap_offset;
+	p->bytes = ((uint64_t)count * DRM_PPU_SEM_BYTES + PPU_TPAGE - 1) / PPU_TPAGE * PPU_TPAGE;
+	m = mmap(NULL, p->bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, c.mmap_offset);
+	ck_assert(m != MAP_FAILED);
+	p->map = m;
+}
+
+volatile uint32_t *ppu_tpool_sem(struct ppu_tpool *p, uint32_t i)
+{
+	return p->map + i * (DRM_PPU_SEM_BYTES / 4);
+}
+
+uint32_t ppu_tpool_va(const struct ppu_tpool *p, uint32_t i)
+{
+	return p->va + i * DRM_PPU_SEM_BYTES;
+}
+
+int ppu_sem_pool_destroy(int fd, uint32_t pool, uint32_t pad)
+{
+	struct drm_ppu_sem_pool_destroy d = { .pool = pool, .pad = pad };
+
+	return ppu_ioctl(fd, DRM_IOCTL_PPU_SEM_POOL_DESTROY, &d);
+}
+
+int64_t ppu_deadline_ns(double rel_s)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + (int64_t)(rel_s * 1e9);
+}
+
+int ppu_sem_wait(int fd, uint32_t pool, uint32_t index, uint32_t value, uint32_t cond,
+		 int64_t timeout_ns, uint32_t flags, uint32_t chid)
+{
+	struct drm_ppu_sem_wait w = {
+		.pool = pool, .index = index, .value = value, .cond = cond,
+		.timeout_ns = timeout_ns, .flags = flags, .chid = chid,
+	};
+
+	return ppu_ioctl(fd, DRM_IOCTL_PPU_SEM_WAIT, &w);
+}
+
+int ppu_gem_close(int fd, uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	return ppu_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+int ppu_vm_unbind(int fd, uint64_t va, uint64_t size)
+{
+	struct drm_ppu_vm_unbind u = { .va = va, .size = size };
+
+	return ppu_ioctl(fd, DRM_IOCTL_PPU_VM_UNBIND, &u);
+}

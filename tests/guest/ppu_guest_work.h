@@ -60,6 +60,32 @@ void ppu_tchan_submit(struct ppu_tchan *ch, uint32_t pb_va, uint32_t ndw);
 /* The same without ringing the doorbell. */
 void ppu_tchan_push(struct ppu_tchan *ch, uint32_t pb_va, uint32_t ndw);
 
+/* A semaphore pool (SEM_POOL_CREATE), CPU-mapped: @bytes from @offset. */
+struct ppu_tpool {
+	int fd;
+	uint32_t id;
+	uint32_t count;
+	uint32_t va;
+	uint64_t offset;
+	uint64_t bytes;
+	volatile uint32_t *map;
+};
+
+/* Creates and maps a pool of @count zeroed semaphores; checks its address. */
+void ppu_tpool_new(int fd, struct ppu_tpool *p, uint32_t count);
+/* Semaphore @i: its value through the CPU mapping, its GPU address. */
+volatile uint32_t *ppu_tpool_sem(struct ppu_tpool *p, uint32_t i);
+uint32_t ppu_tpool_va(const struct ppu_tpool *p, uint32_t i);
+int ppu_sem_pool_destroy(int fd, uint32_t pool, uint32_t pad);
+/* CLOCK_MONOTONIC now + @rel_s, in ns: a SEM_WAIT deadline. */
+int64_t ppu_deadline_ns(double rel_s);
+/* SEM_WAIT with every field given: 0 or -errno. */
+int ppu_sem_wait(int fd, uint32_t pool, uint32_t index, uint32_t value, uint32_t cond,
+		 int64_t timeout_ns, uint32_t flags, uint32_t chid);
+
+int ppu_gem_close(int fd, uint32_t handle);
+int ppu_vm_unbind(int fd, uint64_t va, uint64_t size);
+
 /* Polls *p == value every millisecond: 1 when seen, 0 after timeout_s. */
 int ppu_wait_u32(volatile uint32_t *p, uint32_t value, double timeout_s);
 /* ppu_wait_u32 that fails the test with the channel's status. */

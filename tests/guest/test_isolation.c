@@ -91,84 +91,14 @@ static void check_bytes(const uint8_t *p, size_t len, uint8_t want, const char *
 			ck_abort_msg("%s[%zu] = %#x, want %#x", what, i, p[i], want);
 }
 
-static int64_t deadline_ns(double s)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + (int64_t)(s * 1e9);
-}
-
-/* A semaphore pool, CPU-mapped. */
-struct tpool {
-	int fd;
-	uint32_t id;
-	uint32_t va;
-	uint64_t offset;
-	uint64_t bytes;
-	volatile uint32_t *map;
-};
-
-static void pool_new(int fd, struct tpool *p, uint32_t count)
-{
-	struct drm_ppu_sem_pool_create c = { .count = count };
-	int ret = ppu_ioctl(fd, DRM_IOCTL_PPU_SEM_POOL_CREATE, &c);
-	void *m;
-
-	ck_assert_msg(ret == 0, "SEM_POOL_CREATE %s", strerror(-ret));
-	ck_assert_uint_ne(c.pool, 0);
-	ck_assert(c.va < (1ull << 32));
-	p->fd = fd;
-	p->id = c.pool;
-	p->va = (uint32_t)c.va;
-	p->offset = c.mmap_offset;
-	p->bytes = ((uint64_t)count * DRM_PPU_SEM_BYTES + PG - 1) / PG * PG;
-	m = mmap(NULL, p->bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, c.mmap_offset);
-	ck_assert(m != MAP_FAILED);
-	p->map = m;
-}
-
-static volatile uint32_t *sem_ptr(struct tpool *p, uint32_t index)
-{
-	return p->map + index * (DRM_PPU_SEM_BYTES / 4);
-}
-
-static uint32_t sem_va(struct tpool *p, uint32_t index)
-{
-	return p->va + index * DRM_PPU_SEM_BYTES;
-}
-
 /* SEM_WAIT GEQ, tied to channel @chid unless it is U32_MAX: 0 or -errno. */
 static int sem_wait(int fd, uint32_t pool, uint32_t index, uint32_t value, uint32_t chid,
 		    double timeout_s)
 {
-	struct drm_ppu_sem_wait w;
-
-	memset(&w, 0, sizeof(w));
-	w.pool = pool;
-	w.index = index;
-	w.value = value;
-	w.cond = DRM_PPU_SEM_WAIT_GEQ;
-	w.timeout_ns = timeout_s > 0 ? deadline_ns(timeout_s) : 0;
-	if (chid != UINT32_MAX) {
-		w.flags = DRM_PPU_SEM_WAIT_CHAN;
-		w.chid = chid;
-	}
-	return ppu_ioctl(fd, DRM_IOCTL_PPU_SEM_WAIT, &w);
-}
-
-static int sem_pool_destroy(int fd, uint32_t pool)
-{
-	struct drm_ppu_sem_pool_destroy d = { .pool = pool };
-
-	return ppu_ioctl(fd, DRM_IOCTL_PPU_SEM_POOL_DESTROY, &d);
-}
-
-static int gem_close(int fd, uint32_t handle)
-{
-	struct drm_gem_close c = { .handle = handle };
-
-	return ppu_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+	return ppu_sem_wait(fd, pool, index, value, DRM_PPU_SEM_WAIT_GEQ,
+			    timeout_s > 0 ? ppu_deadline_ns(timeout_s) : 0,
+			    chid != UINT32_MAX ? DRM_PPU_SEM_WAIT_CHAN : 0,
+			    chid != UINT32_MAX ? chid : 0);
 }
 
 static int vm_bind(int fd, uint32_t handle, uint32_t flags, uint64_t va, uint64_t size,
@@ -180,13 +110,6 @@ static int vm_bind(int fd, uint32_t handle, uint32_t flags, uint64_t va, uint64_
 	if (!ret && out_va)
 		*out_va = b.va;
 	return ret;
-}
-
-static int vm_unbind(int fd, uint64_t va, uint64_t size)
-{
-	struct drm_ppu_vm_unbind u = { .va = va, .size = size };
-
-	return ppu_ioctl(fd, DRM_IOCTL_PPU_VM_UNBIND, &u);
 }
 
 static uint64_t mmap_offset_of(int fd, uint32_t handle)
@@ -231,14 +154,14 @@ static void pb_copy(struct ppu_pb *b, uint32_t src, uint32_t dst, uint32_t len)
 }
 
 /* Release @value into semaphore @index, then wake waiters. */
-static void pb_signal(struct ppu_pb *b, struct tpool *pool, uint32_t index, uint32_t value)
+static void pb_signal(struct ppu_pb *b, struct ppu_tpool *pool, uint32_t index, uint32_t value)
 {
-	ppu_pb_sem_release(b, sem_va(pool, index), value);
+	ppu_pb_sem_release(b, ppu_tpool_va(pool, index), value);
 	ppu_pb_nonstall(b);
 }
 
 /* Copy on @ch, then signal; waits with SEM_WAIT on the channel; returns its result. */
-static int copy_and_wait(struct ppu_tchan *ch, struct tpb *pb, struct tpool *pool,
+static int copy_and_wait(struct ppu_tchan *ch, struct tpb *pb, struct ppu_tpool *pool,
 			 uint32_t index, uint32_t value, uint32_t src, uint32_t dst, uint32_t len)
 {
 	struct ppu_pb *b = tpb_begin(pb);
@@ -249,7 +172,7 @@ static int copy_and_wait(struct ppu_tchan *ch, struct tpb *pb, struct tpool *poo
 	return sem_wait(ch->fd, pool->id, index, value, ch->chid, WAIT_S);
 }
 
-static void copy_ok(struct ppu_tchan *ch, struct tpb *pb, struct tpool *pool, uint32_t index,
+static void copy_ok(struct ppu_tchan *ch, struct tpb *pb, struct ppu_tpool *pool, uint32_t index,
 		    uint32_t value, uint32_t src, uint32_t dst, uint32_t len)
 {
 	struct drm_ppu_chan_status st;
@@ -403,7 +326,7 @@ START_TEST(iso_fault_in_one_client_spares_the_other)
 	struct ppu_tbo a_sys, a_loc, a_out, b_src, b_mid, b_dst, b_dst2;
 	struct ppu_tchan a_ch, a_ch2, b_ch;
 	struct drm_ppu_chan_status st;
-	struct tpool a_pool, b_pool;
+	struct ppu_tpool a_pool, b_pool;
 	struct tpb a_pb, b_pb;
 	struct ppu_pb *b;
 	struct waiter w;
@@ -414,7 +337,7 @@ START_TEST(iso_fault_in_one_client_spares_the_other)
 
 	/* Client A: a pattern in system memory and one in local memory. */
 	tpb_new(fa, &a_pb, 4);
-	pool_new(fa, &a_pool, 16);
+	ppu_tpool_new(fa, &a_pool, 16);
 	ppu_tbo_new(fa, &a_sys, alen);
 	fill_pattern(a_sys.map, alen, 1);
 	ppu_tbo_new_flags(fa, &a_loc, alen, lmem ? DRM_PPU_GEM_CREATE_LOCAL : 0);
@@ -425,7 +348,7 @@ START_TEST(iso_fault_in_one_client_spares_the_other)
 
 	/* Client B: 2 MiB system -> local -> system, then a release and an interrupt. */
 	tpb_new(fb, &b_pb, 4);
-	pool_new(fb, &b_pool, 16);
+	ppu_tpool_new(fb, &b_pool, 16);
 	ppu_tbo_new(fb, &b_src, blen);
 	fill_pattern(b_src.map, blen, 2);
 	ppu_tbo_new_flags(fb, &b_mid, blen, lmem ? DRM_PPU_GEM_CREATE_LOCAL : 0);
@@ -457,7 +380,7 @@ START_TEST(iso_fault_in_one_client_spares_the_other)
 	tpb_submit(&a_pb, &a_ch);
 	ret = sem_wait(fa, a_pool.id, 1, 7, a_ch.chid, WAIT_S);
 	a_fault_s = ppu_now_s();
-	b_sem_at_fault = *sem_ptr(&b_pool, 0);
+	b_sem_at_fault = *ppu_tpool_sem(&b_pool, 0);
 	ck_assert_msg(ret == -EIO, "A's SEM_WAIT on its faulting channel: %s, want EIO",
 		      strerror(-ret));
 	/* Dead: waits fail at once, doorbells too. */
@@ -469,14 +392,14 @@ START_TEST(iso_fault_in_one_client_spares_the_other)
 	ck_assert_uint_eq(DRM_PPU_FAULT_INFO_KIND(st.fault_info), DRM_PPU_FAULT_ILLEGAL_METHOD);
 	ck_assert_uint_eq(st.fault_addr, 0x0fc);
 	ck_assert_uint_eq(st.fault_data, 0xdead);
-	ck_assert_uint_eq(*sem_ptr(&a_pool, 1), 0);
+	ck_assert_uint_eq(*ppu_tpool_sem(&a_pool, 1), 0);
 
 	/* B's copy was still running when A faulted, and completes intact. */
 	ck_assert_int_eq(pthread_join(thr, NULL), 0);
 	ck_assert_msg(w.ret == 0, "B's SEM_WAIT: %s", strerror(-w.ret));
 	ck_assert_msg(b_sem_at_fault == 0 && w.done_s > a_fault_s,
 		      "B's copy ended before A's fault was seen: the test did not overlap them");
-	ck_assert_uint_eq(*sem_ptr(&b_pool, 0), 1);
+	ck_assert_uint_eq(*ppu_tpool_sem(&b_pool, 0), 1);
 	check_pattern(b_dst.map, blen, 2, "B dst");
 	ck_assert_int_eq(ppu_chan_status(fb, b_ch.chid, 0, &st), 0);
 	ck_assert_uint_ne(st.state, DRM_PPU_CHAN_STATE_FAULTED);
@@ -502,7 +425,7 @@ END_TEST
 START_TEST(iso_handles_ids_and_offsets_are_per_file)
 {
 	struct ppu_tbo a_bo[5], a_ring, b_bo[2], b_ring;
-	struct tpool a_pool[3], b_pool;
+	struct ppu_tpool a_pool[3], b_pool;
 	struct drm_ppu_chan_create a_cc, b_cc;
 	struct drm_ppu_chan_status st;
 	struct tpb a_pb;
@@ -531,7 +454,7 @@ START_TEST(iso_handles_ids_and_offsets_are_per_file)
 			ck_assert_uint_ne(h, b_bo[j].handle);
 		ck_assert_int_eq(vm_bind(fb, h, DRM_PPU_VM_BIND_VA_ALLOC, 0, PG, NULL), -ENOENT);
 		ck_assert_int_eq(ppu_ioctl(fb, DRM_IOCTL_PPU_GEM_MMAP_OFFSET, &o), -ENOENT);
-		ck_assert_int_ne(gem_close(fb, h), 0);
+		ck_assert_int_ne(ppu_gem_close(fb, h), 0);
 	}
 	/* The shared number 1 is B's own one-page BO in B. */
 	ck_assert_uint_eq(a_bo[0].handle, b_bo[0].handle);
@@ -546,12 +469,12 @@ START_TEST(iso_handles_ids_and_offsets_are_per_file)
 					 NULL), 0);
 	}
 	/* B has nothing at A's addresses. */
-	ck_assert_int_eq(vm_unbind(fb, a_bo[4].va, PG), -ENOENT);
+	ck_assert_int_eq(ppu_vm_unbind(fb, a_bo[4].va, PG), -ENOENT);
 
 	/* mmap offsets: A's BO, A's pool, A's USERD cannot be mapped through B. */
 	for (i = 0; i < 3; i++)
-		pool_new(fa, &a_pool[i], 4);
-	pool_new(fb, &b_pool, 4);
+		ppu_tpool_new(fa, &a_pool[i], 4);
+	ppu_tpool_new(fb, &b_pool, 4);
 	ppu_tbo_new(fa, &a_ring, PG);
 	ppu_tbo_new(fb, &b_ring, PG);
 	ck_assert_int_eq(ppu_chan_create_full(fa, 0, 4, a_ring.va, 0, &a_cc), 0);
@@ -587,10 +510,10 @@ START_TEST(iso_handles_ids_and_offsets_are_per_file)
 	ck_assert_uint_ne(a_pool[2].id, b_pool.id);
 	ck_assert_int_eq(sem_wait(fb, a_pool[2].id, 0, 0, UINT32_MAX, 0), -ENOENT);
 	ck_assert_int_eq(sem_wait(fb, a_pool[2].id, 0, 0, b_cc.chid, 0), -ENOENT);
-	ck_assert_int_eq(sem_pool_destroy(fb, a_pool[2].id), -ENOENT);
-	ck_assert_int_eq(sem_pool_destroy(fb, a_pool[1].id), -ENOENT);
+	ck_assert_int_eq(ppu_sem_pool_destroy(fb, a_pool[2].id, 0), -ENOENT);
+	ck_assert_int_eq(ppu_sem_pool_destroy(fb, a_pool[1].id, 0), -ENOENT);
 	/* The shared number 1 is B's own pool in B: A's value does not show. */
-	*sem_ptr(&a_pool[0], 0) = 5;
+	*ppu_tpool_sem(&a_pool[0], 0) = 5;
 	ck_assert_int_eq(sem_wait(fa, a_pool[0].id, 0, 5, UINT32_MAX, 0), 0);
 	ck_assert_int_eq(sem_wait(fb, b_pool.id, 0, 5, UINT32_MAX, 0), -ETIME);
 
@@ -604,9 +527,9 @@ START_TEST(iso_handles_ids_and_offsets_are_per_file)
 		tpb_submit(&a_pb, &a_ch);
 	}
 	ck_assert_int_eq(sem_wait(fa, a_pool[2].id, 3, 0x77, a_ch.chid, WAIT_S), 0);
-	ck_assert_uint_eq(*sem_ptr(&a_pool[2], 3), 0x77);
+	ck_assert_uint_eq(*ppu_tpool_sem(&a_pool[2], 3), 0x77);
 	ck_assert_int_eq(ppu_chan_destroy(fa, a_cc.chid, 0), 0);
-	ck_assert_int_eq(sem_pool_destroy(fa, a_pool[2].id), 0);
+	ck_assert_int_eq(ppu_sem_pool_destroy(fa, a_pool[2].id, 0), 0);
 	ck_assert_int_eq(close(fb), 0);
 }
 END_TEST
@@ -618,7 +541,7 @@ START_TEST(iso_same_va_in_another_client_faults)
 	const uint32_t len = 64 * KIB;
 	struct ppu_tbo a_bo, a_out, b_src, b_dst;
 	struct ppu_tchan a_ch, b_ch, b_ch2;
-	struct tpool a_pool, b_pool;
+	struct ppu_tpool a_pool, b_pool;
 	struct tpb a_pb, b_pb;
 	int fa = ppu_fd, fb = client_open();
 
@@ -627,11 +550,11 @@ START_TEST(iso_same_va_in_another_client_faults)
 	ppu_tbo_new(fa, &a_out, len);
 	memset(a_out.map, SENTINEL, len);
 	tpb_new(fa, &a_pb, 1);
-	pool_new(fa, &a_pool, 4);
+	ppu_tpool_new(fa, &a_pool, 4);
 	ppu_tchan_new(fa, &a_ch, 4);
 
 	tpb_new(fb, &b_pb, 1);
-	pool_new(fb, &b_pool, 4);
+	ppu_tpool_new(fb, &b_pool, 4);
 	ppu_tbo_new(fb, &b_src, len);
 	fill_pattern(b_src.map, len, 4);
 	ppu_tbo_new(fb, &b_dst, len);
@@ -649,7 +572,7 @@ START_TEST(iso_same_va_in_another_client_faults)
 			 -EIO);
 	check_unmapped_fault(fb, b_ch.chid, 2 /* COPY_SRC */, 0 /* READ */, VA_A_SYS);
 	check_bytes(b_dst.map, len, SENTINEL, "B dst after reading A's VA");
-	ck_assert_uint_eq(*sem_ptr(&b_pool, 0), 0);
+	ck_assert_uint_eq(*ppu_tpool_sem(&b_pool, 0), 0);
 
 	/* B writing to that number does not reach A's BO either. */
 	copy_ok(&a_ch, &a_pb, &a_pool, 1, 1, VA_A_SYS, a_out.va, len);
@@ -672,7 +595,7 @@ START_TEST(iso_local_memory_never_leaks_between_clients)
 	struct ppu_tchan a_ch, b_ch, b_ch2, b_ch3;
 	struct lrange r0[32], r1[32], r2[32], a_range, b_range;
 	unsigned int n0, n1, n2;
-	struct tpool a_pool, b_pool;
+	struct ppu_tpool a_pool, b_pool;
 	struct tpb a_pb, b_pb;
 	int fa = ppu_fd, fb;
 
@@ -685,12 +608,12 @@ START_TEST(iso_local_memory_never_leaks_between_clients)
 	fill_pattern(a_sys.map, len, 5);
 	ppu_tbo_new(fa, &a_out, len);
 	tpb_new(fa, &a_pb, 2);
-	pool_new(fa, &a_pool, 8);
+	ppu_tpool_new(fa, &a_pool, 8);
 	ppu_tchan_new(fa, &a_ch, 4);
 	copy_ok(&a_ch, &a_pb, &a_pool, 0, 1, a_sys.va, VA_A_LOCAL, len);
 
 	tpb_new(fb, &b_pb, 2);
-	pool_new(fb, &b_pool, 8);
+	ppu_tpool_new(fb, &b_pool, 8);
 	ppu_tbo_new(fb, &b_src, len);
 	fill_pattern(b_src.map, len, 6);
 	ppu_tbo_new(fb, &b_dst, big);
@@ -721,8 +644,8 @@ START_TEST(iso_local_memory_never_leaks_between_clients)
 	ppu_tbo_new(fa, &a_big_src, big);
 	fill_pattern(a_big_src.map, big, 7);
 	copy_ok(&a_ch, &a_pb, &a_pool, 2, 1, a_big_src.va, a_big.va, big);
-	ck_assert_int_eq(gem_close(fa, a_big.handle), 0);
-	ck_assert_int_eq(vm_unbind(fa, a_big.va, a_big.size), 0);
+	ck_assert_int_eq(ppu_gem_close(fa, a_big.handle), 0);
+	ck_assert_int_eq(ppu_vm_unbind(fa, a_big.va, a_big.size), 0);
 	n2 = lmem_used(r2, 32, NULL);
 	ck_assert_uint_eq(n2, n0);
 
@@ -748,7 +671,7 @@ struct busy_client {
 	int fd;
 	struct ppu_tbo src, dst, ring1, ring2;
 	struct ppu_tchan ch1, ch2;
-	struct tpool pool;
+	struct ppu_tpool pool;
 	struct tpb pb;
 	struct lrange dst_range;	/* with a local destination */
 };
@@ -763,7 +686,7 @@ static void busy_client_start(struct busy_client *c, uint32_t len, int local_dst
 	memset(c, 0, sizeof(*c));
 	c->fd = client_open();
 	tpb_new(c->fd, &c->pb, 1);
-	pool_new(c->fd, &c->pool, 4);
+	ppu_tpool_new(c->fd, &c->pool, 4);
 	ppu_tbo_new(c->fd, &c->src, len);
 	fill_pattern(c->src.map, len, 8);
 	if (local_dst)
@@ -786,7 +709,7 @@ static void busy_client_start(struct busy_client *c, uint32_t len, int local_dst
 	tpb_submit(&c->pb, &c->ch1);
 	/* Semaphore 1 stays 0: this acquire is never satisfied. */
 	b = tpb_begin(&c->pb);
-	ppu_pb_sem_acquire(b, sem_va(&c->pool, 1), 1);
+	ppu_pb_sem_acquire(b, ppu_tpool_va(&c->pool, 1), 1);
 	pb_signal(b, &c->pool, 2, 1);
 	tpb_submit(&c->pb, &c->ch2);
 }
@@ -799,7 +722,7 @@ static void busy_client_print(struct busy_client *c, const char *name)
 	ck_assert_int_eq(ppu_chan_status(c->fd, c->ch1.chid, 0, &s1), 0);
 	ck_assert_int_eq(ppu_chan_status(c->fd, c->ch2.chid, 0, &s2), 0);
 	printf("%s before close: copy channel state %u, acquire channel state %u, "
-	       "copy semaphore %u\n", name, s1.state, s2.state, *sem_ptr(&c->pool, 0));
+	       "copy semaphore %u\n", name, s1.state, s2.state, *ppu_tpool_sem(&c->pool, 0));
 }
 
 static void busy_client_munmap(struct busy_client *c)
@@ -827,7 +750,7 @@ static void check_nothing_left(pid_t pid, const struct lrange *killed, unsigned 
 	struct lrange r[32];
 	struct ppu_tbo ring, full, out;
 	struct ppu_tchan ch;
-	struct tpool pool;
+	struct ppu_tpool pool;
 	struct tpb pb;
 	uint32_t chids[32], i, k;
 	int fd;
@@ -861,7 +784,7 @@ static void check_nothing_left(pid_t pid, const struct lrange *killed, unsigned 
 	ck_assert_uint_eq(lmem_used(r, 32, NULL), 1);
 	ck_assert_uint_eq(r[0].end - r[0].start, lmem);
 	tpb_new(fd, &pb, 1);
-	pool_new(fd, &pool, 4);
+	ppu_tpool_new(fd, &pool, 4);
 	ppu_tchan_new(fd, &ch, 4);
 	for (k = 0; k < nkilled; k++) {
 		uint64_t len = killed[k].end - killed[k].start;
@@ -875,7 +798,7 @@ static void check_nothing_left(pid_t pid, const struct lrange *killed, unsigned 
 			(uint32_t)len);
 		check_bytes(out.map, len, 0, "local memory of a killed copy");
 		ck_assert_int_eq(munmap(out.map, out.size), 0);
-		ck_assert_int_eq(gem_close(fd, out.handle), 0);
+		ck_assert_int_eq(ppu_gem_close(fd, out.handle), 0);
 	}
 	ck_assert_int_eq(close(fd), 0);
 }

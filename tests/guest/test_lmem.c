@@ -42,20 +42,6 @@ static int gem_create(int fd, uint64_t size, uint32_t flags, uint32_t *handle)
 	return ret;
 }
 
-static int gem_close(int fd, uint32_t handle)
-{
-	struct drm_gem_close c = { .handle = handle };
-
-	return ppu_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
-}
-
-static int vm_unbind(int fd, uint32_t va, uint64_t size)
-{
-	struct drm_ppu_vm_unbind u = { .va = va, .size = size };
-
-	return ppu_ioctl(fd, DRM_IOCTL_PPU_VM_UNBIND, &u);
-}
-
 static void fill(uint8_t *p, size_t n, uint32_t seed)
 {
 	size_t i;
@@ -146,17 +132,17 @@ START_TEST(lmem_runs_out_with_enospc_and_gets_everything_back)
 	for (i = 0; i < 4; i++)
 		ck_assert_int_eq(gem_create(ppu_fd, total / 4, DRM_PPU_GEM_CREATE_LOCAL, &h[i]), 0);
 	ck_assert_int_eq(gem_create(ppu_fd, 4096, DRM_PPU_GEM_CREATE_LOCAL, NULL), -ENOSPC);
-	ck_assert_int_eq(gem_close(ppu_fd, h[1]), 0);
+	ck_assert_int_eq(ppu_gem_close(ppu_fd, h[1]), 0);
 	ck_assert_int_eq(gem_create(ppu_fd, total / 4 + 4096, DRM_PPU_GEM_CREATE_LOCAL, NULL),
 			 -ENOSPC);
 	ck_assert_int_eq(gem_create(ppu_fd, total / 4, DRM_PPU_GEM_CREATE_LOCAL, &extra), 0);
-	ck_assert_int_eq(gem_close(ppu_fd, extra), 0);
-	ck_assert_int_eq(gem_close(ppu_fd, h[0]), 0);
-	ck_assert_int_eq(gem_close(ppu_fd, h[2]), 0);
-	ck_assert_int_eq(gem_close(ppu_fd, h[3]), 0);
+	ck_assert_int_eq(ppu_gem_close(ppu_fd, extra), 0);
+	ck_assert_int_eq(ppu_gem_close(ppu_fd, h[0]), 0);
+	ck_assert_int_eq(ppu_gem_close(ppu_fd, h[2]), 0);
+	ck_assert_int_eq(ppu_gem_close(ppu_fd, h[3]), 0);
 	/* All of it again, in one piece. */
 	ck_assert_int_eq(gem_create(ppu_fd, total, DRM_PPU_GEM_CREATE_LOCAL, &extra), 0);
-	ck_assert_int_eq(gem_close(ppu_fd, extra), 0);
+	ck_assert_int_eq(ppu_gem_close(ppu_fd, extra), 0);
 }
 END_TEST
 
@@ -178,8 +164,8 @@ START_TEST(lmem_freed_memory_is_cleared_for_the_next_owner)
 	memset(src.map, 0x5a, size);
 	copy_wait(&ch, &pb, &sem, src.va, local.va, size);
 	/* Free it: handle and mapping. */
-	ck_assert_int_eq(vm_unbind(ppu_fd, local.va, size), 0);
-	ck_assert_int_eq(gem_close(ppu_fd, local.handle), 0);
+	ck_assert_int_eq(ppu_vm_unbind(ppu_fd, local.va, size), 0);
+	ck_assert_int_eq(ppu_gem_close(ppu_fd, local.handle), 0);
 
 	/* Another client takes (very likely the same) local range. */
 	fd2 = open(ppu_node, O_RDWR | O_CLOEXEC);
@@ -190,7 +176,7 @@ START_TEST(lmem_freed_memory_is_cleared_for_the_next_owner)
 		uint64_t rest = ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE) - size;
 
 		ck_assert_int_eq(gem_create(ppu_fd, rest, DRM_PPU_GEM_CREATE_LOCAL, &i), 0);
-		ck_assert_int_eq(gem_close(ppu_fd, i), 0);
+		ck_assert_int_eq(ppu_gem_close(ppu_fd, i), 0);
 	}
 	/* Client 2 reads its new BO: zeros, not our 0x5a. */
 	{

@@ -49,83 +49,18 @@ _Static_assert(sizeof(struct drm_ppu_sem_fence) == 32, "sem_fence size");
 _Static_assert(DRM_IOCTL_PPU_SEM_FENCE == _IOW('d', 0x4c, struct drm_ppu_sem_fence),
 	       "ioctl number");
 
-/* A pool, CPU-mapped. */
-struct pool {
-	uint32_t id;
-	uint32_t count;
-	uint32_t va;
-	volatile uint32_t *map;
-};
-
 static int pool_create_raw(int fd, struct drm_ppu_sem_pool_create *c)
 {
 	return ppu_ioctl(fd, DRM_IOCTL_PPU_SEM_POOL_CREATE, c);
 }
 
-static void pool_new(int fd, struct pool *p, uint32_t count)
-{
-	struct drm_ppu_sem_pool_create c = { .count = count };
-	void *m;
-	int ret;
-
-	ret = pool_create_raw(fd, &c);
-	ck_assert_msg(ret == 0, "SEM_POOL_CREATE %s", strerror(-ret));
-	ck_assert_uint_ne(c.pool, 0);
-	ck_assert_uint_ge(c.va, DRM_PPU_VA_START);
-	ck_assert_uint_le(c.va + (uint64_t)count * DRM_PPU_SEM_BYTES, DRM_PPU_VA_END);
-	ck_assert_uint_eq(c.va % DRM_PPU_PAGE_SIZE, 0);
-	m = mmap(NULL, (size_t)count * DRM_PPU_SEM_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 fd, c.mmap_offset);
-	ck_assert(m != MAP_FAILED);
-	p->id = c.pool;
-	p->count = count;
-	p->va = (uint32_t)c.va;
-	p->map = m;
-}
-
-static volatile uint32_t *sem_ptr(struct pool *p, uint32_t i)
-{
-	return p->map + i * (DRM_PPU_SEM_BYTES / 4);
-}
-
-static uint32_t sem_va(struct pool *p, uint32_t i)
-{
-	return p->va + i * DRM_PPU_SEM_BYTES;
-}
-
-static int64_t deadline_ns(double rel_s)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + (int64_t)(rel_s * 1e9);
-}
-
-static int sem_wait_full(int fd, uint32_t pool, uint32_t index, uint32_t value, uint32_t cond,
-			 int64_t timeout_ns, uint32_t flags, uint32_t chid)
-{
-	struct drm_ppu_sem_wait w = {
-		.pool = pool, .index = index, .value = value, .cond = cond,
-		.timeout_ns = timeout_ns, .flags = flags, .chid = chid,
-	};
-
-	return ppu_ioctl(fd, DRM_IOCTL_PPU_SEM_WAIT, &w);
-}
-
-static int pool_destroy(int fd, uint32_t id, uint32_t pad)
-{
-	struct drm_ppu_sem_pool_destroy d = { .pool = id, .pad = pad };
-
-	return ppu_ioctl(fd, DRM_IOCTL_PPU_SEM_POOL_DESTROY, &d);
-}
-
 START_TEST(sem_pool_is_zeroed_mapped_and_bound)
 {
-	struct pool a, b;
+	struct ppu_tpool a, b;
 	uint32_t i;
 
-	pool_new(ppu_fd, &a, 3);
-	pool_new(ppu_fd, &b, 1000);
+	ppu_tpool_new(ppu_fd, &a, 3);
+	ppu_tpool_new(ppu_fd, &b, 1000);
 	ck_assert_uint_ne(a.id, b.id);
 	/* Separate GPU ranges. */
 	ck_assert(a.va + 3 * DRM_PPU_SEM_BYTES <= b.va ||
@@ -135,24 +70,24 @@ START_TEST(sem_pool_is_zeroed_mapped_and_bound)
 	for (i = 0; i < 3 * DRM_PPU_SEM_BYTES / 4; i++)
 		ck_assert_uint_eq(a.map[i], 0);
 	/* The CPU may write values; a wait sees them at once. */
-	*sem_ptr(&b, 999) = 7;
-	ck_assert_int_eq(sem_wait_full(ppu_fd, b.id, 999, 7, DRM_PPU_SEM_WAIT_EQ, 0, 0, 0), 0);
-	ck_assert_int_eq(sem_wait_full(ppu_fd, b.id, 999, 6, DRM_PPU_SEM_WAIT_GEQ, 0, 0, 0), 0);
-	ck_assert_int_eq(sem_wait_full(ppu_fd, b.id, 999, 8, DRM_PPU_SEM_WAIT_GEQ, 0, 0, 0),
+	*ppu_tpool_sem(&b, 999) = 7;
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, b.id, 999, 7, DRM_PPU_SEM_WAIT_EQ, 0, 0, 0), 0);
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, b.id, 999, 6, DRM_PPU_SEM_WAIT_GEQ, 0, 0, 0), 0);
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, b.id, 999, 8, DRM_PPU_SEM_WAIT_GEQ, 0, 0, 0),
 			 -ETIME);
-	ck_assert_int_eq(pool_destroy(ppu_fd, a.id, 0), 0);
-	ck_assert_int_eq(pool_destroy(ppu_fd, a.id, 0), -ENOENT);
+	ck_assert_int_eq(ppu_sem_pool_destroy(ppu_fd, a.id, 0), 0);
+	ck_assert_int_eq(ppu_sem_pool_destroy(ppu_fd, a.id, 0), -ENOENT);
 	/* The CPU mapping outlives the pool. */
-	ck_assert_uint_eq(*sem_ptr(&b, 999), 7);
-	ck_assert_int_eq(pool_destroy(ppu_fd, b.id, 0), 0);
-	ck_assert_uint_eq(*sem_ptr(&b, 999), 7);
+	ck_assert_uint_eq(*ppu_tpool_sem(&b, 999), 7);
+	ck_assert_int_eq(ppu_sem_pool_destroy(ppu_fd, b.id, 0), 0);
+	ck_assert_uint_eq(*ppu_tpool_sem(&b, 999), 7);
 }
 END_TEST
 
 START_TEST(sem_pool_create_rejects_bad_input)
 {
 	struct drm_ppu_sem_pool_create c;
-	struct pool p;
+	struct ppu_tpool p;
 
 	memset(&c, 0, sizeof(c));
 	ck_assert_int_eq(pool_create_raw(ppu_fd, &c), -EINVAL);		/* count 0 */
@@ -177,62 +112,62 @@ START_TEST(sem_pool_create_rejects_bad_input)
 	memset(&c, 0, sizeof(c));
 	c.count = DRM_PPU_SEM_POOL_MAX_COUNT;
 	ck_assert_int_eq(pool_create_raw(ppu_fd, &c), 0);
-	ck_assert_int_eq(pool_destroy(ppu_fd, c.pool, 0), 0);
+	ck_assert_int_eq(ppu_sem_pool_destroy(ppu_fd, c.pool, 0), 0);
 
-	pool_new(ppu_fd, &p, 1);
-	ck_assert_int_eq(pool_destroy(ppu_fd, p.id, 1), -EINVAL);
-	ck_assert_int_eq(pool_destroy(ppu_fd, 0, 0), -ENOENT);
-	ck_assert_int_eq(pool_destroy(ppu_fd, 0xffffffffu, 0), -ENOENT);
+	ppu_tpool_new(ppu_fd, &p, 1);
+	ck_assert_int_eq(ppu_sem_pool_destroy(ppu_fd, p.id, 1), -EINVAL);
+	ck_assert_int_eq(ppu_sem_pool_destroy(ppu_fd, 0, 0), -ENOENT);
+	ck_assert_int_eq(ppu_sem_pool_destroy(ppu_fd, 0xffffffffu, 0), -ENOENT);
 }
 END_TEST
 
 START_TEST(sem_wait_rejects_bad_input)
 {
 	struct ppu_tchan ch;
-	struct pool p;
+	struct ppu_tpool p;
 	uint32_t n = (uint32_t)ppu_param(DRM_PPU_PARAM_NUM_CHANNELS);
 
-	pool_new(ppu_fd, &p, 4);
+	ppu_tpool_new(ppu_fd, &p, 4);
 	ppu_tchan_new(ppu_fd, &ch, 2);
 	/* Good calls that are already satisfied. */
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 3, 0, DRM_PPU_SEM_WAIT_EQ, 0, 0, 0), 0);
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 0, 0, DRM_PPU_SEM_WAIT_GEQ, 0,
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 3, 0, DRM_PPU_SEM_WAIT_EQ, 0, 0, 0), 0);
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 0, 0, DRM_PPU_SEM_WAIT_GEQ, 0,
 				       DRM_PPU_SEM_WAIT_CHAN, ch.chid), 0);
 
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 4, 0, DRM_PPU_SEM_WAIT_EQ, 0, 0, 0), -EINVAL);
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 0xffffffffu, 0, 0, 0, 0, 0), -EINVAL);
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 0, 0, 2, 0, 0, 0), -EINVAL);
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 0, 0, 0xffffffffu, 0, 0, 0), -EINVAL);
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 0, 0, 0, 0, 2, 0), -EINVAL);
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 0, 0, 0, 0, 0x80000000u, 0), -EINVAL);
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 4, 0, DRM_PPU_SEM_WAIT_EQ, 0, 0, 0), -EINVAL);
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 0xffffffffu, 0, 0, 0, 0, 0), -EINVAL);
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 0, 0, 2, 0, 0, 0), -EINVAL);
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 0, 0, 0xffffffffu, 0, 0, 0), -EINVAL);
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 0, 0, 0, 0, 2, 0), -EINVAL);
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 0, 0, 0, 0, 0x80000000u, 0), -EINVAL);
 	/* A channel id needs the CHAN flag. */
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 0, 0, 0, 0, 0, ch.chid ? ch.chid : 1),
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 0, 0, 0, 0, 0, ch.chid ? ch.chid : 1),
 			 -EINVAL);
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id + 100, 0, 0, 0, 0, 0, 0), -ENOENT);
-	ck_assert_int_eq(sem_wait_full(ppu_fd, 0, 0, 0, 0, 0, 0, 0), -ENOENT);
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 0, 0, 0, 0, DRM_PPU_SEM_WAIT_CHAN, n),
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id + 100, 0, 0, 0, 0, 0, 0), -ENOENT);
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, 0, 0, 0, 0, 0, 0, 0), -ENOENT);
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 0, 0, 0, 0, DRM_PPU_SEM_WAIT_CHAN, n),
 			 -ENOENT);
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 0, 0, 0, 0, DRM_PPU_SEM_WAIT_CHAN,
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 0, 0, 0, 0, DRM_PPU_SEM_WAIT_CHAN,
 				       0xffffffffu), -ENOENT);
 	/* The driver's own channel (the highest id) is nobody's. */
 	if (ppu_param(DRM_PPU_PARAM_NUM_USER_CHANNELS) < n)
-		ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 0, 0, 0, 0,
+		ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 0, 0, 0, 0,
 					       DRM_PPU_SEM_WAIT_CHAN, n - 1), -ENOENT);
 }
 END_TEST
 
 START_TEST(sem_wait_times_out_with_etime)
 {
-	struct pool p;
+	struct ppu_tpool p;
 	double t0, dt;
 
-	pool_new(ppu_fd, &p, 1);
+	ppu_tpool_new(ppu_fd, &p, 1);
 	/* A deadline in the past checks once. */
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 0, 1, DRM_PPU_SEM_WAIT_GEQ,
-				       deadline_ns(-1.0), 0, 0), -ETIME);
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 0, 1, DRM_PPU_SEM_WAIT_GEQ,
+				       ppu_deadline_ns(-1.0), 0, 0), -ETIME);
 	t0 = ppu_now_s();
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 0, 1, DRM_PPU_SEM_WAIT_EQ,
-				       deadline_ns(0.3), 0, 0), -ETIME);
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 0, 1, DRM_PPU_SEM_WAIT_EQ,
+				       ppu_deadline_ns(0.3), 0, 0), -ETIME);
 	dt = ppu_now_s() - t0;
 	ck_assert_msg(dt >= 0.29 && dt < 5.0, "waited %.3f s for a 0.3 s deadline", dt);
 }
@@ -276,46 +211,46 @@ START_TEST(sem_wait_wakes_on_a_channel_release)
 	struct cpu_release rel;
 	struct ppu_tchan ch;
 	struct ppu_tbo pb;
-	struct pool p;
+	struct ppu_tpool p;
 	pthread_t th;
 	uint32_t n;
 	int ret;
 
-	pool_new(ppu_fd, &p, 4);
+	ppu_tpool_new(ppu_fd, &p, 4);
 	ppu_tbo_new(ppu_fd, &pb, PPU_TPAGE);
 	ppu_tchan_new(ppu_fd, &ch, 3);
 
 	/* Already released by the time we wait, or not: both return 0. */
-	n = pb_release(&pb, 0, 0, 0, sem_va(&p, 1), 0x11, 1);
+	n = pb_release(&pb, 0, 0, 0, ppu_tpool_va(&p, 1), 0x11, 1);
 	ppu_tchan_submit(&ch, pb.va, n);
-	ret = sem_wait_full(ppu_fd, p.id, 1, 0x11, DRM_PPU_SEM_WAIT_EQ, deadline_ns(WAIT_S),
+	ret = ppu_sem_wait(ppu_fd, p.id, 1, 0x11, DRM_PPU_SEM_WAIT_EQ, ppu_deadline_ns(WAIT_S),
 			    DRM_PPU_SEM_WAIT_CHAN, ch.chid);
-	ck_assert_msg(ret == 0, "SEM_WAIT %s, value %#x", strerror(-ret), *sem_ptr(&p, 1));
+	ck_assert_msg(ret == 0, "SEM_WAIT %s, value %#x", strerror(-ret), *ppu_tpool_sem(&p, 1));
 
 	/*
 	 * Release held back by an acquire of a semaphore the CPU writes later
 	 * from another thread: the wait must sleep and be woken by the
 	 * release's non-stall interrupt.
 	 */
-	n = pb_release(&pb, 64, sem_va(&p, 0), 1, sem_va(&p, 2), 0x22, 1);
+	n = pb_release(&pb, 64, ppu_tpool_va(&p, 0), 1, ppu_tpool_va(&p, 2), 0x22, 1);
 	ppu_tchan_submit(&ch, pb.va + 256, n);
-	rel.sem = sem_ptr(&p, 0);
+	rel.sem = ppu_tpool_sem(&p, 0);
 	rel.value = 1;
 	rel.delay_us = 200000;
 	ck_assert_int_eq(pthread_create(&th, NULL, cpu_release_thread, &rel), 0);
-	ret = sem_wait_full(ppu_fd, p.id, 2, 0x20, DRM_PPU_SEM_WAIT_GEQ, deadline_ns(WAIT_S),
+	ret = ppu_sem_wait(ppu_fd, p.id, 2, 0x20, DRM_PPU_SEM_WAIT_GEQ, ppu_deadline_ns(WAIT_S),
 			    DRM_PPU_SEM_WAIT_CHAN, ch.chid);
 	ck_assert_int_eq(pthread_join(th, NULL), 0);
-	ck_assert_msg(ret == 0, "SEM_WAIT %s, value %#x", strerror(-ret), *sem_ptr(&p, 2));
-	ck_assert_uint_eq(*sem_ptr(&p, 2), 0x22);
+	ck_assert_msg(ret == 0, "SEM_WAIT %s, value %#x", strerror(-ret), *ppu_tpool_sem(&p, 2));
+	ck_assert_uint_eq(*ppu_tpool_sem(&p, 2), 0x22);
 
 	/* GEQ compares as wrapping counters: 0x00000002 is after 0xfffffff0. */
-	*sem_ptr(&p, 3) = 0xfffffff0u;
-	n = pb_release(&pb, 128, 0, 0, sem_va(&p, 3), 2, 1);
+	*ppu_tpool_sem(&p, 3) = 0xfffffff0u;
+	n = pb_release(&pb, 128, 0, 0, ppu_tpool_va(&p, 3), 2, 1);
 	ppu_tchan_submit(&ch, pb.va + 512, n);
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 3, 0xfffffff8u, DRM_PPU_SEM_WAIT_GEQ,
-				       deadline_ns(WAIT_S), 0, 0), 0);
-	ck_assert_uint_eq(*sem_ptr(&p, 3), 2);
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 3, 0xfffffff8u, DRM_PPU_SEM_WAIT_GEQ,
+				       ppu_deadline_ns(WAIT_S), 0, 0), 0);
+	ck_assert_uint_eq(*ppu_tpool_sem(&p, 3), 2);
 }
 END_TEST
 
@@ -326,7 +261,7 @@ START_TEST(sem_wait_on_a_channel_that_faults_fails_with_eio)
 	struct ppu_tchan bad, good;
 	struct ppu_tbo pb;
 	struct ppu_pb b;
-	struct pool p;
+	struct ppu_tpool p;
 	static char text[8192];
 	char needle[64];
 	pthread_t th;
@@ -334,25 +269,25 @@ START_TEST(sem_wait_on_a_channel_that_faults_fails_with_eio)
 	uint32_t n;
 	int ret;
 
-	pool_new(ppu_fd, &p, 4);
+	ppu_tpool_new(ppu_fd, &p, 4);
 	ppu_tbo_new(ppu_fd, &pb, PPU_TPAGE);
 	ppu_tchan_new(ppu_fd, &bad, 2);
 	ppu_tchan_new(ppu_fd, &good, 2);
 
 	/* bad: wait for semaphore 0, then an illegal method; never releases 1. */
 	ppu_pb_init(&b, (uint32_t *)pb.map, 64);
-	ppu_pb_sem_acquire(&b, sem_va(&p, 0), 1);
+	ppu_pb_sem_acquire(&b, ppu_tpool_va(&p, 0), 1);
 	ppu_pb_method(&b, 0x0fc, 0xbad);
-	ppu_pb_sem_release(&b, sem_va(&p, 1), 1);
+	ppu_pb_sem_release(&b, ppu_tpool_va(&p, 1), 1);
 	ck_assert(!b.overflow);
 	ppu_tchan_submit(&bad, pb.va, b.len);
 
-	rel.sem = sem_ptr(&p, 0);
+	rel.sem = ppu_tpool_sem(&p, 0);
 	rel.value = 1;
 	rel.delay_us = 200000;
 	ck_assert_int_eq(pthread_create(&th, NULL, cpu_release_thread, &rel), 0);
 	t0 = ppu_now_s();
-	ret = sem_wait_full(ppu_fd, p.id, 1, 1, DRM_PPU_SEM_WAIT_EQ, deadline_ns(WAIT_S),
+	ret = ppu_sem_wait(ppu_fd, p.id, 1, 1, DRM_PPU_SEM_WAIT_EQ, ppu_deadline_ns(WAIT_S),
 			    DRM_PPU_SEM_WAIT_CHAN, bad.chid);
 	ck_assert_int_eq(pthread_join(th, NULL), 0);
 	ck_assert_msg(ret == -EIO, "SEM_WAIT returned %s after %.2f s", strerror(-ret),
@@ -360,16 +295,16 @@ START_TEST(sem_wait_on_a_channel_that_faults_fails_with_eio)
 	ck_assert_msg(ppu_now_s() - t0 < WAIT_S / 2, "the fault did not end the wait early");
 
 	/* Dead: later waits fail at once, doorbells too; the status says why. */
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 1, 1, DRM_PPU_SEM_WAIT_EQ,
-				       deadline_ns(WAIT_S), DRM_PPU_SEM_WAIT_CHAN, bad.chid), -EIO);
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 1, 1, DRM_PPU_SEM_WAIT_EQ,
+				       ppu_deadline_ns(WAIT_S), DRM_PPU_SEM_WAIT_CHAN, bad.chid), -EIO);
 	ck_assert_int_eq(ppu_doorbell(ppu_fd, bad.chid, 0), -EIO);
 	ck_assert_int_eq(ppu_chan_status(ppu_fd, bad.chid, 0, &st), 0);
 	ck_assert_uint_eq(st.state, DRM_PPU_CHAN_STATE_FAULTED);
 	ck_assert_uint_eq(DRM_PPU_FAULT_INFO_KIND(st.fault_info), DRM_PPU_FAULT_ILLEGAL_METHOD);
 	ck_assert_uint_eq(st.fault_data, 0xbad);
 	/* A wait not tied to the channel just times out. */
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 1, 1, DRM_PPU_SEM_WAIT_EQ,
-				       deadline_ns(0.05), 0, 0), -ETIME);
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 1, 1, DRM_PPU_SEM_WAIT_EQ,
+				       ppu_deadline_ns(0.05), 0, 0), -ETIME);
 
 	/* The fault log names the channel; debugfs lists it dead. */
 	ppu_debugfs_read("faults", text, sizeof(text));
@@ -380,14 +315,14 @@ START_TEST(sem_wait_on_a_channel_that_faults_fails_with_eio)
 	ck_assert_msg(strstr(text, "faulted") && strstr(text, "yes"), "channels:\n%s", text);
 
 	/* The other channel of the same file goes on. */
-	n = pb_release(&pb, 128, 0, 0, sem_va(&p, 2), 0x33, 1);
+	n = pb_release(&pb, 128, 0, 0, ppu_tpool_va(&p, 2), 0x33, 1);
 	ppu_tchan_submit(&good, pb.va + 512, n);
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 2, 0x33, DRM_PPU_SEM_WAIT_EQ,
-				       deadline_ns(WAIT_S), DRM_PPU_SEM_WAIT_CHAN, good.chid), 0);
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 2, 0x33, DRM_PPU_SEM_WAIT_EQ,
+				       ppu_deadline_ns(WAIT_S), DRM_PPU_SEM_WAIT_CHAN, good.chid), 0);
 
 	/* Destroying the dead channel frees its id for reuse. */
 	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, bad.chid, 0), 0);
-	ck_assert_int_eq(sem_wait_full(ppu_fd, p.id, 1, 1, DRM_PPU_SEM_WAIT_EQ, 0,
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 1, 1, DRM_PPU_SEM_WAIT_EQ, 0,
 				       DRM_PPU_SEM_WAIT_CHAN, bad.chid), -ENOENT);
 }
 END_TEST
@@ -402,7 +337,7 @@ static void *waiter_thread(void *arg)
 {
 	struct waiter *w = arg;
 
-	w->ret = sem_wait_full(w->fd, w->pool, 0, 1, DRM_PPU_SEM_WAIT_EQ, deadline_ns(WAIT_S),
+	w->ret = ppu_sem_wait(w->fd, w->pool, 0, 1, DRM_PPU_SEM_WAIT_EQ, ppu_deadline_ns(WAIT_S),
 			       DRM_PPU_SEM_WAIT_CHAN, w->chid);
 	return NULL;
 }
@@ -411,11 +346,11 @@ START_TEST(sem_wait_ends_with_eio_when_its_channel_is_destroyed)
 {
 	struct ppu_tchan ch;
 	struct waiter w;
-	struct pool p;
+	struct ppu_tpool p;
 	pthread_t th;
 	double t0;
 
-	pool_new(ppu_fd, &p, 1);
+	ppu_tpool_new(ppu_fd, &p, 1);
 	ppu_tchan_new(ppu_fd, &ch, 2);
 	w.fd = ppu_fd;
 	w.pool = p.id;
@@ -440,15 +375,15 @@ START_TEST(sem_pools_go_with_the_file)
 	ppu_debugfs_read("regs", before, sizeof(before));
 	for (i = 0; i < 50; i++) {
 		int fd = open(ppu_node, O_RDWR | O_CLOEXEC);
-		struct pool p;
+		struct ppu_tpool p;
 
 		ck_assert_int_ge(fd, 0);
 		for (j = 0; j < 4; j++)
-			pool_new(fd, &p, 256);
+			ppu_tpool_new(fd, &p, 256);
 		/* Keep the last mapping across the close: it stays valid. */
 		ck_assert_int_eq(close(fd), 0);
-		*sem_ptr(&p, 255) = 5;
-		ck_assert_uint_eq(*sem_ptr(&p, 255), 5);
+		*ppu_tpool_sem(&p, 255) = 5;
+		ck_assert_uint_eq(*ppu_tpool_sem(&p, 255), 5);
 		ck_assert_int_eq(munmap((void *)p.map, 256 * DRM_PPU_SEM_BYTES), 0);
 	}
 	ppu_debugfs_read("regs", after, sizeof(after));
@@ -483,7 +418,7 @@ static int syncobj_wait(int fd, uint32_t handle, double rel_s)
 {
 	struct drm_syncobj_wait w = {
 		.handles = (uintptr_t)&handle, .count_handles = 1,
-		.timeout_nsec = deadline_ns(rel_s),
+		.timeout_nsec = ppu_deadline_ns(rel_s),
 	};
 
 	return ppu_ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
@@ -512,17 +447,17 @@ START_TEST(sem_fence_signals_through_a_syncobj)
 {
 	struct ppu_tchan ch;
 	struct ppu_tbo pb;
-	struct pool p;
+	struct ppu_tpool p;
 	uint32_t so, n;
 
-	pool_new(ppu_fd, &p, 2);
+	ppu_tpool_new(ppu_fd, &p, 2);
 	ppu_tbo_new(ppu_fd, &pb, PPU_TPAGE);
 	ppu_tchan_new(ppu_fd, &ch, 3);
 	so = syncobj_new(ppu_fd);
 
 	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 1, 5, DRM_PPU_SEM_WAIT_CHAN, ch.chid, so), 0);
 	ck_assert_int_eq(syncobj_wait(ppu_fd, so, 0.1), -ETIME);
-	n = pb_release(&pb, 0, 0, 0, sem_va(&p, 1), 5, 1);
+	n = pb_release(&pb, 0, 0, 0, ppu_tpool_va(&p, 1), 5, 1);
 	ppu_tchan_submit(&ch, pb.va, n);
 	ck_assert_int_eq(syncobj_wait(ppu_fd, so, WAIT_S), 0);
 	ck_assert_int_eq(syncobj_status(ppu_fd, so), 1);
@@ -531,7 +466,7 @@ START_TEST(sem_fence_signals_through_a_syncobj)
 	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 1, 4, 0, 0, so), 0);
 	ck_assert_int_eq(syncobj_wait(ppu_fd, so, WAIT_S), 0);
 	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 9, 0, 0, so), 0);
-	*sem_ptr(&p, 0) = 9;
+	*ppu_tpool_sem(&p, 0) = 9;
 	ck_assert_int_eq(syncobj_wait(ppu_fd, so, WAIT_S), 0);
 	ck_assert_int_eq(syncobj_status(ppu_fd, so), 1);
 }
@@ -542,10 +477,10 @@ START_TEST(sem_fence_of_a_faulting_channel_signals_an_error)
 	struct ppu_tchan ch;
 	struct ppu_tbo pb;
 	struct ppu_pb b;
-	struct pool p;
+	struct ppu_tpool p;
 	uint32_t so;
 
-	pool_new(ppu_fd, &p, 1);
+	ppu_tpool_new(ppu_fd, &p, 1);
 	ppu_tbo_new(ppu_fd, &pb, PPU_TPAGE);
 	ppu_tchan_new(ppu_fd, &ch, 2);
 	so = syncobj_new(ppu_fd);
@@ -567,10 +502,10 @@ START_TEST(sem_fence_rejects_bad_input)
 {
 	struct drm_ppu_sem_fence f;
 	struct ppu_tchan ch;
-	struct pool p;
+	struct ppu_tpool p;
 	uint32_t so;
 
-	pool_new(ppu_fd, &p, 1);
+	ppu_tpool_new(ppu_fd, &p, 1);
 	ppu_tchan_new(ppu_fd, &ch, 2);
 	so = syncobj_new(ppu_fd);
 	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 1, 0, 0, 0, so), -EINVAL);

@@ -21,6 +21,7 @@ include hw/sim/sim.mk
 include tests/blocks/blocks.mk
 include tools/cosim.mk
 include kernel/kernel.mk
+include runtime/runtime.mk
 include tools/cosim-bench.mk
 
 RTL_ENV := tests/rtl/rtl_env.c tests/rtl/rtl_env.h
@@ -55,12 +56,16 @@ all: deps
 
 .PHONY: build-all
 build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BIN) $(BLOCKS_BINS) \
-	cosim-tools kmod kmod-guest-tests $(PPU_SMI)
+	cosim-tools kmod kmod-guest-tests runtime runtime-guest-tests $(PPU_SMI)
 
-build/tests/unit_tests: $(UNIT_TESTS) tests/unit/unit_main.c $(PPU_SVPKG) include/ppu/*.h include/ppu/*.def
+# The runtime's device-free modules are unit-tested here.
+RUNTIME_PURE := runtime/priority_map.c runtime/copy_prio.c
+
+build/tests/unit_tests: $(UNIT_TESTS) tests/unit/unit_main.c $(PPU_SVPKG) include/ppu/*.h \
+		include/ppu/*.def $(RUNTIME_PURE) $(RUNTIME_PURE:.c=.h)
 	@mkdir -p $(@D)
-	$(CC) $(PPU_CFLAGS) $(CHECK_CFLAGS) -DPPU_SVPKG_PATH='"$(PPU_SVPKG)"' -o $@ \
-		tests/unit/unit_main.c $(UNIT_TESTS) $(CHECK_LIBS)
+	$(CC) $(PPU_CFLAGS) -Iruntime $(CHECK_CFLAGS) -DPPU_SVPKG_PATH='"$(PPU_SVPKG)"' -o $@ \
+		tests/unit/unit_main.c $(UNIT_TESTS) $(RUNTIME_PURE) $(CHECK_LIBS)
 
 $(RTL_TEST_BIN): $(RTL_TESTS) tests/rtl/rtl_main.c tests/rtl/rtl_suites.h $(RTL_ENV) \
 		tests/rtl/rtl_check.c tests/rtl/rtl_check.h $(SEEDS_B) $(PPUSIM_LIB) include/ppu/*.h
@@ -128,7 +133,7 @@ lint-run: $(PPU_SVPKG)
 # every program, a module unload/reload, the tests again.
 GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem \
 	--run /bin/test_vm --run /bin/test_chan --run /bin/test_sem --run /bin/test_lmem \
-	--run /bin/test_isolation --run '/bin/seeds_b_guest --check' --run /bin/test_unplug \
+	--run /bin/test_isolation --run '/bin/seeds_b_guest --check' --run /bin/test_runtime --run /bin/test_unplug \
 	--run /bin/ppu-smi \
 	--run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko' --run '/bin/reload-stress 20' \
 	--run /bin/test_irq --run /bin/test_vm --run /bin/test_chan --run /bin/test_sem \
@@ -136,9 +141,9 @@ GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem 
 guest-check: deps
 	@$(MAKE) --no-print-directory guest-check-run
 
-guest-check-run: cosim-tools kmod kmod-guest-tests
+guest-check-run: cosim-tools kmod kmod-guest-tests runtime-guest-tests
 	$(COSIM_RUNNER) --kver $(PPU_KVER) --timeout 600 --module $(KMOD) \
-		$(foreach t,$(KMOD_GUEST_BINS),--file $(t):/bin/$(notdir $(t))) \
+		$(foreach t,$(KMOD_GUEST_BINS) $(RT_GUEST_BINS),--file $(t):/bin/$(notdir $(t))) \
 		--file tests/guest/reload-stress.sh:/bin/reload-stress \
 		$(GUEST_RUNS)
 

@@ -4,6 +4,8 @@
 
 Suite *suite_encode(void);
 Suite *suite_svpkg(void);
+Suite *suite_priority_map(void);
+Suite *suite_copy_prio(void);
 
 int main(void)
 {
@@ -11,6 +13,8 @@ int main(void)
 	int failed;
 
 	srunner_add_suite(sr, suite_svpkg());
+	srunner_add_suite(sr, suite_priority_map());
+	srunner_add_suite(sr, suite_copy_prio());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Channels: a GPFIFO ring and a pushbuffer ring per channel, both buffer
+ * objects of the context; USERD mapped from the driver.  Every GPFIFO
+ * entry ends by releasing the channel's timeline semaphore with the
+ * entry's sequence number and raising a non-stall interrupt, which is how
+ * waits wake up and how pushbuffer space is reclaimed.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "drm/ppu_drm.h"
+#include "ppu_internal.h"
+
+/* SEM_RELEASE of the timeline (6 dwords) and NON_STALL_INTR (1). */
+#define TAIL_DWORDS 7u
+
+ppu_status ppu_chan_new(ppu_ctx *ctx, unsigned int level, struct ppu_chan **out)
+{
+	struct drm_ppu_chan_create cc = { 0 };
+	struct drm_ppu_chan_destroy cd = { 0 };
+	struct ppu_chan *ch;
+	ppu_status st;
+	void *userd;
+	int ret;
+
+	ch = calloc(1, sizeof(*ch));
+	if (!ch)
+		return ppu_fail(PPU_ERROR_OUT_OF_MEMORY, "out of host memory");
+	ch->ctx = ctx;
+	ch->level = level;
+	ch->dev_prio = ppu_prio_map_device(&ctx->map, (int)level);
+	ch->entries = 1u << PPU_RT_GP_LOG2;
+	ch->pb_dwords = PPU_RT_PB_BYTES / 4;
+	ch->entry_start = calloc(ch->entries, sizeof(*ch->entry_start));
+	if (!ch->entry_start) {
+		st = ppu_fail(PPU_ERROR_OUT_OF_MEMORY, "out of host memory");
+		goto err_free;
+	}
+	st = ppu_bo_new(ctx, &ch->ring, (uint64_t)ch->entries * PPU_GP_ENTRY_BYTES, 0, 1);
+	if (st)
+		goto err_free;
+	st = ppu_bo_new(ctx, &ch->pb, PPU_RT_PB_BYTES, 0, 1);
+	if (st)
+		goto err_ring;
+	st = ppu_sem_alloc(ctx, &ch->timeline);
+	if (st)
+		goto err_pb;
+	if (level > 0) {
+		st = ppu_sem_alloc(ctx, &ch->prio_sem);
+		if (st)
+			goto err_timeline;
+	}
+
+	cc.flags = DRM_PPU_CHAN_CREATE_PRIORITY;
+	cc.priority = ch->dev_prio;
+	cc.log2_entries = PPU_RT_GP_LOG2;
+	cc.gpfifo_va = ch->ring.va;
+	ret = ppu_ioctl(ctx->fd, DRM_IOCTL_PPU_CHAN_CREATE, &cc);
+	if (ret == -EPERM) {
+		st = ppu_fail_errno(EPERM, "CHAN_CREATE: device priority %u is above normal (%u) "
+				    "and needs CAP_SYS_NICE", ch->dev_prio,
+				    DRM_PPU_CHAN_PRIORITY_NORMAL);
+		goto err_sem;
+	}
+	if (ret) {
+		st = ppu_fail_errno(-ret, "CHAN_CREATE at device priority %u", ch->dev_prio);
+		goto err_sem;
+	}
+	userd = mmap(NULL, DRM_PPU_USERD_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, ctx->fd,
+		     (off_t)cc.userd_offset);
+	if (userd == MAP_FAILED) {
+		st = ppu_fail_errno(errno, "mmap of USERD");
+		cd.chid = cc.chid;
+		ppu_ioctl(ctx->fd, DRM_IOCTL_PPU_CHAN_DESTROY, &cd);
+		goto err_sem;
+	}
+	ch->userd = userd;
+	ch->chid = cc.chid;
+	*out = ch;
+	return PPU_SUCCESS;
+
+err_sem:
+	ppu_sem_free(ctx, &ch->prio_sem);
+err_timeline:
+	ppu_sem_free(ctx, &ch->timeline);
+err_pb:
+	ppu_bo_free(ctx, &ch->pb);
+err_ring:
+	ppu_bo_free(ctx, &ch->ring);
+err_free:
+	free(ch->entry_start);
+	free(ch);
+	return st;
+}
+
+void ppu_chan_free(struct ppu_chan *ch)
+{
+	struct drm_ppu_chan_destroy cd = { .chid = ch->chid };
+	ppu_ctx *ctx = ch->ctx;
+
+	if (!ch->dead)
+		ppu_chan_wait(ch, ch->seq);
+	ppu_ioctl(ctx->fd, DRM_IOCTL_PPU_CHAN_DESTROY, &cd);
+	munmap((void *)ch->userd, DRM_PPU_USERD_SIZE);
+	ppu_sem_free(ctx, &ch->prio_sem);
+	ppu_sem_free(ctx, &ch->timeline);
+	ppu_bo_free(ctx, &ch->pb);
+	ppu_bo_free(ctx, &ch->ring);
+	free(ch->entry_start);
+	free(ch);
+}
+
+int ppu_chan_done(const struct ppu_chan *ch, uint32_t seq)
+{
+	return ppu_sem_passed(&ch->timeline, seq);
+}
+
+ppu_status ppu_chan_wait(struct ppu_chan *ch, uint32_t seq)
+{
+	if (ppu_chan_done(ch, seq))
+		return PPU_SUCCESS;
+	return ppu_sem_wait(ch->ctx, &ch->timeline, seq, ch);
+}
+
+ppu_status ppu_chan_check(struct ppu_chan *ch)
+{
+	struct drm_ppu_chan_status cs = { .chid = ch->chid };
+
+	if (!ch->dead && !ppu_ioctl(ch->ctx->fd, DRM_IOCTL_PPU_CHAN_STATUS, &cs) &&
+	    cs.state == DRM_PPU_CHAN_STATE_FAULTED)
+		ch->dead = 1;
+	if (ch->dead)
+		return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "channel %u faulted", ch->chid);
+	return PPU_SUCCESS;
+}
+
+/*
+ * Where @need contiguous dwords are free in the pushbuffer ring; the
+ * number of them in *avail.  The ring holds the segments of the entries
+ * in flight, oldest at the tail.
+ */
+static int pb_space(struct ppu_chan *ch, uint32_t need, uint32_t *at, uint32_t *avail)
+{
+	uint32_t done = ch->timeline.cpu[0];
+	uint32_t inflight = ch->seq - done;
+	uint32_t head = ch->pb_head, tail;
+
+	if (inflight >= ch->entries - 1)
+		return 0;
+	if (inflight == 0) {
+		*at = 0;
+		*avail = ch->pb_dwords;
+		return need <= *avail;
+	}
+	tail = ch->entry_start[(done + 1) & (ch->entries - 1)];
+	/* Strictly below the tail: head == tail would read as empty. */
+	if (head >= tail) {
+		if (ch->pb_dwords - head >= need) {
+			*at = head;
+			*avail = ch->pb_dwords - head;
+			return 1;
+		}
+		*at = 0;
+		*avail = tail ? tail - 1 : 0;
+		return tail > need;
+	}
+	*at = head;
+	*avail = tail - head - 1;
+	return tail - head > need;
+}
+
+ppu_status ppu_chan_begin(struct ppu_chan *ch, uint32_t min, struct ppu_pb *pb)
+{
+	uint32_t need = min + TAIL_DWORDS, at, avail;
+	ppu_status st;
+
+	if (ch->dead)
+		return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "channel %u faulted", ch->chid);
+	if (need > ch->pb_dwords || need > PPU_RT_SEGMENT_DWORDS)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "a command of %u dwords does not fit a "
+				"pushbuffer segment", min);
+	while (!pb_space(ch, need, &at, &avail)) {
+		/* Wait for the oldest entry in flight to free its space. */
+		st = ppu_sem_wait(ch->ctx, &ch->timeline, ch->timeline.cpu[0] + 1, ch);
+		if (st)
+			return st;
+	}
+	if (avail > PPU_RT_SEGMENT_DWORDS)
+		avail = PPU_RT_SEGMENT_DWORDS;
+	ppu_pb_init(pb, (uint32_t *)ch->pb.map + at, avail - TAIL_DWORDS);
+	return PPU_SUCCESS;
+}
+
+ppu_status ppu_chan_submit(struct ppu_chan *ch, struct ppu_pb *pb, uint32_t *seq)
+{
+	struct drm_ppu_doorbell db = { .chid = ch->chid };
+	uint32_t start = (uint32_t)(pb->dw - (uint32_t *)ch->pb.map);
+	uint32_t *gp = (uint32_t *)ch->ring.map + 2 * ch->put;
+	uint32_t next = ch->seq + 1;
+	int ret;
+
+	if (pb->overflow)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "internal: pushbuffer segment overflow");
+	pb->cap += TAIL_DWORDS;
+	ppu_pb_sem_release(pb, ch->timeline.va, next);
+	ppu_pb_nonstall(pb);
+
+	ppu_gp_entry(gp, (uint32_t)ch->pb.va + 4 * start, pb->len, 0);
+	ch->entry_start[next & (ch->entries - 1)] = start;
+	ch->pb_head = start + pb->len;
+	ch->seq = next;
+	ch->put = (ch->put + 1) & (ch->entries - 1);
+	/* The PPU must see the pushbuffer and the entry before GP_PUT. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	ch->userd[DRM_PPU_USERD_GP_PUT / 4] = ch->put;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (seq)
+		*seq = next;
+	ret = ppu_ioctl(ch->ctx->fd, DRM_IOCTL_PPU_DOORBELL, &db);
+	if (ret == -EIO) {
+		ch->dead = 1;
+		return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "channel %u faulted", ch->chid);
+	}
+	if (ret)
+		return ppu_fail_errno(-ret, "DOORBELL");
+	return PPU_SUCCESS;
+}

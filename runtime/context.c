@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Contexts: one open render node, one GPU address space, the stream
+ * priority mapping and one copy channel per priority level in use.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "drm/ppu_drm.h"
+#include "ppu_internal.h"
+
+/* Default copy command: this many device chunks (docs/runtime.md). */
+#define DEFAULT_CHUNK_FACTOR 4u
+
+static ppu_status map_init(ppu_ctx *ctx, unsigned int depth)
+{
+	unsigned int levels = ctx->num_prios / depth;
+
+	if (ppu_prio_map_init(&ctx->map, ctx->num_prios, depth, 0, (int)levels - 1,
+			      PPU_PRIO_SHARE_HIGHEST))
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "max nesting depth %u outside 1..%u",
+				depth, ctx->num_prios);
+	ctx->max_depth = depth;
+	return PPU_SUCCESS;
+}
+
+/* Gives the stream the channel of its level, creating it on first use. */
+static ppu_status stream_attach(ppu_ctx *ctx, ppu_stream *s)
+{
+	unsigned int level = ppu_prio_map_level(&ctx->map, s->prio);
+	struct ppu_chan *ch = ctx->chan[level];
+	ppu_status st;
+
+	s->prio = (int)level;
+	s->level = level;
+	if (!ch) {
+		st = ppu_chan_new(ctx, level, &ch);
+		if (st)
+			return st;
+		if (ppu_copy_prio_add_level(&ctx->cp, level, ch->prio_sem.va)) {
+			ppu_chan_free(ch);
+			return ppu_fail(PPU_ERROR_INVALID_VALUE, "internal: copy level %u", level);
+		}
+		ctx->chan[level] = ch;
+	}
+	s->chan = ch;
+	return PPU_SUCCESS;
+}
+
+static void chans_free(ppu_ctx *ctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < PPU_COPY_PRIO_LEVELS; i++) {
+		if (ctx->chan[i])
+			ppu_chan_free(ctx->chan[i]);
+		ctx->chan[i] = NULL;
+	}
+	ppu_copy_prio_init(&ctx->cp, ctx->copy_sems);
+}
+
+/*
+ * Before the first launch the mapping may change: the channels hold no
+ * work yet, so they are simply made again at the new device priorities.
+ */
+static ppu_status chans_rebuild(ppu_ctx *ctx)
+{
+	ppu_stream *s;
+	ppu_status st;
+
+	chans_free(ctx);
+	st = stream_attach(ctx, &ctx->default_stream);
+	for (s = ctx->streams; s && !st; s = s->next)
+		st = stream_attach(ctx, s);
+	return st;
+}
+
+ppu_status ppu_ctx_create(ppu_ctx **out, int index, unsigned int flags)
+{
+	ppu_ctx *ctx;
+	ppu_status st;
+	int fd;
+
+	ppu_clear_error();
+	if (!out || index < 0 || flags)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_ctx_create: bad argument");
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return ppu_fail(PPU_ERROR_OUT_OF_MEMORY, "ppu_ctx_create: out of host memory");
+	fd = ppu_dev_open(index, ctx->info.node, sizeof(ctx->info.node), ctx->info.pci_bus_id,
+			  sizeof(ctx->info.pci_bus_id));
+	if (fd < 0) {
+		free(ctx);
+		if (fd == -ENODEV)
+			return ppu_fail(PPU_ERROR_NO_DEVICE, "ppu_ctx_create: no PPU %d", index);
+		return ppu_fail_errno(-fd, "ppu_ctx_create: opening PPU %d", index);
+	}
+	ctx->fd = fd;
+	st = ppu_dev_query(fd, &ctx->info);
+	if (st)
+		goto err;
+	if (!(ctx->info.features & DRM_PPU_FEATURE_COPY_ENGINE)) {
+		st = ppu_fail(PPU_ERROR_NOT_SUPPORTED, "ppu_ctx_create: the PPU has no copy engine");
+		goto err;
+	}
+	ctx->num_prios = ctx->info.num_device_priorities;
+	ctx->chunk_bytes = (uint64_t)ctx->info.copy_chunk_bytes * DEFAULT_CHUNK_FACTOR;
+	ctx->copy_sems = 1;
+	ppu_copy_prio_init(&ctx->cp, 1);
+	st = map_init(ctx, PPU_RT_DEFAULT_MAX_DEPTH < ctx->num_prios ?
+			   PPU_RT_DEFAULT_MAX_DEPTH : ctx->num_prios);
+	if (st)
+		goto err;
+	ctx->default_stream.ctx = ctx;
+	ctx->default_stream.is_default = 1;
+	st = stream_attach(ctx, &ctx->default_stream);
+	if (st)
+		goto err;
+	*out = ctx;
+	return PPU_SUCCESS;
+
+err:
+	chans_free(ctx);
+	ppu_pools_free(ctx);
+	close(fd);
+	free(ctx);
+	return st;
+}
+
+ppu_status ppu_ctx_synchronize(ppu_ctx *ctx)
+{
+	ppu_status first = PPU_SUCCESS, st;
+	unsigned int i;
+
+	ppu_clear_error();
+	if (!ctx)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_ctx_synchronize: NULL context");
+	for (i = 0; i < PPU_COPY_PRIO_LEVELS; i++) {
+		if (!ctx->chan[i])
+			continue;
+		st = ctx->chan[i]->dead ? ppu_chan_check(ctx->chan[i]) :
+		     ppu_chan_wait(ctx->chan[i], ctx->chan[i]->seq);
+		if (st && !first)
+			first = st;
+	}
+	return first;
+}
+
+ppu_status ppu_ctx_destroy(ppu_ctx *ctx)
+{
+	ppu_status st;
+
+	if (!ctx)
+		return PPU_SUCCESS;
+	st = ppu_ctx_synchronize(ctx);
+	while (ctx->streams) {
+		ppu_stream *s = ctx->streams;
+
+		ctx->streams = s->next;
+		free(s);
+	}
+	while (ctx->events) {
+		ppu_event *e = ctx->events;
+
+		ctx->events = e->next;
+		free(e);
+	}
+	chans_free(ctx);
+	while (ctx->allocs) {
+		struct ppu_alloc *a = ctx->allocs;
+
+		ctx->allocs = a->next;
+		ppu_bo_free(ctx, a);
+		free(a);
+	}
+	ppu_pools_free(ctx);
+	close(ctx->fd);
+	free(ctx);
+	return st;
+}
+
+ppu_status ppu_ctx_get_info(ppu_ctx *ctx, struct ppu_device_info *info)
+{
+	ppu_clear_error();
+	if (!ctx || !info)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_ctx_get_info: NULL argument");
+	*info = ctx->info;
+	return PPU_SUCCESS;
+}
+
+void ppu_ctx_launch(ppu_ctx *ctx)
+{
+	ctx->launched = 1;
+}
+
+ppu_status ppu_ctx_set_limit(ppu_ctx *ctx, enum ppu_limit limit, uint64_t value)
+{
+	unsigned int old;
+	ppu_status st;
+
+	ppu_clear_error();
+	if (!ctx)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_ctx_set_limit: NULL context");
+	switch (limit) {
+	case PPU_LIMIT_MAX_NESTING_DEPTH:
+		if (ctx->launched)
+			return ppu_fail(PPU_ERROR_CONTEXT_ACTIVE, "ppu_ctx_set_limit: the max nesting "
+					"depth is fixed at the context's first launch");
+		if (value < 1 || value > ctx->num_prios)
+			return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_ctx_set_limit: max nesting "
+					"depth %llu outside 1..%u", (unsigned long long)value,
+					ctx->num_prios);
+		if (value == ctx->max_depth)
+			return PPU_SUCCESS;
+		old = (unsigned int)ctx->max_depth;
+		map_init(ctx, (unsigned int)value);
+		st = chans_rebuild(ctx);
+		if (st) {
+			/* Back to the mapping that worked; keep the first error's message. */
+			char msg[512];
+
+			snprintf(msg, sizeof(msg), "%s", ppu_last_error());
+			map_init(ctx, old);
+			chans_rebuild(ctx);
+			return ppu_fail(st, "ppu_ctx_set_limit: %s", msg);
+		}
+		return PPU_SUCCESS;
+	case PPU_LIMIT_COPY_CHUNK_BYTES:
+		if (value > PPU_COPY_PRIO_MAX_COMMAND ||
+		    (ctx->info.copy_chunk_bytes && value % ctx->info.copy_chunk_bytes))
+			return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_ctx_set_limit: copy chunk %llu "
+					"is not a multiple of %u up to %u",
+					(unsigned long long)value, ctx->info.copy_chunk_bytes,
+					PPU_COPY_PRIO_MAX_COMMAND);
+		ctx->chunk_bytes = value;
+		return PPU_SUCCESS;
+	case PPU_LIMIT_COPY_PRIORITIES:
+		if (ctx->launched)
+			return ppu_fail(PPU_ERROR_CONTEXT_ACTIVE, "ppu_ctx_set_limit: copy priorities "
+					"are fixed at the context's first launch");
+		if (value > 1)
+			return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_ctx_set_limit: copy priorities "
+					"is 0 or 1");
+		ctx->copy_sems = (int)value;
+		ctx->cp.sems = (int)value;
+		return PPU_SUCCESS;
+	}
+	return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_ctx_set_limit: unknown limit %d", (int)limit);
+}
+
+ppu_status ppu_ctx_get_limit(ppu_ctx *ctx, enum ppu_limit limit, uint64_t *value)
+{
+	ppu_clear_error();
+	if (!ctx || !value)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_ctx_get_limit: NULL argument");
+	switch (limit) {
+	case PPU_LIMIT_MAX_NESTING_DEPTH:
+		*value = ctx->max_depth;
+		return PPU_SUCCESS;
+	case PPU_LIMIT_COPY_CHUNK_BYTES:
+		*value = ctx->chunk_bytes;
+		return PPU_SUCCESS;
+	case PPU_LIMIT_COPY_PRIORITIES:
+		*value = (uint64_t)ctx->copy_sems;
+		return PPU_SUCCESS;
+	}
+	return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_ctx_get_limit: unknown limit %d", (int)limit);
+}
+
+ppu_status ppu_ctx_get_stream_priority_range(ppu_ctx *ctx, int *least, int *greatest)
+{
+	ppu_clear_error();
+	if (!ctx || (!least && !greatest))
+		return ppu_fail(PPU_ERROR_INVALID_VALUE,
+				"ppu_ctx_get_stream_priority_range: NULL argument");
+	if (least)
+		*least = ctx->map.stream_lo;
+	if (greatest)
+		*greatest = ctx->map.stream_hi;
+	return PPU_SUCCESS;
+}
+
+ppu_status ppu_ctx_get_device_priority(ppu_ctx *ctx, int prio, unsigned int *device_prio)
+{
+	ppu_clear_error();
+	if (!ctx || !device_prio)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_ctx_get_device_priority: NULL argument");
+	*device_prio = ppu_prio_map_device(&ctx->map, prio);
+	return PPU_SUCCESS;
+}
+
+ppu_stream *ppu_ctx_default_stream(ppu_ctx *ctx)
+{
+	return ctx ? &ctx->default_stream : NULL;
+}
+
+/* ---- streams ---- */
+
+ppu_status ppu_stream_create_with_priority(ppu_ctx *ctx, int prio, ppu_stream **out)
+{
+	ppu_stream *s;
+	ppu_status st;
+
+	ppu_clear_error();
+	if (!ctx || !out)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_stream_create: NULL argument");
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return ppu_fail(PPU_ERROR_OUT_OF_MEMORY, "ppu_stream_create: out of host memory");
+	s->ctx = ctx;
+	s->prio = prio;
+	st = stream_attach(ctx, s);
+	if (st) {
+		free(s);
+		return st;
+	}
+	s->next = ctx->streams;
+	ctx->streams = s;
+	*out = s;
+	return PPU_SUCCESS;
+}
+
+ppu_status ppu_stream_create(ppu_ctx *ctx, ppu_stream **out)
+{
+	return ppu_stream_create_with_priority(ctx, ctx ? ctx->map.stream_lo : 0, out);
+}
+
+ppu_status ppu_stream_destroy(ppu_stream *s)
+{
+	ppu_stream **pp;
+	ppu_status st;
+
+	if (!s || s->is_default)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE,
+				"ppu_stream_destroy: NULL or the default stream");
+	st = ppu_stream_synchronize(s);
+	for (pp = &s->ctx->streams; *pp; pp = &(*pp)->next) {
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	}
+	free(s);
+	return st;
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Prioritised memory copies by semaphore insertion (US 9483423).
+ *
+ * Streams alias onto one copy channel per copy priority level.  Level 0 is
+ * the lowest; every other level n that is in use owns a semaphore S_n,
+ * starting at 0, that counts the copies of level n which have started and
+ * not finished.  A copy at level n becomes, in channel C_n:
+ *
+ *   for every used level p > n:  SEM_ACQUIRE(S_p == 0)
+ *   if n > 0:                    SEM_INC(S_n)
+ *   COPY chunk 0
+ *   for every chunk i > 0:       SEM_ACQUIRE(S_p == 0) for every used p > n, COPY chunk i
+ *   if n > 0:                    SEM_DEC(S_n)
+ *
+ * The host's scheduler knows nothing of priorities.  A pending higher copy
+ * makes the lower channel's next acquire fail, so the host switches away
+ * from it at once; repeating the acquires before every chunk bounds what a
+ * higher copy waits for to the one lower chunk already on the engine.
+ * Only levels that have a stream are acquired on: a semaphore of an unused
+ * level would stay 0 forever.
+ *
+ * The module only builds command sequences (include/ppu/ppu_encode.h); it
+ * knows nothing of channels or the driver, so it is tested without a device.
+ */
+#ifndef PPU_COPY_PRIO_H
+#define PPU_COPY_PRIO_H
+
+#include <stdint.h>
+
+#include "ppu/ppu_encode.h"
+
+#define PPU_COPY_PRIO_LEVELS 64u
+/* The most a single copy command moves when splitting is off. */
+#define PPU_COPY_PRIO_MAX_COMMAND (1u << 30)
+
+struct ppu_copy_prio {
+	int sems;			/* 0: plain copies (the prior art) */
+	uint64_t used;			/* bit n: level n has a channel */
+	uint32_t sem_va[PPU_COPY_PRIO_LEVELS];	/* S_n, n >= 1 */
+};
+
+/* One copy being turned into commands, possibly over several segments. */
+struct ppu_copy_op {
+	unsigned int level;
+	uint32_t dst, src;
+	uint64_t left;		/* bytes not yet emitted */
+	uint32_t chunk;		/* bytes per command */
+	int started;		/* the first chunk (and the INC) is out */
+	int done;		/* everything (and the DEC) is out */
+};
+
+void ppu_copy_prio_init(struct ppu_copy_prio *cp, int sems);
+/*
+ * Level @level now has a channel; @sem_va is its semaphore S_level (ignored
+ * for level 0), 4-byte aligned and 0.  -EINVAL for a level out of range, a
+ * misaligned or zero semaphore address, or a level already added.
+ */
+int ppu_copy_prio_add_level(struct ppu_copy_prio *cp, unsigned int level, uint32_t sem_va);
+/* The number of SEM_ACQUIREs before each chunk of a copy at @level. */
+unsigned int ppu_copy_prio_acquires(const struct ppu_copy_prio *cp, unsigned int level);
+/* Dwords of the largest step of a copy at @level (what must fit a fresh segment). */
+uint32_t ppu_copy_prio_step_dwords(const struct ppu_copy_prio *cp, unsigned int level);
+/*
+ * Starts a copy of @len bytes at @level, split into commands of @chunk
+ * bytes (0: PPU_COPY_PRIO_MAX_COMMAND).  -EINVAL for a level without a
+ * channel, a zero @len, or a range that leaves the 32-bit address space.
+ */
+int ppu_copy_op_init(const struct ppu_copy_prio *cp, struct ppu_copy_op *op, unsigned int level,
+		     uint32_t dst, uint32_t src, uint64_t len, uint32_t chunk);
+/*
+ * Appends as many whole steps of @op as fit in @pb (a step is one chunk
+ * with its acquires, plus the INC before the first and the DEC after the
+ * last).  Returns 1 when the copy is complete, 0 when @pb is full and the
+ * caller must continue in a new segment; never leaves half a step.
+ */
+int ppu_copy_prio_emit(const struct ppu_copy_prio *cp, struct ppu_copy_op *op, struct ppu_pb *pb);
+
+#endif /* PPU_COPY_PRIO_H */

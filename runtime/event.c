@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Events: a record is a timestamped 16-byte semaphore release in the
+ * stream's channel (value = the record's number), so other streams can wait
+ * for it on the PPU and its time comes from the PPU's cycle counter.  The
+ * CPU side waits on the channel's timeline instead: once the entry after
+ * the release has completed, all 16 bytes are surely written.
+ */
+#include <stdlib.h>
+
+#include "drm/ppu_drm.h"
+#include "ppu_internal.h"
+
+ppu_status ppu_event_create(ppu_ctx *ctx, ppu_event **out)
+{
+	ppu_event *ev;
+	ppu_status st;
+
+	ppu_clear_error();
+	if (!ctx || !out)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_event_create: NULL argument");
+	ev = calloc(1, sizeof(*ev));
+	if (!ev)
+		return ppu_fail(PPU_ERROR_OUT_OF_MEMORY, "ppu_event_create: out of host memory");
+	st = ppu_sem_alloc(ctx, &ev->sem);
+	if (st) {
+		free(ev);
+		return st;
+	}
+	ev->ctx = ctx;
+	ev->next = ctx->events;
+	ctx->events = ev;
+	*out = ev;
+	return PPU_SUCCESS;
+}
+
+ppu_status ppu_event_destroy(ppu_event *ev)
+{
+	ppu_event **pp;
+
+	ppu_clear_error();
+	if (!ev)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_event_destroy: NULL event");
+	/*
+	 * A record in flight still writes the slot: keep it out of reuse
+	 * until then.
+	 */
+	if (ev->chan && !ev->chan->dead)
+		ppu_chan_wait(ev->chan, ev->seq);
+	for (pp = &ev->ctx->events; *pp; pp = &(*pp)->next) {
+		if (*pp == ev) {
+			*pp = ev->next;
+			break;
+		}
+	}
+	ppu_sem_free(ev->ctx, &ev->sem);
+	free(ev);
+	return PPU_SUCCESS;
+}
+
+ppu_status ppu_event_record(ppu_event *ev, ppu_stream *s)
+{
+	struct ppu_pb pb;
+	ppu_status st;
+	uint32_t seq;
+
+	ppu_clear_error();
+	if (!ev || !s || !s->chan || ev->ctx != s->ctx)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE,
+				"ppu_event_record: NULL, or event and stream of different contexts");
+	if (s->chan->dead)
+		return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "ppu_event_record: channel %u faulted",
+				s->chan->chid);
+	ppu_ctx_launch(s->ctx);
+	st = ppu_chan_begin(s->chan, 6, &pb);
+	if (st)
+		return st;
+	ppu_pb_sem(&pb, ev->sem.va, ev->count + 1, ppu_sem_release_op(0, 1, 0));
+	st = ppu_chan_submit(s->chan, &pb, &seq);
+	if (st)
+		return st;
+	ev->count++;
+	ev->chan = s->chan;
+	ev->seq = seq;
+	s->last_seq = seq;
+	s->has_work = 1;
+	return PPU_SUCCESS;
+}
+
+ppu_status ppu_event_query(ppu_event *ev)
+{
+	ppu_status st;
+
+	ppu_clear_error();
+	if (!ev)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_event_query: NULL event");
+	if (!ev->chan || ppu_chan_done(ev->chan, ev->seq))
+		return PPU_SUCCESS;
+	st = ppu_chan_check(ev->chan);
+	return st ? st : PPU_ERROR_NOT_READY;
+}
+
+ppu_status ppu_event_synchronize(ppu_event *ev)
+{
+	ppu_clear_error();
+	if (!ev)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_event_synchronize: NULL event");
+	if (!ev->chan)
+		return PPU_SUCCESS;
+	return ppu_chan_wait(ev->chan, ev->seq);
+}
+
+ppu_status ppu_event_timestamp(ppu_event *ev, uint64_t *cycles)
+{
+	ppu_status st;
+
+	ppu_clear_error();
+	if (!ev || !cycles)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_event_timestamp: NULL argument");
+	if (!ev->chan)
+		return ppu_fail(PPU_ERROR_NOT_RECORDED, "ppu_event_timestamp: never recorded");
+	st = ppu_event_query(ev);
+	if (st)
+		return st;
+	*cycles = (uint64_t)ev->sem.cpu[PPU_SEM16_TIMESTAMP_LO / 4] |
+		  (uint64_t)ev->sem.cpu[PPU_SEM16_TIMESTAMP_HI / 4] << 32;
+	return PPU_SUCCESS;
+}
+
+ppu_status ppu_event_elapsed_cycles(ppu_event *start, ppu_event *end, int64_t *cycles)
+{
+	uint64_t t0, t1;
+	ppu_status st;
+
+	ppu_clear_error();
+	if (!start || !end || !cycles || start->ctx != end->ctx)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_event_elapsed_cycles: bad argument");
+	st = ppu_event_timestamp(start, &t0);
+	if (!st)
+		st = ppu_event_timestamp(end, &t1);
+	if (st)
+		return st;
+	*cycles = (int64_t)(t1 - t0);
+	return PPU_SUCCESS;
+}

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libppu: the userspace runtime of the PPU.
+ *
+ * A CUDA-shaped C API on top of ppu.ko (through libdrm): devices, contexts,
+ * device-local and host memory, streams with priorities, asynchronous
+ * copies, events and synchronisation.  Two of the project's techniques live
+ * underneath it:
+ *
+ * - stream priorities that leave room for dynamic parallelism
+ *   (US 9575760): with a max nesting depth N and M device priorities there
+ *   are floor(M / N) stream priority levels, N device priorities apart;
+ * - prioritised copies (US 9483423): streams alias onto one copy channel
+ *   per priority level and every copy is wrapped in semaphore commands, so
+ *   the PPU's priority-unaware, time-sliced host runs higher-priority copies
+ *   first; long copies are split into chunks so a high-priority copy waits
+ *   for at most one low-priority chunk.
+ *
+ * Conventions:
+ * - Every call returns a ppu_status; nothing aborts.  ppu_status_string()
+ *   names a code, ppu_last_error() describes the last failure of the
+ *   calling thread (which call, which ioctl, which errno).
+ * - Stream priorities: larger numbers are higher priorities (unlike CUDA);
+ *   ppu_ctx_get_stream_priority_range() gives the range.
+ * - Device addresses (ppu_devptr) are addresses in the context's GPU
+ *   address space; host allocations have one too.
+ * - A context, its streams and events are used by one thread at a time.
+ */
+#ifndef PPU_RUNTIME_H
+#define PPU_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/* The library exports exactly the declarations marked so. */
+#if defined(__GNUC__)
+#define PPU_API __attribute__((visibility("default")))
+#else
+#define PPU_API
+#endif
+
+#define PPU_RUNTIME_VERSION_MAJOR 0
+#define PPU_RUNTIME_VERSION_MINOR 1
+
+typedef enum ppu_status {
+	PPU_SUCCESS = 0,
+	/* an argument is out of range, NULL, or names nothing of this context */
+	PPU_ERROR_INVALID_VALUE = 1,
+	/* host memory is short */
+	PPU_ERROR_OUT_OF_MEMORY = 2,
+	/* the device's local memory (or its address space) is full */
+	PPU_ERROR_OUT_OF_DEVICE_MEMORY = 3,
+	/* no PPU render node, or the device index does not exist */
+	PPU_ERROR_NO_DEVICE = 4,
+	/* the work is not complete yet (queries) */
+	PPU_ERROR_NOT_READY = 5,
+	/* a wait ran past its deadline */
+	PPU_ERROR_TIMEOUT = 6,
+	/* a channel of the stream faulted; its work is lost, other streams go on */
+	PPU_ERROR_CHANNEL_FAULT = 7,
+	/* a device priority above normal needs CAP_SYS_NICE */
+	PPU_ERROR_PERMISSION_DENIED = 8,
+	/* the device lacks the feature (e.g. no compute engine) */
+	PPU_ERROR_NOT_SUPPORTED = 9,
+	/* the setting can only change before the context's first launch */
+	PPU_ERROR_CONTEXT_ACTIVE = 10,
+	/* every hardware channel is in use */
+	PPU_ERROR_OUT_OF_RESOURCES = 11,
+	/* the device was removed (ppu.ko unbound or unplugged) */
+	PPU_ERROR_DEVICE_LOST = 12,
+	/* an operating-system call failed unexpectedly; see ppu_last_error() */
+	PPU_ERROR_OS = 13,
+	/* an event that was never recorded */
+	PPU_ERROR_NOT_RECORDED = 14,
+} ppu_status;
+
+/* "PPU_ERROR_INVALID_VALUE" etc.; "unknown" for a value not listed. */
+PPU_API const char *ppu_status_name(ppu_status st);
+/* A sentence describing the code. */
+PPU_API const char *ppu_status_string(ppu_status st);
+/*
+ * The detailed message of the last call that failed in this thread
+ * (e.g. "ppu_stream_create_with_priority: CHAN_CREATE: Operation not
+ * permitted: device priority 40 is above normal (32) and needs
+ * CAP_SYS_NICE"); "" when none failed.
+ */
+PPU_API const char *ppu_last_error(void);
+
+typedef uint64_t ppu_devptr;
+typedef struct ppu_ctx ppu_ctx;
+typedef struct ppu_stream ppu_stream;
+typedef struct ppu_event ppu_event;
+
+/* ---- devices ---- */
+
+struct ppu_device_info {
+	char node[64];			/* "/dev/dri/renderD128" */
+	char pci_bus_id[32];		/* "0000:00:04.0" */
+	uint32_t version;		/* hardware VERSION: major 31:16, minor 15:0 */
+	uint32_t num_channels;		/* hardware channels */
+	uint32_t num_user_channels;	/* of them, usable by applications */
+	uint32_t num_device_priorities;	/* M of the priority mapping */
+	uint32_t num_cu;		/* compute units (0: no compute engine) */
+	uint32_t copy_chunk_bytes;	/* the copy engine's chunk */
+	uint64_t local_mem_bytes;	/* device-local memory */
+	uint64_t features;		/* DRM_PPU_FEATURE_* bits */
+};
+
+/* The number of PPUs (render nodes whose driver is "ppu"); 0 is not an error. */
+PPU_API ppu_status ppu_device_count(int *count);
+/* Facts about device @index (0 .. count - 1), opening it briefly. */
+PPU_API ppu_status ppu_device_get_info(int index, struct ppu_device_info *info);
+
+/* ---- contexts ---- */
+
+/* Opens device @index; @flags must be 0. */
+PPU_API ppu_status ppu_ctx_create(ppu_ctx **ctx, int index, unsigned int flags);
+/*
+ * Waits for all work of the context, then frees everything it owns
+ * (streams, events, memory, channels).  NULL is accepted.  Returns the
+ * first error of the final wait; the context is freed in any case.
+ */
+PPU_API ppu_status ppu_ctx_destroy(ppu_ctx *ctx);
+PPU_API ppu_status ppu_ctx_get_info(ppu_ctx *ctx, struct ppu_device_info *info);
+
+enum ppu_limit {
+	/*
+	 * N: levels of a parent -> child launch chain (1 .. M).  Default 2.
+	 * Fixes the stream priority levels (floor(M / N)), so it can change
+	 * only before the context's first launch (copy, event record or
+	 * kernel); later calls fail with PPU_ERROR_CONTEXT_ACTIVE.
+	 */
+	PPU_LIMIT_MAX_NESTING_DEPTH = 0,
+	/*
+	 * Bytes of one copy command: longer copies are split so that a
+	 * higher-priority copy waits for at most one chunk of a lower one.
+	 * A multiple of the device's copy chunk; 0 turns splitting off.
+	 * Can change at any time; applies to copies issued afterwards.
+	 */
+	PPU_LIMIT_COPY_CHUNK_BYTES = 1,
+	/*
+	 * 1: wrap copies in the priority semaphores (the default); 0: plain
+	 * copies, for comparison with the prior art.  Only before the
+	 * first launch.
+	 */
+	PPU_LIMIT_COPY_PRIORITIES = 2,
+};
+
+PPU_API ppu_status ppu_ctx_set_limit(ppu_ctx *ctx, enum ppu_limit limit, uint64_t value);
+PPU_API ppu_status ppu_ctx_get_limit(ppu_ctx *ctx, enum ppu_limit limit, uint64_t *value);
+
+/*
+ * The stream priorities this context offers under the current nesting
+ * depth: @least (0, also the default) .. @greatest (floor(M / N) - 1).
+ * Priorities above @greatest all behave like @greatest, below @least like
+ * @least.
+ */
+PPU_API ppu_status ppu_ctx_get_stream_priority_range(ppu_ctx *ctx, int *least, int *greatest);
+/* The device priority work of stream priority @prio runs at. */
+PPU_API ppu_status ppu_ctx_get_device_priority(ppu_ctx *ctx, int prio, unsigned int *device_prio);
+/* Waits until every stream of the context is idle. */
+PPU_API ppu_status ppu_ctx_synchronize(ppu_ctx *ctx);
+
+/* ---- memory ---- */
+
+/* Device-local memory, zeroed, reached by the PPU only. */
+PPU_API ppu_status ppu_mem_alloc(ppu_ctx *ctx, size_t bytes, ppu_devptr *dptr);
+/* Host (system) memory, zeroed, mapped for the CPU at *host and for the PPU at *dptr. */
+PPU_API ppu_status ppu_mem_alloc_host(ppu_ctx *ctx, size_t bytes, void **host, ppu_devptr *dptr);
+/*
+ * Frees an allocation by its device address (the start of it).  Work still
+ * using it must have completed (synchronize first).
+ */
+PPU_API ppu_status ppu_mem_free(ppu_ctx *ctx, ppu_devptr dptr);
+/* The device address of a host pointer inside a host allocation. */
+PPU_API ppu_status ppu_mem_host_to_dev(ppu_ctx *ctx, const void *host, ppu_devptr *dptr);
+
+/* ---- streams ---- */
+
+/*
+ * The default stream of the context: default (lowest) priority, always
+ * there, not destroyed by ppu_stream_destroy().
+ */
+PPU_API ppu_stream *ppu_ctx_default_stream(ppu_ctx *ctx);
+PPU_API ppu_status ppu_stream_create(ppu_ctx *ctx, ppu_stream **stream);
+/* @prio is clamped into ppu_ctx_get_stream_priority_range(). */
+PPU_API ppu_status ppu_stream_create_with_priority(ppu_ctx *ctx, int prio, ppu_stream **stream);
+/* The stream priority as created (after clamping). */
+PPU_API ppu_status ppu_stream_get_priority(ppu_stream *stream, int *prio);
+/*
+ * The device priority every launch into the stream carries (parents too;
+ * children run at +1 per level).
+ */
+PPU_API ppu_status ppu_stream_get_device_priority(ppu_stream *stream, unsigned int *device_prio);
+/* Waits for the stream's work, then frees it. */
+PPU_API ppu_status ppu_stream_destroy(ppu_stream *stream);
+PPU_API ppu_status ppu_stream_synchronize(ppu_stream *stream);
+/* PPU_SUCCESS when all work issued to the stream is complete, else PPU_ERROR_NOT_READY. */
+PPU_API ppu_status ppu_stream_query(ppu_stream *stream);
+/* Work issued to @stream afterwards waits until @event's last record has completed. */
+PPU_API ppu_status ppu_stream_wait_event(ppu_stream *stream, ppu_event *event);
+
+/*
+ * Copies @bytes from @src to @dst (device addresses, local or host, any
+ * alignment) in stream order.  Both ranges must lie inside allocations of
+ * the context.  0 bytes is a no-op.
+ */
+PPU_API ppu_status ppu_memcpy_async(ppu_devptr dst, ppu_devptr src, size_t bytes, ppu_stream *stream);
+/* The same on the default stream, waiting for it to complete. */
+PPU_API ppu_status ppu_memcpy(ppu_ctx *ctx, ppu_devptr dst, ppu_devptr src, size_t bytes);
+
+/* ---- events ---- */
+
+PPU_API ppu_status ppu_event_create(ppu_ctx *ctx, ppu_event **event);
+/* Frees the event; a record still in flight completes harmlessly. */
+PPU_API ppu_status ppu_event_destroy(ppu_event *event);
+/* Marks the point in @stream; completes (with a PPU timestamp) when the stream's earlier work has. */
+PPU_API ppu_status ppu_event_record(ppu_event *event, ppu_stream *stream);
+/* PPU_SUCCESS when the last record completed, PPU_ERROR_NOT_READY before. */
+PPU_API ppu_status ppu_event_query(ppu_event *event);
+PPU_API ppu_status ppu_event_synchronize(ppu_event *event);
+/* The PPU cycle counter when the last record completed. */
+PPU_API ppu_status ppu_event_timestamp(ppu_event *event, uint64_t *cycles);
+/* PPU cycles between two completed records (end - start; may be negative). */
+PPU_API ppu_status ppu_event_elapsed_cycles(ppu_event *start, ppu_event *end, int64_t *cycles);
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* PPU_RUNTIME_H */

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libppu internals: the objects behind the handles of ppu_runtime.h.
+ */
+#ifndef PPU_INTERNAL_H
+#define PPU_INTERNAL_H
+
+#include <stdint.h>
+
+#include "ppu_runtime.h"
+#include "copy_prio.h"
+#include "priority_map.h"
+
+#define PPU_RT_DEFAULT_MAX_DEPTH 2u
+/* GPFIFO entries and pushbuffer dwords of every channel. */
+#define PPU_RT_GP_LOG2 10u
+#define PPU_RT_PB_BYTES (1u << 20)
+/* The longest pushbuffer segment: older entries are reclaimed sooner. */
+#define PPU_RT_SEGMENT_DWORDS 16384u
+/* Semaphores per pool; pools are added as slots run out. */
+#define PPU_RT_POOL_SEMS 256u
+#define PPU_RT_MAX_POOLS 256u
+
+/* Sets the thread's last-error message; returns @st. */
+ppu_status ppu_fail(ppu_status st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The status for a failed ioctl's errno, with the message "@what: strerror". */
+ppu_status ppu_fail_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ppu_clear_error(void);
+
+/* An ioctl, restarted on EINTR/EAGAIN: 0 or -errno. */
+int ppu_ioctl(int fd, unsigned long req, void *arg);
+
+struct ppu_pool {
+	uint32_t id;
+	uint32_t va;
+	volatile uint8_t *map;
+	uint64_t map_bytes;
+	uint8_t used[PPU_RT_POOL_SEMS];
+};
+
+/* One 16-byte semaphore: value at 0, release timestamp at 8. */
+struct ppu_sem {
+	struct ppu_pool *pool;
+	uint32_t index;
+	uint32_t va;
+	volatile uint32_t *cpu;
+};
+
+struct ppu_alloc {
+	struct ppu_alloc *next;
+	uint32_t handle;
+	int local;
+	uint64_t va;
+	uint64_t size;		/* as requested */
+	uint64_t bo_size;	/* pages */
+	void *map;		/* host allocations */
+};
+
+/* One hardware copy channel: the copy priority level's. */
+struct ppu_chan {
+	ppu_ctx *ctx;
+	unsigned int level;
+	unsigned int dev_prio;
+	uint32_t chid;
+	struct ppu_alloc ring;		/* GPFIFO */
+	struct ppu_alloc pb;		/* pushbuffer ring */
+	volatile uint32_t *userd;
+	uint32_t entries;
+	uint32_t put;			/* GP_PUT */
+	uint32_t seq;			/* the last entry's timeline value */
+	uint32_t *entry_start;		/* pushbuffer dword offset of each entry, by seq */
+	uint32_t pb_dwords;
+	uint32_t pb_head;
+	struct ppu_sem timeline;	/* value = seq of the last completed entry */
+	struct ppu_sem prio_sem;	/* S_level (level > 0) */
+	int dead;
+};
+
+struct ppu_stream {
+	ppu_ctx *ctx;
+	ppu_stream *next;
+	int prio;			/* as requested, clamped */
+	unsigned int level;
+	struct ppu_chan *chan;
+	uint32_t last_seq;		/* of chan, the stream's last work */
+	int has_work;
+	int is_default;
+};
+
+struct ppu_event {
+	ppu_ctx *ctx;
+	ppu_event *next;
+	struct ppu_sem sem;
+	uint32_t count;			/* records issued */
+	struct ppu_chan *chan;		/* of the last record */
+	uint32_t seq;			/* the last record's entry in chan */
+};
+
+struct ppu_ctx {
+	int fd;
+	struct ppu_device_info info;
+	unsigned int num_prios;		/* M */
+	struct ppu_prio_map map;
+	uint64_t max_depth;
+	uint64_t chunk_bytes;
+	int copy_sems;
+	int launched;
+	struct ppu_copy_prio cp;
+	struct ppu_chan *chan[PPU_COPY_PRIO_LEVELS];
+	struct ppu_pool *pools[PPU_RT_MAX_POOLS];
+	unsigned int npools;
+	struct ppu_alloc *allocs;
+	ppu_stream default_stream;
+	ppu_stream *streams;
+	ppu_event *events;
+};
+
+/* device.c */
+int ppu_dev_open(int index, char *node, size_t len, char *bus, size_t buslen);
+ppu_status ppu_dev_query(int fd, struct ppu_device_info *info);
+
+/* memory.c */
+ppu_status ppu_bo_new(ppu_ctx *ctx, struct ppu_alloc *a, uint64_t bytes, int local, int map);
+void ppu_bo_free(ppu_ctx *ctx, struct ppu_alloc *a);
+/* The allocation holding [va, va + len), or NULL. */
+struct ppu_alloc *ppu_alloc_find(ppu_ctx *ctx, uint64_t va, uint64_t len);
+
+/* sem.c */
+ppu_status ppu_sem_alloc(ppu_ctx *ctx, struct ppu_sem *s);
+void ppu_sem_free(ppu_ctx *ctx, struct ppu_sem *s);
+void ppu_pools_free(ppu_ctx *ctx);
+/* value - @value >= 0 as signed 32-bit numbers */
+int ppu_sem_passed(const struct ppu_sem *s, uint32_t value);
+/* Waits until the semaphore passes @value; @chan (or NULL) makes a fault end the wait. */
+ppu_status ppu_sem_wait(ppu_ctx *ctx, const struct ppu_sem *s, uint32_t value,
+			struct ppu_chan *chan);
+
+/* chan.c */
+ppu_status ppu_chan_new(ppu_ctx *ctx, unsigned int level, struct ppu_chan **out);
+/* Waits for the channel's work (when it is alive) and frees it. */
+void ppu_chan_free(struct ppu_chan *ch);
+/* Starts a segment with room for at least @min dwords. */
+ppu_status ppu_chan_begin(struct ppu_chan *ch, uint32_t min, struct ppu_pb *pb);
+/* Closes the segment (timeline release, interrupt), submits it; *seq gets its value. */
+ppu_status ppu_chan_submit(struct ppu_chan *ch, struct ppu_pb *pb, uint32_t *seq);
+ppu_status ppu_chan_wait(struct ppu_chan *ch, uint32_t seq);
+/* Whether the channel's entries up to @seq are complete. */
+int ppu_chan_done(const struct ppu_chan *ch, uint32_t seq);
+/* PPU_ERROR_CHANNEL_FAULT once the channel has faulted. */
+ppu_status ppu_chan_check(struct ppu_chan *ch);
+
+/* context.c */
+/* Marks the first launch: the nesting depth and the mapping are fixed from now on. */
+void ppu_ctx_launch(ppu_ctx *ctx);
+ppu_status ppu_stream_prepare(ppu_stream *s);
+
+#endif /* PPU_INTERNAL_H */

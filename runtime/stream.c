@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Stream work: copies through the copy-priority module, cross-stream waits,
+ * stream synchronisation.  A stream's work is the tail of its channel's
+ * (streams of one priority share a channel), so a stream is complete when
+ * its channel's timeline has passed the stream's last entry.
+ */
+#include "drm/ppu_drm.h"
+#include "ppu_internal.h"
+
+static ppu_status stream_check(ppu_stream *s, const char *fn)
+{
+	if (!s || !s->ctx || !s->chan)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "%s: NULL stream", fn);
+	if (s->chan->dead)
+		return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "%s: the stream's channel %u faulted", fn,
+				s->chan->chid);
+	return PPU_SUCCESS;
+}
+
+ppu_status ppu_stream_get_priority(ppu_stream *s, int *prio)
+{
+	ppu_clear_error();
+	if (!s || !prio)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_stream_get_priority: NULL argument");
+	*prio = s->prio;
+	return PPU_SUCCESS;
+}
+
+ppu_status ppu_stream_get_device_priority(ppu_stream *s, unsigned int *device_prio)
+{
+	ppu_clear_error();
+	if (!s || !device_prio || !s->chan)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE,
+				"ppu_stream_get_device_priority: NULL argument");
+	*device_prio = s->chan->dev_prio;
+	return PPU_SUCCESS;
+}
+
+ppu_status ppu_stream_synchronize(ppu_stream *s)
+{
+	ppu_status st;
+
+	ppu_clear_error();
+	st = stream_check(s, "ppu_stream_synchronize");
+	if (st || !s->has_work)
+		return st;
+	return ppu_chan_wait(s->chan, s->last_seq);
+}
+
+ppu_status ppu_stream_query(ppu_stream *s)
+{
+	ppu_status st;
+
+	ppu_clear_error();
+	st = stream_check(s, "ppu_stream_query");
+	if (st || !s->has_work || ppu_chan_done(s->chan, s->last_seq))
+		return st;
+	st = ppu_chan_check(s->chan);
+	return st ? st : PPU_ERROR_NOT_READY;
+}
+
+/* The stream's channel now ends with entry @seq, which belongs to the stream. */
+static void stream_mark(ppu_stream *s, uint32_t seq)
+{
+	s->last_seq = seq;
+	s->has_work = 1;
+}
+
+ppu_status ppu_stream_wait_event(ppu_stream *s, ppu_event *ev)
+{
+	struct ppu_pb pb;
+	ppu_status st;
+	uint32_t seq;
+
+	ppu_clear_error();
+	st = stream_check(s, "ppu_stream_wait_event");
+	if (st)
+		return st;
+	if (!ev || ev->ctx != s->ctx)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE,
+				"ppu_stream_wait_event: NULL event or one of another context");
+	/* Nothing recorded, or recorded in this very channel: already in order. */
+	if (!ev->count || ev->chan == s->chan)
+		return PPU_SUCCESS;
+	ppu_ctx_launch(s->ctx);
+	st = ppu_chan_begin(s->chan, 6, &pb);
+	if (st)
+		return st;
+	ppu_pb_sem(&pb, ev->sem.va, ev->count,
+		   ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ, 0));
+	st = ppu_chan_submit(s->chan, &pb, &seq);
+	if (!st)
+		stream_mark(s, seq);
+	return st;
+}
+
+ppu_status ppu_memcpy_async(ppu_devptr dst, ppu_devptr src, size_t bytes, ppu_stream *s)
+{
+	struct ppu_copy_op op;
+	ppu_ctx *ctx;
+	ppu_status st;
+	int done = 0;
+
+	ppu_clear_error();
+	st = stream_check(s, "ppu_memcpy_async");
+	if (st)
+		return st;
+	ctx = s->ctx;
+	if (!bytes)
+		return PPU_SUCCESS;
+	if (!ppu_alloc_find(ctx, src, bytes))
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_memcpy_async: source [%#llx, +%zu) is "
+				"not inside one allocation of this context",
+				(unsigned long long)src, bytes);
+	if (!ppu_alloc_find(ctx, dst, bytes))
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_memcpy_async: destination [%#llx, "
+				"+%zu) is not inside one allocation of this context",
+				(unsigned long long)dst, bytes);
+	if (ppu_copy_op_init(&ctx->cp, &op, s->level, (uint32_t)dst, (uint32_t)src, bytes,
+			     (uint32_t)ctx->chunk_bytes))
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_memcpy_async: bad copy");
+	ppu_ctx_launch(ctx);
+	while (!done) {
+		struct ppu_pb pb;
+		uint32_t seq;
+
+		st = ppu_chan_begin(s->chan, ppu_copy_prio_step_dwords(&ctx->cp, s->level), &pb);
+		if (st)
+			return st;
+		done = ppu_copy_prio_emit(&ctx->cp, &op, &pb);
+		st = ppu_chan_submit(s->chan, &pb, &seq);
+		if (st)
+			return st;
+		stream_mark(s, seq);
+	}
+	return PPU_SUCCESS;
+}
+
+ppu_status ppu_memcpy(ppu_ctx *ctx, ppu_devptr dst, ppu_devptr src, size_t bytes)
+{
+	ppu_stream *s = ppu_ctx_default_stream(ctx);
+	ppu_status st;
+
+	if (!s)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_memcpy: NULL context");
+	st = ppu_memcpy_async(dst, src, bytes, s);
+	return st ? st : ppu_stream_synchronize(s);
+}

@@ -16,7 +16,10 @@
  * The host's scheduler knows nothing of priorities.  A pending higher copy
  * makes the lower channel's next acquire fail, so the host switches away
  * from it at once; repeating the acquires before every chunk bounds what a
- * higher copy waits for to the one lower chunk already on the engine.
+ * higher copy waits for to one chunk per lower level: the chunk on the
+ * engine, and at most one chunk of each other lower channel that had
+ * already cleared its acquires and was waiting for the engine when the
+ * higher copy's SEM_INC ran.
  * Only levels that have a stream are acquired on: a semaphore of an unused
  * level would stay 0 forever.
  *

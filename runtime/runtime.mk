@@ -54,15 +54,17 @@ runtime-install: runtime
 
 # ---- the runtime's guest programs (static, for the busybox initramfs) ----
 
-RT_GUEST_BINS := build/guest/test_runtime
+RT_GUEST_BINS := build/guest/test_runtime build/guest/test_runtime_prio
 RT_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iruntime -Iruntime/include -Iinclude \
 	-Iinclude/uapi -Itests/guest $(shell pkg-config --cflags libdrm check) -pthread
-RT_GUEST_HELPERS := tests/guest/rt_guest.c tests/guest/rt_guest.h
+RT_GUEST_HELPERS := tests/guest/rt_guest.c tests/guest/rt_guest.h tests/guest/rt_prio_run.c \
+	tests/guest/rt_prio_run.h
 
 .PHONY: runtime-guest-tests
 runtime-guest-tests: $(RT_GUEST_BINS)
 
-build/guest/test_runtime: tests/guest/test_runtime.c $(RT_GUEST_HELPERS) $(LIBPPU_A)
+build/guest/test_runtime build/guest/test_runtime_prio: build/guest/%: tests/guest/%.c \
+		$(RT_GUEST_HELPERS) $(LIBPPU_A)
 	@mkdir -p $(@D)
-	$(CC) $(RT_GUEST_CFLAGS) -static -o $@ $< tests/guest/rt_guest.c $(LIBPPU_STATIC_LIBS) \
-		$(shell pkg-config --static --libs check)
+	$(CC) $(RT_GUEST_CFLAGS) -static -o $@ $< tests/guest/rt_guest.c tests/guest/rt_prio_run.c \
+		$(LIBPPU_STATIC_LIBS) $(shell pkg-config --static --libs check)

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copy priorities (SEEDS §B, US 9483423) end to end through libppu's public
+ * API on the co-simulated PPU: the worked example, the prior art, chunking,
+ * and randomised mixes of priorities, sizes and submission times.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "ppu_runtime.h"
+#include "rt_guest.h"
+#include "rt_prio_run.h"
+
+static void print_run(const char *what, const struct rt_prio_result *r)
+{
+	printf("%s: order %s; high copy %llu cycles loaded, %llu alone, ratio %.2f\n", what,
+	       r->order, (unsigned long long)r->loaded, (unsigned long long)r->alone, r->ratio);
+}
+
+/* The worked example: one engine, C_low and C_high, S_high. */
+START_TEST(seeds_b_worked_example)
+{
+	struct rt_prio_cfg c = { .sems = 1, .chunk = 0, .nlow = 3, .nhigh = 2,
+				 .low_bytes = 512 << 10, .high_bytes = 128 << 10 };
+	struct rt_prio_result r;
+
+	RT(rt_prio_run(&c, &r));
+	print_run("semaphores", &r);
+	ck_assert(r.data_ok);
+	ck_assert_str_eq(r.order, "L1 H1 H2 L2 L3");
+	ck_assert_uint_lt(r.dev_prio_low, r.dev_prio_high);
+}
+END_TEST
+
+/*
+ * The prior art: no semaphores, the host's round robin keeps the low
+ * channel for its whole time slice (1 M cycles, more than the low work).
+ */
+START_TEST(seeds_b_prior_art)
+{
+	struct rt_prio_cfg c = { .sems = 0, .chunk = 0, .nlow = 3, .nhigh = 2,
+				 .low_bytes = 512 << 10, .high_bytes = 128 << 10 };
+	struct rt_prio_result r;
+
+	RT(rt_prio_run(&c, &r));
+	print_run("prior art", &r);
+	ck_assert(r.data_ok);
+	ck_assert_str_eq(r.order, "L1 L2 L3 H1 H2");
+	ck_assert_msg(r.ratio > 5, "ratio %.2f", r.ratio);
+}
+END_TEST
+
+/* Chunked: the high copies overtake Mlow1 itself, waiting for one chunk. */
+START_TEST(seeds_b_chunked)
+{
+	struct rt_prio_cfg c = { .sems = 1, .chunk = 16384, .nlow = 3, .nhigh = 2,
+				 .low_bytes = 512 << 10, .high_bytes = 128 << 10 };
+	struct rt_prio_result r;
+
+	RT(rt_prio_run(&c, &r));
+	print_run("semaphores + 16 KiB chunks", &r);
+	ck_assert(r.data_ok);
+	ck_assert_str_eq(r.order, "H1 H2 L1 L2 L3");
+	ck_assert_msg(r.ratio <= 1.5, "ratio %.2f", r.ratio);
+}
+END_TEST
+
+/* ---- randomised mixes ---- */
+
+#define MIX_LEVELS 3
+#define MIX_COPIES 40
+#define MIX_MAX_BYTES (192u << 10)
+
+struct mix_copy {
+	int level;
+	uint64_t bytes, soff, doff;
+	ppu_devptr dst;
+	uint8_t *dst_p;
+	ppu_event *before, *after;
+	int measured;	/* issued into an idle top stream */
+};
+
+/*
+ * Slack for the top channel's own memory traffic under load: its channel,
+ * GPFIFO, pushbuffer and semaphore reads queue behind the copy engine's
+ * outstanding reads (COPY_MAX_READS), several times per copy.
+ */
+#define MIX_SLACK_CYCLES 4096
+
+/*
+ * Every copy completes with its data intact.  A copy of the highest
+ * priority issued into its idle stream finishes within its own duration on
+ * an idle PPU plus one lower-priority chunk (the technique's bound), under
+ * any mix of lower-priority work, and no lower-priority copy completes
+ * inside its window except by finishing the chunk that was on the engine.
+ */
+static void run_mix(unsigned int seed, uint64_t chunk)
+{
+	struct mix_copy m[MIX_COPIES];
+	ppu_stream *s[MIX_LEVELS];
+	uint8_t *src_p, *ref_p;
+	ppu_devptr src, ref;
+	ppu_event *r0, *r1;
+	double per_byte, fixed;
+	int64_t t_small, t_big;
+	ppu_ctx *ctx;
+	unsigned int i, j, checked = 0;
+	int64_t worst = 0;
+	uint64_t k;
+
+	srand(seed);
+	RT(ppu_ctx_create(&ctx, 0, 0));
+	RT(ppu_ctx_set_limit(ctx, PPU_LIMIT_COPY_CHUNK_BYTES, chunk));
+	for (i = 0; i < MIX_LEVELS; i++)
+		RT(ppu_stream_create_with_priority(ctx, (int)i, &s[i]));
+	RT(ppu_mem_alloc_host(ctx, MIX_MAX_BYTES + 64, (void **)&src_p, &src));
+	RT(ppu_mem_alloc_host(ctx, MIX_MAX_BYTES, (void **)&ref_p, &ref));
+	for (k = 0; k < MIX_MAX_BYTES + 64; k++)
+		src_p[k] = (uint8_t)(k * 13 + (k >> 10) + seed);
+	RT(ppu_event_create(ctx, &r0));
+	RT(ppu_event_create(ctx, &r1));
+
+	/* The top stream alone: a fixed cost plus a cost per byte. */
+	RT(ppu_event_record(r0, s[MIX_LEVELS - 1]));
+	RT(ppu_memcpy_async(ref, src, 8192, s[MIX_LEVELS - 1]));
+	RT(ppu_event_record(r1, s[MIX_LEVELS - 1]));
+	RT(ppu_event_synchronize(r1));
+	RT(ppu_event_elapsed_cycles(r0, r1, &t_small));
+	RT(ppu_event_record(r0, s[MIX_LEVELS - 1]));
+	RT(ppu_memcpy_async(ref, src, MIX_MAX_BYTES, s[MIX_LEVELS - 1]));
+	RT(ppu_event_record(r1, s[MIX_LEVELS - 1]));
+	RT(ppu_event_synchronize(r1));
+	RT(ppu_event_elapsed_cycles(r0, r1, &t_big));
+	per_byte = (double)(t_big - t_small) / (double)(MIX_MAX_BYTES - 8192);
+	fixed = (double)t_small - per_byte * 8192;
+
+	for (i = 0; i < MIX_COPIES; i++) {
+		struct mix_copy *c = &m[i];
+		ppu_stream *st;
+
+		c->level = rand() % MIX_LEVELS;
+		c->bytes = 1 + (uint64_t)rand() % MIX_MAX_BYTES;
+		c->soff = (uint64_t)rand() % 64;
+		c->doff = (uint64_t)rand() % 16;
+		RT(ppu_mem_alloc_host(ctx, c->bytes + 32, (void **)&c->dst_p, &c->dst));
+		memset(c->dst_p, 0xa5, c->bytes + 32);
+		RT(ppu_event_create(ctx, &c->before));
+		RT(ppu_event_create(ctx, &c->after));
+		st = s[c->level];
+		c->measured = c->level == MIX_LEVELS - 1 && ppu_stream_query(st) == PPU_SUCCESS;
+		RT(ppu_event_record(c->before, st));
+		RT(ppu_memcpy_async(c->dst + c->doff, src + c->soff, c->bytes, st));
+		RT(ppu_event_record(c->after, st));
+		/* Random submission times: 0..2 ms apart. */
+		if (rand() % 3)
+			usleep((useconds_t)(rand() % 2000));
+	}
+	RT(ppu_ctx_synchronize(ctx));
+
+	for (i = 0; i < MIX_COPIES; i++) {
+		struct mix_copy *c = &m[i];
+		int64_t took, excess;
+		int64_t bound = (int64_t)(per_byte * (double)chunk) * (MIX_LEVELS - 1) +
+				MIX_SLACK_CYCLES;
+
+		ck_assert_msg(!memcmp(c->dst_p + c->doff, src_p + c->soff, c->bytes),
+			      "seed %u copy %u (level %d, %llu bytes): data", seed, i, c->level,
+			      (unsigned long long)c->bytes);
+		ck_assert_uint_eq(c->dst_p[c->doff + c->bytes], 0xa5);
+		if (c->doff)
+			ck_assert_uint_eq(c->dst_p[c->doff - 1], 0xa5);
+		if (!c->measured)
+			continue;
+		RT(ppu_event_elapsed_cycles(c->before, c->after, &took));
+		excess = took - (int64_t)(fixed + per_byte * (double)c->bytes);
+		if (excess > worst)
+			worst = excess;
+		ck_assert_msg(excess <= bound,
+			      "seed %u copy %u: %lld cycles for %llu bytes (alone %.0f + %.3f/byte)",
+			      seed, i, (long long)took, (unsigned long long)c->bytes, fixed, per_byte);
+		for (j = 0; j < MIX_COPIES; j++) {
+			int64_t in_window;
+
+			if (m[j].level == c->level)
+				continue;
+			RT(ppu_event_elapsed_cycles(c->before, m[j].after, &in_window));
+			if (in_window <= 0 || in_window >= took)
+				continue;
+			ck_assert_msg(in_window <= bound, "seed %u: copy %u (level %d) completed %lld "
+				      "cycles into top copy %u", seed, j, m[j].level,
+				      (long long)in_window, i);
+		}
+		checked++;
+	}
+	printf("mix seed %u chunk %llu: %u copies intact, %u top-priority copies within "
+	       "bound (alone: %.0f + %.3f cycles/byte; worst wait %lld cycles)\n", seed,
+	       (unsigned long long)chunk, MIX_COPIES, checked, fixed, per_byte, (long long)worst);
+	ck_assert_uint_gt(checked, 0);
+	RT(ppu_ctx_destroy(ctx));
+}
+
+START_TEST(random_mixes)
+{
+	unsigned int seed = (unsigned int)time(NULL) ^ (unsigned int)(_i * 7919);
+
+	run_mix(seed, _i % 2 ? 4096 : 16384);
+}
+END_TEST
+
+static Suite *prio_suite(void)
+{
+	Suite *s = suite_create("libppu copy priorities");
+	TCase *tc = tcase_create("seeds_b");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, seeds_b_worked_example);
+	tcase_add_test(tc, seeds_b_prior_art);
+	tcase_add_test(tc, seeds_b_chunked);
+	tcase_add_loop_test(tc, random_mixes, 0, 4);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(prio_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_VERBOSE);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -96,9 +96,10 @@ struct mix_copy {
 /*
  * Every copy completes with its data intact.  A copy of the highest
  * priority issued into its idle stream finishes within its own duration on
- * an idle PPU plus one lower-priority chunk (the technique's bound), under
- * any mix of lower-priority work, and no lower-priority copy completes
- * inside its window except by finishing the chunk that was on the engine.
+ * an idle PPU plus one chunk per lower level (the technique's bound, see
+ * runtime/copy_prio.h), under any mix of lower-priority work, and no
+ * lower-priority copy completes inside its window except by finishing such
+ * a chunk.
  */
 static void run_mix(unsigned int seed, uint64_t chunk)
 {

@@ -22,6 +22,7 @@ include tests/blocks/blocks.mk
 include tools/cosim.mk
 include kernel/kernel.mk
 include runtime/runtime.mk
+include runtime/examples/examples.mk
 include tools/cosim-bench.mk
 
 RTL_ENV := tests/rtl/rtl_env.c tests/rtl/rtl_env.h
@@ -42,7 +43,8 @@ help:
 	@echo "make deps   install missing Debian packages (root)"
 	@echo "make all    build the RTL model, harness, tests, benchmarks, demo"
 	@echo "make check  run every test (unit, RTL, demo --check, lint + synthesis)"
-	@echo "make demo   the SEEDS B copy-priority showcase through ppu.ko in the co-simulated guest"
+	@echo "make demo   the showcase: priority mapping and copy priorities through libppu -> ppu.ko ->"
+	@echo "            RTL in the co-simulated guest"
 	@echo "make demo-rtl  the same example and latency ratios on the bare RTL harness"
 	@echo "make bench  run the benchmarks; results in build/bench.txt"
 	@echo "make lint   verilator -Wall lint + Yosys synthesis (no latches) + sparse on ppu.ko"
@@ -97,11 +99,13 @@ check-run: build-all
 demo: deps
 	@$(MAKE) --no-print-directory demo-run
 
-# The SEEDS §B example through ppu.ko in the co-simulated guest (about
-# 10 s once built, half of it the guest's boot).
-demo-run: cosim-tools kmod build/guest/seeds_b_guest
+# The main job: libppu -> ppu.ko -> RTL in the co-simulated guest: the
+# stream -> device priority mapping (SEEDS §A) and the copy priorities of
+# SEEDS §B through the runtime's API (about 15 s once built, 5 s of it the
+# guest's boot).
+demo-run: cosim-tools kmod build/guest/runtime_demo
 	$(COSIM_RUNNER) --kver $(PPU_KVER) --timeout 600 --module $(KMOD) \
-		--file build/guest/seeds_b_guest:/bin/seeds_b_guest --run /bin/seeds_b_guest
+		--file build/guest/runtime_demo:/bin/runtime_demo --run /bin/runtime_demo
 
 # The same example on the bare RTL harness, plus the latency benchmark.
 demo-rtl: deps
@@ -133,7 +137,8 @@ lint-run: $(PPU_SVPKG)
 # every program, a module unload/reload, the tests again.
 GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem \
 	--run /bin/test_vm --run /bin/test_chan --run /bin/test_sem --run /bin/test_lmem \
-	--run /bin/test_isolation --run '/bin/seeds_b_guest --check' --run /bin/test_runtime --run /bin/test_unplug \
+	--run /bin/test_isolation --run '/bin/seeds_b_guest --check' --run /bin/test_runtime \
+	--run /bin/test_runtime_prio --run /bin/test_unplug \
 	--run /bin/ppu-smi \
 	--run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko' --run '/bin/reload-stress 20' \
 	--run /bin/test_irq --run /bin/test_vm --run /bin/test_chan --run /bin/test_sem \
@@ -141,9 +146,9 @@ GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem 
 guest-check: deps
 	@$(MAKE) --no-print-directory guest-check-run
 
-guest-check-run: cosim-tools kmod kmod-guest-tests runtime-guest-tests
+guest-check-run: cosim-tools kmod kmod-guest-tests runtime-guest-tests $(RT_GUEST_PROGS)
 	$(COSIM_RUNNER) --kver $(PPU_KVER) --timeout 600 --module $(KMOD) \
-		$(foreach t,$(KMOD_GUEST_BINS) $(RT_GUEST_BINS),--file $(t):/bin/$(notdir $(t))) \
+		$(foreach t,$(KMOD_GUEST_BINS) $(RT_GUEST_BINS) $(RT_GUEST_PROGS),--file $(t):/bin/$(notdir $(t))) \
 		--file tests/guest/reload-stress.sh:/bin/reload-stress \
 		$(GUEST_RUNS)
 

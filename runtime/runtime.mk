@@ -60,10 +60,14 @@ RT_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iruntime -Iruntime/include -I
 RT_GUEST_HELPERS := tests/guest/rt_guest.c tests/guest/rt_guest.h tests/guest/rt_prio_run.c \
 	tests/guest/rt_prio_run.h
 
+# Plain programs on the same helpers: the benchmark and the demo.
+RT_GUEST_PROGS := build/guest/bench_copy_prio build/guest/runtime_demo
+
 .PHONY: runtime-guest-tests
 runtime-guest-tests: $(RT_GUEST_BINS)
 
-build/guest/test_runtime build/guest/test_runtime_prio: build/guest/%: tests/guest/%.c \
+$(RT_GUEST_PROGS) build/guest/test_runtime build/guest/test_runtime_prio: build/guest/%: \
+		tests/guest/%.c \
 		$(RT_GUEST_HELPERS) $(LIBPPU_A)
 	@mkdir -p $(@D)
 	$(CC) $(RT_GUEST_CFLAGS) -static -o $@ $< tests/guest/rt_guest.c tests/guest/rt_prio_run.c \

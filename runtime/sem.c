@@ -143,7 +143,8 @@ ppu_status ppu_sem_wait(ppu_ctx *ctx, const struct ppu_sem *s, uint32_t value,
 		ret = ppu_ioctl(ctx->fd, DRM_IOCTL_PPU_SEM_WAIT, &w);
 		if (!ret || ppu_sem_passed(s, value))
 			return PPU_SUCCESS;
-		if (ret == -ETIMEDOUT)
+		/* SEM_WAIT reports its deadline as -ETIME: re-arm. */
+		if (ret == -ETIME)
 			continue;
 		if (ret == -EIO && chan) {
 			chan->dead = 1;

@@ -100,6 +100,7 @@ static ppu_status errno_status(int err)
 		return PPU_ERROR_DEVICE_LOST;
 	case EBUSY:
 		return PPU_ERROR_OUT_OF_RESOURCES;
+	case ETIME:
 	case ETIMEDOUT:
 		return PPU_ERROR_TIMEOUT;
 	default:

@@ -17,6 +17,8 @@
 cosim-bench: deps
 	@$(MAKE) --no-print-directory cosim-bench-run
 
-cosim-bench-run: cosim-tools kmod build/guest/bench_ioctl build/guest/bench_submit
+cosim-bench-run: cosim-tools kmod build/guest/bench_ioctl build/guest/bench_submit \
+		build/guest/bench_copy_prio
 	COSIM_RUNNER=$(COSIM_RUNNER) KMOD=$(KMOD) BENCH_IOCTL=build/guest/bench_ioctl \
-		BENCH_SUBMIT=build/guest/bench_submit PPU_KVER=$(PPU_KVER) tools/cosim-bench.sh
+		BENCH_SUBMIT=build/guest/bench_submit BENCH_COPY_PRIO=build/guest/bench_copy_prio \
+		PPU_KVER=$(PPU_KVER) tools/cosim-bench.sh

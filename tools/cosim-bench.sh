@@ -3,13 +3,15 @@
 #
 # Co-simulation benchmarks: boots the QEMU guest with the co-simulated PPU
 # once, loads ppu.ko, runs build/guest/bench_ioctl (GET_PARAM round trips)
-# and build/guest/bench_submit (doorbell -> completion)
+# build/guest/bench_submit (doorbell -> completion) and
+# build/guest/bench_copy_prio (copy priorities through libppu)
 # and prints their "bench:" lines plus the runner's wall times:
 #
 #   bench: ioctl_get_param_roundtrip <us> us        (from the guest)
 #   bench: ioctl_get_param_mmio_roundtrip <us> us   (from the guest)
 #   bench: guest_submit_to_wait_return[_min] <us> us (from the guest)
 #   bench: guest_doorbell_to_release_cycles <c> cycles (from the guest)
+#   bench: copy_prio_* ratios and throughputs (from the guest, libppu)
 #   bench: cosim_boot_wall <s> s          runner start -> guest /init
 #   bench: cosim_batch_wall <s> s         guest /init -> batch done
 #   bench: cosim_boot_and_batch_wall <s> s  the whole runner invocation
@@ -34,6 +36,7 @@ runner=${COSIM_RUNNER:-build/tools/ppu-cosim}
 kmod=${KMOD:-build/kernel/ppu.ko}
 bench=${BENCH_IOCTL:-build/guest/bench_ioctl}
 submit=${BENCH_SUBMIT:-build/guest/bench_submit}
+copyprio=${BENCH_COPY_PRIO:-build/guest/bench_copy_prio}
 out=${BENCH_OUT:-build/bench.txt}
 timeout=${COSIM_BENCH_TIMEOUT:-600}
 bench_args=${BENCH_IOCTL_ARGS:-}
@@ -43,14 +46,15 @@ die() {
 	exit 1
 }
 
-for f in "$runner" "$bench" "$submit"; do
+for f in "$runner" "$bench" "$submit" "$copyprio"; do
 	[ -x "$f" ] || die "$f is missing: make cosim-tools kmod kmod-guest-tests"
 done
 [ -f "$kmod" ] || die "$kmod is missing: make kmod"
 
 args=(--timeout "$timeout" --module "$kmod" --file "$bench:/bin/bench_ioctl"
-	--file "$submit:/bin/bench_submit"
-	--run "/bin/bench_ioctl${bench_args:+ $bench_args}" --run /bin/bench_submit)
+	--file "$submit:/bin/bench_submit" --file "$copyprio:/bin/bench_copy_prio"
+	--run "/bin/bench_ioctl${bench_args:+ $bench_args}" --run /bin/bench_submit
+	--run /bin/bench_copy_prio)
 [ -n "${PPU_KVER:-}" ] && args=(--kver "$PPU_KVER" "${args[@]}")
 
 log=$(mktemp) || die "mktemp failed"

@@ -58,7 +58,8 @@ all: deps
 
 .PHONY: build-all
 build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BIN) $(BLOCKS_BINS) \
-	cosim-tools kmod kmod-guest-tests runtime runtime-guest-tests $(PPU_SMI)
+	cosim-tools kmod kmod-guest-tests runtime runtime-guest-tests $(RT_GUEST_PROGS) \
+	$(RT_EXAMPLE_BINS) $(PPU_SMI)
 
 # The runtime's device-free modules are unit-tested here.
 RUNTIME_PURE := runtime/priority_map.c runtime/copy_prio.c
@@ -138,7 +139,7 @@ lint-run: $(PPU_SVPKG)
 GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem \
 	--run /bin/test_vm --run /bin/test_chan --run /bin/test_sem --run /bin/test_lmem \
 	--run /bin/test_isolation --run '/bin/seeds_b_guest --check' --run /bin/test_runtime \
-	--run /bin/test_runtime_prio --run /bin/test_unplug \
+	--run /bin/test_runtime_prio --run '/bin/pipeline --check' --run /bin/test_unplug \
 	--run /bin/ppu-smi \
 	--run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko' --run '/bin/reload-stress 20' \
 	--run /bin/test_irq --run /bin/test_vm --run /bin/test_chan --run /bin/test_sem \
@@ -146,9 +147,10 @@ GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem 
 guest-check: deps
 	@$(MAKE) --no-print-directory guest-check-run
 
-guest-check-run: cosim-tools kmod kmod-guest-tests runtime-guest-tests $(RT_GUEST_PROGS)
+guest-check-run: cosim-tools kmod kmod-guest-tests runtime-guest-tests $(RT_GUEST_PROGS) \
+		$(RT_EXAMPLE_BINS)
 	$(COSIM_RUNNER) --kver $(PPU_KVER) --timeout 600 --module $(KMOD) \
-		$(foreach t,$(KMOD_GUEST_BINS) $(RT_GUEST_BINS) $(RT_GUEST_PROGS),--file $(t):/bin/$(notdir $(t))) \
+		$(foreach t,$(KMOD_GUEST_BINS) $(RT_GUEST_BINS) $(RT_GUEST_PROGS) $(RT_EXAMPLE_BINS),--file $(t):/bin/$(notdir $(t))) \
 		--file tests/guest/reload-stress.sh:/bin/reload-stress \
 		$(GUEST_RUNS)
 

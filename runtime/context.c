@@ -30,7 +30,7 @@ static ppu_status map_init(ppu_ctx *ctx, unsigned int depth)
 /* Gives the stream the channel of its level, creating it on first use. */
 static ppu_status stream_attach(ppu_ctx *ctx, ppu_stream *s)
 {
-	unsigned int level = ppu_prio_map_level(&ctx->map, s->prio);
+	unsigned int level = ppu_prio_map_level(&ctx->map, s->req_prio);
 	struct ppu_chan *ch = ctx->chan[level];
 	ppu_status st;
 
@@ -69,13 +69,20 @@ static void chans_free(ppu_ctx *ctx)
 static ppu_status chans_rebuild(ppu_ctx *ctx)
 {
 	ppu_stream *s;
-	ppu_status st;
+	ppu_status st, first;
 
 	chans_free(ctx);
-	st = stream_attach(ctx, &ctx->default_stream);
-	for (s = ctx->streams; s && !st; s = s->next)
+	/* A stream whose channel cannot be made is left without one, never dangling. */
+	ctx->default_stream.chan = NULL;
+	for (s = ctx->streams; s; s = s->next)
+		s->chan = NULL;
+	first = stream_attach(ctx, &ctx->default_stream);
+	for (s = ctx->streams; s; s = s->next) {
 		st = stream_attach(ctx, s);
-	return st;
+		if (st && !first)
+			first = st;
+	}
+	return first;
 }
 
 ppu_status ppu_ctx_create(ppu_ctx **out, int index, unsigned int flags)
@@ -311,7 +318,7 @@ ppu_status ppu_stream_create_with_priority(ppu_ctx *ctx, int prio, ppu_stream **
 	if (!s)
 		return ppu_fail(PPU_ERROR_OUT_OF_MEMORY, "ppu_stream_create: out of host memory");
 	s->ctx = ctx;
-	s->prio = prio;
+	s->req_prio = prio;
 	st = stream_attach(ctx, s);
 	if (st) {
 		free(s);

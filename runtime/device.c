@@ -120,6 +120,7 @@ ppu_status ppu_device_count(int *count)
 {
 	int n;
 
+	ppu_clear_error();
 	if (!count)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_device_count: NULL count");
 	n = ppu_dev_open(-1, NULL, 0, NULL, 0);
@@ -134,6 +135,7 @@ ppu_status ppu_device_get_info(int index, struct ppu_device_info *info)
 	ppu_status st;
 	int fd;
 
+	ppu_clear_error();
 	if (!info || index < 0)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_device_get_info: bad argument");
 	memset(info, 0, sizeof(*info));

@@ -14,7 +14,7 @@
 #define PPU_RT_DEFAULT_MAX_DEPTH 2u
 /* GPFIFO entries and pushbuffer dwords of every channel. */
 #define PPU_RT_GP_LOG2 10u
-#define PPU_RT_PB_BYTES (1u << 20)
+#define PPU_RT_PB_BYTES (1u << 20)	/* bytes */
 /* The longest pushbuffer segment: older entries are reclaimed sooner. */
 #define PPU_RT_SEGMENT_DWORDS 16384u
 /* Semaphores per pool; pools are added as slots run out. */
@@ -79,7 +79,8 @@ struct ppu_chan {
 struct ppu_stream {
 	ppu_ctx *ctx;
 	ppu_stream *next;
-	int prio;			/* as requested, clamped */
+	int req_prio;			/* as requested */
+	int prio;			/* clamped into the current range */
 	unsigned int level;
 	struct ppu_chan *chan;
 	uint32_t last_seq;		/* of chan, the stream's last work */

@@ -50,7 +50,7 @@ runtime-install: runtime
 	install -m 755 $(LIBPPU_SO) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libppu.so.0.1 $(DESTDIR)$(PREFIX)/lib/libppu.so.0
 	ln -sf libppu.so.0.1 $(DESTDIR)$(PREFIX)/lib/libppu.so
-	install -m 644 $(LIBPPU_PC) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' runtime/ppu.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ppu.pc
 
 # ---- the runtime's guest programs (static, for the busybox initramfs) ----
 

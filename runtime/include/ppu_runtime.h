@@ -17,9 +17,11 @@
  *   for at most one low-priority chunk.
  *
  * Conventions:
- * - Every call returns a ppu_status; nothing aborts.  ppu_status_string()
- *   names a code, ppu_last_error() describes the last failure of the
- *   calling thread (which call, which ioctl, which errno).
+ * - Calls return a ppu_status (apart from the accessors that return a
+ *   string or the default stream); nothing aborts.  ppu_status_name() names
+ *   a code, ppu_status_string() describes it, ppu_last_error() tells what
+ *   the calling thread's last call failed on (which call, which ioctl,
+ *   which errno).
  * - Stream priorities: larger numbers are higher priorities (unlike CUDA);
  *   ppu_ctx_get_stream_priority_range() gives the range.
  * - Device addresses (ppu_devptr) are addresses in the context's GPU
@@ -58,17 +60,17 @@ typedef enum ppu_status {
 	PPU_ERROR_NO_DEVICE = 4,
 	/* the work is not complete yet (queries) */
 	PPU_ERROR_NOT_READY = 5,
-	/* a wait ran past its deadline */
+	/* the driver gave up waiting for the hardware (waits themselves have no deadline) */
 	PPU_ERROR_TIMEOUT = 6,
 	/* a channel of the stream faulted; its work is lost, other streams go on */
 	PPU_ERROR_CHANNEL_FAULT = 7,
 	/* a device priority above normal needs CAP_SYS_NICE */
 	PPU_ERROR_PERMISSION_DENIED = 8,
-	/* the device lacks the feature (e.g. no compute engine) */
+	/* the device lacks the feature (no copy engine, no local memory) */
 	PPU_ERROR_NOT_SUPPORTED = 9,
 	/* the setting can only change before the context's first launch */
 	PPU_ERROR_CONTEXT_ACTIVE = 10,
-	/* every hardware channel is in use */
+	/* every hardware channel is in use (or a context's 65536 semaphores) */
 	PPU_ERROR_OUT_OF_RESOURCES = 11,
 	/* the device was removed (ppu.ko unbound or unplugged) */
 	PPU_ERROR_DEVICE_LOST = 12,
@@ -83,8 +85,8 @@ PPU_API const char *ppu_status_name(ppu_status st);
 /* A sentence describing the code. */
 PPU_API const char *ppu_status_string(ppu_status st);
 /*
- * The detailed message of the last call that failed in this thread
- * (e.g. "ppu_stream_create_with_priority: CHAN_CREATE: Operation not
+ * The message of this thread's last call: what it failed on, or "" when it
+ * succeeded (every call clears it first), e.g. "ppu_stream_create_with_priority: CHAN_CREATE: Operation not
  * permitted: device priority 40 is above normal (32) and needs
  * CAP_SYS_NICE"); "" when none failed.
  */
@@ -131,14 +133,16 @@ enum ppu_limit {
 	/*
 	 * N: levels of a parent -> child launch chain (1 .. M).  Default 2.
 	 * Fixes the stream priority levels (floor(M / N)), so it can change
-	 * only before the context's first launch (copy, event record or
-	 * kernel); later calls fail with PPU_ERROR_CONTEXT_ACTIVE.
+	 * only before the context's first launch (the first copy, event
+	 * record or stream wait that reaches the device); later calls fail
+	 * with PPU_ERROR_CONTEXT_ACTIVE.
 	 */
 	PPU_LIMIT_MAX_NESTING_DEPTH = 0,
 	/*
 	 * Bytes of one copy command: longer copies are split so that a
 	 * higher-priority copy waits for at most one chunk of a lower one.
-	 * A multiple of the device's copy chunk; 0 turns splitting off.
+	 * A multiple of the device's copy chunk, at most 1 GiB; 0 turns
+	 * splitting off (commands of 1 GiB at most).
 	 * Can change at any time; applies to copies issued afterwards.
 	 */
 	PPU_LIMIT_COPY_CHUNK_BYTES = 1,
@@ -189,7 +193,7 @@ PPU_API ppu_stream *ppu_ctx_default_stream(ppu_ctx *ctx);
 PPU_API ppu_status ppu_stream_create(ppu_ctx *ctx, ppu_stream **stream);
 /* @prio is clamped into ppu_ctx_get_stream_priority_range(). */
 PPU_API ppu_status ppu_stream_create_with_priority(ppu_ctx *ctx, int prio, ppu_stream **stream);
-/* The stream priority as created (after clamping). */
+/* The stream priority in use: the one requested, clamped into the current range. */
 PPU_API ppu_status ppu_stream_get_priority(ppu_stream *stream, int *prio);
 /*
  * The device priority every launch into the stream carries (parents too;
@@ -216,7 +220,7 @@ PPU_API ppu_status ppu_memcpy(ppu_ctx *ctx, ppu_devptr dst, ppu_devptr src, size
 /* ---- events ---- */
 
 PPU_API ppu_status ppu_event_create(ppu_ctx *ctx, ppu_event **event);
-/* Frees the event; a record still in flight completes harmlessly. */
+/* Frees the event, first waiting for a record still in flight (unless its channel faulted). */
 PPU_API ppu_status ppu_event_destroy(ppu_event *event);
 /* Marks the point in @stream; completes (with a PPU timestamp) when the stream's earlier work has. */
 PPU_API ppu_status ppu_event_record(ppu_event *event, ppu_stream *stream);

@@ -208,7 +208,10 @@ START_TEST(stream_priorities)
 	RT(ppu_ctx_set_limit(ctx, PPU_LIMIT_MAX_NESTING_DEPTH, 64));
 	RT(ppu_stream_get_device_priority(top, &dp));
 	ck_assert_uint_eq(dp, 0);
+	/* Back to N = 4: the requested priority (1000) still counts. */
 	RT(ppu_ctx_set_limit(ctx, PPU_LIMIT_MAX_NESTING_DEPTH, 4));
+	RT(ppu_stream_get_device_priority(top, &dp));
+	ck_assert_uint_eq(dp, 60);
 
 	/* The first launch fixes it. */
 	rt_small_copy(ctx, s5);

@@ -127,10 +127,20 @@ ppu_status ppu_chan_wait(struct ppu_chan *ch, uint32_t seq)
 
 ppu_status ppu_chan_check(struct ppu_chan *ch)
 {
-	struct drm_ppu_chan_status cs = { .chid = ch->chid };
+	/*
+	 * A wait whose deadline has passed: the driver answers from the dead
+	 * flag its fault interrupt set, with no register access.
+	 */
+	struct drm_ppu_sem_wait w = {
+		.pool = ch->timeline.pool->id,
+		.index = ch->timeline.index,
+		.value = ch->seq,
+		.cond = DRM_PPU_SEM_WAIT_GEQ,
+		.flags = DRM_PPU_SEM_WAIT_CHAN,
+		.chid = ch->chid,
+	};
 
-	if (!ch->dead && !ppu_ioctl(ch->ctx->fd, DRM_IOCTL_PPU_CHAN_STATUS, &cs) &&
-	    cs.state == DRM_PPU_CHAN_STATE_FAULTED)
+	if (!ch->dead && ppu_ioctl(ch->ctx->fd, DRM_IOCTL_PPU_SEM_WAIT, &w) == -EIO)
 		ch->dead = 1;
 	if (ch->dead)
 		return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "channel %u faulted", ch->chid);

@@ -537,6 +537,15 @@ endmodule
 // translated ahead.  A faulting translation is kept like any other and only
 // acted on when the engine reaches that page, so everything before the
 // faulting page is still issued.
+//
+// Once the last page of the range has been requested, the page after it is
+// requested too and its answer dropped (a prefetch): the MMU keeps it in its
+// TLB, so a following command that continues the stream -- a large copy
+// split into chunks -- starts without a page walk.  The prefetch never
+// faults anything and never holds the engine: `busy` leaves it out, it may
+// still be in flight when the next command starts, and it always comes
+// before that command's first request, whose answer it cannot be confused
+// with.
 // Kept in this file because it is private to the copy engine.
 /* verilator lint_off DECLFILENAME */
 module ppu_copy_xlate #(
@@ -581,17 +590,26 @@ module ppu_copy_xlate #(
   logic [31:0]        next_va;
   logic [PAGES_W-1:0] left;        // pages still to request
   logic               issue, push, push_head;
+  logic               pf_arm;      // last page requested: prefetch next_va
+  logic               pf_req_q;    // prefetch request held until accepted
+  logic               pf_wait;     // prefetch accepted, answer not yet seen
+  logic               pf_issue;
+  logic [31:0]        pf_va;
+  ppu_types_pkg::pt_root_t pf_root;
+  ppu_types_pkg::access_e pf_access;
 
-  // One translation in flight, and never more than two pages held or
-  // coming: the head and one ahead.
-  assign issue     = !stop && left != '0 && !req_q && !wait_q && cnt < 2'd2;
+  // One translation in flight (the prefetch included), and never more than
+  // two pages held or coming: the head and one ahead.
+  assign issue     = !stop && left != '0 && !req_q && !wait_q && cnt < 2'd2 &&
+                     !pf_arm && !pf_req_q && !pf_wait;
+  assign pf_issue  = pf_arm && !req_q && !wait_q;
   assign push      = x_rsp_valid && wait_q;
   assign push_head = push && (cnt == 2'd0 || (cnt == 2'd1 && pop));
 
-  assign x_req_valid  = req_q;
-  assign x_req.va     = req_va;
-  assign x_req.root   = root;
-  assign x_req.access = access;
+  assign x_req_valid  = req_q || pf_req_q;
+  assign x_req.va     = pf_req_q ? pf_va : req_va;
+  assign x_req.root   = pf_req_q ? pf_root : root;
+  assign x_req.access = pf_req_q ? pf_access : access;
   assign busy         = req_q || wait_q;
 
   assign head_valid = cnt != 2'd0;
@@ -657,6 +675,30 @@ module ppu_copy_xlate #(
         n_va    <= req_va;
       end
       cnt <= cnt + 2'(push) - 2'(pop);
+    end
+  end
+
+  // The prefetch lives across commands, so `start` does not touch it.
+  always_ff @(posedge clk) begin
+    if (!rst_n) begin
+      pf_arm    <= 1'b0;
+      pf_req_q  <= 1'b0;
+      pf_wait   <= 1'b0;
+      pf_va     <= '0;
+      pf_root   <= '0;
+      pf_access <= ppu_types_pkg::ACC_READ;
+    end else begin
+      if (issue && !start && left == PAGES_W'(1)) pf_arm <= 1'b1;
+      else if (pf_issue) pf_arm <= 1'b0;
+      if (pf_issue) begin
+        pf_req_q  <= 1'b1;
+        pf_va     <= next_va;
+        pf_root   <= root;
+        pf_access <= access;
+      end else if (x_req_ready) begin
+        pf_req_q <= 1'b0;
+      end
+      pf_wait <= (pf_wait || (pf_req_q && x_req_ready)) && !x_rsp_valid;
     end
   end
 

@@ -14,7 +14,7 @@
 // follows a copy is evaluated only once the engine is free.
 module ppu_host #(
     parameter int unsigned NUM_CHANNELS = 16,
-    parameter int unsigned PB_PREFETCH_BEATS = 4
+    parameter int unsigned PB_PREFETCH_BEATS = 16
 ) (
     input  logic                        clk,
     input  logic                        rst_n,
@@ -281,6 +281,7 @@ module ppu_host #(
     H_SEM_SEND,
     H_SEM_WAIT,
     H_LAUNCH,
+    H_HOLD,           // resident's copy on the engine, fetch stream kept
     H_WB_GET,
     H_WB_WAIT,
     H_END
@@ -306,6 +307,7 @@ module ppu_host #(
   logic           gp_have0;
   logic           f_next_is_pb;   // fetch start target: 0 GPFIFO entry, 1 pushbuffer
   logic [31:0]    sem_exec;
+  logic           no_stream;      // this launch was retried from c_pend: no fetch stream
 
   assign prd_valid = (hs == H_PRD) && !ph_issued;
   assign prd_pa    = ph_pa;
@@ -336,6 +338,16 @@ module ppu_host #(
     fault = {1'b1, ch, kind[7:0], unit[3:0], acc[3:0], addr, data};
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
+
+  // Another channel needs the host while the resident holds it in H_HOLD:
+  // a guest to serve, or a doorbell or unbind of another channel (the
+  // resident's own doorbell is taken at its next entry, as usual).
+  logic hold_break;
+  always_comb begin
+    hold_break = (sd_dec == ppu_types_pkg::SCHED_GUEST);
+    for (int i = 0; i < NC; i++)
+      if (CHW'(i) != cur && (c_stale[i] || c_unbind[i])) hold_break = 1'b1;
+  end
 
   // Method currently at the decoder
   wire [13:0] cur_m = {c_maddr[cur], 2'b00};
@@ -471,6 +483,7 @@ module ppu_host #(
       f_va       <= '0;
       f_ndw      <= '0;
       sem_exec   <= '0;
+      no_stream  <= 1'b0;
       for (int i = 0; i < 8; i++) inst_dw[i] <= '0;
       inst_pa    <= '0;
       cf_hold    <= '0;
@@ -755,6 +768,7 @@ module ppu_host #(
             c_wake[cur] <= 1'b0;
             hs <= H_SEM_SEND;
           end else if (c_pend[cur] == PEND_LAUNCH) begin
+            no_stream <= 1'b1;
             hs <= H_LAUNCH;
           end else if (c_seg[cur]) begin
             f_va  <= c_pbva[cur];
@@ -888,6 +902,7 @@ module ppu_host #(
               end
               MX_LAUNCH: begin
                 c_pexec[cur] <= ex_d;
+                no_stream <= 1'b0;
                 hs <= H_LAUNCH;
               end
               MX_NONSTALL: nonstall_set[cur] <= 1'b1;
@@ -1003,13 +1018,40 @@ module ppu_host #(
               slice_t0 <= now;
               guest    <= 1'b0;
             end
+            hs <= H_HOLD;
           end else begin
             c_st[cur]  <= ST_EWAIT;
             c_pend[cur] <= PEND_LAUNCH;
             res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ENGINE_BUSY);
+            f_flush <= 1'b1;
+            hs <= H_END;
           end
-          f_flush <= 1'b1;
-          hs <= H_END;
+        end
+
+        // The resident waits for its copy with its pushbuffer stream still
+        // prefetched, so the methods after the launch run the cycle the
+        // copy completes instead of after a fetch restart (translation and
+        // read latency).  Anything else that needs the host ends the hold
+        // and the service, exactly as a launch did before.
+        H_HOLD: begin
+          if (copy_done_valid && copy_done_chid[CHW-1:0] == cur) begin
+            if (copy_done.fault) begin
+              res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
+              f_flush <= 1'b1;
+              hs <= H_END;
+            end else if (yield_now) begin
+              f_flush <= 1'b1;
+              hs <= H_END;
+            end else begin
+              // what SCHED_RESUME would do: a fresh slice if this one ran out
+              if (expired) slice_t0 <= now;
+              // a launch retried from the saved state has no stream to keep
+              hs <= no_stream ? H_SVC_START : H_RUN;
+            end
+          end else if (hold_break) begin
+            f_flush <= 1'b1;
+            hs <= H_END;
+          end
         end
 
         H_WB_GET: begin

@@ -7,7 +7,7 @@ module ppu_regs #(
     parameter int unsigned COPY_CHUNK_BYTES = 4096,
     parameter int unsigned COPY_MAX_READS = 128,
     parameter int unsigned TLB_ENTRIES = 16,
-    parameter int unsigned PB_PREFETCH_BEATS = 4
+    parameter int unsigned PB_PREFETCH_BEATS = 16
 ) (
     input  logic                      clk,
     input  logic                      rst_n,

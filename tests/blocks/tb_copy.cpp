@@ -10,7 +10,8 @@
  * back-pressure and injectable read / write-ack errors, and a semaphore
  * port.  Every cycle the testbench checks each request against the command:
  * the k-th translation is of the k-th page (READ for the source, WRITE for
- * the destination), the k-th read is of the k-th source beat, and the k-th
+ * the destination) and the one after the last page is the prefetch of the
+ * page after the range, the k-th read is of the k-th source beat, and the k-th
  * write is of the k-th destination beat with exactly the strobes of the
  * bytes inside the destination and the source bytes in them.  Every copy
  * then checks the whole destination byte for byte, that each destination
@@ -225,6 +226,9 @@ public:
 		return r;
 	}
 
+	// Prefetches accepted so far on one side.
+	unsigned prefetches(bool src) const { return src ? pf_s_.count : pf_d_.count; }
+
 	void cycle()
 	{
 		drive();
@@ -241,6 +245,15 @@ private:
 		uint32_t va;
 		bool src;
 	};
+	// The prefetch each side makes after requesting the last page of a
+	// range: the very next request on that side, of the page after it.
+	struct Prefetch {
+		bool expect = false;
+		uint32_t va = 0;
+		unsigned pending = 0; // accepted, answer not yet delivered
+		unsigned count = 0;   // accepted, over the whole test
+	};
+	Prefetch pf_s_, pf_d_;
 	struct RPend {
 		int sys;
 		uint64_t pa;
@@ -258,8 +271,10 @@ private:
 	HoldCheck<VlWide<4>> wr_hold_;
 	HoldCheck<VlWide<5>> sem_hold_;
 
-	uint64_t xrsp(const XPend &p)
+	uint64_t xrsp(const XPend &p, Prefetch &pf)
 	{
+		if (pf.pending)
+			pf.pending--;
 		const std::map<uint32_t, unsigned> &f = p.src ? src_fault : dst_fault;
 		auto it = f.find(p.va / PAGE);
 		uint64_t r = 0;
@@ -299,10 +314,11 @@ private:
 		d->wr_ready = rng.pct(cfg.wr_ready);
 		d->sem_ready = rng.pct(cfg.sem_ready);
 
+		// (one translation in flight per side: a prefetch is the only one)
 		d->xs_rsp_valid = xs_q_.due(d.cyc);
-		d->xs_rsp = d->xs_rsp_valid ? xrsp(xs_q_.pop()) : rng.u64();
+		d->xs_rsp = d->xs_rsp_valid ? xrsp(xs_q_.pop(), pf_s_) : rng.u64();
 		d->xd_rsp_valid = xd_q_.due(d.cyc);
-		d->xd_rsp = d->xd_rsp_valid ? xrsp(xd_q_.pop()) : rng.u64();
+		d->xd_rsp = d->xd_rsp_valid ? xrsp(xd_q_.pop(), pf_d_) : rng.u64();
 
 		d->rd_rsp_valid = 0;
 		randomize(d->rd_rsp, rng.u64());
@@ -354,6 +370,27 @@ private:
 				npages(start, cur_.len));
 	}
 
+	// A translation request on one side: the expected prefetch, or the
+	// next page of the current range (which arms the prefetch if it is
+	// the last one).  The prefetch has the access and root of its range.
+	void xlate_req(const char *side, uint64_t req, Prefetch &pf, unsigned &n, uint32_t start,
+		       unsigned acc)
+	{
+		if (pf.expect) {
+			TB_EQ(get(req, tp::xreq::va), pf.va);
+			TB_EQ(get(req, tp::xreq::access), acc);
+			pf.expect = false;
+			pf.pending++;
+			pf.count++;
+			return;
+		}
+		check_xlate(side, req, n, start, acc);
+		if (++n == npages(start, cur_.len)) {
+			pf.expect = true;
+			pf.va = (start / PAGE + n) * PAGE; // wraps past 4 GiB like the VA
+		}
+	}
+
 	void sample()
 	{
 		uint64_t c = d.cyc;
@@ -364,10 +401,12 @@ private:
 			TB_TRUE(d->busy && !d->cmd_ready);
 		} else {
 			// idle: ready for a command, nothing requested, nothing owed
+			// but a prefetch
 			TB_TRUE(!d->busy && d->cmd_ready);
-			TB_TRUE(!d->xs_req_valid && !d->xd_req_valid && !d->rd_valid && !d->wr_valid &&
-				!d->sem_valid && !d->done_valid);
-			TB_TRUE(xs_q_.empty() && xd_q_.empty() && rd_q_.empty() && wr_q_.empty() && sem_q_.empty());
+			TB_TRUE((!d->xs_req_valid || pf_s_.expect) && (!d->xd_req_valid || pf_d_.expect) &&
+				!d->rd_valid && !d->wr_valid && !d->sem_valid && !d->done_valid);
+			TB_TRUE(xs_q_.size() == pf_s_.pending && xd_q_.size() == pf_d_.pending &&
+				rd_q_.empty() && wr_q_.empty() && sem_q_.empty());
 		}
 		if (accept) {
 			cur_ = next_;
@@ -383,13 +422,13 @@ private:
 		xs_hold_.sample("xs_req", d->xs_req_valid, d->xs_req_ready, d->xs_req);
 		if (d->xs_req_valid && d->xs_req_ready) {
 			TB_TRUE(xs_q_.empty());
-			check_xlate("source", d->xs_req, r_.n_xs++, cur_.src, tp::ACC_READ);
+			xlate_req("source", d->xs_req, pf_s_, r_.n_xs, cur_.src, tp::ACC_READ);
 			xs_q_.push(c, cfg.x_lat, XPend{uint32_t(get(d->xs_req, tp::xreq::va)), true});
 		}
 		xd_hold_.sample("xd_req", d->xd_req_valid, d->xd_req_ready, d->xd_req);
 		if (d->xd_req_valid && d->xd_req_ready) {
 			TB_TRUE(xd_q_.empty());
-			check_xlate("destination", d->xd_req, r_.n_xd++, cur_.dst, tp::ACC_WRITE);
+			xlate_req("destination", d->xd_req, pf_d_, r_.n_xd, cur_.dst, tp::ACC_WRITE);
 			xd_q_.push(c, cfg.x_lat, XPend{uint32_t(get(d->xd_req, tp::xreq::va)), false});
 		}
 
@@ -471,7 +510,9 @@ private:
 		if (d->done_valid) {
 			TB_TRUE(running);
 			// everything drained: no response still owed to the engine
-			TB_TRUE(xs_q_.empty() && xd_q_.empty() && rd_q_.empty() && wr_q_.empty() && sem_q_.empty());
+			// but a prefetch's
+			TB_TRUE(xs_q_.size() == pf_s_.pending && xd_q_.size() == pf_d_.pending &&
+				rd_q_.empty() && wr_q_.empty() && sem_q_.empty());
 			r_.done_seen = true;
 			r_.done_cyc = c;
 			r_.done = d->done;
@@ -628,6 +669,27 @@ template <class M> void then_copy_ok(CopyEnv<M> &e)
 }
 
 } // namespace
+
+START_TEST(each_side_prefetches_the_page_after_its_range_and_ignores_its_fault)
+{
+	CopyEnv<Vppu_copy> e;
+	// The pages right after both ranges are not present: the copies still
+	// succeed, and each side asked for that page once per copy, after its
+	// last page and before the next copy's first (checked in sample()).
+	e.src_fault[0x102] = PPU_FAULT_KIND_PTE_NOT_PRESENT;
+	e.dst_fault[0x402] = PPU_FAULT_KIND_PERMISSION;
+	TB_CTX("two 8 KiB chunks of one stream, then a copy ending in the faulting pages' neighbours");
+	std::vector<Cmd> chain = {mk(0x100000, 0x400000, 4096), mk(0x101000, 0x401000, 4096),
+				  mk(0x0ff800, 0x3ff800, 0x2800)};
+	std::vector<Run> runs = e.run_chain(chain);
+	for (std::size_t i = 0; i < chain.size(); i++)
+		e.check_ok(chain[i], runs[i]);
+	for (int i = 0; i < 50; i++)
+		e.cycle();
+	TB_EQ(e.prefetches(true), 3);
+	TB_EQ(e.prefetches(false), 3);
+}
+END_TEST
 
 START_TEST(source_translation_fault_on_the_first_page_reads_nothing)
 {
@@ -942,6 +1004,7 @@ int main()
 		copies_are_byte_exact_under_random_backpressure_and_latencies,
 		copies_reaching_the_top_of_the_va_space_are_byte_exact,
 		command_presented_while_busy_is_accepted_the_cycle_after_done,
+		each_side_prefetches_the_page_after_its_range_and_ignores_its_fault,
 		source_translation_fault_on_the_first_page_reads_nothing,
 		source_translation_fault_on_a_later_page_reads_every_earlier_beat,
 		mmu_bus_error_on_the_source_is_reported_as_bus_error,

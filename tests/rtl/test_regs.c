@@ -16,7 +16,7 @@ START_TEST(id_version_and_capabilities)
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_MEM_DATA_BYTES), 8);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_TLB_ENTRIES), 16);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_COPY_MAX_READS), 128);
-	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_PB_PREFETCH_BEATS), 4);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_PB_PREFETCH_BEATS), 16);
 	ck_assert(rtl_reg_read(env, PPU_REG_CAP_FEATURES) &
 		  PPU_FSET(PPU_CAP_FEATURES_COPY_ENGINE, 1));
 	/* rtl_env's default: 64 MiB of local memory */

@@ -48,10 +48,17 @@ ppu_status ppu_chan_new(ppu_ctx *ctx, unsigned int level, struct ppu_chan **out)
 	st = ppu_sem_alloc(ctx, &ch->timeline);
 	if (st)
 		goto err_pb;
-	if (level > 0) {
+	if (level > 0 && ctx->info.local_mem_bytes) {
+		/* cleared by the driver: S_level starts at 0 */
+		st = ppu_bo_new(ctx, &ch->prio_mem, 1u << PPU_PAGE_SHIFT, 1, 0);
+		if (st)
+			goto err_timeline;
+		ch->prio_va = (uint32_t)ch->prio_mem.va;
+	} else if (level > 0) {
 		st = ppu_sem_alloc(ctx, &ch->prio_sem);
 		if (st)
 			goto err_timeline;
+		ch->prio_va = ch->prio_sem.va;
 	}
 
 	cc.flags = DRM_PPU_CHAN_CREATE_PRIORITY;
@@ -83,6 +90,7 @@ ppu_status ppu_chan_new(ppu_ctx *ctx, unsigned int level, struct ppu_chan **out)
 	return PPU_SUCCESS;
 
 err_sem:
+	ppu_bo_free(ctx, &ch->prio_mem);
 	ppu_sem_free(ctx, &ch->prio_sem);
 err_timeline:
 	ppu_sem_free(ctx, &ch->timeline);
@@ -105,6 +113,7 @@ void ppu_chan_free(struct ppu_chan *ch)
 		ppu_chan_wait(ch, ch->seq);
 	ppu_ioctl(ctx->fd, DRM_IOCTL_PPU_CHAN_DESTROY, &cd);
 	munmap((void *)ch->userd, DRM_PPU_USERD_SIZE);
+	ppu_bo_free(ctx, &ch->prio_mem);
 	ppu_sem_free(ctx, &ch->prio_sem);
 	ppu_sem_free(ctx, &ch->timeline);
 	ppu_bo_free(ctx, &ch->pb);

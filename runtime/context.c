@@ -40,7 +40,7 @@ static ppu_status stream_attach(ppu_ctx *ctx, ppu_stream *s)
 		st = ppu_chan_new(ctx, level, &ch);
 		if (st)
 			return st;
-		if (ppu_copy_prio_add_level(&ctx->cp, level, ch->prio_sem.va)) {
+		if (ppu_copy_prio_add_level(&ctx->cp, level, ch->prio_va)) {
 			ppu_chan_free(ch);
 			return ppu_fail(PPU_ERROR_INVALID_VALUE, "internal: copy level %u", level);
 		}

@@ -72,7 +72,14 @@ struct ppu_chan {
 	uint32_t pb_dwords;
 	uint32_t pb_head;
 	struct ppu_sem timeline;	/* value = seq of the last completed entry */
-	struct ppu_sem prio_sem;	/* S_level (level > 0) */
+	/*
+	 * S_level (level > 0): only the PPU touches it, so it lives in local
+	 * memory when the device has some (an acquire before every chunk is
+	 * then a short local read), else in a host semaphore slot.
+	 */
+	struct ppu_alloc prio_mem;
+	struct ppu_sem prio_sem;
+	uint32_t prio_va;
 	int dead;
 };
 

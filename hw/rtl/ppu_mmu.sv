@@ -150,7 +150,11 @@ module ppu_mmu #(
   logic [TLB_ENTRIES*DATA_W-1:0] tlb_data_q;
   logic [TLB_ENTRIES-1:0]        tlb_spage_q;
   logic [TLB_ENTRIES-1:0]        tlb_valid_q;
-  logic [TIDX_W-1:0]             victim_q;
+  // Least-recently-used order: each entry's age is its rank (0 = used
+  // last), always a permutation of 0..TLB_ENTRIES-1.  LRU rather than
+  // round robin so the pages touched on every copy command (pushbuffer,
+  // semaphores) outlive the stream of pages a large copy walks through.
+  logic [TLB_ENTRIES*TIDX_W-1:0] tlb_age_q;
 
   // ---------------------------------------------------------------------
   // Client arbitration: first requester at or after rr_ptr_q, else the
@@ -314,13 +318,13 @@ module ppu_mmu #(
 
   // ---------------------------------------------------------------------
   // Fill: the entry being re-checked, else the first free entry, else the
-  // round-robin victim.  invalidate wins over a same-cycle fill.
+  // least recently used one.  invalidate wins over a same-cycle fill.
   // ---------------------------------------------------------------------
   logic              fill;
   logic              free_any;
   logic [TIDX_W-1:0] free_idx;
+  logic [TIDX_W-1:0] lru_idx;
   logic [TIDX_W-1:0] fill_idx;
-  logic              fill_victim;
 
   assign fill = walk_done && !walk_fault && !stale_q && !invalidate;
 
@@ -329,22 +333,41 @@ module ppu_mmu #(
     for (int i = TLB_ENTRIES - 1; i >= 0; i--) begin
       if (!tlb_valid_q[i]) free_idx = TIDX_W'(i);
     end
+    lru_idx = '0;
+    for (int i = 0; i < TLB_ENTRIES; i++) begin
+      if (32'(tlb_age_q[i*TIDX_W +: TIDX_W]) == TLB_ENTRIES - 1) lru_idx = TIDX_W'(i);
+    end
   end
 
-  assign free_any    = !(&tlb_valid_q);
-  assign fill_victim = !repl_valid_q && !free_any;
-  assign fill_idx    = repl_valid_q ? repl_idx_q : (free_any ? free_idx : victim_q);
+  assign free_any = !(&tlb_valid_q);
+  assign fill_idx = repl_valid_q ? repl_idx_q : (free_any ? free_idx : lru_idx);
+
+  // A hit and a fill are the uses that count; they never fall in one cycle
+  // (hits are answered only while no walk is running).
+  logic              touch;
+  logic [TIDX_W-1:0] touch_idx;
+  logic [TIDX_W-1:0] touch_age;
+  assign touch     = fill || (accept && hit_any && hit_ok);
+  assign touch_idx = fill ? fill_idx : hit_idx;
+  assign touch_age = tlb_age_q[touch_idx*TIDX_W +: TIDX_W];
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
       tlb_valid_q <= '0;
-      victim_q    <= '0;
-    end else if (invalidate) begin
-      tlb_valid_q <= '0;
-    end else if (fill) begin
-      tlb_valid_q[fill_idx] <= 1'b1;
-      if (fill_victim) begin
-        victim_q <= (32'(victim_q) == TLB_ENTRIES - 1) ? '0 : victim_q + 1'b1;
+      for (int i = 0; i < TLB_ENTRIES; i++) tlb_age_q[i*TIDX_W +: TIDX_W] <= TIDX_W'(i);
+    end else begin
+      if (invalidate) begin
+        tlb_valid_q <= '0;
+      end else if (fill) begin
+        tlb_valid_q[fill_idx] <= 1'b1;
+      end
+      if (touch) begin
+        for (int i = 0; i < TLB_ENTRIES; i++) begin
+          if (TIDX_W'(i) == touch_idx)
+            tlb_age_q[i*TIDX_W +: TIDX_W] <= '0;
+          else if (tlb_age_q[i*TIDX_W +: TIDX_W] < touch_age)
+            tlb_age_q[i*TIDX_W +: TIDX_W] <= tlb_age_q[i*TIDX_W +: TIDX_W] + 1'b1;
+        end
       end
     end
   end

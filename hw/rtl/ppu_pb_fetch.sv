@@ -77,7 +77,13 @@ module ppu_pb_fetch #(
   wire page_hit = pg_valid && (pg_vpn == iss_va[31:12]);
   wire more     = active && !stopped && (iss_va < end_va);
   wire va_wrap  = iss_va[32];
-  wire room     = (used < CW'(DEPTH));
+  // Refill in bursts: from half empty until full.  The memory port answers
+  // in request order, so a pushbuffer read issued just before a method's
+  // semaphore or copy read would add its (system memory) latency to it;
+  // bursts keep the fetch's reads away from the few methods that follow a
+  // refill.
+  logic filling;
+  wire room     = filling && (used < CW'(DEPTH));
 
   // Issue a read when the page is translated and a slot is free.
   assign rd_valid = more && !va_wrap && page_hit && room && !dropping;
@@ -147,6 +153,7 @@ module ppu_pb_fetch #(
       pg_pa    <= '0;
       x_wait   <= 1'b0;
       dropping <= 1'b0;
+      filling  <= 1'b1;
       for (int i = 0; i < DEPTH; i++) begin
         s_full[i]  <= 1'b0;
         s_fault[i] <= 1'b0;
@@ -227,6 +234,8 @@ module ppu_pb_fetch #(
         used <= used + CW'(alloc) - CW'(pop_slot);
       end
       rd_out <= rd_out + CW'(rd_fire) - CW'(rd_rsp_valid);
+      if (used <= CW'(DEPTH / 2)) filling <= 1'b1;
+      else if (used == CW'(DEPTH)) filling <= 1'b0;
       // ---- flush / start ----
       if (flush) begin
         active   <= 1'b0;
@@ -246,6 +255,7 @@ module ppu_pb_fetch #(
         dropping <= 1'b0;
       end
       if (start && !flush) begin
+        filling  <= 1'b1;
         active   <= 1'b1;
         stopped  <= 1'b0;
         first_va <= start_va;

@@ -650,33 +650,33 @@ START_TEST(invalidate_during_a_walk_keeps_the_walked_entry_out_of_the_tlb)
 }
 END_TEST
 
-START_TEST(full_tlb_fills_free_entries_first_then_replaces_round_robin)
+START_TEST(full_tlb_fills_free_entries_first_then_replaces_the_least_recently_used)
 {
 	MmuEnv e;
 	const uint32_t T = 0x600, NPAGES = 24;
 	e.mem.w32(0, pte_addr(ROOT, 5), pte(T, V));
 	for (uint32_t i = 0; i < NPAGES; i++)
 		e.mem.w32(0, pte_addr(T, i), pte(0x900 + i, URWAD | V));
-	// Model: lowest matching entry hits; a miss fills the first free entry,
-	// else the victim, which then advances.
+	// Model: a miss fills the first free entry, else the least recently
+	// used one; every hit and fill is a use.
 	int tlb[TLB_ENTRIES];
+	uint64_t used[TLB_ENTRIES] = {};
 	std::fill(tlb, tlb + TLB_ENTRIES, -1);
-	unsigned victim = 0;
 	Rng r(5);
 	unsigned nmiss = 0;
 	for (unsigned k = 0; k < 400; k++) {
-		uint32_t page = k < NPAGES ? k : (r.below(4) ? r.below(18) : r.below(NPAGES));
-		bool hit = std::find(tlb, tlb + TLB_ENTRIES, int(page)) != tlb + TLB_ENTRIES;
+		// a hot set of four pages used every few accesses, the rest at random
+		uint32_t page = k < NPAGES ? k : (k % 3 == 0 ? k / 3 % 4 : r.below(NPAGES));
+		int *at = std::find(tlb, tlb + TLB_ENTRIES, int(page));
+		bool hit = at != tlb + TLB_ENTRIES;
 		if (!hit) {
-			int *f = std::find(tlb, tlb + TLB_ENTRIES, -1);
-			if (f != tlb + TLB_ENTRIES) {
-				*f = int(page);
-			} else {
-				tlb[victim] = int(page);
-				victim = (victim + 1) % TLB_ENTRIES;
-			}
+			at = std::find(tlb, tlb + TLB_ENTRIES, -1);
+			if (at == tlb + TLB_ENTRIES)
+				at = tlb + (std::min_element(used, used + TLB_ENTRIES) - used);
+			*at = int(page);
 			nmiss++;
 		}
+		used[at - tlb] = k + 1;
 		TB_CTX("access %u: page %u (model: %s)", k, page, hit ? "hit" : "miss");
 		MmuEnv::Result x = e.xlate(k % NCLIENT, rq(va_of(5, page, 0x8), tp::ACC_READ));
 		TB_EQ(x.misses, hit ? 0u : 1u);
@@ -828,7 +828,7 @@ int main()
 		refused_tlb_hit_rewalks_and_a_widened_entry_replaces_the_old_one_in_place,
 		invalidate_drops_every_entry,
 		invalidate_during_a_walk_keeps_the_walked_entry_out_of_the_tlb,
-		full_tlb_fills_free_entries_first_then_replaces_round_robin,
+		full_tlb_fills_free_entries_first_then_replaces_the_least_recently_used,
 		clients_are_granted_round_robin_and_hits_are_accepted_every_cycle,
 		random_page_tables_match_the_reference_walker,
 	});

@@ -13,7 +13,7 @@
 #include "ppu_internal.h"
 
 /* Default copy command: this many device chunks (docs/runtime.md). */
-#define DEFAULT_CHUNK_FACTOR 4u
+#define DEFAULT_CHUNK_FACTOR 6u
 
 static ppu_status map_init(ppu_ctx *ctx, unsigned int depth)
 {

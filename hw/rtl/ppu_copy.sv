@@ -595,8 +595,7 @@ module ppu_copy_xlate #(
   logic               pf_wait;     // prefetch accepted, answer not yet seen
   logic               pf_issue;
   logic [31:0]        pf_va;
-  ppu_types_pkg::pt_root_t pf_root;
-  ppu_types_pkg::access_e pf_access;
+  ppu_types_pkg::pt_root_t pf_root;  // the next command may have another root
 
   // One translation in flight (the prefetch included), and never more than
   // two pages held or coming: the head and one ahead.
@@ -609,7 +608,7 @@ module ppu_copy_xlate #(
   assign x_req_valid  = req_q || pf_req_q;
   assign x_req.va     = pf_req_q ? pf_va : req_va;
   assign x_req.root   = pf_req_q ? pf_root : root;
-  assign x_req.access = pf_req_q ? pf_access : access;
+  assign x_req.access = access;
   assign busy         = req_q || wait_q;
 
   assign head_valid = cnt != 2'd0;
@@ -686,7 +685,6 @@ module ppu_copy_xlate #(
       pf_wait   <= 1'b0;
       pf_va     <= '0;
       pf_root   <= '0;
-      pf_access <= ppu_types_pkg::ACC_READ;
     end else begin
       if (issue && !start && left == PAGES_W'(1)) pf_arm <= 1'b1;
       else if (pf_issue) pf_arm <= 1'b0;
@@ -694,7 +692,6 @@ module ppu_copy_xlate #(
         pf_req_q  <= 1'b1;
         pf_va     <= next_va;
         pf_root   <= root;
-        pf_access <= access;
       end else if (x_req_ready) begin
         pf_req_q <= 1'b0;
       end

@@ -67,11 +67,40 @@ static void stream_mark(ppu_stream *s, uint32_t seq)
 	s->has_work = 1;
 }
 
-ppu_status ppu_stream_wait_event(ppu_stream *s, ppu_event *ev)
+/* The word of a stream memory operation: aligned, inside one allocation. */
+static ppu_status value_word_check(ppu_stream *s, ppu_devptr addr, const char *fn)
+{
+	if (addr & 3)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "%s: address %#llx is not 4-byte aligned",
+				fn, (unsigned long long)addr);
+	if (!ppu_alloc_find(s->ctx, addr, 4))
+		return ppu_fail(PPU_ERROR_INVALID_VALUE,
+				"%s: address %#llx is not inside an allocation of this context", fn,
+				(unsigned long long)addr);
+	return PPU_SUCCESS;
+}
+
+/* One semaphore method as a stream entry of its own. */
+static ppu_status stream_sem_op(ppu_stream *s, ppu_devptr addr, uint32_t value, uint32_t exec)
 {
 	struct ppu_pb pb;
 	ppu_status st;
 	uint32_t seq;
+
+	ppu_ctx_launch(s->ctx);
+	st = ppu_chan_begin(s->chan, 6, &pb);
+	if (st)
+		return st;
+	ppu_pb_sem(&pb, (uint32_t)addr, value, exec);
+	st = ppu_chan_submit(s->chan, &pb, &seq);
+	if (!st)
+		stream_mark(s, seq);
+	return st;
+}
+
+ppu_status ppu_stream_wait_event(ppu_stream *s, ppu_event *ev)
+{
+	ppu_status st;
 
 	ppu_clear_error();
 	st = stream_check(s, "ppu_stream_wait_event");
@@ -83,16 +112,47 @@ ppu_status ppu_stream_wait_event(ppu_stream *s, ppu_event *ev)
 	/* Nothing recorded, or recorded in this very channel: already in order. */
 	if (!ev->count || ev->chan == s->chan)
 		return PPU_SUCCESS;
-	ppu_ctx_launch(s->ctx);
-	st = ppu_chan_begin(s->chan, 6, &pb);
+	return stream_sem_op(s, ev->sem.va, ev->count,
+			     ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ, 0));
+}
+
+ppu_status ppu_stream_wait_value32(ppu_stream *s, ppu_devptr addr, uint32_t value,
+				   enum ppu_wait_cond cond)
+{
+	static const uint32_t op[] = {
+		[PPU_WAIT_VALUE_GEQ] = PPU_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ,
+		[PPU_WAIT_VALUE_EQ] = PPU_SEM_EXECUTE_OPERATION_ACQUIRE,
+		[PPU_WAIT_VALUE_AND] = PPU_SEM_EXECUTE_OPERATION_ACQ_AND,
+	};
+	ppu_status st;
+
+	ppu_clear_error();
+	st = stream_check(s, "ppu_stream_wait_value32");
 	if (st)
 		return st;
-	ppu_pb_sem(&pb, ev->sem.va, ev->count,
-		   ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ, 0));
-	st = ppu_chan_submit(s->chan, &pb, &seq);
+	if ((unsigned int)cond >= sizeof(op) / sizeof(op[0]))
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_stream_wait_value32: unknown "
+				"condition %d", (int)cond);
+	if (cond == PPU_WAIT_VALUE_AND && !value)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_stream_wait_value32: "
+				"PPU_WAIT_VALUE_AND with value 0 never completes");
+	st = value_word_check(s, addr, "ppu_stream_wait_value32");
+	if (st)
+		return st;
+	return stream_sem_op(s, addr, value, ppu_sem_acquire_op(op[cond], 0));
+}
+
+ppu_status ppu_stream_write_value32(ppu_stream *s, ppu_devptr addr, uint32_t value)
+{
+	ppu_status st;
+
+	ppu_clear_error();
+	st = stream_check(s, "ppu_stream_write_value32");
 	if (!st)
-		stream_mark(s, seq);
-	return st;
+		st = value_word_check(s, addr, "ppu_stream_write_value32");
+	if (st)
+		return st;
+	return stream_sem_op(s, addr, value, ppu_sem_release_op(0, 0, 0));
 }
 
 ppu_status ppu_memcpy_async(ppu_devptr dst, ppu_devptr src, size_t bytes, ppu_stream *s)

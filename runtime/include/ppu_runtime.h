@@ -209,6 +209,27 @@ PPU_API ppu_status ppu_stream_query(ppu_stream *stream);
 PPU_API ppu_status ppu_stream_wait_event(ppu_stream *stream, ppu_event *event);
 
 /*
+ * Stream memory operations on a 32-bit word at @addr: 4-byte aligned,
+ * inside an allocation of the stream's context (host memory when the CPU
+ * writes or reads the word).  The word is read and written by the PPU as a
+ * semaphore, so the CPU sees a write once the stream has passed it.
+ */
+enum ppu_wait_cond {
+	PPU_WAIT_VALUE_GEQ = 0,	/* (int32_t)(word - value) >= 0: a counter that may wrap */
+	PPU_WAIT_VALUE_EQ = 1,	/* word == value */
+	PPU_WAIT_VALUE_AND = 2,	/* (word & value) != 0; value must not be 0 */
+};
+/*
+ * Work issued to @stream afterwards waits until the word satisfies @cond.
+ * The wait has no deadline, and it holds up every stream of the same
+ * priority (they share a channel).
+ */
+PPU_API ppu_status ppu_stream_wait_value32(ppu_stream *stream, ppu_devptr addr, uint32_t value,
+					   enum ppu_wait_cond cond);
+/* Writes @value to the word once the stream's earlier work has completed. */
+PPU_API ppu_status ppu_stream_write_value32(ppu_stream *stream, ppu_devptr addr, uint32_t value);
+
+/*
  * Copies @bytes from @src to @dst (device addresses, local or host, any
  * alignment) in stream order.  Both ranges must lie inside allocations of
  * the context.  0 bytes is a no-op.

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <check.h>
 
@@ -154,6 +155,140 @@ START_TEST(copy_errors)
 	ck_assert_int_eq(ppu_ctx_set_limit(ctx, PPU_LIMIT_COPY_CHUNK_BYTES, 1000),
 			 PPU_ERROR_INVALID_VALUE);
 	ck_assert_int_eq(ppu_ctx_set_limit(ctx, (enum ppu_limit)77, 1), PPU_ERROR_INVALID_VALUE);
+	RT(ppu_ctx_destroy(ctx));
+}
+END_TEST
+
+/*
+ * Long enough for the PPU to re-check a blocked wait many times
+ * (SCHED_ACQ_RETRY is 256 cycles): a wait still pending after it is held.
+ */
+#define HELD_US 50000
+
+static void set_word(uint32_t *w, uint32_t v)
+{
+	__atomic_store_n(w, v, __ATOMIC_RELEASE);
+}
+
+/* Stream memory operations: the CPU opens a stream's wait, streams signal each other. */
+START_TEST(stream_value_ops)
+{
+	const size_t n = 64 << 10;
+	uint32_t *w;
+	uint8_t *x, *z;
+	ppu_devptr dw, dflag, hx, l1, hz;
+	ppu_stream *lo, *hi;
+	ppu_event *ev;
+	ppu_ctx *ctx;
+	size_t i;
+
+	RT(ppu_ctx_create(&ctx, 0, 0));
+	RT(ppu_stream_create_with_priority(ctx, 0, &lo));
+	RT(ppu_stream_create_with_priority(ctx, 1, &hi));
+	RT(ppu_mem_alloc_host(ctx, 64, (void **)&w, &dw));
+	RT(ppu_mem_alloc_host(ctx, n, (void **)&x, &hx));
+	RT(ppu_mem_alloc_host(ctx, n, (void **)&z, &hz));
+	RT(ppu_mem_alloc(ctx, n, &l1));
+	RT(ppu_mem_alloc(ctx, 4, &dflag));
+	RT(ppu_event_create(ctx, &ev));
+	for (i = 0; i < n; i++)
+		x[i] = (uint8_t)(i * 5 + (i >> 11));
+
+	/* GEQ: the stream runs once the CPU has written the value. */
+	RT(ppu_stream_wait_value32(hi, dw, 1, PPU_WAIT_VALUE_GEQ));
+	RT(ppu_memcpy_async(hz, hx, n, hi));
+	RT(ppu_event_record(ev, hi));
+	usleep(HELD_US);
+	ck_assert_int_eq(ppu_event_query(ev), PPU_ERROR_NOT_READY);
+	ck_assert_int_eq(ppu_stream_query(hi), PPU_ERROR_NOT_READY);
+	ck_assert_uint_eq(z[0], 0);
+	/* The other level's channel is not held. */
+	rt_small_copy(ctx, lo);
+	set_word(w, 1);
+	RT(ppu_stream_synchronize(hi));
+	ck_assert(!memcmp(z, x, n));
+
+	/* GEQ compares as a counter that wraps: 0xfffffff0 is before 5, 0x10 after. */
+	set_word(w, 0xfffffff0u);
+	RT(ppu_stream_wait_value32(hi, dw, 5, PPU_WAIT_VALUE_GEQ));
+	RT(ppu_event_record(ev, hi));
+	usleep(HELD_US);
+	ck_assert_int_eq(ppu_event_query(ev), PPU_ERROR_NOT_READY);
+	set_word(w, 0x10);
+	RT(ppu_event_synchronize(ev));
+
+	/* EQ: neither a smaller nor a larger value opens it. */
+	set_word(w, 5);
+	RT(ppu_stream_wait_value32(hi, dw, 7, PPU_WAIT_VALUE_EQ));
+	RT(ppu_event_record(ev, hi));
+	usleep(HELD_US);
+	ck_assert_int_eq(ppu_event_query(ev), PPU_ERROR_NOT_READY);
+	set_word(w, 8);
+	usleep(HELD_US);
+	ck_assert_int_eq(ppu_event_query(ev), PPU_ERROR_NOT_READY);
+	set_word(w, 7);
+	RT(ppu_event_synchronize(ev));
+
+	/* AND: any common bit. */
+	set_word(w, 0x3);
+	RT(ppu_stream_wait_value32(hi, dw, 0x4, PPU_WAIT_VALUE_AND));
+	RT(ppu_event_record(ev, hi));
+	usleep(HELD_US);
+	ck_assert_int_eq(ppu_event_query(ev), PPU_ERROR_NOT_READY);
+	set_word(w, 0x84);
+	RT(ppu_event_synchronize(ev));
+
+	/* A write lands after the stream's earlier copy, for the CPU and for other streams. */
+	memset(z, 0, n);
+	RT(ppu_memcpy_async(l1, hx, n, lo));
+	RT(ppu_stream_write_value32(lo, dflag, 0x5eed));
+	RT(ppu_stream_write_value32(lo, dw + 4, 42));
+	RT(ppu_stream_wait_value32(hi, dflag, 0x5eed, PPU_WAIT_VALUE_EQ));
+	RT(ppu_memcpy_async(hz, l1, n, hi));
+	RT(ppu_stream_synchronize(lo));
+	ck_assert_uint_eq(w[1], 42);
+	RT(ppu_stream_synchronize(hi));
+	ck_assert(!memcmp(z, x, n));
+	RT(ppu_ctx_destroy(ctx));
+}
+END_TEST
+
+START_TEST(stream_value_errors)
+{
+	ppu_devptr d, l;
+	ppu_stream *s;
+	ppu_ctx *ctx;
+	void *p;
+
+	RT(ppu_ctx_create(&ctx, 0, 0));
+	s = ppu_ctx_default_stream(ctx);
+	RT(ppu_mem_alloc_host(ctx, 64, &p, &d));
+	RT(ppu_mem_alloc(ctx, 4096, &l));
+	ck_assert_int_eq(ppu_stream_wait_value32(NULL, d, 1, PPU_WAIT_VALUE_GEQ),
+			 PPU_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(ppu_stream_write_value32(NULL, d, 1), PPU_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(ppu_stream_wait_value32(s, d + 2, 1, PPU_WAIT_VALUE_GEQ),
+			 PPU_ERROR_INVALID_VALUE);
+	ck_assert_msg(strstr(ppu_last_error(), "aligned"), "message: %s", ppu_last_error());
+	ck_assert_int_eq(ppu_stream_write_value32(s, l + 6, 1), PPU_ERROR_INVALID_VALUE);
+	/* The last word of an allocation is fine, one past it is not (same page). */
+	ck_assert_int_eq(ppu_stream_wait_value32(s, d + 64, 1, PPU_WAIT_VALUE_EQ),
+			 PPU_ERROR_INVALID_VALUE);
+	ck_assert_msg(strstr(ppu_last_error(), "allocation"), "message: %s", ppu_last_error());
+	ck_assert_int_eq(ppu_stream_write_value32(s, 0x1000, 1), PPU_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(ppu_stream_wait_value32(s, d, 1, (enum ppu_wait_cond)3),
+			 PPU_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(ppu_stream_wait_value32(s, d, 1, (enum ppu_wait_cond)-1),
+			 PPU_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(ppu_stream_wait_value32(s, d, 0, PPU_WAIT_VALUE_AND),
+			 PPU_ERROR_INVALID_VALUE);
+	/* Nothing was issued: the depth can still change. */
+	RT(ppu_ctx_set_limit(ctx, PPU_LIMIT_MAX_NESTING_DEPTH, 3));
+	RT(ppu_stream_write_value32(s, l + 4092, 9));
+	RT(ppu_stream_write_value32(s, d + 60, 9));
+	RT(ppu_stream_wait_value32(s, l + 4092, 9, PPU_WAIT_VALUE_EQ));
+	RT(ppu_stream_synchronize(s));
+	ck_assert_uint_eq(((uint32_t *)p)[15], 9);
 	RT(ppu_ctx_destroy(ctx));
 }
 END_TEST
@@ -388,6 +523,8 @@ static Suite *runtime_suite(void)
 	tcase_add_test(tc, stream_priorities);
 	tcase_add_test(tc, events_and_sync);
 	tcase_add_test(tc, stream_wait_event);
+	tcase_add_test(tc, stream_value_ops);
+	tcase_add_test(tc, stream_value_errors);
 	tcase_add_test(tc, ring_reuse);
 	tcase_add_test(tc, channel_fault);
 	suite_add_tcase(s, tc);

@@ -222,7 +222,10 @@ enum ppu_wait_cond {
 /*
  * Work issued to @stream afterwards waits until the word satisfies @cond.
  * The wait has no deadline, and it holds up every stream of the same
- * priority (they share a channel).
+ * priority (they share a channel).  Work queued behind it fills the
+ * channel's rings (1024 entries, 1 MiB of commands); a call that needs
+ * more room then blocks until the wait is satisfied, so the thread that
+ * is to satisfy it must not issue that much first.
  */
 PPU_API ppu_status ppu_stream_wait_value32(ppu_stream *stream, ppu_devptr addr, uint32_t value,
 					   enum ppu_wait_cond cond);

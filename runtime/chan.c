@@ -48,17 +48,23 @@ ppu_status ppu_chan_new(ppu_ctx *ctx, unsigned int level, struct ppu_chan **out)
 	st = ppu_sem_alloc(ctx, &ch->timeline);
 	if (st)
 		goto err_pb;
-	if (level > 0 && ctx->info.local_mem_bytes) {
-		/* cleared by the driver: S_level starts at 0 */
-		st = ppu_bo_new(ctx, &ch->prio_mem, 1u << PPU_PAGE_SHIFT, 1, 0);
-		if (st)
-			goto err_timeline;
-		ch->prio_va = (uint32_t)ch->prio_mem.va;
-	} else if (level > 0) {
-		st = ppu_sem_alloc(ctx, &ch->prio_sem);
-		if (st)
-			goto err_timeline;
-		ch->prio_va = ch->prio_sem.va;
+	if (level > 0) {
+		st = PPU_ERROR_NOT_SUPPORTED;
+		if (ctx->info.local_mem_bytes) {
+			/* cleared by the driver: S_level starts at 0 */
+			st = ppu_bo_new(ctx, &ch->prio_mem, 1u << PPU_PAGE_SHIFT, 1, 0);
+			if (st && st != PPU_ERROR_OUT_OF_DEVICE_MEMORY)
+				goto err_timeline;
+			ch->prio_va = (uint32_t)ch->prio_mem.va;
+		}
+		/* No local memory, or the application holds all of it: a host slot. */
+		if (st) {
+			ppu_clear_error();
+			st = ppu_sem_alloc(ctx, &ch->prio_sem);
+			if (st)
+				goto err_timeline;
+			ch->prio_va = ch->prio_sem.va;
+		}
 	}
 
 	cc.flags = DRM_PPU_CHAN_CREATE_PRIORITY;

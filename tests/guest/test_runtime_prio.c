@@ -71,6 +71,50 @@ START_TEST(seeds_b_chunked)
 }
 END_TEST
 
+/*
+ * With the device's local memory all taken (here by another context), a
+ * higher level's S_n goes to a host semaphore slot instead, and the
+ * technique works the same.
+ */
+START_TEST(seeds_b_with_local_memory_full)
+{
+	struct rt_prio_cfg c = { .sems = 1, .chunk = 0, .nlow = 3, .nhigh = 2,
+				 .low_bytes = 512 << 10, .high_bytes = 128 << 10 };
+	struct rt_prio_result r;
+	uint64_t size, held = 0;
+	ppu_ctx *hog;
+	ppu_devptr d;
+	ppu_status st;
+
+	RT(ppu_ctx_create(&hog, 0, 0));
+	for (size = 32u << 20; size >= 4096;) {
+		st = ppu_mem_alloc(hog, size, &d);
+		if (st == PPU_SUCCESS) {
+			held += size;
+			continue;
+		}
+		ck_assert_msg(st == PPU_ERROR_OUT_OF_DEVICE_MEMORY, "%s: %s", ppu_status_name(st),
+			      ppu_last_error());
+		size /= 2;
+	}
+	ck_assert_uint_gt(held, 0);
+
+	RT(rt_prio_run(&c, &r));
+	print_run("local memory full, semaphores", &r);
+	ck_assert(r.data_ok);
+	ck_assert_str_eq(r.order, "L1 H1 H2 L2 L3");
+	c.chunk = 16384;
+	RT(rt_prio_run(&c, &r));
+	print_run("local memory full, semaphores + 16 KiB chunks", &r);
+	ck_assert(r.data_ok);
+	ck_assert_str_eq(r.order, "H1 H2 L1 L2 L3");
+	ck_assert_msg(r.ratio <= 1.5, "ratio %.2f", r.ratio);
+	/* Full throughout: the other context still holds all of it. */
+	ck_assert_int_eq(ppu_mem_alloc(hog, 4096, &d), PPU_ERROR_OUT_OF_DEVICE_MEMORY);
+	RT(ppu_ctx_destroy(hog));
+}
+END_TEST
+
 /* ---- randomised mixes ---- */
 
 #define MIX_LEVELS 3
@@ -255,6 +299,7 @@ static Suite *prio_suite(void)
 	tcase_add_test(tc, seeds_b_worked_example);
 	tcase_add_test(tc, seeds_b_prior_art);
 	tcase_add_test(tc, seeds_b_chunked);
+	tcase_add_test(tc, seeds_b_with_local_memory_full);
 	tcase_add_loop_test(tc, random_mixes, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;

@@ -170,6 +170,28 @@ static void set_word(uint32_t *w, uint32_t v)
 	__atomic_store_n(w, v, __ATOMIC_RELEASE);
 }
 
+/*
+ * A wait of @s on the word for @value under @cond: held while the word is
+ * @closed1, then @closed2; passes once it is @open.
+ */
+static void held_until(ppu_stream *s, uint32_t *w, ppu_devptr dw, ppu_event *ev,
+		       enum ppu_wait_cond cond, uint32_t value, uint32_t closed1,
+		       uint32_t closed2, uint32_t open)
+{
+	set_word(w, closed1);
+	RT(ppu_stream_wait_value32(s, dw, value, cond));
+	RT(ppu_event_record(ev, s));
+	usleep(HELD_US);
+	ck_assert_msg(ppu_event_query(ev) == PPU_ERROR_NOT_READY, "cond %d value %#x passed at %#x",
+		      (int)cond, value, closed1);
+	set_word(w, closed2);
+	usleep(HELD_US);
+	ck_assert_msg(ppu_event_query(ev) == PPU_ERROR_NOT_READY, "cond %d value %#x passed at %#x",
+		      (int)cond, value, closed2);
+	set_word(w, open);
+	RT(ppu_event_synchronize(ev));
+}
+
 /* Stream memory operations: the CPU opens a stream's wait, streams signal each other. */
 START_TEST(stream_value_ops)
 {
@@ -208,35 +230,12 @@ START_TEST(stream_value_ops)
 	RT(ppu_stream_synchronize(hi));
 	ck_assert(!memcmp(z, x, n));
 
-	/* GEQ compares as a counter that wraps: 0xfffffff0 is before 5, 0x10 after. */
-	set_word(w, 0xfffffff0u);
-	RT(ppu_stream_wait_value32(hi, dw, 5, PPU_WAIT_VALUE_GEQ));
-	RT(ppu_event_record(ev, hi));
-	usleep(HELD_US);
-	ck_assert_int_eq(ppu_event_query(ev), PPU_ERROR_NOT_READY);
-	set_word(w, 0x10);
-	RT(ppu_event_synchronize(ev));
-
+	/* GEQ compares as a counter that wraps: 0xfffffff0 and 4 are before 5. */
+	held_until(hi, w, dw, ev, PPU_WAIT_VALUE_GEQ, 5, 0xfffffff0u, 4, 0x10);
 	/* EQ: neither a smaller nor a larger value opens it. */
-	set_word(w, 5);
-	RT(ppu_stream_wait_value32(hi, dw, 7, PPU_WAIT_VALUE_EQ));
-	RT(ppu_event_record(ev, hi));
-	usleep(HELD_US);
-	ck_assert_int_eq(ppu_event_query(ev), PPU_ERROR_NOT_READY);
-	set_word(w, 8);
-	usleep(HELD_US);
-	ck_assert_int_eq(ppu_event_query(ev), PPU_ERROR_NOT_READY);
-	set_word(w, 7);
-	RT(ppu_event_synchronize(ev));
-
+	held_until(hi, w, dw, ev, PPU_WAIT_VALUE_EQ, 7, 5, 8, 7);
 	/* AND: any common bit. */
-	set_word(w, 0x3);
-	RT(ppu_stream_wait_value32(hi, dw, 0x4, PPU_WAIT_VALUE_AND));
-	RT(ppu_event_record(ev, hi));
-	usleep(HELD_US);
-	ck_assert_int_eq(ppu_event_query(ev), PPU_ERROR_NOT_READY);
-	set_word(w, 0x84);
-	RT(ppu_event_synchronize(ev));
+	held_until(hi, w, dw, ev, PPU_WAIT_VALUE_AND, 0x4, 0x3, 0x8, 0x84);
 
 	/* A write lands after the stream's earlier copy, for the CPU and for other streams. */
 	memset(z, 0, n);

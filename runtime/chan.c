@@ -53,9 +53,10 @@ ppu_status ppu_chan_new(ppu_ctx *ctx, unsigned int level, struct ppu_chan **out)
 		if (ctx->info.local_mem_bytes) {
 			/* cleared by the driver: S_level starts at 0 */
 			st = ppu_bo_new(ctx, &ch->prio_mem, 1u << PPU_PAGE_SHIFT, 1, 0);
-			if (st && st != PPU_ERROR_OUT_OF_DEVICE_MEMORY)
+			if (!st)
+				ch->prio_va = (uint32_t)ch->prio_mem.va;
+			else if (st != PPU_ERROR_OUT_OF_DEVICE_MEMORY)
 				goto err_timeline;
-			ch->prio_va = (uint32_t)ch->prio_mem.va;
 		}
 		/* No local memory, or the application holds all of it: a host slot. */
 		if (st) {

@@ -60,7 +60,6 @@ ppu_status ppu_event_destroy(ppu_event *ev)
 
 ppu_status ppu_event_record(ppu_event *ev, ppu_stream *s)
 {
-	struct ppu_pb pb;
 	ppu_status st;
 	uint32_t seq;
 
@@ -71,19 +70,12 @@ ppu_status ppu_event_record(ppu_event *ev, ppu_stream *s)
 	if (s->chan->dead)
 		return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "ppu_event_record: channel %u faulted",
 				s->chan->chid);
-	ppu_ctx_launch(s->ctx);
-	st = ppu_chan_begin(s->chan, 6, &pb);
-	if (st)
-		return st;
-	ppu_pb_sem(&pb, ev->sem.va, ev->count + 1, ppu_sem_release_op(0, 1, 0));
-	st = ppu_chan_submit(s->chan, &pb, &seq);
+	st = ppu_stream_sem_op(s, ev->sem.va, ev->count + 1, ppu_sem_release_op(0, 1, 0), &seq);
 	if (st)
 		return st;
 	ev->count++;
 	ev->chan = s->chan;
 	ev->seq = seq;
-	s->last_seq = seq;
-	s->has_work = 1;
 	return PPU_SUCCESS;
 }
 

@@ -162,4 +162,12 @@ ppu_status ppu_chan_check(struct ppu_chan *ch);
 void ppu_ctx_launch(ppu_ctx *ctx);
 ppu_status ppu_stream_prepare(ppu_stream *s);
 
+/* stream.c */
+/*
+ * One SEM_EXECUTE (@exec) on @va as a GPFIFO entry of its own at the end
+ * of @s; *@seq is the entry's timeline value.  Counts as a launch.
+ */
+ppu_status ppu_stream_sem_op(ppu_stream *s, uint32_t va, uint32_t payload, uint32_t exec,
+			     uint32_t *seq);
+
 #endif /* PPU_INTERNAL_H */

@@ -80,22 +80,28 @@ static ppu_status value_word_check(ppu_stream *s, ppu_devptr addr, const char *f
 	return PPU_SUCCESS;
 }
 
-/* One semaphore method as a stream entry of its own. */
-static ppu_status stream_sem_op(ppu_stream *s, ppu_devptr addr, uint32_t value, uint32_t exec)
+ppu_status ppu_stream_sem_op(ppu_stream *s, uint32_t va, uint32_t payload, uint32_t exec,
+			     uint32_t *seq)
 {
 	struct ppu_pb pb;
 	ppu_status st;
-	uint32_t seq;
 
 	ppu_ctx_launch(s->ctx);
 	st = ppu_chan_begin(s->chan, 6, &pb);
 	if (st)
 		return st;
-	ppu_pb_sem(&pb, (uint32_t)addr, value, exec);
-	st = ppu_chan_submit(s->chan, &pb, &seq);
+	ppu_pb_sem(&pb, va, payload, exec);
+	st = ppu_chan_submit(s->chan, &pb, seq);
 	if (!st)
-		stream_mark(s, seq);
+		stream_mark(s, *seq);
 	return st;
+}
+
+static ppu_status stream_sem_op(ppu_stream *s, uint32_t va, uint32_t payload, uint32_t exec)
+{
+	uint32_t seq;
+
+	return ppu_stream_sem_op(s, va, payload, exec, &seq);
 }
 
 ppu_status ppu_stream_wait_event(ppu_stream *s, ppu_event *ev)
@@ -139,7 +145,7 @@ ppu_status ppu_stream_wait_value32(ppu_stream *s, ppu_devptr addr, uint32_t valu
 	st = value_word_check(s, addr, "ppu_stream_wait_value32");
 	if (st)
 		return st;
-	return stream_sem_op(s, addr, value, ppu_sem_acquire_op(op[cond], 0));
+	return stream_sem_op(s, (uint32_t)addr, value, ppu_sem_acquire_op(op[cond], 0));
 }
 
 ppu_status ppu_stream_write_value32(ppu_stream *s, ppu_devptr addr, uint32_t value)
@@ -152,7 +158,7 @@ ppu_status ppu_stream_write_value32(ppu_stream *s, ppu_devptr addr, uint32_t val
 		st = value_word_check(s, addr, "ppu_stream_write_value32");
 	if (st)
 		return st;
-	return stream_sem_op(s, addr, value, ppu_sem_release_op(0, 0, 0));
+	return stream_sem_op(s, (uint32_t)addr, value, ppu_sem_release_op(0, 0, 0));
 }
 
 ppu_status ppu_memcpy_async(ppu_devptr dst, ppu_devptr src, size_t bytes, ppu_stream *s)

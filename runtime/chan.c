@@ -4,12 +4,14 @@
  * objects of the context; USERD mapped from the driver.  Every GPFIFO
  * entry ends by releasing the channel's timeline semaphore with the
  * entry's sequence number and raising a non-stall interrupt, which is how
- * waits wake up and how pushbuffer space is reclaimed.
+ * waits wake up.  Pushbuffer space is reclaimed by GP_GET, not by the
+ * timeline: see pb_ring.h.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "drm/ppu_drm.h"
 #include "ppu_internal.h"
@@ -33,12 +35,12 @@ ppu_status ppu_chan_new(ppu_ctx *ctx, unsigned int level, struct ppu_chan **out)
 	ch->level = level;
 	ch->dev_prio = ppu_prio_map_device(&ctx->map, (int)level);
 	ch->entries = 1u << PPU_RT_GP_LOG2;
-	ch->pb_dwords = PPU_RT_PB_BYTES / 4;
 	ch->entry_start = calloc(ch->entries, sizeof(*ch->entry_start));
 	if (!ch->entry_start) {
 		st = ppu_fail(PPU_ERROR_OUT_OF_MEMORY, "out of host memory");
 		goto err_free;
 	}
+	ppu_pb_ring_init(&ch->pbr, PPU_RT_PB_BYTES / 4, ch->entries, ch->entry_start);
 	st = ppu_bo_new(ctx, &ch->ring, (uint64_t)ch->entries * PPU_GP_ENTRY_BYTES, 0, 1);
 	if (st)
 		goto err_free;
@@ -163,54 +165,57 @@ ppu_status ppu_chan_check(struct ppu_chan *ch)
 	return PPU_SUCCESS;
 }
 
-/*
- * Where @need contiguous dwords are free in the pushbuffer ring; the
- * number of them in *avail.  The ring holds the segments of the entries
- * in flight, oldest at the tail.
- */
-static int pb_space(struct ppu_chan *ch, uint32_t need, uint32_t *at, uint32_t *avail)
+/* GP_GET as the PPU last wrote it back to USERD. */
+static uint32_t chan_gp_get(const struct ppu_chan *ch)
 {
-	uint32_t done = ch->timeline.cpu[0];
-	uint32_t inflight = ch->seq - done;
-	uint32_t head = ch->pb_head, tail;
+	/* Read before the pushbuffer words it frees are written. */
+	return __atomic_load_n(&ch->userd[DRM_PPU_USERD_GP_GET / 4], __ATOMIC_ACQUIRE) &
+	       (ch->entries - 1);
+}
 
-	if (inflight >= ch->entries - 1)
-		return 0;
-	if (inflight == 0) {
-		*at = 0;
-		*avail = ch->pb_dwords;
-		return need <= *avail;
+/*
+ * Waits until GP_GET has moved past at least the oldest unconsumed entry.
+ * The release of the entry after it proves that (the host fetches an entry
+ * only after writing back GP_GET for the one before), and it comes with an
+ * interrupt to sleep on.  The newest entry has no successor: the few
+ * methods after its release are a short poll away.
+ */
+static ppu_status chan_wait_consumed(struct ppu_chan *ch, uint32_t get)
+{
+	uint32_t busy = ppu_pb_ring_busy(&ch->pbr, ch->put, get);
+	uint32_t next = ch->seq - busy + 2;	/* the timeline value after the oldest */
+	struct timespec ts = { 0, 50000 };
+	unsigned int i;
+	ppu_status st;
+
+	if (busy > 1 && !ppu_sem_passed(&ch->timeline, next))
+		return ppu_sem_wait(ch->ctx, &ch->timeline, next, ch);
+	st = ppu_chan_wait(ch, ch->seq - busy + 1);
+	for (i = 0; !st && chan_gp_get(ch) == get; i++) {
+		nanosleep(&ts, NULL);
+		if (ts.tv_nsec < 1000000)
+			ts.tv_nsec *= 2;
+		if (i % 16 == 15)
+			st = ppu_chan_check(ch);
 	}
-	tail = ch->entry_start[(done + 1) & (ch->entries - 1)];
-	/* Strictly below the tail: head == tail would read as empty. */
-	if (head >= tail) {
-		if (ch->pb_dwords - head >= need) {
-			*at = head;
-			*avail = ch->pb_dwords - head;
-			return 1;
-		}
-		*at = 0;
-		*avail = tail ? tail - 1 : 0;
-		return tail > need;
-	}
-	*at = head;
-	*avail = tail - head - 1;
-	return tail - head > need;
+	return st;
 }
 
 ppu_status ppu_chan_begin(struct ppu_chan *ch, uint32_t min, struct ppu_pb *pb)
 {
-	uint32_t need = min + TAIL_DWORDS, at, avail;
+	uint32_t need = min + TAIL_DWORDS, at, avail, get;
 	ppu_status st;
 
 	if (ch->dead)
 		return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "channel %u faulted", ch->chid);
-	if (need > ch->pb_dwords || need > PPU_RT_SEGMENT_DWORDS)
+	if (need >= ch->pbr.dwords || need > PPU_RT_SEGMENT_DWORDS)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "a command of %u dwords does not fit a "
 				"pushbuffer segment", min);
-	while (!pb_space(ch, need, &at, &avail)) {
-		/* Wait for the oldest entry in flight to free its space. */
-		st = ppu_sem_wait(ch->ctx, &ch->timeline, ch->timeline.cpu[0] + 1, ch);
+	for (;;) {
+		get = chan_gp_get(ch);
+		if (ppu_pb_ring_find(&ch->pbr, ch->put, get, need, &at, &avail))
+			break;
+		st = chan_wait_consumed(ch, get);
 		if (st)
 			return st;
 	}
@@ -235,8 +240,7 @@ ppu_status ppu_chan_submit(struct ppu_chan *ch, struct ppu_pb *pb, uint32_t *seq
 	ppu_pb_nonstall(pb);
 
 	ppu_gp_entry(gp, (uint32_t)ch->pb.va + 4 * start, pb->len, 0);
-	ch->entry_start[next & (ch->entries - 1)] = start;
-	ch->pb_head = start + pb->len;
+	ppu_pb_ring_push(&ch->pbr, ch->put, start, pb->len);
 	ch->seq = next;
 	ch->put = (ch->put + 1) & (ch->entries - 1);
 	/* The PPU must see the pushbuffer and the entry before GP_PUT. */

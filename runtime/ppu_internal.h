@@ -9,6 +9,7 @@
 
 #include "ppu_runtime.h"
 #include "copy_prio.h"
+#include "pb_ring.h"
 #include "priority_map.h"
 
 #define PPU_RT_DEFAULT_MAX_DEPTH 2u
@@ -68,9 +69,8 @@ struct ppu_chan {
 	uint32_t entries;
 	uint32_t put;			/* GP_PUT */
 	uint32_t seq;			/* the last entry's timeline value */
-	uint32_t *entry_start;		/* pushbuffer dword offset of each entry, by seq */
-	uint32_t pb_dwords;
-	uint32_t pb_head;
+	uint32_t *entry_start;		/* storage of pbr */
+	struct ppu_pb_ring pbr;		/* which pushbuffer dwords are free */
 	struct ppu_sem timeline;	/* value = seq of the last completed entry */
 	/*
 	 * S_level (level > 0): only the PPU touches it, so it lives in local

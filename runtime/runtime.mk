@@ -7,9 +7,9 @@
 
 PREFIX ?= /usr/local
 LIBPPU_SRCS := $(addprefix runtime/,status.c device.c context.c memory.c sem.c chan.c stream.c \
-	event.c priority_map.c copy_prio.c)
+	event.c priority_map.c copy_prio.c pb_ring.c)
 LIBPPU_HDRS := runtime/include/ppu_runtime.h runtime/ppu_internal.h runtime/priority_map.h \
-	runtime/copy_prio.h include/uapi/drm/ppu_drm.h include/ppu/ppu_hw.h \
+	runtime/copy_prio.h runtime/pb_ring.h include/uapi/drm/ppu_drm.h include/ppu/ppu_hw.h \
 	include/ppu/ppu_encode.h $(wildcard include/ppu/*.def)
 LIBPPU_OBJS := $(patsubst runtime/%.c,build/runtime/%.o,$(LIBPPU_SRCS))
 LIBPPU_A := build/runtime/libppu.a
@@ -58,7 +58,7 @@ RT_GUEST_BINS := build/guest/test_runtime build/guest/test_runtime_prio
 RT_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iruntime -Iruntime/include -Iinclude \
 	-Iinclude/uapi -Itests/guest $(shell pkg-config --cflags libdrm check) -pthread
 RT_GUEST_HELPERS := tests/guest/rt_guest.c tests/guest/rt_guest.h tests/guest/rt_prio_run.c \
-	tests/guest/rt_prio_run.h
+	tests/guest/rt_prio_run.h tests/guest/ppu_guest.c tests/guest/ppu_guest.h tests/guest/ppu_node.c
 
 # Plain programs on the same helpers: the benchmark and the demo.
 RT_GUEST_PROGS := build/guest/bench_copy_prio build/guest/runtime_demo
@@ -71,4 +71,4 @@ $(RT_GUEST_PROGS) build/guest/test_runtime build/guest/test_runtime_prio: build/
 		$(RT_GUEST_HELPERS) $(LIBPPU_A)
 	@mkdir -p $(@D)
 	$(CC) $(RT_GUEST_CFLAGS) -static -o $@ $< tests/guest/rt_guest.c tests/guest/rt_prio_run.c \
-		$(LIBPPU_STATIC_LIBS) $(shell pkg-config --static --libs check)
+		tests/guest/ppu_guest.c tests/guest/ppu_node.c $(LIBPPU_STATIC_LIBS) $(shell pkg-config --static --libs check)

@@ -29,6 +29,7 @@ module ppu_host #(
     input  logic [31:0]                 cfg_acq_retry,
     input  logic [31:0]                 cfg_acq_timeout,
     input  logic                        cfg_prio_mode,
+    input  logic [31:0]                 cfg_release_hold,  // debug, see DEBUG_RELEASE_HOLD
     // per-channel status window, combinational read
     input  logic [7:0]                  stat_chid,
     input  logic [4:0]                  stat_off,      // dword index in the window
@@ -284,6 +285,7 @@ module ppu_host #(
     H_HOLD,           // resident's copy on the engine, fetch stream kept
     H_WB_GET,
     H_WB_WAIT,
+    H_DBG_HOLD,       // DEBUG_RELEASE_HOLD after a release: fetch dropped
     H_END
   } hstate_e;
   hstate_e hs;
@@ -307,6 +309,13 @@ module ppu_host #(
   logic           gp_have0;
   logic           f_next_is_pb;   // fetch start target: 0 GPFIFO entry, 1 pushbuffer
   logic [31:0]    sem_exec;
+  logic [31:0]    dbg_left;       // H_DBG_HOLD cycles to go
+
+  // A SEM_EXECUTE operation that writes memory: software may be watching.
+  function automatic logic sem_writes(input logic [2:0] op);
+    return 32'(op) == ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION_RELEASE ||
+           32'(op) == ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION_REDUCTION;
+  endfunction
   logic           no_stream;      // this launch was retried from c_pend: no fetch stream
 
   assign prd_valid = (hs == H_PRD) && !ph_issued;
@@ -483,6 +492,7 @@ module ppu_host #(
       f_va       <= '0;
       f_ndw      <= '0;
       sem_exec   <= '0;
+      dbg_left   <= '0;
       no_stream  <= 1'b0;
       for (int i = 0; i < 8; i++) inst_dw[i] <= '0;
       inst_pa    <= '0;
@@ -998,8 +1008,17 @@ module ppu_host #(
               c_pend[cur]   <= PEND_NONE;
               c_acq_on[cur] <= 1'b0;
               c_st[cur]     <= ST_READY;
-              // a resumed service has no fetch stream yet
-              hs <= (c_pend[cur] == PEND_ACQ) ? H_SVC_START : H_RUN;
+              if (cfg_release_hold != 0 &&
+                  sem_writes(sem_exec[ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__MSB:
+                                      ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__LSB])) begin
+                // re-fetch the rest of the segment after the hold
+                f_flush  <= 1'b1;
+                dbg_left <= cfg_release_hold;
+                hs <= H_DBG_HOLD;
+              end else begin
+                // a resumed service has no fetch stream yet
+                hs <= (c_pend[cur] == PEND_ACQ) ? H_SVC_START : H_RUN;
+              end
             end
           end
         end
@@ -1070,6 +1089,11 @@ module ppu_host #(
               hs <= H_NEXT_ENTRY;
             end
           end
+        end
+
+        H_DBG_HOLD: begin
+          if (dbg_left <= 32'd1) hs <= H_SVC_START;
+          dbg_left <= dbg_left - 32'd1;
         end
 
         H_END: begin

@@ -35,6 +35,7 @@ module ppu_regs #(
     output logic [31:0]               cfg_acq_retry,
     output logic [31:0]               cfg_acq_timeout,
     output logic                      cfg_prio_mode,
+    output logic [31:0]               cfg_release_hold,
     output logic                      mmu_invalidate,
     // per-channel status window (combinational read from the host)
     output logic [7:0]                stat_chid,
@@ -57,7 +58,7 @@ module ppu_regs #(
 
   logic [31:0] intr_enable;
   logic [NC-1:0] fault_pend, nonstall_pend;
-  logic [31:0] r_timeslice, r_retry, r_timeout;
+  logic [31:0] r_timeslice, r_retry, r_timeout, r_release_hold;
   logic        r_prio_mode;
   logic [31:0] ct_lo, ct_hi;
   logic [63:0] perf [16];
@@ -67,6 +68,7 @@ module ppu_regs #(
   assign cfg_acq_retry = r_retry;
   assign cfg_acq_timeout = r_timeout;
   assign cfg_prio_mode = r_prio_mode;
+  assign cfg_release_hold = r_release_hold;
   always_comb begin
     chan_table.sys  = ct_hi[ppu_hw_pkg::PPU_ADDR_HI_SYS__LSB];
     chan_table.addr = {ct_hi[1:0], ct_lo[31:6], 6'd0};
@@ -129,6 +131,7 @@ module ppu_regs #(
         ppu_hw_pkg::PPU_REG_SCHED_ACQ_RETRY:      rdata = r_retry;
         ppu_hw_pkg::PPU_REG_SCHED_ACQ_TIMEOUT:    rdata = r_timeout;
         ppu_hw_pkg::PPU_REG_SCHED_CTRL:           rdata = {31'd0, r_prio_mode};
+        ppu_hw_pkg::PPU_REG_DEBUG_RELEASE_HOLD:   rdata = r_release_hold;
         ppu_hw_pkg::PPU_REG_CYCLE_LO:             rdata = cycle[31:0];
         ppu_hw_pkg::PPU_REG_CYCLE_HI:             rdata = cycle[63:32];
         default:                      rdata = '0;
@@ -152,6 +155,7 @@ module ppu_regs #(
       r_timeslice   <= 32'd1048576;  // ~1 ms at 1 GHz, the order of real GPU time slices
       r_retry       <= 32'd256;
       r_timeout     <= 32'd0;
+      r_release_hold <= 32'd0;
       r_prio_mode   <= 1'b0;
       ct_lo         <= '0;
       ct_hi         <= '0;
@@ -193,6 +197,7 @@ module ppu_regs #(
           ppu_hw_pkg::PPU_REG_SCHED_TIMESLICE:   r_timeslice <= req_wdata;
           ppu_hw_pkg::PPU_REG_SCHED_ACQ_RETRY:   r_retry <= req_wdata;
           ppu_hw_pkg::PPU_REG_SCHED_ACQ_TIMEOUT: r_timeout <= req_wdata;
+          ppu_hw_pkg::PPU_REG_DEBUG_RELEASE_HOLD: r_release_hold <= req_wdata;
           ppu_hw_pkg::PPU_REG_SCHED_CTRL:
             r_prio_mode <= req_wdata[ppu_hw_pkg::PPU_SCHED_CTRL_PRIO_MODE__LSB];
           ppu_hw_pkg::PPU_REG_MMU_CTRL:          mmu_invalidate <= req_wdata[ppu_hw_pkg::PPU_MMU_CTRL_INVALIDATE__LSB];

@@ -59,7 +59,7 @@ module ppu_top #(
   logic        doorbell, unbind, mmu_invalidate;
   logic [7:0]  doorbell_chid, unbind_chid, stat_chid;
   logic [4:0]  stat_off;
-  logic [31:0] stat_data, cfg_timeslice, cfg_acq_retry, cfg_acq_timeout;
+  logic [31:0] stat_data, cfg_timeslice, cfg_acq_retry, cfg_acq_timeout, cfg_release_hold;
   logic        cfg_prio_mode;
   ppu_types_pkg::paddr_t      chan_table;
   logic [NUM_CHANNELS-1:0] fault_set, nonstall_set;
@@ -77,7 +77,7 @@ module ppu_top #(
       .req_addr(reg_req_addr), .req_wdata(reg_req_wdata),
       .rsp_valid(reg_rsp_valid), .rsp_rdata(reg_rsp_rdata), .irq,
       .cycle, .doorbell, .doorbell_chid, .unbind, .unbind_chid, .chan_table,
-      .cfg_timeslice, .cfg_acq_retry, .cfg_acq_timeout, .cfg_prio_mode, .mmu_invalidate,
+      .cfg_timeslice, .cfg_acq_retry, .cfg_acq_timeout, .cfg_prio_mode, .cfg_release_hold, .mmu_invalidate,
       .stat_chid, .stat_off, .stat_data,
       .fault_set, .nonstall_set, .perf_inc,
       .perf_add_valid(perf_copy_done), .perf_add(perf_copy_len)
@@ -138,7 +138,7 @@ module ppu_top #(
   ) u_host (
       .clk, .rst_n, .now(cycle[31:0]),
       .doorbell, .doorbell_chid, .unbind, .unbind_chid, .chan_table,
-      .cfg_timeslice, .cfg_acq_retry, .cfg_acq_timeout, .cfg_prio_mode,
+      .cfg_timeslice, .cfg_acq_retry, .cfg_acq_timeout, .cfg_prio_mode, .cfg_release_hold,
       .stat_chid, .stat_off, .stat_data,
       .fault_set, .nonstall_set,
       .perf_doorbell, .perf_gp_entry, .perf_method, .perf_switch,

@@ -12,6 +12,7 @@
 
 #include <check.h>
 
+#include "ppu_guest.h"
 #include "ppu_runtime.h"
 #include "rt_guest.h"
 
@@ -455,7 +456,7 @@ END_TEST
  * GPFIFO (1024 entries) both wrap and are reclaimed.  Ten higher-priority
  * streams make every chunk of the default stream carry ten acquires.
  */
-START_TEST(ring_reuse)
+static void ring_reuse_run(void)
 {
 	const size_t n = 16 << 10;
 	ppu_stream *hi[10];
@@ -479,6 +480,80 @@ START_TEST(ring_reuse)
 	RT(ppu_ctx_synchronize(ctx));
 	for (i = 0; i < n - 1; i++)
 		ck_assert_msg(d8[i + 1] == s8[i], "byte %zu", i);
+	RT(ppu_ctx_destroy(ctx));
+}
+
+START_TEST(ring_reuse)
+{
+	ring_reuse_run();
+}
+END_TEST
+
+/* The PPU's debug hold after every release, through debugfs (0 = off). */
+static void release_hold(unsigned int cycles)
+{
+	char text[16];
+
+	snprintf(text, sizeof(text), "%u", cycles);
+	ppu_guest_setup();
+	ck_assert_int_eq(ppu_debugfs_write("release_hold", text), 0);
+	ppu_guest_teardown();
+}
+
+/*
+ * With the host pausing after every release before it reads on, the
+ * entries' completion releases are visible long before their last methods
+ * are read: the runtime must reclaim by GP_GET while the rings wrap.
+ */
+START_TEST(ring_reuse_with_release_hold)
+{
+	release_hold(3000);
+	ring_reuse_run();
+	release_hold(0);
+}
+END_TEST
+
+/*
+ * The pushbuffer-reuse race made deterministic: an entry's completion
+ * release is seen by the CPU while the host holds before reading the
+ * entry's last method (the non-stall interrupt); a longer entry submitted
+ * then must not be written over it.  Reclaiming by the release (the old
+ * runtime) rewrote dword 0 onwards and faulted the channel every time.
+ */
+START_TEST(released_entry_is_not_rewritten_before_the_ppu_has_read_it)
+{
+	const size_t n = 4096;
+	ppu_devptr word_d, src, dst;
+	uint8_t *s8, *d8;
+	uint32_t *word;
+	ppu_stream *s;
+	ppu_ctx *ctx;
+	unsigned int round, spins;
+	size_t i;
+
+	RT(ppu_ctx_create(&ctx, 0, 0));
+	RT(ppu_stream_create(ctx, &s));
+	RT(ppu_mem_alloc_host(ctx, 4, (void **)&word, &word_d));
+	RT(ppu_mem_alloc_host(ctx, n, (void **)&s8, &src));
+	RT(ppu_mem_alloc_host(ctx, n, (void **)&d8, &dst));
+	release_hold(500000);
+	for (round = 1; round <= 3; round++) {
+		for (i = 0; i < n; i++)
+			s8[i] = (uint8_t)(i * round + 7);
+		memset(d8, 0, n);
+		/* A short entry: one release, then the timeline's release and interrupt. */
+		RT(ppu_stream_write_value32(s, word_d, round));
+		/* Its completion is visible in memory (no interrupt yet: it is after the hold). */
+		for (spins = 0; ppu_stream_query(s) == PPU_ERROR_NOT_READY; spins++)
+			ck_assert_uint_lt(spins, 10000000);
+		RT(ppu_stream_query(s));
+		/* A longer entry, issued while the host holds before the interrupt method. */
+		RT(ppu_memcpy_async(dst, src, n, s));
+		RT(ppu_stream_synchronize(s));
+		ck_assert_uint_eq(*word, round);
+		ck_assert_msg(!memcmp(d8, s8, n), "round %u: copy", round);
+	}
+	release_hold(0);
 	RT(ppu_ctx_destroy(ctx));
 }
 END_TEST
@@ -525,6 +600,8 @@ static Suite *runtime_suite(void)
 	tcase_add_test(tc, stream_value_ops);
 	tcase_add_test(tc, stream_value_errors);
 	tcase_add_test(tc, ring_reuse);
+	tcase_add_test(tc, ring_reuse_with_release_hold);
+	tcase_add_test(tc, released_entry_is_not_rewritten_before_the_ppu_has_read_it);
 	tcase_add_test(tc, channel_fault);
 	suite_add_tcase(s, tc);
 	return s;

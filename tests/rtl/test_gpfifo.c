@@ -378,6 +378,116 @@ START_TEST(channel_bound_at_nonzero_gp_get_starts_there)
 }
 END_TEST
 
+/*
+ * DEBUG_RELEASE_HOLD: after a release the host re-reads the rest of the
+ * segment from memory once the hold is over, and GP_GET stays put until
+ * then.  The release is visible long before the entry is consumed, which
+ * is why software reclaims pushbuffer space by GP_GET (runtime/pb_ring.h).
+ */
+enum { HOLD = 5000 };
+
+/* release A = 1, NON_STALL_INTERRUPT, release B = 2: returns the VA. */
+static uint32_t queue_release_pair(struct rtl_chan *ch, const struct rtl_buf *sem,
+				   uint32_t *ndw)
+{
+	uint32_t buf[16], va;
+	struct ppu_pb pb;
+
+	ppu_pb_init(&pb, buf, 16);
+	ppu_pb_sem_release(&pb, sem->va, 1);
+	ppu_pb_nonstall(&pb);
+	ppu_pb_sem_release(&pb, sem->va + 4, 2);
+	va = rtl_chan_pb_put(ch, pb.dw, pb.len);
+	rtl_chan_push_entry(ch, va, pb.len);
+	*ndw = pb.len;
+	return va;
+}
+
+/* Clocks until the first release of @ch is in the trace, then @extra cycles more. */
+static void run_past_first_release(struct rtl_chan *ch, uint64_t extra)
+{
+	ck_assert_int_ge(rtl_wait_event(ch->env, PPU_TRACE_SEM_RELEASE, (int)ch->chid, 1,
+					WAIT_CYCLES), 0);
+	ppu_sim_clock(ch->env->sim, extra);
+}
+
+START_TEST(release_hold_keeps_gp_get_until_the_rest_is_fetched)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, 0, 4, 0);
+	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	uint32_t ndw;
+
+	rtl_reg_write(env, PPU_REG_DEBUG_RELEASE_HOLD, HOLD);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_DEBUG_RELEASE_HOLD), HOLD);
+	bind_empty(ch);
+	queue_release_pair(ch, &sem, &ndw);
+	rtl_chan_doorbell(ch);
+	run_past_first_release(ch, HOLD - 200);
+	/* A is visible; nothing after it has run and GP_GET has not moved. */
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 0), 1);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 4), 0);
+	ck_assert_uint_eq(rtl_userd_rd32(ch, PPU_USERD_GP_GET), 0);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_NONSTALL_PENDING) & 1u << ch->chid, 0);
+	/* After the hold the entry completes (a second hold follows B). */
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 4), 2);
+	ck_assert_uint_ne(rtl_reg_read(env, PPU_REG_NONSTALL_PENDING) & 1u << ch->chid, 0);
+	ck_assert_uint_eq(rtl_userd_rd32(ch, PPU_USERD_GP_GET), 1);
+	/* Off again: no hold. */
+	rtl_reg_write(env, PPU_REG_DEBUG_RELEASE_HOLD, 0);
+	rtl_log_clear(env);
+	queue_release_pair(ch, &sem, &ndw);
+	rtl_chan_doorbell(ch);
+	ck_assert_int_eq(rtl_chan_wait(ch, HOLD / 2), 0);
+
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_finish(env);
+}
+END_TEST
+
+/*
+ * What the runtime's old reclaim did: treat the entry as done at its
+ * release and write new commands over it.  The host reads the overwritten
+ * words after the hold and the channel faults; the others keep running.
+ */
+START_TEST(rewriting_a_released_but_unconsumed_entry_faults_its_channel)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, 0, 4, 0);
+	struct rtl_chan *other = rtl_chan_create(env, ctx, 1, 4, 0);
+	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	uint32_t ndw, va, junk[16], i;
+
+	rtl_reg_write(env, PPU_REG_DEBUG_RELEASE_HOLD, HOLD);
+	bind_empty(ch);
+	va = queue_release_pair(ch, &sem, &ndw);
+	rtl_chan_doorbell(ch);
+	run_past_first_release(ch, 100);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 0), 1);
+	/* Data words of a copy, written over the unread tail. */
+	for (i = 0; i < ndw; i++)
+		junk[i] = 0xe0000000u | i;
+	rtl_buf_write(env, &ch->pb, va - ch->pb.va, junk, 4 * ndw);
+	rtl_reg_write(env, PPU_REG_DEBUG_RELEASE_HOLD, 0);
+	push_release(other, sem.va + 8, 3);
+	rtl_chan_doorbell(other);
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 1);
+	ck_assert_uint_eq(rtl_chan_state(ch), PPU_CHAN_STATUS_STATE_FAULTED);
+	ck_assert_int_eq(rtl_chan_wait(other, WAIT_CYCLES), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 8), 3);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 4), 0);
+
+	rtl_chan_destroy(other);
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_finish(env);
+}
+END_TEST
+
 Suite *suite_gpfifo(void)
 {
 	Suite *s = suite_create("gpfifo");
@@ -391,6 +501,8 @@ Suite *suite_gpfifo(void)
 	tcase_add_test(tc, doorbell_with_gp_put_equal_gp_get_fetches_nothing);
 	tcase_add_test(tc, one_doorbell_runs_several_entries);
 	tcase_add_test(tc, channel_bound_at_nonzero_gp_get_starts_there);
+	tcase_add_test(tc, release_hold_keeps_gp_get_until_the_rest_is_fetched);
+	tcase_add_test(tc, rewriting_a_released_but_unconsumed_entry_faults_its_channel);
 	suite_add_tcase(s, tc);
 	return s;
 }

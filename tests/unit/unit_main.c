@@ -6,6 +6,7 @@ Suite *suite_encode(void);
 Suite *suite_svpkg(void);
 Suite *suite_priority_map(void);
 Suite *suite_copy_prio(void);
+Suite *suite_pb_ring(void);
 
 int main(void)
 {
@@ -15,6 +16,7 @@ int main(void)
 	srunner_add_suite(sr, suite_svpkg());
 	srunner_add_suite(sr, suite_priority_map());
 	srunner_add_suite(sr, suite_copy_prio());
+	srunner_add_suite(sr, suite_pb_ring());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

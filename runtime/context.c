@@ -12,6 +12,12 @@
 #include "drm/ppu_drm.h"
 #include "ppu_internal.h"
 
+/* The public values are the copy_prio module's modes. */
+_Static_assert(PPU_COPY_PRIORITIES_OFF == (int)PPU_COPY_PRIO_OFF &&
+	       PPU_COPY_PRIORITIES_ON == (int)PPU_COPY_PRIO_STRICT &&
+	       PPU_COPY_PRIORITIES_PATENT_ORDER == (int)PPU_COPY_PRIO_PATENT,
+	       "PPU_LIMIT_COPY_PRIORITIES values");
+
 /* Default copy command: this many device chunks (docs/runtime.md). */
 #define DEFAULT_CHUNK_FACTOR 6u
 
@@ -59,7 +65,7 @@ static void chans_free(ppu_ctx *ctx)
 			ppu_chan_free(ctx->chan[i]);
 		ctx->chan[i] = NULL;
 	}
-	ppu_copy_prio_init(&ctx->cp, ctx->copy_sems);
+	ppu_copy_prio_init(&ctx->cp, (enum ppu_copy_prio_mode)ctx->copy_sems);
 }
 
 /*
@@ -115,8 +121,8 @@ ppu_status ppu_ctx_create(ppu_ctx **out, int index, unsigned int flags)
 	}
 	ctx->num_prios = ctx->info.num_device_priorities;
 	ctx->chunk_bytes = (uint64_t)ctx->info.copy_chunk_bytes * DEFAULT_CHUNK_FACTOR;
-	ctx->copy_sems = 1;
-	ppu_copy_prio_init(&ctx->cp, 1);
+	ctx->copy_sems = PPU_COPY_PRIORITIES_ON;
+	ppu_copy_prio_init(&ctx->cp, PPU_COPY_PRIO_STRICT);
 	st = map_init(ctx, PPU_RT_DEFAULT_MAX_DEPTH < ctx->num_prios ?
 			   PPU_RT_DEFAULT_MAX_DEPTH : ctx->num_prios);
 	if (st)
@@ -248,11 +254,11 @@ ppu_status ppu_ctx_set_limit(ppu_ctx *ctx, enum ppu_limit limit, uint64_t value)
 		if (ctx->launched)
 			return ppu_fail(PPU_ERROR_CONTEXT_ACTIVE, "ppu_ctx_set_limit: copy priorities "
 					"are fixed at the context's first launch");
-		if (value > 1)
+		if (value > PPU_COPY_PRIORITIES_PATENT_ORDER)
 			return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_ctx_set_limit: copy priorities "
-					"is 0 or 1");
+					"is 0 (off), 1 (on) or 2 (patent order)");
 		ctx->copy_sems = (int)value;
-		ctx->cp.sems = (int)value;
+		ppu_copy_prio_set_mode(&ctx->cp, (enum ppu_copy_prio_mode)value);
 		return PPU_SUCCESS;
 	}
 	return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_ctx_set_limit: unknown limit %d", (int)limit);

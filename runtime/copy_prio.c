@@ -12,11 +12,17 @@
 /* ppu_pb_copy(): eight address/length/semaphore words and LAUNCH_DMA. */
 #define COPY_DWORDS 11u
 
-void ppu_copy_prio_init(struct ppu_copy_prio *cp, int sems)
+void ppu_copy_prio_set_mode(struct ppu_copy_prio *cp, enum ppu_copy_prio_mode mode)
+{
+	cp->sems = mode != PPU_COPY_PRIO_OFF;
+	cp->inc_first = mode == PPU_COPY_PRIO_STRICT;
+}
+
+void ppu_copy_prio_init(struct ppu_copy_prio *cp, enum ppu_copy_prio_mode mode)
 {
 	unsigned int i;
 
-	cp->sems = !!sems;
+	ppu_copy_prio_set_mode(cp, mode);
 	cp->used = 0;
 	for (i = 0; i < PPU_COPY_PRIO_LEVELS; i++)
 		cp->sem_va[i] = 0;
@@ -104,8 +110,10 @@ int ppu_copy_prio_emit(const struct ppu_copy_prio *cp, struct ppu_copy_op *op, s
 
 		if (pb->cap - pb->len < need)
 			return 0;
+		if (sem && !op->started && cp->inc_first)
+			ppu_pb_sem_inc(pb, cp->sem_va[op->level]);
 		emit_acquires(cp, op->level, pb);
-		if (sem && !op->started)
+		if (sem && !op->started && !cp->inc_first)
 			ppu_pb_sem_inc(pb, cp->sem_va[op->level]);
 		ppu_pb_copy(pb, op->src, op->dst, n, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
 		if (sem && last)

@@ -4,14 +4,24 @@
  *
  * Streams alias onto one copy channel per copy priority level.  Level 0 is
  * the lowest; every other level n that is in use owns a semaphore S_n,
- * starting at 0, that counts the copies of level n which have started and
- * not finished.  A copy at level n becomes, in channel C_n:
+ * starting at 0, that counts the copies of level n which are queued at
+ * the head of their channel and not finished.  A copy at level n becomes,
+ * in channel C_n (PPU_COPY_PRIO_STRICT, the default):
  *
- *   for every used level p > n:  SEM_ACQUIRE(S_p == 0)
  *   if n > 0:                    SEM_INC(S_n)
+ *   for every used level p > n:  SEM_ACQUIRE(S_p == 0)
  *   COPY chunk 0
  *   for every chunk i > 0:       SEM_ACQUIRE(S_p == 0) for every used p > n, COPY chunk i
  *   if n > 0:                    SEM_DEC(S_n)
+ *
+ * The patent's own sequence (PPU_COPY_PRIO_PATENT) acquires first and
+ * increments after; with two levels both are the same.  With three or
+ * more, a middle copy blocked on a higher one has not yet counted itself
+ * in the patent's order, so when the higher copies end the lowest level
+ * may start a whole copy ahead of the queued middle ones.  Incrementing
+ * first closes that window; it cannot deadlock because a channel that
+ * holds S_n only ever waits for higher levels, and the highest waits for
+ * nobody.
  *
  * The host's scheduler knows nothing of priorities.  A pending higher copy
  * makes the lower channel's next acquire fail, so the host switches away
@@ -37,8 +47,16 @@
 /* The most a single copy command moves when splitting is off. */
 #define PPU_COPY_PRIO_MAX_COMMAND (1u << 30)
 
+/* How copies are wrapped (the values of PPU_LIMIT_COPY_PRIORITIES). */
+enum ppu_copy_prio_mode {
+	PPU_COPY_PRIO_OFF = 0,		/* plain copies: the prior art */
+	PPU_COPY_PRIO_STRICT = 1,	/* INC own level, then acquire the higher ones */
+	PPU_COPY_PRIO_PATENT = 2,	/* acquire the higher ones, then INC (US 9483423) */
+};
+
 struct ppu_copy_prio {
-	int sems;			/* 0: plain copies (the prior art) */
+	int sems;			/* semaphores in use (mode != OFF) */
+	int inc_first;			/* PPU_COPY_PRIO_STRICT */
 	uint64_t used;			/* bit n: level n has a channel */
 	uint32_t sem_va[PPU_COPY_PRIO_LEVELS];	/* S_n, n >= 1 */
 };
@@ -53,7 +71,9 @@ struct ppu_copy_op {
 	int done;		/* everything (and the DEC) is out */
 };
 
-void ppu_copy_prio_init(struct ppu_copy_prio *cp, int sems);
+void ppu_copy_prio_init(struct ppu_copy_prio *cp, enum ppu_copy_prio_mode mode);
+/* Changes the mode, keeping the levels (before any copy is emitted). */
+void ppu_copy_prio_set_mode(struct ppu_copy_prio *cp, enum ppu_copy_prio_mode mode);
 /*
  * Level @level now has a channel; @sem_va is its semaphore S_level (ignored
  * for level 0), 4-byte aligned and 0.  -EINVAL for a level out of range, a

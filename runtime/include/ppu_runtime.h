@@ -147,11 +147,31 @@ enum ppu_limit {
 	 */
 	PPU_LIMIT_COPY_CHUNK_BYTES = 1,
 	/*
-	 * 1: wrap copies in the priority semaphores (the default); 0: plain
-	 * copies, for comparison with the prior art.  Only before the
-	 * first launch.
+	 * How copies are prioritised (enum ppu_copy_priorities): by the
+	 * priority semaphores, each copy counting itself at its level before
+	 * it waits for the higher ones (the default); by the semaphores in
+	 * the patent's own order; or not at all, for comparison with the
+	 * prior art.  Only before the first launch.
 	 */
 	PPU_LIMIT_COPY_PRIORITIES = 2,
+};
+
+/* Values of PPU_LIMIT_COPY_PRIORITIES. */
+enum ppu_copy_priorities {
+	/* Plain copies: the host's round robin alone decides (the prior art). */
+	PPU_COPY_PRIORITIES_OFF = 0,
+	/*
+	 * Semaphores, strict across any number of levels: a queued copy
+	 * holds back every lower level from the moment its channel reaches
+	 * it, also while it waits for higher copies.
+	 */
+	PPU_COPY_PRIORITIES_ON = 1,
+	/*
+	 * Semaphores in US 9483423's exact order (acquire the higher levels,
+	 * then increment): identical for two levels; with three or more a
+	 * lower copy can start while a middle one waits for a higher one.
+	 */
+	PPU_COPY_PRIORITIES_PATENT_ORDER = 2,
 };
 
 PPU_API ppu_status ppu_ctx_set_limit(ppu_ctx *ctx, enum ppu_limit limit, uint64_t value);

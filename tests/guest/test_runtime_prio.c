@@ -38,6 +38,20 @@ START_TEST(seeds_b_worked_example)
 }
 END_TEST
 
+/* The same in the patent's exact sequence (acquire, then increment). */
+START_TEST(seeds_b_worked_example_patent_order)
+{
+	struct rt_prio_cfg c = { .sems = PPU_COPY_PRIORITIES_PATENT_ORDER, .chunk = 0, .nlow = 3,
+				 .nhigh = 2, .low_bytes = 512 << 10, .high_bytes = 128 << 10 };
+	struct rt_prio_result r;
+
+	RT(rt_prio_run(&c, &r));
+	print_run("semaphores, patent order", &r);
+	ck_assert(r.data_ok);
+	ck_assert_str_eq(r.order, "L1 H1 H2 L2 L3");
+}
+END_TEST
+
 /*
  * The prior art: no semaphores, the host's round robin keeps the low
  * channel for its whole time slice (1 M cycles, more than the low work).
@@ -112,6 +126,144 @@ START_TEST(seeds_b_with_local_memory_full)
 	/* Full throughout: the other context still holds all of it. */
 	ck_assert_int_eq(ppu_mem_alloc(hog, 4096, &d), PPU_ERROR_OUT_OF_DEVICE_MEMORY);
 	RT(ppu_ctx_destroy(hog));
+}
+END_TEST
+
+/* ---- three levels, staggered ---- */
+
+#define STAG_LOW 6
+#define STAG_MID 3
+#define STAG_HIGH 2
+#define STAG_COPIES (STAG_LOW + STAG_MID + STAG_HIGH)
+
+struct stag_copy {
+	char name[4];
+	int level;
+	uint64_t bytes;
+	uint8_t *dst_p;
+	ppu_devptr dst;
+	ppu_event *done;
+};
+
+/* Spins until the copy's first destination byte has landed: it is on the engine. */
+static void wait_started(const struct stag_copy *c)
+{
+	unsigned long spins;
+
+	for (spins = 0; !__atomic_load_n(&c->dst_p[0], __ATOMIC_ACQUIRE); spins++) {
+		ck_assert_msg(spins < 200000, "%s never started", c->name);
+		usleep(50);
+	}
+}
+
+static void stag_issue(struct stag_copy *c, ppu_devptr src, ppu_stream *s)
+{
+	RT(ppu_memcpy_async(c->dst, src, c->bytes, s));
+	RT(ppu_event_record(c->done, s));
+}
+
+/*
+ * Six low copies; three mid ones issued once the second low copy is on the
+ * engine; two high ones issued while the first mid copy runs.  Writes the
+ * completion order ("L1 L2 M1 ...", from the PPU's timestamps) to @order.
+ */
+static void staggered(int mode, uint64_t chunk, char *order)
+{
+	static const char lvl_name[3] = { 'L', 'M', 'H' };
+	struct stag_copy c[STAG_COPIES], *by_time[STAG_COPIES];
+	ppu_stream *s[3];
+	ppu_devptr src;
+	uint8_t *src_p;
+	ppu_ctx *ctx;
+	uint64_t k, ts[STAG_COPIES];
+	unsigned int i, j, n[3] = { 0, 0, 0 };
+
+	RT(ppu_ctx_create(&ctx, 0, 0));
+	RT(ppu_ctx_set_limit(ctx, PPU_LIMIT_COPY_PRIORITIES, (uint64_t)mode));
+	RT(ppu_ctx_set_limit(ctx, PPU_LIMIT_COPY_CHUNK_BYTES, chunk));
+	for (i = 0; i < 3; i++)
+		RT(ppu_stream_create_with_priority(ctx, (int)i, &s[i]));
+	RT(ppu_mem_alloc_host(ctx, 384 << 10, (void **)&src_p, &src));
+	for (k = 0; k < 384 << 10; k++)
+		src_p[k] = (uint8_t)(1 + k % 251);	/* never 0: see wait_started() */
+	for (i = 0; i < STAG_COPIES; i++) {
+		int level = i < STAG_LOW ? 0 : i < STAG_LOW + STAG_MID ? 1 : 2;
+
+		c[i].level = level;
+		snprintf(c[i].name, sizeof(c[i].name), "%c%u", lvl_name[level], ++n[level]);
+		c[i].bytes = level == 0 ? 384 << 10 : level == 1 ? 256 << 10 : 64 << 10;
+		RT(ppu_mem_alloc_host(ctx, c[i].bytes, (void **)&c[i].dst_p, &c[i].dst));
+		memset(c[i].dst_p, 0, c[i].bytes);
+		RT(ppu_event_create(ctx, &c[i].done));
+	}
+
+	for (i = 0; i < STAG_LOW; i++)
+		stag_issue(&c[i], src, s[0]);
+	wait_started(&c[1]);
+	for (i = STAG_LOW; i < STAG_LOW + STAG_MID; i++)
+		stag_issue(&c[i], src, s[1]);
+	wait_started(&c[STAG_LOW]);
+	for (i = STAG_LOW + STAG_MID; i < STAG_COPIES; i++)
+		stag_issue(&c[i], src, s[2]);
+	RT(ppu_ctx_synchronize(ctx));
+
+	for (i = 0; i < STAG_COPIES; i++) {
+		ck_assert_msg(!memcmp(c[i].dst_p, src_p, c[i].bytes), "%s: data", c[i].name);
+		RT(ppu_event_timestamp(c[i].done, &ts[i]));
+		by_time[i] = &c[i];
+	}
+	/* insertion sort by completion time */
+	for (i = 1; i < STAG_COPIES; i++)
+		for (j = i; j > 0 && ts[by_time[j] - c] < ts[by_time[j - 1] - c]; j--) {
+			struct stag_copy *t = by_time[j];
+
+			by_time[j] = by_time[j - 1];
+			by_time[j - 1] = t;
+		}
+	order[0] = '\0';
+	for (i = 0; i < STAG_COPIES; i++) {
+		if (i)
+			strcat(order, " ");
+		strcat(order, by_time[i]->name);
+	}
+	printf("three levels staggered, mode %d, chunk %llu: %s\n", mode,
+	       (unsigned long long)chunk, order);
+	RT(ppu_ctx_destroy(ctx));
+}
+
+/*
+ * Strict order across three levels: once a copy is queued, no lower copy
+ * starts before it; only the copy on the engine (without chunking) or its
+ * chunk in flight (with chunking) finishes first.
+ */
+START_TEST(three_levels_staggered_whole_copies)
+{
+	char order[64];
+
+	staggered(PPU_COPY_PRIORITIES_ON, 0, order);
+	ck_assert_str_eq(order, "L1 L2 M1 H1 H2 M2 M3 L3 L4 L5 L6");
+}
+END_TEST
+
+START_TEST(three_levels_staggered_chunked)
+{
+	char order[64];
+
+	staggered(PPU_COPY_PRIORITIES_ON, 16384, order);
+	ck_assert_str_eq(order, "L1 H1 H2 M1 M2 M3 L2 L3 L4 L5 L6");
+}
+END_TEST
+
+/*
+ * The patent's own order still puts the queued high copies first; what it
+ * does not promise is the mid copies ahead of the low ones after that.
+ */
+START_TEST(three_levels_staggered_patent_order)
+{
+	char order[64];
+
+	staggered(PPU_COPY_PRIORITIES_PATENT_ORDER, 0, order);
+	ck_assert_msg(!strncmp(order, "L1 L2 M1 H1 H2 ", 15), "%s", order);
 }
 END_TEST
 
@@ -297,9 +449,13 @@ static Suite *prio_suite(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, seeds_b_worked_example);
+	tcase_add_test(tc, seeds_b_worked_example_patent_order);
 	tcase_add_test(tc, seeds_b_prior_art);
 	tcase_add_test(tc, seeds_b_chunked);
 	tcase_add_test(tc, seeds_b_with_local_memory_full);
+	tcase_add_test(tc, three_levels_staggered_whole_copies);
+	tcase_add_test(tc, three_levels_staggered_chunked);
+	tcase_add_test(tc, three_levels_staggered_patent_order);
 	tcase_add_loop_test(tc, random_mixes, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;

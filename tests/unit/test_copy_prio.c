@@ -256,7 +256,7 @@ static uint32_t pbbuf[8192];
 
 static void setup_levels(struct ppu_copy_prio *cp, int sems)
 {
-	ppu_copy_prio_init(cp, sems);
+	ppu_copy_prio_init(cp, (enum ppu_copy_prio_mode)sems);
 	ck_assert_int_eq(ppu_copy_prio_add_level(cp, 0, 0), 0);
 	ck_assert_int_eq(ppu_copy_prio_add_level(cp, 2, S_2), 0);
 	ck_assert_int_eq(ppu_copy_prio_add_level(cp, 5, S_5), 0);
@@ -348,7 +348,7 @@ START_TEST(seeds_b_worked_example)
 	struct ppu_pb pb;
 	unsigned int i;
 
-	ppu_copy_prio_init(&cp, 1);
+	ppu_copy_prio_init(&cp, PPU_COPY_PRIO_STRICT);
 	ck_assert_int_eq(ppu_copy_prio_add_level(&cp, 0, 0), 0);	/* C_low */
 	ck_assert_int_eq(ppu_copy_prio_add_level(&cp, 1, S_1), 0);	/* C_high, S_high */
 	ck_assert_uint_eq(ppu_copy_prio_acquires(&cp, 0), 1);
@@ -396,7 +396,7 @@ START_TEST(three_levels_highest_first)
 	static struct ops o;
 	struct ppu_copy_prio cp;
 
-	setup_levels(&cp, 1);
+	setup_levels(&cp, PPU_COPY_PRIO_STRICT);
 	ck_assert_uint_eq(ppu_copy_prio_acquires(&cp, 0), 2);
 	ck_assert_uint_eq(ppu_copy_prio_acquires(&cp, 2), 1);
 	ck_assert_uint_eq(ppu_copy_prio_acquires(&cp, 5), 0);
@@ -411,7 +411,7 @@ START_TEST(three_levels_highest_first)
 
 	ops_reset(&o);
 	ck_assert_uint_eq(emit_one(&cp, 2, 0x300000, 0x200000, 4096, 0, &o), 6 + 6 + 11 + 6);
-	EXPECT_OPS(&o, "acq S@0x1050==0", "inc S@0x1020", "copy 0x200000->0x300000 len 4096",
+	EXPECT_OPS(&o, "inc S@0x1020", "acq S@0x1050==0", "copy 0x200000->0x300000 len 4096",
 		   "dec S@0x1020");
 
 	ops_reset(&o);
@@ -426,7 +426,7 @@ START_TEST(top_level_63)
 	struct ppu_copy_prio cp;
 
 	/* bit 63 of the used mask, and a level just above 0 */
-	ppu_copy_prio_init(&cp, 1);
+	ppu_copy_prio_init(&cp, PPU_COPY_PRIO_STRICT);
 	ck_assert_int_eq(ppu_copy_prio_add_level(&cp, 63, S_63), 0);
 	ck_assert_int_eq(ppu_copy_prio_add_level(&cp, 1, S_1), 0);
 	ck_assert_int_eq(ppu_copy_prio_add_level(&cp, 0, 0), 0);
@@ -439,11 +439,57 @@ START_TEST(top_level_63)
 	EXPECT_OPS(&o, "acq S@0x10f0==0", "acq S@0x1010==0", "copy 0x1000->0x2000 len 16");
 	ops_reset(&o);
 	emit_one(&cp, 1, 0x2000, 0x1000, 16, 0, &o);
-	EXPECT_OPS(&o, "acq S@0x10f0==0", "inc S@0x1010", "copy 0x1000->0x2000 len 16",
+	EXPECT_OPS(&o, "inc S@0x1010", "acq S@0x10f0==0", "copy 0x1000->0x2000 len 16",
 		   "dec S@0x1010");
 	ops_reset(&o);
 	emit_one(&cp, 63, 0x2000, 0x1000, 16, 0, &o);
 	EXPECT_OPS(&o, "inc S@0x10f0", "copy 0x1000->0x2000 len 16", "dec S@0x10f0");
+}
+END_TEST
+
+/*
+ * The patent's own order (PPU_COPY_PRIO_PATENT): acquire the higher levels,
+ * then increment.  Two levels emit the same words in both orders, so the
+ * worked example is the patent's exact sequence either way.
+ */
+START_TEST(patent_order_acquires_before_incrementing)
+{
+	static struct ops o, strict;
+	struct ppu_copy_prio cp, cs;
+
+	setup_levels(&cp, PPU_COPY_PRIO_PATENT);
+	ops_reset(&o);
+	emit_one(&cp, 2, 0x300000, 0x200000, 10000, 4096, &o);
+	EXPECT_OPS(&o,
+		   "acq S@0x1050==0", "inc S@0x1020", "copy 0x200000->0x300000 len 4096",
+		   "acq S@0x1050==0", "copy 0x201000->0x301000 len 4096",
+		   "acq S@0x1050==0", "copy 0x202000->0x302000 len 1808",
+		   "dec S@0x1020");
+	/* the lowest and the highest level are the same in both orders */
+	ops_reset(&o);
+	emit_one(&cp, 0, 0x300000, 0x200000, 100, 0, &o);
+	EXPECT_OPS(&o, "acq S@0x1050==0", "acq S@0x1020==0", "copy 0x200000->0x300000 len 100");
+	ops_reset(&o);
+	emit_one(&cp, 5, 0x300000, 0x200000, 100, 0, &o);
+	EXPECT_OPS(&o, "inc S@0x1050", "copy 0x200000->0x300000 len 100", "dec S@0x1050");
+
+	/* two levels: word for word the same */
+	ppu_copy_prio_init(&cp, PPU_COPY_PRIO_PATENT);
+	ppu_copy_prio_init(&cs, PPU_COPY_PRIO_STRICT);
+	ck_assert_int_eq(ppu_copy_prio_add_level(&cp, 0, 0), 0);
+	ck_assert_int_eq(ppu_copy_prio_add_level(&cp, 1, S_1), 0);
+	ck_assert_int_eq(ppu_copy_prio_add_level(&cs, 0, 0), 0);
+	ck_assert_int_eq(ppu_copy_prio_add_level(&cs, 1, S_1), 0);
+	ops_reset(&o);
+	ops_reset(&strict);
+	emit_one(&cp, 1, 0x300000, 0x200000, 10000, 4096, &o);
+	emit_one(&cs, 1, 0x300000, 0x200000, 10000, 4096, &strict);
+	ck_assert_str_eq(o.s, strict.s);
+	ops_reset(&o);
+	ops_reset(&strict);
+	emit_one(&cp, 0, 0x300000, 0x200000, 10000, 4096, &o);
+	emit_one(&cs, 0, 0x300000, 0x200000, 10000, 4096, &strict);
+	ck_assert_str_eq(o.s, strict.s);
 }
 END_TEST
 
@@ -454,13 +500,13 @@ START_TEST(chunking_middle_level)
 	static struct ops o;
 	struct ppu_copy_prio cp;
 
-	setup_levels(&cp, 1);
+	setup_levels(&cp, PPU_COPY_PRIO_STRICT);
 
 	/* 10000 = 4096 + 4096 + 1808 */
 	ops_reset(&o);
 	emit_one(&cp, 2, 0x300000, 0x200000, 10000, 4096, &o);
 	EXPECT_OPS(&o,
-		   "acq S@0x1050==0", "inc S@0x1020", "copy 0x200000->0x300000 len 4096",
+		   "inc S@0x1020", "acq S@0x1050==0", "copy 0x200000->0x300000 len 4096",
 		   "acq S@0x1050==0", "copy 0x201000->0x301000 len 4096",
 		   "acq S@0x1050==0", "copy 0x202000->0x302000 len 1808",
 		   "dec S@0x1020");
@@ -469,28 +515,28 @@ START_TEST(chunking_middle_level)
 	ops_reset(&o);
 	emit_one(&cp, 2, 0x300000, 0x200000, 8192, 4096, &o);
 	EXPECT_OPS(&o,
-		   "acq S@0x1050==0", "inc S@0x1020", "copy 0x200000->0x300000 len 4096",
+		   "inc S@0x1020", "acq S@0x1050==0", "copy 0x200000->0x300000 len 4096",
 		   "acq S@0x1050==0", "copy 0x201000->0x301000 len 4096",
 		   "dec S@0x1020");
 
 	/* shorter than a chunk */
 	ops_reset(&o);
 	emit_one(&cp, 2, 0x300000, 0x200000, 100, 4096, &o);
-	EXPECT_OPS(&o, "acq S@0x1050==0", "inc S@0x1020", "copy 0x200000->0x300000 len 100",
+	EXPECT_OPS(&o, "inc S@0x1020", "acq S@0x1050==0", "copy 0x200000->0x300000 len 100",
 		   "dec S@0x1020");
 
 	/* one byte over a chunk */
 	ops_reset(&o);
 	emit_one(&cp, 2, 0x300001, 0x200003, 4097, 4096, &o);
 	EXPECT_OPS(&o,
-		   "acq S@0x1050==0", "inc S@0x1020", "copy 0x200003->0x300001 len 4096",
+		   "inc S@0x1020", "acq S@0x1050==0", "copy 0x200003->0x300001 len 4096",
 		   "acq S@0x1050==0", "copy 0x201003->0x301001 len 1",
 		   "dec S@0x1020");
 
 	/* chunk 0: no splitting */
 	ops_reset(&o);
 	emit_one(&cp, 2, 0x300000, 0x200000, 10000, 0, &o);
-	EXPECT_OPS(&o, "acq S@0x1050==0", "inc S@0x1020", "copy 0x200000->0x300000 len 10000",
+	EXPECT_OPS(&o, "inc S@0x1020", "acq S@0x1050==0", "copy 0x200000->0x300000 len 10000",
 		   "dec S@0x1020");
 }
 END_TEST
@@ -500,7 +546,7 @@ START_TEST(chunking_lowest_level)
 	static struct ops o;
 	struct ppu_copy_prio cp;
 
-	setup_levels(&cp, 1);
+	setup_levels(&cp, PPU_COPY_PRIO_STRICT);
 	ops_reset(&o);
 	emit_one(&cp, 0, 0x300000, 0x200000, 10000, 4096, &o);
 	EXPECT_OPS(&o,
@@ -516,7 +562,7 @@ START_TEST(chunk_0_capped_at_max_command)
 	struct ppu_copy_prio cp;
 
 	ck_assert_uint_eq(PPU_COPY_PRIO_MAX_COMMAND, 0x40000000u);
-	setup_levels(&cp, 1);
+	setup_levels(&cp, PPU_COPY_PRIO_STRICT);
 
 	/* exactly the cap: one command */
 	ops_reset(&o);
@@ -528,7 +574,7 @@ START_TEST(chunk_0_capped_at_max_command)
 	ops_reset(&o);
 	emit_one(&cp, 2, 0x60000000, 0x10000000, 0x40000004, 0, &o);
 	EXPECT_OPS(&o,
-		   "acq S@0x1050==0", "inc S@0x1020",
+		   "inc S@0x1020", "acq S@0x1050==0",
 		   "copy 0x10000000->0x60000000 len 1073741824",
 		   "acq S@0x1050==0", "copy 0x50000000->0xa0000000 len 4",
 		   "dec S@0x1020");
@@ -548,7 +594,7 @@ START_TEST(whole_address_space)
 	struct ppu_copy_prio cp;
 
 	/* [0, 4 GiB) ends exactly at the top: allowed, four capped commands */
-	setup_levels(&cp, 1);
+	setup_levels(&cp, PPU_COPY_PRIO_STRICT);
 	ops_reset(&o);
 	emit_one(&cp, 5, 0, 0, 0x100000000ull, 0, &o);
 	EXPECT_OPS(&o, "inc S@0x1050",
@@ -573,7 +619,7 @@ END_TEST
 #define SEG_CHUNK 1000u
 
 static const char *const seg_want[] = {
-	"acq S@0x1050==0", "inc S@0x1020", "copy 0x200000->0x300000 len 1000",
+	"inc S@0x1020", "acq S@0x1050==0", "copy 0x200000->0x300000 len 1000",
 	"acq S@0x1050==0", "copy 0x2003e8->0x3003e8 len 1000",
 	"acq S@0x1050==0", "copy 0x2007d0->0x3007d0 len 1000",
 	"acq S@0x1050==0", "copy 0x200bb8->0x300bb8 len 1000",
@@ -602,7 +648,7 @@ START_TEST(segments_concatenate)
 	unsigned int step = 0, nseg = 0;
 	int r;
 
-	setup_levels(&cp, 1);
+	setup_levels(&cp, PPU_COPY_PRIO_STRICT);
 	ck_assert_uint_eq(ppu_copy_prio_step_dwords(&cp, 2), 29);
 
 	ops_reset(&whole);
@@ -649,7 +695,7 @@ START_TEST(segment_too_small)
 	struct ppu_copy_op op;
 	struct ppu_pb pb;
 
-	setup_levels(&cp, 1);
+	setup_levels(&cp, PPU_COPY_PRIO_STRICT);
 
 	/* a single-chunk copy needs all 29 dwords at once */
 	ops_reset(&o);
@@ -663,7 +709,7 @@ START_TEST(segment_too_small)
 	ck_assert_int_eq(ppu_copy_prio_emit(&cp, &op, &pb), 1);
 	ck_assert_uint_eq(pb.len, 29);
 	decode_pb(&pb, &o);
-	EXPECT_OPS(&o, "acq S@0x1050==0", "inc S@0x1020", "copy 0x200000->0x300000 len 64",
+	EXPECT_OPS(&o, "inc S@0x1020", "acq S@0x1050==0", "copy 0x200000->0x300000 len 64",
 		   "dec S@0x1020");
 
 	/* mid-copy: first step alone, then a pb below a middle step, then the rest */
@@ -787,7 +833,7 @@ START_TEST(add_level_rejects)
 {
 	struct ppu_copy_prio cp;
 
-	ppu_copy_prio_init(&cp, 1);
+	ppu_copy_prio_init(&cp, PPU_COPY_PRIO_STRICT);
 	ck_assert_int_eq(ppu_copy_prio_add_level(&cp, PPU_COPY_PRIO_LEVELS, S_1), -EINVAL);
 	ck_assert_int_eq(ppu_copy_prio_add_level(&cp, 1000, S_1), -EINVAL);
 	ck_assert_int_eq(ppu_copy_prio_add_level(&cp, 3, 0), -EINVAL);
@@ -807,11 +853,11 @@ START_TEST(add_level_rejects)
 	ck_assert_uint_eq(ppu_copy_prio_acquires(&cp, 3), 1);
 
 	/* a level-0 address, even a misaligned one, is not a semaphore */
-	ppu_copy_prio_init(&cp, 1);
+	ppu_copy_prio_init(&cp, PPU_COPY_PRIO_STRICT);
 	ck_assert_int_eq(ppu_copy_prio_add_level(&cp, 0, 0x1013), 0);
 
 	/* init forgets every level */
-	ppu_copy_prio_init(&cp, 1);
+	ppu_copy_prio_init(&cp, PPU_COPY_PRIO_STRICT);
 	ck_assert_int_eq(ppu_copy_prio_add_level(&cp, 0, 0), 0);
 	ck_assert_int_eq(ppu_copy_prio_add_level(&cp, 3, 0x1030), 0);
 }
@@ -822,7 +868,7 @@ START_TEST(op_init_rejects)
 	struct ppu_copy_prio cp;
 	struct ppu_copy_op op;
 
-	setup_levels(&cp, 1);
+	setup_levels(&cp, PPU_COPY_PRIO_STRICT);
 	ck_assert_int_eq(ppu_copy_op_init(&cp, &op, 1, 0x3000, 0x2000, 64, 0), -EINVAL);
 	ck_assert_int_eq(ppu_copy_op_init(&cp, &op, 63, 0x3000, 0x2000, 64, 0), -EINVAL);
 	ck_assert_int_eq(ppu_copy_op_init(&cp, &op, PPU_COPY_PRIO_LEVELS, 0x3000, 0x2000, 64, 0),
@@ -847,7 +893,7 @@ START_TEST(op_init_rejects_wrapping_length)
 	struct ppu_copy_prio cp;
 	struct ppu_copy_op op;
 
-	setup_levels(&cp, 1);
+	setup_levels(&cp, PPU_COPY_PRIO_STRICT);
 	/* 0x1000 + (2^64 - 0x1000) == 0 and 0x2000 + (2^64 - 0x1000) == 0x1000 mod 2^64 */
 	ck_assert_int_eq(ppu_copy_op_init(&cp, &op, 2, 0x1000, 0x2000, 0ull - 0x1000, 0), -EINVAL);
 	ck_assert_int_eq(ppu_copy_op_init(&cp, &op, 2, 0x2000, 0x3000, UINT64_MAX, 0), -EINVAL);
@@ -861,7 +907,7 @@ START_TEST(lone_level_0)
 	static struct ops o;
 	struct ppu_copy_prio cp;
 
-	ppu_copy_prio_init(&cp, 1);
+	ppu_copy_prio_init(&cp, PPU_COPY_PRIO_STRICT);
 	ck_assert_int_eq(ppu_copy_prio_add_level(&cp, 0, 0), 0);
 	ck_assert_uint_eq(ppu_copy_prio_acquires(&cp, 0), 0);
 	ck_assert_uint_eq(ppu_copy_prio_step_dwords(&cp, 0), 11);
@@ -895,6 +941,7 @@ Suite *suite_copy_prio(void)
 	tcase_add_test(tq, seeds_b_worked_example);
 	tcase_add_test(tq, three_levels_highest_first);
 	tcase_add_test(tq, top_level_63);
+	tcase_add_test(tq, patent_order_acquires_before_incrementing);
 	tcase_add_test(tq, no_semaphores_plain_copies);
 	tcase_add_test(tq, lone_level_0);
 	suite_add_tcase(s, tq);

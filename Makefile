@@ -37,6 +37,7 @@ BENCH_BIN := build/bench/ppu_bench
 DEMO_BIN := build/examples/seeds_b_demo
 
 .PHONY: all deps check check-run bench bench-run demo demo-run demo-rtl demo-rtl-run lint lint-run \
+	soak soak-run \
 	clean help
 
 help:
@@ -49,6 +50,7 @@ help:
 	@echo "make bench  run the benchmarks; results in build/bench.txt"
 	@echo "make lint   verilator -Wall lint + Yosys synthesis (no latches) + sparse on ppu.ko"
 	@echo "make guest-check  ppu.ko and its ioctl tests in the co-simulated QEMU guest"
+	@echo "make soak   thousands of random prioritised-copy mixes through libppu (about 40 min)"
 
 deps:
 	@tools/install-deps
@@ -139,7 +141,8 @@ lint-run: $(PPU_SVPKG)
 GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem \
 	--run /bin/test_vm --run /bin/test_chan --run /bin/test_sem --run /bin/test_lmem \
 	--run /bin/test_isolation --run '/bin/seeds_b_guest --check' --run /bin/test_runtime \
-	--run /bin/test_runtime_prio --run '/bin/pipeline --check' --run /bin/test_unplug \
+	--run /bin/test_runtime_prio --run '/bin/soak_copy_prio --mixes 40 --hold' \
+	--run '/bin/pipeline --check' --run /bin/test_unplug \
 	--run /bin/ppu-smi \
 	--run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko' --run '/bin/reload-stress 20' \
 	--run /bin/test_irq --run /bin/test_vm --run /bin/test_chan --run /bin/test_sem \
@@ -153,6 +156,19 @@ guest-check-run: cosim-tools kmod kmod-guest-tests runtime-guest-tests $(RT_GUES
 		$(foreach t,$(KMOD_GUEST_BINS) $(RT_GUEST_BINS) $(RT_GUEST_PROGS) $(RT_EXAMPLE_BINS),--file $(t):/bin/$(notdir $(t))) \
 		--file tests/guest/reload-stress.sh:/bin/reload-stress \
 		$(GUEST_RUNS)
+
+# The long randomised soak of libppu's copy priorities in a boot of its
+# own (about 0.7 s per mix; SOAK_MIXES=N, SOAK_SEED=S to replay a run).
+SOAK_MIXES ?= 3000
+soak: deps
+	@$(MAKE) --no-print-directory soak-run
+
+soak-run: cosim-tools kmod build/guest/soak_copy_prio
+	set -o pipefail; $(COSIM_RUNNER) --kver $(PPU_KVER) --timeout 14400 --module $(KMOD) \
+		--file build/guest/soak_copy_prio:/bin/soak_copy_prio \
+		--run '/bin/soak_copy_prio --mixes $(SOAK_MIXES) --hold$(if $(SOAK_SEED), --seed $(SOAK_SEED))' \
+		2>&1 | tee build/soak.log
+	@grep -q '^soak: mixes .* faults 0 bad_bytes 0 deadlocks 0 ' build/soak.log
 
 clean:
 	rm -rf build

@@ -120,6 +120,7 @@ void ppu_chan_free(struct ppu_chan *ch)
 
 	if (!ch->dead)
 		ppu_chan_wait(ch, ch->seq);
+	ppu_chan_forget(ch);
 	ppu_ioctl(ctx->fd, DRM_IOCTL_PPU_CHAN_DESTROY, &cd);
 	munmap((void *)ch->userd, DRM_PPU_USERD_SIZE);
 	ppu_bo_free(ctx, &ch->prio_mem);
@@ -127,6 +128,7 @@ void ppu_chan_free(struct ppu_chan *ch)
 	ppu_sem_free(ctx, &ch->timeline);
 	ppu_bo_free(ctx, &ch->pb);
 	ppu_bo_free(ctx, &ch->ring);
+	free(ch->deps);
 	free(ch->entry_start);
 	free(ch);
 }
@@ -143,7 +145,8 @@ ppu_status ppu_chan_wait(struct ppu_chan *ch, uint32_t seq)
 	return ppu_sem_wait(ch->ctx, &ch->timeline, seq, ch);
 }
 
-ppu_status ppu_chan_check(struct ppu_chan *ch)
+/* Asks the driver whether @ch itself has faulted. */
+static void chan_poll(struct ppu_chan *ch)
 {
 	/*
 	 * A wait whose deadline has passed: the driver answers from the dead
@@ -159,9 +162,19 @@ ppu_status ppu_chan_check(struct ppu_chan *ch)
 	};
 
 	if (!ch->dead && ppu_ioctl(ch->ctx->fd, DRM_IOCTL_PPU_SEM_WAIT, &w) == -EIO)
-		ch->dead = 1;
+		ppu_chan_faulted(ch, ch);
+}
+
+ppu_status ppu_chan_check(struct ppu_chan *ch)
+{
+	unsigned int i;
+
+	chan_poll(ch);
+	/* The channels this one waits on: their fault is this one's (fault.c). */
+	for (i = 0; i < ch->ndeps && !ch->dead; i++)
+		chan_poll(ch->deps[i].on);
 	if (ch->dead)
-		return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "channel %u faulted", ch->chid);
+		return ppu_chan_fault_status(ch);
 	return PPU_SUCCESS;
 }
 
@@ -207,7 +220,7 @@ ppu_status ppu_chan_begin(struct ppu_chan *ch, uint32_t min, struct ppu_pb *pb)
 	ppu_status st;
 
 	if (ch->dead)
-		return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "channel %u faulted", ch->chid);
+		return ppu_chan_fault_status(ch);
 	if (need >= ch->pbr.dwords || need > PPU_RT_SEGMENT_DWORDS)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "a command of %u dwords does not fit a "
 				"pushbuffer segment", min);
@@ -251,8 +264,8 @@ ppu_status ppu_chan_submit(struct ppu_chan *ch, struct ppu_pb *pb, uint32_t *seq
 		*seq = next;
 	ret = ppu_ioctl(ch->ctx->fd, DRM_IOCTL_PPU_DOORBELL, &db);
 	if (ret == -EIO) {
-		ch->dead = 1;
-		return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "channel %u faulted", ch->chid);
+		ppu_chan_faulted(ch, ch);
+		return ppu_chan_fault_status(ch);
 	}
 	if (ret)
 		return ppu_fail_errno(-ret, "DOORBELL");

@@ -81,6 +81,18 @@ struct ppu_chan {
 	struct ppu_sem prio_sem;
 	uint32_t prio_va;
 	int dead;
+	/* chid of the faulted channel whose lost work this one waited on, or own */
+	uint32_t dead_cause;
+	/* Event waits not yet passed (fault.c). */
+	struct ppu_chan_dep *deps;
+	unsigned int ndeps, deps_cap;
+};
+
+/* Entry @seq of a channel waits for entry @on_seq of channel @on (an event). */
+struct ppu_chan_dep {
+	struct ppu_chan *on;
+	uint32_t on_seq;
+	uint32_t seq;
 };
 
 struct ppu_stream {
@@ -156,6 +168,24 @@ ppu_status ppu_chan_wait(struct ppu_chan *ch, uint32_t seq);
 int ppu_chan_done(const struct ppu_chan *ch, uint32_t seq);
 /* PPU_ERROR_CHANNEL_FAULT once the channel has faulted. */
 ppu_status ppu_chan_check(struct ppu_chan *ch);
+
+/* fault.c */
+/*
+ * Channel @ch has faulted, or (@cause != @ch) waits on work that faulted
+ * channel @cause lost: marks it dead, clears its copy-priority semaphore
+ * and passes the fault on to the channels that wait on its lost work.
+ */
+void ppu_chan_faulted(struct ppu_chan *ch, struct ppu_chan *cause);
+/* PPU_ERROR_CHANNEL_FAULT with a message naming the cause. */
+ppu_status ppu_chan_fault_status(const struct ppu_chan *ch);
+/* Room for one more event wait (before submitting it). */
+ppu_status ppu_chan_dep_reserve(struct ppu_chan *ch);
+/* Records an event wait submitted as entry @seq of @ch (room reserved). */
+void ppu_chan_dep_add(struct ppu_chan *ch, struct ppu_chan *on, uint32_t on_seq, uint32_t seq);
+/* Drops the other channels' references to @ch, which is going away. */
+void ppu_chan_forget(struct ppu_chan *ch);
+/* Asks the driver about every live channel of the context. */
+void ppu_ctx_poll_faults(ppu_ctx *ctx);
 
 /* context.c */
 /* Marks the first launch: the nesting depth and the mapping are fixed from now on. */

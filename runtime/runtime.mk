@@ -7,7 +7,7 @@
 
 PREFIX ?= /usr/local
 LIBPPU_SRCS := $(addprefix runtime/,status.c device.c context.c memory.c sem.c chan.c stream.c \
-	event.c priority_map.c copy_prio.c pb_ring.c)
+	event.c fault.c priority_map.c copy_prio.c pb_ring.c)
 LIBPPU_HDRS := runtime/include/ppu_runtime.h runtime/ppu_internal.h runtime/priority_map.h \
 	runtime/copy_prio.h runtime/pb_ring.h include/uapi/drm/ppu_drm.h include/ppu/ppu_hw.h \
 	include/ppu/ppu_encode.h $(wildcard include/ppu/*.def)
@@ -60,8 +60,8 @@ RT_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iruntime -Iruntime/include -I
 RT_GUEST_HELPERS := tests/guest/rt_guest.c tests/guest/rt_guest.h tests/guest/rt_prio_run.c \
 	tests/guest/rt_prio_run.h tests/guest/ppu_guest.c tests/guest/ppu_guest.h tests/guest/ppu_node.c
 
-# Plain programs on the same helpers: the benchmark and the demo.
-RT_GUEST_PROGS := build/guest/bench_copy_prio build/guest/runtime_demo
+# Programs on the same helpers: the benchmark, the demo and the soak.
+RT_GUEST_PROGS := build/guest/bench_copy_prio build/guest/runtime_demo build/guest/soak_copy_prio
 
 .PHONY: runtime-guest-tests
 runtime-guest-tests: $(RT_GUEST_BINS)

@@ -135,20 +135,24 @@ ppu_status ppu_sem_wait(ppu_ctx *ctx, const struct ppu_sem *s, uint32_t value,
 
 		if (chan) {
 			if (chan->dead)
-				return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "channel %u faulted",
-						chan->chid);
+				return ppu_chan_fault_status(chan);
 			w.flags = DRM_PPU_SEM_WAIT_CHAN;
 			w.chid = chan->chid;
 		}
 		ret = ppu_ioctl(ctx->fd, DRM_IOCTL_PPU_SEM_WAIT, &w);
 		if (!ret || ppu_sem_passed(s, value))
 			return PPU_SUCCESS;
-		/* SEM_WAIT reports its deadline as -ETIME: re-arm. */
-		if (ret == -ETIME)
+		/*
+		 * SEM_WAIT reports its deadline as -ETIME: re-arm, after asking
+		 * whether another channel's fault holds this one up (fault.c).
+		 */
+		if (ret == -ETIME) {
+			ppu_ctx_poll_faults(ctx);
 			continue;
+		}
 		if (ret == -EIO && chan) {
-			chan->dead = 1;
-			return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "channel %u faulted", chan->chid);
+			ppu_chan_faulted(chan, chan);
+			return ppu_chan_fault_status(chan);
 		}
 		return ppu_fail_errno(-ret, "SEM_WAIT");
 	}

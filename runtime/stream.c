@@ -13,8 +13,7 @@ static ppu_status stream_check(ppu_stream *s, const char *fn)
 	if (!s || !s->ctx || !s->chan)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "%s: NULL stream", fn);
 	if (s->chan->dead)
-		return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "%s: the stream's channel %u faulted", fn,
-				s->chan->chid);
+		return ppu_chan_fault_status(s->chan);
 	return PPU_SUCCESS;
 }
 
@@ -107,6 +106,7 @@ static ppu_status stream_sem_op(ppu_stream *s, uint32_t va, uint32_t payload, ui
 ppu_status ppu_stream_wait_event(ppu_stream *s, ppu_event *ev)
 {
 	ppu_status st;
+	uint32_t seq;
 
 	ppu_clear_error();
 	st = stream_check(s, "ppu_stream_wait_event");
@@ -118,8 +118,19 @@ ppu_status ppu_stream_wait_event(ppu_stream *s, ppu_event *ev)
 	/* Nothing recorded, or recorded in this very channel: already in order. */
 	if (!ev->count || ev->chan == s->chan)
 		return PPU_SUCCESS;
-	return stream_sem_op(s, ev->sem.va, ev->count,
-			     ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ, 0));
+	/* Work that waits for lost work is lost too (fault.c). */
+	if (ev->chan->dead && !ppu_chan_done(ev->chan, ev->seq)) {
+		ppu_chan_faulted(s->chan, ev->chan);
+		return ppu_chan_fault_status(s->chan);
+	}
+	st = ppu_chan_dep_reserve(s->chan);
+	if (!st)
+		st = ppu_stream_sem_op(s, ev->sem.va, ev->count,
+				       ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ, 0),
+				       &seq);
+	if (!st)
+		ppu_chan_dep_add(s->chan, ev->chan, ev->seq, seq);
+	return st;
 }
 
 ppu_status ppu_stream_wait_value32(ppu_stream *s, ppu_devptr addr, uint32_t value,

@@ -90,11 +90,9 @@ END_TEST
  * higher level's S_n goes to a host semaphore slot instead, and the
  * technique works the same.
  */
-START_TEST(seeds_b_with_local_memory_full)
+/* A second context that holds all of the device's local memory. */
+static ppu_ctx *local_hog(void)
 {
-	struct rt_prio_cfg c = { .sems = 1, .chunk = 0, .nlow = 3, .nhigh = 2,
-				 .low_bytes = 512 << 10, .high_bytes = 128 << 10 };
-	struct rt_prio_result r;
 	uint64_t size, held = 0;
 	ppu_ctx *hog;
 	ppu_devptr d;
@@ -112,6 +110,16 @@ START_TEST(seeds_b_with_local_memory_full)
 		size /= 2;
 	}
 	ck_assert_uint_gt(held, 0);
+	return hog;
+}
+
+START_TEST(seeds_b_with_local_memory_full)
+{
+	struct rt_prio_cfg c = { .sems = 1, .chunk = 0, .nlow = 3, .nhigh = 2,
+				 .low_bytes = 512 << 10, .high_bytes = 128 << 10 };
+	struct rt_prio_result r;
+	ppu_ctx *hog = local_hog();
+	ppu_devptr d;
 
 	RT(rt_prio_run(&c, &r));
 	print_run("local memory full, semaphores", &r);
@@ -264,6 +272,80 @@ START_TEST(three_levels_staggered_patent_order)
 
 	staggered(PPU_COPY_PRIORITIES_PATENT_ORDER, 0, order);
 	ck_assert_msg(!strncmp(order, "L1 L2 M1 H1 H2 ", 15), "%s", order);
+}
+END_TEST
+
+/* ---- a fault at a high level ---- */
+
+#define FAULT_HIGH_BYTES (2u << 20)
+#define FAULT_LOW_BYTES (96u << 10)
+
+/*
+ * A high-level copy faults half-way (its destination is freed under it),
+ * with S_high incremented: the lower levels, which do not depend on it,
+ * still complete; a stream that waited for an event behind the lost copy
+ * reports the fault instead of waiting for ever, and its copy never runs;
+ * the context is destroyed without hanging.  Loop 0 keeps S_high in local
+ * memory (cleared by the PPU), loop 1 in a host slot (cleared by the CPU).
+ */
+START_TEST(fault_at_a_high_level_leaves_lower_levels_running)
+{
+	ppu_ctx *hog = _i ? local_hog() : NULL;
+	ppu_devptr src, dhi, dmid, dlow, d;
+	uint8_t *src_p, *mid_p, *low_p, *p;
+	ppu_stream *lo, *mid, *hi;
+	ppu_event *eh;
+	ppu_ctx *ctx;
+	uint32_t k;
+
+	RT(ppu_ctx_create(&ctx, 0, 0));
+	RT(ppu_ctx_set_limit(ctx, PPU_LIMIT_MAX_NESTING_DEPTH, 21));	/* 3 levels of 64 */
+	RT(ppu_stream_create_with_priority(ctx, 0, &lo));
+	RT(ppu_stream_create_with_priority(ctx, 1, &mid));
+	RT(ppu_stream_create_with_priority(ctx, 2, &hi));
+	RT(ppu_event_create(ctx, &eh));
+	RT(ppu_mem_alloc_host(ctx, FAULT_HIGH_BYTES, (void **)&src_p, &src));
+	RT(ppu_mem_alloc_host(ctx, 4096, (void **)&mid_p, &dmid));
+	RT(ppu_mem_alloc_host(ctx, FAULT_LOW_BYTES, (void **)&low_p, &dlow));
+	if (_i)
+		RT(ppu_mem_alloc_host(ctx, FAULT_HIGH_BYTES, (void **)&p, &dhi));
+	else
+		RT(ppu_mem_alloc(ctx, FAULT_HIGH_BYTES, &dhi));
+	for (k = 0; k < FAULT_HIGH_BYTES; k++)
+		src_p[k] = (uint8_t)(k * 7 + (k >> 12));
+
+	RT(ppu_memcpy_async(dhi, src, FAULT_HIGH_BYTES, hi));
+	RT(ppu_event_record(eh, hi));
+	/* A user error: freed while the copy runs; its next chunk faults. */
+	RT(ppu_mem_free(ctx, dhi));
+	RT(ppu_stream_wait_event(mid, eh));
+	RT(ppu_memcpy_async(dmid, src, 4096, mid));
+	RT(ppu_memcpy_async(dlow, src + 3, FAULT_LOW_BYTES, lo));
+
+	/* Nothing has asked about the high channel: the wait finds its fault. */
+	RT(ppu_stream_synchronize(lo));
+	ck_assert_mem_eq(low_p, src_p + 3, FAULT_LOW_BYTES);
+	ck_assert_int_eq(ppu_stream_synchronize(hi), PPU_ERROR_CHANNEL_FAULT);
+	ck_assert_int_eq(ppu_event_query(eh), PPU_ERROR_CHANNEL_FAULT);
+	ck_assert_int_eq(ppu_stream_synchronize(mid), PPU_ERROR_CHANNEL_FAULT);
+	ck_assert_msg(strstr(ppu_last_error(), "waited for an event"), "%s", ppu_last_error());
+	for (k = 0; k < 4096; k++)
+		ck_assert_msg(!mid_p[k], "the copy behind the lost event ran (byte %u)", k);
+	/* Sticky for the faulted levels; the lowest goes on. */
+	ck_assert_int_eq(ppu_memcpy_async(dmid, src, 64, mid), PPU_ERROR_CHANNEL_FAULT);
+	ck_assert_int_eq(ppu_memcpy_async(dmid, src, 64, hi), PPU_ERROR_CHANNEL_FAULT);
+	memset(low_p, 0, FAULT_LOW_BYTES);
+	if (_i)
+		RT(ppu_mem_alloc_host(ctx, FAULT_LOW_BYTES, (void **)&p, &d));
+	else
+		RT(ppu_mem_alloc(ctx, FAULT_LOW_BYTES, &d));
+	RT(ppu_memcpy_async(d, src + 5, FAULT_LOW_BYTES, lo));
+	RT(ppu_memcpy_async(dlow, d, FAULT_LOW_BYTES, lo));
+	RT(ppu_stream_synchronize(lo));
+	ck_assert_mem_eq(low_p, src_p + 5, FAULT_LOW_BYTES);
+	ck_assert_int_eq(ppu_ctx_destroy(ctx), PPU_ERROR_CHANNEL_FAULT);
+	if (hog)
+		RT(ppu_ctx_destroy(hog));
 }
 END_TEST
 
@@ -456,6 +538,7 @@ static Suite *prio_suite(void)
 	tcase_add_test(tc, three_levels_staggered_whole_copies);
 	tcase_add_test(tc, three_levels_staggered_chunked);
 	tcase_add_test(tc, three_levels_staggered_patent_order);
+	tcase_add_loop_test(tc, fault_at_a_high_level_leaves_lower_levels_running, 0, 2);
 	tcase_add_loop_test(tc, random_mixes, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;

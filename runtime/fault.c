@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What a channel fault does to the rest of the context.
+ *
+ * The PPU stops only the faulting channel, but the context's other
+ * channels can depend on it in two ways:
+ *
+ * - Copy priorities: only the level-n channel increments S_n, and a fault
+ *   between its SEM_INC and SEM_DEC leaves S_n above 0 for ever, so every
+ *   lower level would block on its acquire.  That work does not depend on
+ *   the lost copy, so S_n is set back to 0 (no copy of level n is in
+ *   flight any more) and the lower levels go on.
+ * - Event waits: a channel waiting for an event whose record was lost
+ *   would block for ever, and its work must not run on data that was never
+ *   produced.  It is marked dead as well (its later work fails with
+ *   PPU_ERROR_CHANNEL_FAULT naming the cause), and so on down the chain.
+ *
+ * Nothing interrupts the application, so a fault is noticed when a call
+ * asks: every wait also asks about the context's other channels once per
+ * wait slice, and queries ask about the channels their stream waits on.
+ */
+#include <stdlib.h>
+
+#include "drm/ppu_drm.h"
+#include "ppu_internal.h"
+
+/*
+ * S_n := 0.  A host slot is written by the CPU (the PPU re-checks blocked
+ * acquires every SCHED_ACQ_RETRY cycles); local memory only the PPU can
+ * write, through a channel of its own for this one release.
+ */
+static void prio_sem_clear(struct ppu_chan *dead)
+{
+	struct ppu_chan *h;
+	struct ppu_pb pb;
+	uint32_t seq;
+
+	if (!dead->prio_va)
+		return;
+	if (dead->prio_sem.cpu) {
+		__atomic_store_n(&dead->prio_sem.cpu[0], 0, __ATOMIC_RELEASE);
+		return;
+	}
+	/* Errors leave the lower levels blocked; the caller reports the fault. */
+	if (ppu_chan_new(dead->ctx, 0, &h))
+		return;
+	if (!ppu_chan_begin(h, 6, &pb)) {
+		ppu_pb_sem_release(&pb, dead->prio_va, 0);
+		if (!ppu_chan_submit(h, &pb, &seq))
+			ppu_chan_wait(h, seq);
+	}
+	ppu_chan_free(h);
+}
+
+/* Whether @ch still has an event wait for lost work of @dead. */
+static int waits_on(const struct ppu_chan *ch, const struct ppu_chan *dead)
+{
+	unsigned int i;
+
+	for (i = 0; i < ch->ndeps; i++) {
+		const struct ppu_chan_dep *d = &ch->deps[i];
+
+		if (d->on == dead && !ppu_chan_done(ch, d->seq) && !ppu_chan_done(dead, d->on_seq))
+			return 1;
+	}
+	return 0;
+}
+
+void ppu_chan_faulted(struct ppu_chan *ch, struct ppu_chan *cause)
+{
+	ppu_ctx *ctx = ch->ctx;
+	unsigned int i;
+
+	if (ch->dead)
+		return;
+	ch->dead = 1;
+	ch->dead_cause = cause->chid;
+	prio_sem_clear(ch);
+	for (i = 0; i < PPU_COPY_PRIO_LEVELS; i++) {
+		struct ppu_chan *c = ctx->chan[i];
+
+		if (c && !c->dead && waits_on(c, ch))
+			ppu_chan_faulted(c, cause);
+	}
+}
+
+ppu_status ppu_chan_fault_status(const struct ppu_chan *ch)
+{
+	if (ch->dead_cause == ch->chid)
+		return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "channel %u faulted", ch->chid);
+	return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "channel %u waited for an event whose work "
+			"faulted channel %u lost", ch->chid, ch->dead_cause);
+}
+
+ppu_status ppu_chan_dep_reserve(struct ppu_chan *ch)
+{
+	unsigned int i, n = 0;
+	struct ppu_chan_dep *d;
+
+	/* Forget the waits that have passed. */
+	for (i = 0; i < ch->ndeps; i++) {
+		d = &ch->deps[i];
+		if (!ppu_chan_done(ch, d->seq) && !ppu_chan_done(d->on, d->on_seq))
+			ch->deps[n++] = *d;
+	}
+	ch->ndeps = n;
+	if (n < ch->deps_cap)
+		return PPU_SUCCESS;
+	d = realloc(ch->deps, (ch->deps_cap * 2 + 8) * sizeof(*d));
+	if (!d)
+		return ppu_fail(PPU_ERROR_OUT_OF_MEMORY, "out of host memory");
+	ch->deps = d;
+	ch->deps_cap = ch->deps_cap * 2 + 8;
+	return PPU_SUCCESS;
+}
+
+void ppu_chan_dep_add(struct ppu_chan *ch, struct ppu_chan *on, uint32_t on_seq, uint32_t seq)
+{
+	ch->deps[ch->ndeps++] = (struct ppu_chan_dep){ .on = on, .on_seq = on_seq, .seq = seq };
+}
+
+void ppu_ctx_poll_faults(ppu_ctx *ctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < PPU_COPY_PRIO_LEVELS; i++)
+		if (ctx->chan[i] && !ctx->chan[i]->dead)
+			ppu_chan_check(ctx->chan[i]);
+}
+
+void ppu_chan_forget(struct ppu_chan *ch)
+{
+	unsigned int i, j, n;
+
+	for (i = 0; i < PPU_COPY_PRIO_LEVELS; i++) {
+		struct ppu_chan *c = ch->ctx->chan[i];
+
+		if (!c || c == ch)
+			continue;
+		for (j = n = 0; j < c->ndeps; j++)
+			if (c->deps[j].on != ch)
+				c->deps[n++] = c->deps[j];
+		c->ndeps = n;
+	}
+}

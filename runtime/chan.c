@@ -121,7 +121,8 @@ void ppu_chan_free(struct ppu_chan *ch)
 	if (!ch->dead)
 		ppu_chan_wait(ch, ch->seq);
 	ppu_chan_forget(ch);
-	ppu_ioctl(ctx->fd, DRM_IOCTL_PPU_CHAN_DESTROY, &cd);
+	if (!ch->released)
+		ppu_ioctl(ctx->fd, DRM_IOCTL_PPU_CHAN_DESTROY, &cd);
 	munmap((void *)ch->userd, DRM_PPU_USERD_SIZE);
 	ppu_bo_free(ctx, &ch->prio_mem);
 	ppu_sem_free(ctx, &ch->prio_sem);

@@ -27,12 +27,16 @@
 /*
  * S_n := 0.  A host slot is written by the CPU (the PPU re-checks blocked
  * acquires every SCHED_ACQ_RETRY cycles); local memory only the PPU can
- * write, through a channel of its own for this one release.
+ * write, through a channel of its own for this one release.  With every
+ * hardware channel taken, the dead channel's own id is given back first:
+ * it will never run again.
  */
 static void prio_sem_clear(struct ppu_chan *dead)
 {
+	struct drm_ppu_chan_destroy cd = { .chid = dead->chid };
 	struct ppu_chan *h;
 	struct ppu_pb pb;
+	ppu_status st;
 	uint32_t seq;
 
 	if (!dead->prio_va)
@@ -41,8 +45,14 @@ static void prio_sem_clear(struct ppu_chan *dead)
 		__atomic_store_n(&dead->prio_sem.cpu[0], 0, __ATOMIC_RELEASE);
 		return;
 	}
+	st = ppu_chan_new(dead->ctx, 0, &h);
+	if (st == PPU_ERROR_OUT_OF_RESOURCES && !dead->released) {
+		ppu_ioctl(dead->ctx->fd, DRM_IOCTL_PPU_CHAN_DESTROY, &cd);
+		dead->released = 1;
+		st = ppu_chan_new(dead->ctx, 0, &h);
+	}
 	/* Errors leave the lower levels blocked; the caller reports the fault. */
-	if (ppu_chan_new(dead->ctx, 0, &h))
+	if (st)
 		return;
 	if (!ppu_chan_begin(h, 6, &pb)) {
 		ppu_pb_sem_release(&pb, dead->prio_va, 0);

@@ -81,6 +81,7 @@ struct ppu_chan {
 	struct ppu_sem prio_sem;
 	uint32_t prio_va;
 	int dead;
+	int released;			/* its hardware channel is already destroyed */
 	/* chid of the faulted channel whose lost work this one waited on, or own */
 	uint32_t dead_cause;
 	/* Event waits not yet passed (fault.c). */

@@ -277,6 +277,27 @@ END_TEST
 
 /* ---- a fault at a high level ---- */
 
+/* A context that takes every hardware channel still free. */
+static ppu_ctx *chan_hog(void)
+{
+	ppu_stream *s;
+	ppu_status st;
+	ppu_ctx *hog;
+	int prio;
+
+	RT(ppu_ctx_create(&hog, 0, 0));
+	RT(ppu_ctx_set_limit(hog, PPU_LIMIT_MAX_NESTING_DEPTH, 1));	/* a level per priority */
+	for (prio = 1;; prio++) {
+		st = ppu_stream_create_with_priority(hog, prio, &s);
+		if (st)
+			break;
+	}
+	ck_assert_msg(st == PPU_ERROR_OUT_OF_RESOURCES, "%s: %s", ppu_status_name(st),
+		      ppu_last_error());
+	ck_assert_int_gt(prio, 1);
+	return hog;
+}
+
 #define FAULT_HIGH_BYTES (2u << 20)
 #define FAULT_LOW_BYTES (96u << 10)
 
@@ -286,11 +307,14 @@ END_TEST
  * still complete; a stream that waited for an event behind the lost copy
  * reports the fault instead of waiting for ever, and its copy never runs;
  * the context is destroyed without hanging.  Loop 0 keeps S_high in local
- * memory (cleared by the PPU), loop 1 in a host slot (cleared by the CPU).
+ * memory (cleared by the PPU through a channel of its own), loop 1 in a
+ * host slot (cleared by the CPU), loop 2 in local memory with every other
+ * hardware channel taken (the faulted channel's id is reused).
  */
 START_TEST(fault_at_a_high_level_leaves_lower_levels_running)
 {
-	ppu_ctx *hog = _i ? local_hog() : NULL;
+	ppu_ctx *hog = _i == 1 ? local_hog() : NULL;
+	ppu_ctx *chans = NULL;
 	ppu_devptr src, dhi, dmid, dlow, d;
 	uint8_t *src_p, *mid_p, *low_p, *p;
 	ppu_stream *lo, *mid, *hi;
@@ -307,10 +331,14 @@ START_TEST(fault_at_a_high_level_leaves_lower_levels_running)
 	RT(ppu_mem_alloc_host(ctx, FAULT_HIGH_BYTES, (void **)&src_p, &src));
 	RT(ppu_mem_alloc_host(ctx, 4096, (void **)&mid_p, &dmid));
 	RT(ppu_mem_alloc_host(ctx, FAULT_LOW_BYTES, (void **)&low_p, &dlow));
-	if (_i)
+	if (_i == 1)
 		RT(ppu_mem_alloc_host(ctx, FAULT_HIGH_BYTES, (void **)&p, &dhi));
 	else
 		RT(ppu_mem_alloc(ctx, FAULT_HIGH_BYTES, &dhi));
+	if (_i == 2) {
+		chans = chan_hog();
+		RT(ppu_mem_alloc(ctx, FAULT_LOW_BYTES, &d));
+	}
 	for (k = 0; k < FAULT_HIGH_BYTES; k++)
 		src_p[k] = (uint8_t)(k * 7 + (k >> 12));
 
@@ -335,9 +363,9 @@ START_TEST(fault_at_a_high_level_leaves_lower_levels_running)
 	ck_assert_int_eq(ppu_memcpy_async(dmid, src, 64, mid), PPU_ERROR_CHANNEL_FAULT);
 	ck_assert_int_eq(ppu_memcpy_async(dmid, src, 64, hi), PPU_ERROR_CHANNEL_FAULT);
 	memset(low_p, 0, FAULT_LOW_BYTES);
-	if (_i)
+	if (_i == 1)
 		RT(ppu_mem_alloc_host(ctx, FAULT_LOW_BYTES, (void **)&p, &d));
-	else
+	else if (_i == 0)
 		RT(ppu_mem_alloc(ctx, FAULT_LOW_BYTES, &d));
 	RT(ppu_memcpy_async(d, src + 5, FAULT_LOW_BYTES, lo));
 	RT(ppu_memcpy_async(dlow, d, FAULT_LOW_BYTES, lo));
@@ -346,6 +374,8 @@ START_TEST(fault_at_a_high_level_leaves_lower_levels_running)
 	ck_assert_int_eq(ppu_ctx_destroy(ctx), PPU_ERROR_CHANNEL_FAULT);
 	if (hog)
 		RT(ppu_ctx_destroy(hog));
+	if (chans)
+		RT(ppu_ctx_destroy(chans));
 }
 END_TEST
 
@@ -538,7 +568,7 @@ static Suite *prio_suite(void)
 	tcase_add_test(tc, three_levels_staggered_whole_copies);
 	tcase_add_test(tc, three_levels_staggered_chunked);
 	tcase_add_test(tc, three_levels_staggered_patent_order);
-	tcase_add_loop_test(tc, fault_at_a_high_level_leaves_lower_levels_running, 0, 2);
+	tcase_add_loop_test(tc, fault_at_a_high_level_leaves_lower_levels_running, 0, 3);
 	tcase_add_loop_test(tc, random_mixes, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;

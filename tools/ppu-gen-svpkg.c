@@ -25,6 +25,7 @@ int main(void)
 #include "ppu/ppu_methods.def"
 #include "ppu/ppu_mmu.def"
 #include "ppu/ppu_trace.def"
+#include "ppu/ppu_compute.def"
 	printf("endpackage\n");
 	printf("// verilator lint_on UNUSEDPARAM\n");
 	return 0;

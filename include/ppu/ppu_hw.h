@@ -42,6 +42,9 @@ enum ppu_mmu_def {
 enum ppu_trace_def {
 #include "ppu_trace.def"
 };
+enum ppu_compute_def {
+#include "ppu_compute.def"
+};
 
 #undef PPU_OFFSET
 #undef PPU_FIELD

@@ -77,6 +77,7 @@ START_TEST(sv_package_matches_c_headers)
 #include "ppu/ppu_methods.def"
 #include "ppu/ppu_mmu.def"
 #include "ppu/ppu_trace.def"
+#include "ppu/ppu_compute.def"
 	ck_assert_uint_eq(checked, nconsts);
 	free(consts);
 }

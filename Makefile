@@ -64,7 +64,7 @@ build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BI
 	$(RT_EXAMPLE_BINS) $(PPU_SMI)
 
 # The runtime's device-free modules are unit-tested here.
-RUNTIME_PURE := runtime/priority_map.c runtime/copy_prio.c runtime/pb_ring.c
+RUNTIME_PURE := runtime/priority_map.c runtime/copy_prio.c runtime/pb_ring.c runtime/module_elf.c
 
 build/tests/unit_tests: $(UNIT_TESTS) tests/unit/unit_main.c $(PPU_SVPKG) include/ppu/*.h \
 		include/ppu/*.def $(RUNTIME_PURE) $(RUNTIME_PURE:.c=.h)

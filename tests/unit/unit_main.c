@@ -7,6 +7,7 @@ Suite *suite_svpkg(void);
 Suite *suite_priority_map(void);
 Suite *suite_copy_prio(void);
 Suite *suite_pb_ring(void);
+Suite *suite_module_elf(void);
 
 int main(void)
 {
@@ -17,6 +18,7 @@ int main(void)
 	srunner_add_suite(sr, suite_priority_map());
 	srunner_add_suite(sr, suite_copy_prio());
 	srunner_add_suite(sr, suite_pb_ring());
+	srunner_add_suite(sr, suite_module_elf());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

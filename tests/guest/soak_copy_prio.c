@@ -382,18 +382,21 @@ static uint64_t verify(struct mix *m)
 	for (unsigned int i = 0; i < m->ndst; i++) {
 		struct soak_dst *d = &m->dst[i];
 		uint64_t first = UINT64_MAX, nbad = 0;
+		uint8_t got = 0;
 
 		for (uint64_t k = 0; k < d->size; k++) {
 			if (d->p[k] != d->expect[k]) {
-				if (first == UINT64_MAX)
+				if (first == UINT64_MAX) {
 					first = k;
+					got = d->p[k];
+				}
 				nbad++;
 			}
 		}
 		if (nbad)
 			fprintf(stderr, "soak: BAD BYTES: destination %u (%" PRIu64 " bytes): %" PRIu64
 				" differ, first at %" PRIu64 " (0x%02x, expected 0x%02x); %s\n",
-				i, d->size, nbad, first, d->p[first], d->expect[first], mix_desc);
+				i, d->size, nbad, first, got, d->expect[first], mix_desc);
 		bad += nbad;
 		stats.checked += d->size;
 	}
@@ -464,8 +467,15 @@ static int run_mix(struct soak_ctx *c, unsigned long index)
 			/* Replace a stream: destroying it waits for its work. */
 			unsigned int slot = rng_below(m.nstreams);
 
+			/*
+			 * The default stream is not destroyed: wait for it instead,
+			 * as destroying does, since nothing tracks its work once
+			 * the slot holds another stream.
+			 */
 			if (!m.st[slot].is_default)
 				failed = MIX(&m, ppu_stream_destroy(m.st[slot].s));
+			else
+				failed = MIX(&m, ppu_stream_synchronize(m.st[slot].s));
 			if (!failed)
 				stream_open(&m, slot);
 		} else if (r < 29) {

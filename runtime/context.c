@@ -181,6 +181,7 @@ ppu_status ppu_ctx_destroy(ppu_ctx *ctx)
 		ctx->events = e->next;
 		free(e);
 	}
+	ppu_modules_free(ctx);
 	chans_free(ctx);
 	while (ctx->allocs) {
 		struct ppu_alloc *a = ctx->allocs;

@@ -211,7 +211,7 @@ int ppu_elf_load(const struct ppu_elf *e, uint32_t base, void *dst, char *err, s
 	return relocate(e, &h, base, out, err, errlen);
 }
 
-int ppu_elf_symbol(const struct ppu_elf *e, const char *name, uint32_t *offset)
+int ppu_elf_symbol_info(const struct ppu_elf *e, const char *name, struct ppu_elf_sym *out)
 {
 	Elf32_Shdr sym, str;
 	Elf32_Ehdr h;
@@ -235,10 +235,22 @@ int ppu_elf_symbol(const struct ppu_elf *e, const char *name, uint32_t *offset)
 		if (s.st_name >= str.sh_size || nlen >= str.sh_size - s.st_name ||
 		    memcmp(e->data + str.sh_offset + s.st_name, name, nlen + 1))
 			continue;
-		if (s.st_value >= e->image_bytes)
+		if (s.st_value >= e->image_bytes || s.st_size > e->image_bytes - s.st_value)
 			return -1;
-		*offset = s.st_value;
+		out->offset = s.st_value;
+		out->size = s.st_size;
+		out->is_func = type == STT_FUNC;
 		return 0;
 	}
 	return -1;
+}
+
+int ppu_elf_symbol(const struct ppu_elf *e, const char *name, uint32_t *offset)
+{
+	struct ppu_elf_sym sym;
+
+	if (ppu_elf_symbol_info(e, name, &sym))
+		return -1;
+	*offset = sym.offset;
+	return 0;
 }

@@ -33,4 +33,12 @@ int ppu_elf_load(const struct ppu_elf *e, uint32_t base, void *dst, char *err, s
 /* The offset from base of a defined function or object symbol: 0, or -1. */
 int ppu_elf_symbol(const struct ppu_elf *e, const char *name, uint32_t *offset);
 
+struct ppu_elf_sym {
+	uint32_t offset;	/* from base */
+	uint32_t size;		/* bytes, inside the image */
+	int is_func;		/* STT_FUNC, else STT_OBJECT */
+};
+/* The same with the symbol's size and kind: 0, or -1. */
+int ppu_elf_symbol_info(const struct ppu_elf *e, const char *name, struct ppu_elf_sym *sym);
+
 #endif /* PPU_MODULE_ELF_H */

@@ -134,6 +134,7 @@ struct ppu_ctx {
 	ppu_stream default_stream;
 	ppu_stream *streams;
 	ppu_event *events;
+	ppu_module *modules;
 };
 
 /* device.c */
@@ -169,6 +170,10 @@ ppu_status ppu_chan_wait(struct ppu_chan *ch, uint32_t seq);
 int ppu_chan_done(const struct ppu_chan *ch, uint32_t seq);
 /* PPU_ERROR_CHANNEL_FAULT once the channel has faulted. */
 ppu_status ppu_chan_check(struct ppu_chan *ch);
+
+/* module.c */
+/* Frees what the context's modules hold on the host (at context destroy). */
+void ppu_modules_free(ppu_ctx *ctx);
 
 /* fault.c */
 /*

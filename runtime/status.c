@@ -38,6 +38,9 @@ static const struct {
 	[PPU_ERROR_DEVICE_LOST] = { "PPU_ERROR_DEVICE_LOST", "the device is gone" },
 	[PPU_ERROR_OS] = { "PPU_ERROR_OS", "an operating-system call failed" },
 	[PPU_ERROR_NOT_RECORDED] = { "PPU_ERROR_NOT_RECORDED", "the event was never recorded" },
+	[PPU_ERROR_INVALID_IMAGE] = { "PPU_ERROR_INVALID_IMAGE",
+		"not a kernel image the PPU can run" },
+	[PPU_ERROR_NOT_FOUND] = { "PPU_ERROR_NOT_FOUND", "no such symbol in the module" },
 };
 
 #define NSTATUS (sizeof(status_text) / sizeof(status_text[0]))

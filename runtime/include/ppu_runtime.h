@@ -78,6 +78,10 @@ typedef enum ppu_status {
 	PPU_ERROR_OS = 13,
 	/* an event that was never recorded */
 	PPU_ERROR_NOT_RECORDED = 14,
+	/* a kernel image that is not a RISC-V ELF32 static PIE the PPU can run */
+	PPU_ERROR_INVALID_IMAGE = 15,
+	/* no such symbol in the module */
+	PPU_ERROR_NOT_FOUND = 16,
 } ppu_status;
 
 /* "PPU_ERROR_INVALID_VALUE" etc.; "unknown" for a value not listed. */
@@ -96,6 +100,8 @@ typedef uint64_t ppu_devptr;
 typedef struct ppu_ctx ppu_ctx;
 typedef struct ppu_stream ppu_stream;
 typedef struct ppu_event ppu_event;
+typedef struct ppu_module ppu_module;
+typedef struct ppu_function ppu_function;
 
 /* ---- devices ---- */
 
@@ -260,6 +266,35 @@ PPU_API ppu_status ppu_stream_write_value32(ppu_stream *stream, ppu_devptr addr,
 PPU_API ppu_status ppu_memcpy_async(ppu_devptr dst, ppu_devptr src, size_t bytes, ppu_stream *stream);
 /* The same on the default stream, waiting for it to complete. */
 PPU_API ppu_status ppu_memcpy(ppu_ctx *ctx, ppu_devptr dst, ppu_devptr src, size_t bytes);
+
+/* ---- modules: kernels for the compute units ---- */
+
+/*
+ * Loads a kernel image, a RISC-V ELF32 static PIE built for rv32ima/ilp32
+ * with runtime/device/ppu_kernel.ld (docs/kernels.md), into device memory
+ * of the context (local memory when the device has room, else host memory)
+ * at an address chosen here, relocated for it.  The file is read at once.
+ * Errors: INVALID_IMAGE (with what is wrong in ppu_last_error()), OS for
+ * a file that cannot be read, memory and copy errors.
+ */
+PPU_API ppu_status ppu_module_load(ppu_ctx *ctx, const char *path, ppu_module **mod);
+/* The same from an image in memory (copied; the caller keeps @image). */
+PPU_API ppu_status ppu_module_load_data(ppu_ctx *ctx, const void *image, size_t bytes,
+					ppu_module **mod);
+/*
+ * The kernel entry @name of the module: a function symbol.  The handle
+ * lives as long as the module.  NOT_FOUND when there is none.
+ */
+PPU_API ppu_status ppu_module_get_function(ppu_module *mod, const char *name, ppu_function **fn);
+/* The device address and size of a global variable @name (an object symbol). */
+PPU_API ppu_status ppu_module_get_global(ppu_module *mod, const char *name, ppu_devptr *dptr,
+					 size_t *bytes);
+/*
+ * Frees the module's device memory and its function handles.  Kernels of
+ * the module still running must have completed (synchronize first).
+ * ppu_ctx_destroy() unloads the modules left.
+ */
+PPU_API ppu_status ppu_module_unload(ppu_module *mod);
 
 /* ---- events ---- */
 

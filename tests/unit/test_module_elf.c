@@ -73,6 +73,7 @@ static unsigned char *make_image(void)
 	s[1].st_shndx = 1;
 	s[2].st_name = 7;
 	s[2].st_value = 0x30;
+	s[2].st_size = 8;
 	s[2].st_info = ELF32_ST_INFO(STB_GLOBAL, STT_OBJECT);
 	s[2].st_shndx = 1;
 	s[3].st_name = 13;
@@ -102,6 +103,7 @@ static uint32_t word(const unsigned char *p)
 START_TEST(loads_relocates_and_finds_symbols)
 {
 	unsigned char *f = make_image(), img[SEG_MEM];
+	struct ppu_elf_sym sym;
 	struct ppu_elf e;
 	char err[160];
 	uint32_t off;
@@ -124,6 +126,12 @@ START_TEST(loads_relocates_and_finds_symbols)
 	ck_assert_uint_eq(off, 0x8);
 	ck_assert_int_eq(ppu_elf_symbol(&e, "table", &off), 0);
 	ck_assert_uint_eq(off, 0x30);
+	ck_assert_int_eq(ppu_elf_symbol_info(&e, "table", &sym), 0);
+	ck_assert_uint_eq(sym.offset, 0x30);
+	ck_assert_uint_eq(sym.size, 8);
+	ck_assert_int_eq(sym.is_func, 0);
+	ck_assert_int_eq(ppu_elf_symbol_info(&e, "entry", &sym), 0);
+	ck_assert_int_eq(sym.is_func, 1);
 	ck_assert_int_eq(ppu_elf_symbol(&e, "ext", &off), -1);
 	ck_assert_int_eq(ppu_elf_symbol(&e, "entr", &off), -1);
 	ck_assert_int_eq(ppu_elf_symbol(&e, "entryx", &off), -1);

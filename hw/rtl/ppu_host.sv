@@ -312,9 +312,10 @@ module ppu_host #(
   logic [31:0]    dbg_left;       // H_DBG_HOLD cycles to go
 
   // A SEM_EXECUTE operation that writes memory: software may be watching.
+  // (Assigned to the function name: Yosys 0.23 has no `return`.)
   function automatic logic sem_writes(input logic [2:0] op);
-    return 32'(op) == ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION_RELEASE ||
-           32'(op) == ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION_REDUCTION;
+    sem_writes = 32'(op) == ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION_RELEASE ||
+                 32'(op) == ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION_REDUCTION;
   endfunction
   logic           no_stream;      // this launch was retried from c_pend: no fetch stream
 

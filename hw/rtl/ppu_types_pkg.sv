@@ -124,4 +124,113 @@ package ppu_types_pkg;
     logic [31:0] b;
   } trace_t;
 
+  // ---- Compute unit: decoded instruction (ppu_cu_decode -> CU pipeline) ----
+  // Encodings below are internal to the compute unit; only the CSR numbers
+  // and ecall operations are software-visible (ppu_hw_pkg).
+
+  // Which block of the CU executes the instruction.
+  typedef enum logic [3:0] {
+    CU_UNIT_ALU     = 4'd0,   // OP, OP-IMM, LUI, AUIPC
+    CU_UNIT_BRANCH  = 4'd1,
+    CU_UNIT_JAL     = 4'd2,
+    CU_UNIT_JALR    = 4'd3,
+    CU_UNIT_LOAD    = 4'd4,
+    CU_UNIT_STORE   = 4'd5,
+    CU_UNIT_MULDIV  = 4'd6,
+    CU_UNIT_AMO     = 4'd7,   // AMO*.W; the op is in cu_dec_t.amo
+    CU_UNIT_LR      = 4'd8,
+    CU_UNIT_SC      = 4'd9,
+    CU_UNIT_CSR     = 4'd10,  // a read: writes are illegal
+    CU_UNIT_ECALL   = 4'd11,
+    CU_UNIT_EBREAK  = 4'd12,
+    CU_UNIT_FENCE   = 4'd13,  // ordering only: waits for the context's stores
+    CU_UNIT_FENCE_I = 4'd14
+  } cu_unit_e;
+
+  typedef enum logic [3:0] {
+    CU_ALU_ADD    = 4'd0,
+    CU_ALU_SUB    = 4'd1,
+    CU_ALU_SLL    = 4'd2,
+    CU_ALU_SLT    = 4'd3,
+    CU_ALU_SLTU   = 4'd4,
+    CU_ALU_XOR    = 4'd5,
+    CU_ALU_SRL    = 4'd6,
+    CU_ALU_SRA    = 4'd7,
+    CU_ALU_OR     = 4'd8,
+    CU_ALU_AND    = 4'd9,
+    CU_ALU_PASS_B = 4'd10     // LUI: the immediate itself
+  } cu_alu_e;
+
+  // Branch conditions, numbered as the branches' funct3.
+  typedef enum logic [2:0] {
+    CU_BR_EQ  = 3'd0,
+    CU_BR_NE  = 3'd1,
+    CU_BR_LT  = 3'd4,
+    CU_BR_GE  = 3'd5,
+    CU_BR_LTU = 3'd6,
+    CU_BR_GEU = 3'd7
+  } cu_br_e;
+
+  // M extension, numbered as its funct3.
+  typedef enum logic [2:0] {
+    CU_MD_MUL    = 3'd0,
+    CU_MD_MULH   = 3'd1,
+    CU_MD_MULHSU = 3'd2,
+    CU_MD_MULHU  = 3'd3,
+    CU_MD_DIV    = 3'd4,
+    CU_MD_DIVU   = 3'd5,
+    CU_MD_REM    = 3'd6,
+    CU_MD_REMU   = 3'd7
+  } cu_md_e;
+
+  typedef enum logic [3:0] {
+    CU_AMO_ADD  = 4'd0,
+    CU_AMO_SWAP = 4'd1,
+    CU_AMO_XOR  = 4'd2,
+    CU_AMO_AND  = 4'd3,
+    CU_AMO_OR   = 4'd4,
+    CU_AMO_MIN  = 4'd5,
+    CU_AMO_MAX  = 4'd6,
+    CU_AMO_MINU = 4'd7,
+    CU_AMO_MAXU = 4'd8
+  } cu_amo_e;
+
+  // Access size, numbered as funct3[1:0] of loads and stores.
+  typedef enum logic [1:0] {
+    CU_SIZE_B = 2'd0,
+    CU_SIZE_H = 2'd1,
+    CU_SIZE_W = 2'd2
+  } cu_size_e;
+
+  // One decoded instruction.  rs1/rs2/rd are always the raw instruction
+  // fields, so the register file can be read in parallel with the decode;
+  // rs1_read/rs2_read/rd_write say whether they are used (rd_write is 0 for
+  // rd = x0).  Every other field is 0 unless the instruction uses it; an
+  // illegal word has illegal = 1 and all fields but the raw indices 0.
+  //
+  // The ALU computes alu(a_pc ? pc : rs1, b_imm ? imm : rs2) for every unit
+  // that needs an address or value: ALU, JAL/JALR (target; the link pc + 4
+  // is the CU's), LOAD/STORE/AMO/LR/SC (address, imm = 0 for the atomics).
+  // BRANCH compares rs1 with rs2 (br) and its target is pc + imm.
+  typedef struct packed {
+    logic        illegal;
+    cu_unit_e    unit;
+    cu_alu_e     alu;
+    logic        a_pc;
+    logic        b_imm;
+    cu_br_e      br;
+    logic [4:0]  rs1;
+    logic [4:0]  rs2;
+    logic [4:0]  rd;
+    logic        rs1_read;
+    logic        rs2_read;
+    logic        rd_write;
+    logic [31:0] imm;         // sign-extended I/S/B/U/J immediate, shamt for shifts
+    cu_size_e    ls_size;     // LOAD/STORE, and W for AMO/LR/SC
+    logic        ls_unsigned; // LBU/LHU
+    cu_amo_e     amo;
+    cu_md_e      md;
+    logic [11:0] csr;         // CSR: a number listed in ppu_compute.def
+  } cu_dec_t;
+
 endpackage

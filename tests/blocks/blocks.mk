@@ -89,14 +89,21 @@ $(eval $(call BLOCKS_MODEL,ppu_copy_min,ppu_copy,hw/rtl/ppu_copy.sv,-GCHUNK_BYTE
 $(eval $(call BLOCKS_MODEL,ppu_sem,ppu_sem,hw/rtl/ppu_sem.sv,))
 $(eval $(call BLOCKS_MODEL,ppu_mmu,ppu_mmu,hw/rtl/ppu_mmu.sv,))
 $(eval $(call BLOCKS_MODEL,ppu_mem_arb,ppu_mem_arb,hw/rtl/ppu_mem_arb.sv,))
+$(eval $(call BLOCKS_MODEL,ppu_cu_decode,ppu_cu_decode,hw/rtl/ppu_cu_decode.sv,))
+$(eval $(call BLOCKS_MODEL,ppu_cu_alu,ppu_cu_alu,hw/rtl/ppu_cu_alu.sv,))
+$(eval $(call BLOCKS_MODEL,ppu_cu_muldiv,ppu_cu_muldiv,hw/rtl/ppu_cu_muldiv.sv,))
 
 $(eval $(call BLOCKS_TB,copy,ppu_copy ppu_copy_min))
 $(eval $(call BLOCKS_TB,sem,ppu_sem))
 $(eval $(call BLOCKS_TB,mmu,ppu_mmu))
 $(eval $(call BLOCKS_TB,mem_arb,ppu_mem_arb))
+$(eval $(call BLOCKS_TB,cu_decode,ppu_cu_decode))
+$(eval $(call BLOCKS_TB,cu_alu,ppu_cu_alu))
+$(eval $(call BLOCKS_TB,cu_muldiv,ppu_cu_muldiv))
 
 BLOCKS_BINS := $(BLOCKS_DIR)/tb_copy $(BLOCKS_DIR)/tb_sem $(BLOCKS_DIR)/tb_mmu \
-	$(BLOCKS_DIR)/tb_mem_arb
+	$(BLOCKS_DIR)/tb_mem_arb $(BLOCKS_DIR)/tb_cu_decode $(BLOCKS_DIR)/tb_cu_alu \
+	$(BLOCKS_DIR)/tb_cu_muldiv
 
 -include $(BLOCKS_BINS:=.d)
 

@@ -24,6 +24,8 @@ include kernel/kernel.mk
 include runtime/runtime.mk
 include runtime/examples/examples.mk
 include tools/cosim-bench.mk
+include runtime/device/device.mk
+include tests/iss/iss.mk
 
 RTL_ENV := tests/rtl/rtl_env.c tests/rtl/rtl_env.h
 SEEDS_B := tests/examples/seeds_b.c tests/examples/seeds_b.h
@@ -61,7 +63,7 @@ all: deps
 .PHONY: build-all
 build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BIN) $(BLOCKS_BINS) \
 	cosim-tools kmod kmod-guest-tests runtime runtime-guest-tests $(RT_GUEST_PROGS) \
-	$(RT_EXAMPLE_BINS) $(PPU_SMI)
+	$(RT_EXAMPLE_BINS) $(PPU_SMI) $(ISS_TEST_BIN) device-kernels
 
 # The runtime's device-free modules are unit-tested here.
 RUNTIME_PURE := runtime/priority_map.c runtime/copy_prio.c runtime/pb_ring.c runtime/module_elf.c
@@ -95,7 +97,8 @@ check: deps
 # Lint and synthesis are part of the test suite: the RTL must stay
 # Verilator -Wall clean and synthesizable without latches.
 check-run: build-all
-	@tools/run-tests "$(UNIT_TEST_BIN)" $(BLOCKS_BINS) "$(RTL_TEST_BIN)" "$(DEMO_BIN) --check" \
+	@tools/run-tests "$(UNIT_TEST_BIN)" "$(ISS_TEST_BIN)" $(BLOCKS_BINS) "$(RTL_TEST_BIN)" \
+		"$(DEMO_BIN) --check" \
 		"$(MAKE) --no-print-directory cosim-smoke" "$(MAKE) --no-print-directory guest-check-run" \
 		"$(MAKE) --no-print-directory lint-run"
 

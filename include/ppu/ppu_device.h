@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The device side of a PPU kernel (docs/compute-design.md §4, §5, §8.2).
+ *
+ * Freestanding: compiled only by clang for the compute units
+ * (--target=riscv32 -march=rv32ima, see runtime/device/device.mk).  Every
+ * number comes from ppu_compute.def through ppu_hw.h.
+ *
+ * A kernel is a C function defined with PPU_KERNEL():
+ *
+ *	struct saxpy_params { uint32_t n; int32_t a; uint32_t x, y; };
+ *
+ *	PPU_KERNEL(saxpy, struct saxpy_params)
+ *	{
+ *		uint32_t i = ppu_global_id();
+ *		...
+ *	}
+ *
+ * Thread start state (§4.1): every register is 0 except sp (stack top),
+ * tp (stack base), a0 (PARAM_PTR) and a1 (thread index); PC = entry.
+ *
+ * Threads of a CTA larger than the CU's thread contexts run in waves (§3.3):
+ * they may communicate only across ppu_barrier(); a spin-wait on another
+ * thread of the same CTA may never finish.  Exited threads leave the barrier
+ * count.
+ */
+#ifndef PPU_DEVICE_H
+#define PPU_DEVICE_H
+
+#if !defined(__riscv)
+#error "ppu_device.h is for kernels built for the PPU's compute units (clang --target=riscv32)"
+#else
+
+#include <stdint.h>
+#include "ppu_hw.h"
+
+#define PPU_DEV_INLINE static inline __attribute__((always_inline))
+
+/*
+ * CSR reads.  The ids and dims never change while a thread lives (a saved
+ * thread resumes with the same values), so these are not volatile and the
+ * compiler may reuse a value it already read.  The counters are volatile.
+ */
+#define ppu_csr_read(csr)                                                 \
+	({                                                                \
+		uint32_t __ppu_v;                                         \
+		__asm__("csrr %0, %1" : "=r"(__ppu_v) : "i"(csr));        \
+		__ppu_v;                                                  \
+	})
+#define ppu_csr_read_volatile(csr)                                          \
+	({                                                                  \
+		uint32_t __ppu_v;                                           \
+		__asm__ volatile("csrr %0, %1" : "=r"(__ppu_v) : "i"(csr)); \
+		__ppu_v;                                                    \
+	})
+
+/* Linear ids and dims. */
+PPU_DEV_INLINE uint32_t ppu_tid(void) { return ppu_csr_read(PPU_CSR_TID); }
+PPU_DEV_INLINE uint32_t ppu_ntid(void) { return ppu_csr_read(PPU_CSR_NTID); }
+PPU_DEV_INLINE uint32_t ppu_ctaid(void) { return ppu_csr_read(PPU_CSR_CTAID); }
+PPU_DEV_INLINE uint32_t ppu_nctaid(void) { return ppu_csr_read(PPU_CSR_NCTAID); }
+PPU_DEV_INLINE uint32_t ppu_cta_dim_x(void) { return ppu_csr_read(PPU_CSR_CTADIM_X); }
+PPU_DEV_INLINE uint32_t ppu_cta_dim_y(void) { return ppu_csr_read(PPU_CSR_CTADIM_Y); }
+PPU_DEV_INLINE uint32_t ppu_cta_dim_z(void) { return ppu_csr_read(PPU_CSR_CTADIM_Z); }
+PPU_DEV_INLINE uint32_t ppu_grid_dim_x(void) { return ppu_csr_read(PPU_CSR_GRID_X); }
+PPU_DEV_INLINE uint32_t ppu_grid_dim_y(void) { return ppu_csr_read(PPU_CSR_GRID_Y); }
+PPU_DEV_INLINE uint32_t ppu_grid_dim_z(void) { return ppu_csr_read(PPU_CSR_GRID_Z); }
+
+/* The kernel's parameter block (also in a0 at entry). */
+PPU_DEV_INLINE void *ppu_param(void)
+{
+	return (void *)(uintptr_t)ppu_csr_read(PPU_CSR_PARAM);
+}
+
+/* Device priority, nesting depth (1 = host launch) and the channel's max depth. */
+PPU_DEV_INLINE uint32_t ppu_prio(void) { return ppu_csr_read(PPU_CSR_PRIO); }
+PPU_DEV_INLINE uint32_t ppu_depth(void) { return ppu_csr_read(PPU_CSR_DEPTH); }
+PPU_DEV_INLINE uint32_t ppu_maxdepth(void) { return ppu_csr_read(PPU_CSR_MAXDEPTH); }
+
+/* Debugging aids: the hardware task id and where the thread runs (cu << 8 | context). */
+PPU_DEV_INLINE uint32_t ppu_taskid(void) { return ppu_csr_read(PPU_CSR_TASKID); }
+PPU_DEV_INLINE uint32_t ppu_hwid(void) { return ppu_csr_read_volatile(PPU_CSR_HWID); }
+
+/* Shape of the machine, for sizing work. */
+PPU_DEV_INLINE uint32_t ppu_cu_contexts(void) { return ppu_csr_read(PPU_CSR_CU_CONTEXTS); }
+PPU_DEV_INLINE uint32_t ppu_num_cu(void) { return ppu_csr_read(PPU_CSR_NUM_CU); }
+
+/* Coordinates: the hardware keeps only linear indices (§4.4). */
+PPU_DEV_INLINE uint32_t ppu_tid_x(void) { return ppu_tid() % ppu_cta_dim_x(); }
+PPU_DEV_INLINE uint32_t ppu_tid_y(void) { return ppu_tid() / ppu_cta_dim_x() % ppu_cta_dim_y(); }
+PPU_DEV_INLINE uint32_t ppu_tid_z(void)
+{
+	return ppu_tid() / (ppu_cta_dim_x() * ppu_cta_dim_y());
+}
+PPU_DEV_INLINE uint32_t ppu_ctaid_x(void) { return ppu_ctaid() % ppu_grid_dim_x(); }
+PPU_DEV_INLINE uint32_t ppu_ctaid_y(void)
+{
+	return ppu_ctaid() / ppu_grid_dim_x() % ppu_grid_dim_y();
+}
+PPU_DEV_INLINE uint32_t ppu_ctaid_z(void)
+{
+	return ppu_ctaid() / (ppu_grid_dim_x() * ppu_grid_dim_y());
+}
+
+/* Linear index of the thread in the grid and the number of threads in it. */
+PPU_DEV_INLINE uint32_t ppu_global_id(void) { return ppu_ctaid() * ppu_ntid() + ppu_tid(); }
+PPU_DEV_INLINE uint32_t ppu_global_threads(void) { return ppu_nctaid() * ppu_ntid(); }
+
+/*
+ * The PPU cycle counter (the semaphore timestamp clock), 64 bits from two
+ * CSR reads: re-read when the high half moved between them.
+ */
+PPU_DEV_INLINE uint64_t ppu_cycles(void)
+{
+	uint32_t hi, lo, hi2;
+
+	do {
+		hi = ppu_csr_read_volatile(PPU_CSR_CYCLEH);
+		lo = ppu_csr_read_volatile(PPU_CSR_CYCLE);
+		hi2 = ppu_csr_read_volatile(PPU_CSR_CYCLEH);
+	} while (hi != hi2);
+	return (uint64_t)hi << 32 | lo;
+}
+
+/*
+ * ecalls (§5): a7 = operation, a0..a5 arguments, a0/a1 results; everything
+ * else is preserved.  a1 is declared clobbered by every call so that the
+ * compiler does not rely on the hardware leaving it alone.  The "memory"
+ * clobber keeps stores before the call and loads after it in place: a
+ * barrier is how threads of a CTA exchange data.
+ */
+
+/* Wait until every live thread of the CTA has arrived; exited threads do not count. */
+PPU_DEV_INLINE void ppu_barrier(void)
+{
+	register uint32_t a0 __asm__("a0");
+	register uint32_t a7 __asm__("a7") = PPU_ECALL_OP_BARRIER;
+
+	__asm__ volatile("ecall" : "=r"(a0) : "r"(a7) : "a1", "memory");
+	(void)a0;
+}
+
+/* End this thread.  The CTA ends when all its threads have exited. */
+PPU_DEV_INLINE __attribute__((noreturn)) void ppu_exit(void)
+{
+	register uint32_t a7 __asm__("a7") = PPU_ECALL_OP_EXIT;
+
+	__asm__ volatile("ecall" : : "r"(a7) : "memory");
+	__builtin_unreachable();
+}
+
+/*
+ * Fault the channel with KERNEL_TRAP, FAULT_DATA = @code (an assert for
+ * kernels; ebreak does the same with code 0).
+ */
+PPU_DEV_INLINE __attribute__((noreturn)) void ppu_trap(uint32_t code)
+{
+	register uint32_t a0 __asm__("a0") = code;
+	register uint32_t a7 __asm__("a7") = PPU_ECALL_OP_TRAP;
+
+	__asm__ volatile("ecall" : : "r"(a0), "r"(a7) : "memory");
+	__builtin_unreachable();
+}
+
+/*
+ * Atomics on 32-bit words in any memory the kernel can write, executed in
+ * the semaphore unit (§4.3).  Each returns the old value.  clang lowers the
+ * read-modify-writes to amo*.w and the compare-and-swap to lr.w/sc.w.
+ * Sequentially consistent: the hardware orders them after all earlier
+ * stores of the thread anyway.
+ */
+#define PPU_ATOMIC_ORDER __ATOMIC_SEQ_CST
+
+PPU_DEV_INLINE uint32_t ppu_atomic_add(uint32_t *p, uint32_t v)
+{
+	return __atomic_fetch_add(p, v, PPU_ATOMIC_ORDER);
+}
+
+PPU_DEV_INLINE uint32_t ppu_atomic_sub(uint32_t *p, uint32_t v)
+{
+	return __atomic_fetch_sub(p, v, PPU_ATOMIC_ORDER);
+}
+
+PPU_DEV_INLINE uint32_t ppu_atomic_and(uint32_t *p, uint32_t v)
+{
+	return __atomic_fetch_and(p, v, PPU_ATOMIC_ORDER);
+}
+
+PPU_DEV_INLINE uint32_t ppu_atomic_or(uint32_t *p, uint32_t v)
+{
+	return __atomic_fetch_or(p, v, PPU_ATOMIC_ORDER);
+}
+
+PPU_DEV_INLINE uint32_t ppu_atomic_xor(uint32_t *p, uint32_t v)
+{
+	return __atomic_fetch_xor(p, v, PPU_ATOMIC_ORDER);
+}
+
+PPU_DEV_INLINE uint32_t ppu_atomic_xchg(uint32_t *p, uint32_t v)
+{
+	return __atomic_exchange_n(p, v, PPU_ATOMIC_ORDER);
+}
+
+PPU_DEV_INLINE int32_t ppu_atomic_min(int32_t *p, int32_t v)
+{
+	return __atomic_fetch_min(p, v, PPU_ATOMIC_ORDER);
+}
+
+PPU_DEV_INLINE int32_t ppu_atomic_max(int32_t *p, int32_t v)
+{
+	return __atomic_fetch_max(p, v, PPU_ATOMIC_ORDER);
+}
+
+PPU_DEV_INLINE uint32_t ppu_atomic_minu(uint32_t *p, uint32_t v)
+{
+	return __atomic_fetch_min(p, v, PPU_ATOMIC_ORDER);
+}
+
+PPU_DEV_INLINE uint32_t ppu_atomic_maxu(uint32_t *p, uint32_t v)
+{
+	return __atomic_fetch_max(p, v, PPU_ATOMIC_ORDER);
+}
+
+/* Compare and swap: returns the old value; the swap happened if it equals @expected. */
+PPU_DEV_INLINE uint32_t ppu_atomic_cas(uint32_t *p, uint32_t expected, uint32_t desired)
+{
+	__atomic_compare_exchange_n(p, &expected, desired, 0, PPU_ATOMIC_ORDER, PPU_ATOMIC_ORDER);
+	return expected;
+}
+
+PPU_DEV_INLINE uint32_t ppu_atomic_load(const uint32_t *p)
+{
+	return __atomic_load_n(p, PPU_ATOMIC_ORDER);
+}
+
+PPU_DEV_INLINE void ppu_atomic_store(uint32_t *p, uint32_t v)
+{
+	__atomic_store_n(p, v, PPU_ATOMIC_ORDER);
+}
+
+/*
+ * Release a semaphore the host or another channel waits on.  An amoswap
+ * rather than a store: only semaphore-unit writes wake the host's blocked
+ * acquires at once (§5, issue 14); a plain store is noticed only at the
+ * next acquire retry.
+ */
+PPU_DEV_INLINE void ppu_sem_release(uint32_t *sem, uint32_t value)
+{
+	(void)__atomic_exchange_n(sem, value, PPU_ATOMIC_ORDER);
+}
+
+/*
+ * PPU_KERNEL(name, param_type) { body }: defines the entry symbol @name and
+ * the body, a function of `param_type *params`.
+ *
+ * The entry is naked because nothing may run before gp is set and because
+ * it never returns: it points gp at __global_pointer$ (defined by
+ * runtime/device/ppu_kernel.ld; PC-relative, so it works at any load base),
+ * calls the body with a0 = PARAM_PTR as the hardware left it, and ends the
+ * thread with ecall EXIT.  The body is a normal function, so it may return.
+ * Relaxation is off for the gp load: relaxing it against gp itself would be
+ * wrong.
+ */
+#define PPU_KERNEL(name, param_type)                                             \
+	static void name##__body(param_type *params) __attribute__((used));      \
+	__attribute__((naked, used, aligned(4))) void name(void)                  \
+	{                                                                         \
+		__asm__ volatile(".option push\n\t"                               \
+				 ".option norelax\n\t"                            \
+				 "lla gp, __global_pointer$\n\t"                  \
+				 ".option pop\n\t"                                \
+				 "call " #name "__body\n\t"                       \
+				 "li a7, %0\n\t"                                  \
+				 "ecall\n\t"                                      \
+				 :                                                \
+				 : "i"(PPU_ECALL_OP_EXIT));                       \
+	}                                                                         \
+	static void name##__body(param_type *params)
+
+#endif /* __riscv */
+#endif /* PPU_DEVICE_H */

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Parameter blocks of the sample kernels in this directory.  Shared by the
+ * kernels (riscv32) and the host programs that launch them or check their
+ * results, so addresses are 32-bit device VAs, never pointers.
+ */
+#ifndef PPU_SAMPLES_H
+#define PPU_SAMPLES_H
+
+#include <stdint.h>
+
+/* y[i] = a * x[i] + y[i] for i < n, in wrapping int32 (no FPU on the PPU). */
+struct saxpy_params {
+	uint32_t n;
+	int32_t a;
+	uint32_t x;		/* int32_t[n] */
+	uint32_t y;		/* int32_t[n] */
+};
+
+/*
+ * Over in[0..n): out[0] += the sum (mod 2^32), one amoadd per thread;
+ * out[1] = max(out[1], the largest element) with amomaxu; out[2] counts
+ * the threads with a compare-and-swap loop (lr.w/sc.w).
+ */
+struct reduce_params {
+	uint32_t n;
+	uint32_t in;		/* uint32_t[n] */
+	uint32_t out;		/* uint32_t[3] */
+};
+
+/* bins[in[i] % nbins] += 1 for i < n, with atomic increments. */
+struct histogram_params {
+	uint32_t n;
+	uint32_t nbins;
+	uint32_t in;		/* uint32_t[n] */
+	uint32_t bins;		/* uint32_t[nbins] */
+};
+
+/* out[global id] = checksum_ref(seed, global id, iters) below. */
+struct checksum_params {
+	uint32_t iters;
+	uint32_t seed;
+	uint32_t out;		/* uint32_t[threads] */
+};
+
+/*
+ * Threads tid >= active exit at once.  The others exchange values through
+ * buf (2 * ntid words, double-buffered) across 1 + rounds barriers: in
+ * round r each live thread combines its value with its neighbours' from the
+ * previous round.  Odd threads exit after exit_round rounds, so the
+ * barriers after that count only the even ones.  Every thread that did not
+ * exit at once stores its last value in out[tid].  Each CTA of a grid uses
+ * its own buf and out, at ctaid * 2 * ntid and ctaid * ntid.
+ */
+struct barrier_params {
+	uint32_t rounds;
+	uint32_t active;	/* 1..ntid */
+	uint32_t exit_round;
+	uint32_t seed;
+	uint32_t buf;		/* uint32_t[nctaid * 2 * ntid] */
+	uint32_t out;		/* uint32_t[nctaid * ntid] */
+};
+
+/*
+ * For every i < n, one thread per i: the M-extension results of the pair
+ * (a, b) = in[2i], in[2i + 1] and a data-dependent branchy value, stored
+ * at out[DIVERGENT_OUT_WORDS * i].
+ */
+#define DIVERGENT_OUT_WORDS 10
+struct divergent_params {
+	uint32_t n;
+	uint32_t in;		/* uint32_t[2 * n] */
+	uint32_t out;		/* uint32_t[DIVERGENT_OUT_WORDS * n] */
+};
+
+/*
+ * Every id and dim the device header derives, IDS_OUT_WORDS per thread at
+ * out[IDS_OUT_WORDS * global id], in the order of the kernel.  The thread
+ * whose global id is trap_id calls ppu_trap(IDS_TRAP_CODE) instead.
+ */
+#define IDS_OUT_WORDS 20
+#define IDS_TRAP_CODE 0xc0de
+struct ids_params {
+	uint32_t trap_id;	/* 0xffffffff: none */
+	uint32_t out;		/* uint32_t[IDS_OUT_WORDS * threads] */
+};
+
+/* Round r of the barrier kernel: thread tid's new value. */
+static inline uint32_t barrier_mix(const uint32_t *src, uint32_t tid, uint32_t active, uint32_t r)
+{
+	uint32_t right = src[(tid + 1) % active], left = src[(tid + active - 1) % active];
+
+	return (src[tid] * 3u + right) ^ (left >> 3) ^ (r * 0x01000193u);
+}
+
+/* The per-step mix of the checksum kernel, shared with the host's reference. */
+static inline uint32_t checksum_step(uint32_t h, uint32_t x, uint32_t k)
+{
+	h ^= x + 0x9e3779b9u + (h << 6) + (h >> 2);
+	h = (h << 13 | h >> 19) * 5u + 0xe6546b64u;
+	return h ^ k;
+}
+
+#endif /* PPU_SAMPLES_H */

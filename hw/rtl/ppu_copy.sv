@@ -400,6 +400,7 @@ module ppu_copy #(
   // ---- Completion semaphore ----
   always_comb begin
     sem_req         = '0;
+    sem_req.rid     = '0;
     sem_req.chid    = r_cmd.chid;
     sem_req.root    = r_cmd.root;
     sem_req.va      = r_cmd.sem_va;

@@ -381,6 +381,7 @@ module ppu_host #(
   // Semaphore request (host port)
   always_comb begin
     sem_valid       = (hs == H_SEM_SEND);
+    sem_req.rid     = '0;
     sem_req.chid    = 8'(cur);
     sem_req.root    = c_root[cur];
     sem_req.va      = c_sem_va[cur];

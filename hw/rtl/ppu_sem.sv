@@ -394,7 +394,7 @@ module ppu_sem (
   // RELEASE_WFI and other host-only SEM_EXECUTE bits, all but the sign bits
   // of the circular compare.
   logic unused;
-  assign unused = ^{r_pa.addr[BEAT_OFF_W-1:0], r_req.exec, diff};
+  assign unused = ^{r_pa.addr[BEAT_OFF_W-1:0], r_req.exec, r_req.rid, diff};
 
 endmodule
 

@@ -18,7 +18,7 @@ package ppu_types_pkg;
   localparam int unsigned PADDR_W = 1 + PA_W;                  // paddr_t
   localparam int unsigned XLATE_REQ_W = 32 + 23 + 2;           // xlate_req_t
   localparam int unsigned MEM_WR_REQ_W = PADDR_W + 64 + 8;     // mem_wr_req_t
-  localparam int unsigned SEM_REQ_W = 8 + 23 + 32 + 32 + 64;   // sem_req_t
+  localparam int unsigned SEM_REQ_W = 8 + 8 + 23 + 32 + 32 + 64;   // sem_req_t
 
   // A physical address with its aperture: sys = 1 for system memory.
   typedef struct packed {
@@ -67,8 +67,9 @@ package ppu_types_pkg;
     logic [MEM_BYTES-1:0] strb;
   } mem_wr_req_t;
 
-  // ---- Semaphore unit request (from host methods and copy completion) ----
+  // ---- Semaphore unit request (host methods, copy completion, compute) ----
   typedef struct packed {
+    logic [7:0]  rid;        // requester of an AMO: its LR/SC reservation (0 otherwise)
     logic [7:0]  chid;
     pt_root_t    root;
     logic [31:0] va;

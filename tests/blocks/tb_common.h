@@ -195,11 +195,11 @@ constexpr Field strb = first(BEAT), data = after(strb, 64), addr = after(data, P
 constexpr unsigned W = end_of(sys);
 } // namespace wreq
 
-namespace sreq { // sem_req_t {chid, root {sys, ppn}, va, exec, payload}
+namespace sreq { // sem_req_t {rid, chid, root {sys, ppn}, va, exec, payload}
 constexpr Field payload = first(64), exec = after(payload, 32), va = after(exec, 32),
 		root_ppn = after(va, ROOT_PPN_W), root_sys = after(root_ppn, 1),
-		chid = after(root_sys, CHID_W);
-constexpr unsigned W = end_of(chid);
+		chid = after(root_sys, CHID_W), rid = after(chid, 8);
+constexpr unsigned W = end_of(rid);
 } // namespace sreq
 
 namespace srsp { // sem_rsp_t {acq_fail, fault, kind, access, value}
@@ -233,7 +233,7 @@ constexpr unsigned W = end_of(valid);
 static_assert(paddr::W == 1 + PA_W, "PADDR_W");
 static_assert(xreq::W == 32 + 23 + 2, "XLATE_REQ_W");
 static_assert(wreq::W == paddr::W + 64 + 8, "MEM_WR_REQ_W");
-static_assert(sreq::W == 8 + 23 + 32 + 32 + 64, "SEM_REQ_W");
+static_assert(sreq::W == 8 + 8 + 23 + 32 + 32 + 64, "SEM_REQ_W");
 } // namespace tp
 
 // ---------------------------------------------------------------------------

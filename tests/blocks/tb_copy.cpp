@@ -269,7 +269,7 @@ private:
 	Pipe<int> sem_q_;
 	HoldCheck<uint64_t> xs_hold_, xd_hold_, rd_hold_;
 	HoldCheck<VlWide<4>> wr_hold_;
-	HoldCheck<VlWide<5>> sem_hold_;
+	HoldCheck<VlWide<(tp::sreq::W + 31) / 32>> sem_hold_;
 
 	uint64_t xrsp(const XPend &p, Prefetch &pf)
 	{

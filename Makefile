@@ -144,7 +144,8 @@ lint-run: $(PPU_SVPKG)
 GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem \
 	--run /bin/test_vm --run /bin/test_chan --run /bin/test_sem --run /bin/test_lmem \
 	--run /bin/test_isolation --run '/bin/seeds_b_guest --check' --run /bin/test_runtime \
-	--run /bin/test_runtime_prio --run '/bin/soak_copy_prio --mixes 40 --hold' \
+	--run /bin/test_runtime_prio --run /bin/test_runtime_modules \
+	--run '/bin/soak_copy_prio --mixes 40 --hold' \
 	--run '/bin/pipeline --check' --run /bin/test_unplug \
 	--run /bin/ppu-smi \
 	--run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko' --run '/bin/reload-stress 20' \
@@ -154,10 +155,11 @@ guest-check: deps
 	@$(MAKE) --no-print-directory guest-check-run
 
 guest-check-run: cosim-tools kmod kmod-guest-tests runtime-guest-tests $(RT_GUEST_PROGS) \
-		$(RT_EXAMPLE_BINS)
+		$(RT_EXAMPLE_BINS) device-kernels
 	$(COSIM_RUNNER) --kver $(PPU_KVER) --timeout 600 --module $(KMOD) \
 		$(foreach t,$(KMOD_GUEST_BINS) $(RT_GUEST_BINS) $(RT_GUEST_PROGS) $(RT_EXAMPLE_BINS),--file $(t):/bin/$(notdir $(t))) \
 		--file tests/guest/reload-stress.sh:/bin/reload-stress \
+		$(foreach k,$(DEVICE_ELFS),--file $(k):/lib/ppu/$(notdir $(k))) \
 		$(GUEST_RUNS)
 
 # The long randomised soak of libppu's copy priorities in a boot of its

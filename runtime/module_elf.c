@@ -225,11 +225,14 @@ int ppu_elf_symbol_info(const struct ppu_elf *e, const char *name, struct ppu_el
 	shdr(e, &h, e->strtab, &str);
 	for (k = 1; k < sym.sh_size / sizeof(Elf32_Sym); k++) {
 		Elf32_Sym s;
-		int type;
+		int type, bind;
 
 		memcpy(&s, e->data + sym.sh_offset + (size_t)k * sizeof(s), sizeof(s));
 		type = ELF32_ST_TYPE(s.st_info);
-		if (s.st_shndx == SHN_UNDEF || (type != STT_FUNC && type != STT_OBJECT))
+		bind = ELF32_ST_BIND(s.st_info);
+		/* Only what the kernel's C code exports: statics may repeat names. */
+		if (s.st_shndx == SHN_UNDEF || (type != STT_FUNC && type != STT_OBJECT) ||
+		    (bind != STB_GLOBAL && bind != STB_WEAK))
 			continue;
 		/* The name and its NUL inside the string table. */
 		if (s.st_name >= str.sh_size || nlen >= str.sh_size - s.st_name ||

@@ -30,7 +30,7 @@ int ppu_elf_open(struct ppu_elf *e, const void *data, size_t len, char *err, siz
  * (an unsupported relocation, one outside the image).
  */
 int ppu_elf_load(const struct ppu_elf *e, uint32_t base, void *dst, char *err, size_t errlen);
-/* The offset from base of a defined function or object symbol: 0, or -1. */
+/* The offset from base of a defined global function or object symbol: 0, or -1. */
 int ppu_elf_symbol(const struct ppu_elf *e, const char *name, uint32_t *offset);
 
 struct ppu_elf_sym {

@@ -54,7 +54,8 @@ runtime-install: runtime
 
 # ---- the runtime's guest programs (static, for the busybox initramfs) ----
 
-RT_GUEST_BINS := build/guest/test_runtime build/guest/test_runtime_prio
+RT_GUEST_BINS := build/guest/test_runtime build/guest/test_runtime_prio \
+	build/guest/test_runtime_modules
 RT_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iruntime -Iruntime/include -Iinclude \
 	-Iinclude/uapi -Itests/guest $(shell pkg-config --cflags libdrm check) -pthread
 RT_GUEST_HELPERS := tests/guest/rt_guest.c tests/guest/rt_guest.h tests/guest/rt_prio_run.c \
@@ -66,7 +67,7 @@ RT_GUEST_PROGS := build/guest/bench_copy_prio build/guest/runtime_demo build/gue
 .PHONY: runtime-guest-tests
 runtime-guest-tests: $(RT_GUEST_BINS)
 
-$(RT_GUEST_PROGS) build/guest/test_runtime build/guest/test_runtime_prio: build/guest/%: \
+$(RT_GUEST_PROGS) $(RT_GUEST_BINS): build/guest/%: \
 		tests/guest/%.c \
 		$(RT_GUEST_HELPERS) $(LIBPPU_A)
 	@mkdir -p $(@D)

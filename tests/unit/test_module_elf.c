@@ -13,7 +13,8 @@
 /*
  * A minimal static PIE: one PT_LOAD of 0x40 file bytes at vaddr 0 with
  * 0x20 bytes of bss, a .rela.dyn with two RELATIVE words, a .symtab with
- * "entry" (FUNC at 0x8), "table" (OBJECT at 0x30) and an undefined "ext".
+ * "entry" (FUNC at 0x8), "table" (OBJECT at 0x30), an undefined "ext" and
+ * a static "local".
  */
 enum {
 	SEG_OFF = 0x100, SEG_FILE = 0x40, SEG_MEM = 0x60,
@@ -21,7 +22,7 @@ enum {
 	NSEC = 4, FILE_LEN = SH_OFF + NSEC * sizeof(Elf32_Shdr),
 };
 
-static const char strtab[] = "\0entry\0table\0ext";
+static const char strtab[] = "\0entry\0table\0ext\0local";
 
 static unsigned char *make_image(void)
 {
@@ -29,7 +30,7 @@ static unsigned char *make_image(void)
 	Elf32_Ehdr h = { 0 };
 	Elf32_Phdr p = { 0 };
 	Elf32_Rela r[2] = { 0 };
-	Elf32_Sym s[4] = { 0 };
+	Elf32_Sym s[5] = { 0 };
 	Elf32_Shdr sh[NSEC] = { 0 };
 	unsigned int i;
 
@@ -79,6 +80,10 @@ static unsigned char *make_image(void)
 	s[3].st_name = 13;
 	s[3].st_info = ELF32_ST_INFO(STB_GLOBAL, STT_FUNC);
 	s[3].st_shndx = SHN_UNDEF;
+	s[4].st_name = 17;
+	s[4].st_value = 0x10;
+	s[4].st_info = ELF32_ST_INFO(STB_LOCAL, STT_OBJECT);
+	s[4].st_shndx = 1;
 	memcpy(f + SYM_OFF, s, sizeof(s));
 	memcpy(f + STR_OFF, strtab, sizeof(strtab));
 
@@ -133,6 +138,7 @@ START_TEST(loads_relocates_and_finds_symbols)
 	ck_assert_int_eq(ppu_elf_symbol_info(&e, "entry", &sym), 0);
 	ck_assert_int_eq(sym.is_func, 1);
 	ck_assert_int_eq(ppu_elf_symbol(&e, "ext", &off), -1);
+	ck_assert_int_eq(ppu_elf_symbol(&e, "local", &off), -1);
 	ck_assert_int_eq(ppu_elf_symbol(&e, "entr", &off), -1);
 	ck_assert_int_eq(ppu_elf_symbol(&e, "entryx", &off), -1);
 	free(f);

@@ -85,6 +85,18 @@ struct ids_params {
 	uint32_t out;		/* uint32_t[IDS_OUT_WORDS * threads] */
 };
 
+/*
+ * out[i] = lookup_tables[which][i % LOOKUP_ENTRIES] for i < n, through a
+ * global table of pointers into the image (relocated when the module is
+ * loaded); every thread adds 1 to the global lookup_calls.
+ */
+#define LOOKUP_ENTRIES 8
+struct lookup_params {
+	uint32_t n;
+	uint32_t which;		/* 0 squares, 1 cubes */
+	uint32_t out;		/* uint32_t[n] */
+};
+
 /* Round r of the barrier kernel: thread tid's new value. */
 static inline uint32_t barrier_mix(const uint32_t *src, uint32_t tid, uint32_t active, uint32_t r)
 {

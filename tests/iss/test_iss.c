@@ -1687,21 +1687,9 @@ END_TEST
 /* The checksum kernel's loop in plain C. */
 static uint32_t checksum_ref(uint32_t seed, uint32_t id, uint32_t iters)
 {
-	uint32_t x = seed ^ (id * 0x85ebca6bu), h = id, ring[8], i;
+	uint32_t ring[8];
 
-	for (i = 0; i < 8; i++)
-		ring[i] = x + i;
-	for (i = 0; i < iters; i++) {
-		uint32_t k = ring[i & 7];
-
-		x = x * 1664525u + 1013904223u;
-		ring[i & 7] = x ^ h;
-		h = checksum_step(h, x, k);
-		h += (uint32_t)(((uint64_t)x * h) >> 32);
-		if ((x & 0x70) == 0)
-			h ^= x / ((h & 0xf) + 1);
-	}
-	return h;
+	return checksum_run(ring, seed, id, iters);
 }
 
 START_TEST(kernel_checksum)

@@ -36,7 +36,7 @@ struct histogram_params {
 	uint32_t bins;		/* uint32_t[nbins] */
 };
 
-/* out[global id] = checksum_ref(seed, global id, iters) below. */
+/* out[global id] = checksum_run(ring, seed, global id, iters) below. */
 struct checksum_params {
 	uint32_t iters;
 	uint32_t seed;
@@ -111,6 +111,30 @@ static inline uint32_t checksum_step(uint32_t h, uint32_t x, uint32_t k)
 	h ^= x + 0x9e3779b9u + (h << 6) + (h >> 2);
 	h = (h << 13 | h >> 19) * 5u + 0xe6546b64u;
 	return h ^ k;
+}
+
+/*
+ * The checksum kernel's whole computation, for the kernel (@ring on its
+ * stack, volatile so that it stays in memory) and the host's reference.
+ */
+static inline uint32_t checksum_run(volatile uint32_t *ring, uint32_t seed, uint32_t id,
+				    uint32_t iters)
+{
+	uint32_t x = seed ^ (id * 0x85ebca6bu), h = id;
+
+	for (uint32_t i = 0; i < 8; i++)
+		ring[i] = x + i;
+	for (uint32_t i = 0; i < iters; i++) {
+		uint32_t k = ring[i & 7];
+
+		x = x * 1664525u + 1013904223u;
+		ring[i & 7] = x ^ h;
+		h = checksum_step(h, x, k);
+		h += (uint32_t)(((uint64_t)x * h) >> 32);
+		if ((x & 0x70) == 0)
+			h ^= x / ((h & 0xf) + 1);
+	}
+	return h;
 }
 
 #endif /* PPU_SAMPLES_H */

@@ -426,11 +426,50 @@ static struct ppu_chan *ppu_chan_lookup(struct ppu_device *ppu, struct drm_file 
 	return chan && chan->file == file ? chan : NULL;
 }
 
+/* The priority CHAN_CREATE gives the channel. */
+static u32 ppu_chan_create_prio(const struct drm_ppu_chan_create *args)
+{
+	return args->flags & DRM_PPU_CHAN_CREATE_PRIORITY ? args->priority :
+	       DRM_PPU_CHAN_PRIORITY_NORMAL;
+}
+
+/* The highest priority a launch chain of the channel reaches. */
+static u32 ppu_chan_create_top(const struct drm_ppu_chan_create *args)
+{
+	return ppu_chan_create_prio(args) + max(args->max_depth, 1u) - 1;
+}
+
+/* The compute fields: only on compute channels, and a chain that fits. */
+static int ppu_chan_compute_check(struct drm_device *drm,
+				  const struct drm_ppu_chan_create *args)
+{
+	if (!(args->flags & DRM_PPU_CHAN_CREATE_COMPUTE)) {
+		if (args->prio_min || args->max_depth) {
+			drm_dbg(drm, "CHAN_CREATE: compute fields on a copy channel\n");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (args->prio_min > ppu_chan_create_prio(args)) {
+		drm_dbg(drm, "CHAN_CREATE: prio_min %u above the priority %u\n", args->prio_min,
+			ppu_chan_create_prio(args));
+		return -EINVAL;
+	}
+	if (args->max_depth > DRM_PPU_MAX_NESTING_DEPTH ||
+	    ppu_chan_create_top(args) > DRM_PPU_CHAN_PRIORITY_MAX) {
+		drm_dbg(drm, "CHAN_CREATE: max_depth %u from priority %u passes %u\n",
+			args->max_depth, ppu_chan_create_prio(args), DRM_PPU_CHAN_PRIORITY_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int ppu_chan_create_check(struct drm_device *drm, struct drm_file *file,
 				 const struct drm_ppu_chan_create *args)
 {
 	struct ppu_file *pf = file->driver_priv;
 	u64 ring_bytes;
+	int ret;
 
 	if (args->flags & ~DRM_PPU_CHAN_CREATE_FLAGS) {
 		drm_dbg(drm, "CHAN_CREATE: unknown flags %#x\n", args->flags);
@@ -457,15 +496,18 @@ static int ppu_chan_create_check(struct drm_device *drm, struct drm_file *file,
 			args->gpfifo_va, ring_bytes);
 		return -EINVAL;
 	}
+	ret = ppu_chan_compute_check(drm, args);
+	if (ret)
+		return ret;
 	if ((args->flags & DRM_PPU_CHAN_CREATE_COMPUTE) &&
 	    !PPU_FGET(PPU_CAP_FEATURES_COMPUTE_ENGINE, to_ppu(drm)->caps.features)) {
 		drm_dbg(drm, "CHAN_CREATE: no compute engine\n");
 		return -ENODEV;
 	}
-	if ((args->flags & DRM_PPU_CHAN_CREATE_PRIORITY) &&
-	    args->priority > DRM_PPU_CHAN_PRIORITY_NORMAL && !capable(CAP_SYS_NICE)) {
-		drm_dbg(drm, "CHAN_CREATE: priority %u needs CAP_SYS_NICE\n",
-			args->priority);
+	/* Children climb from the channel's priority: the chain's top counts. */
+	if (ppu_chan_create_top(args) > DRM_PPU_CHAN_PRIORITY_NORMAL && !capable(CAP_SYS_NICE)) {
+		drm_dbg(drm, "CHAN_CREATE: priority %u (chain top %u) needs CAP_SYS_NICE\n",
+			ppu_chan_create_prio(args), ppu_chan_create_top(args));
 		return -EPERM;
 	}
 	return 0;
@@ -572,9 +614,13 @@ int ppu_ioctl_chan_create(struct drm_device *drm, void *data, struct drm_file *f
 	desc.pt_root_sys = 1;
 	desc.engine = args->flags & DRM_PPU_CHAN_CREATE_COMPUTE ?
 		      PPU_ENGINE_TYPE_COMPUTE : PPU_ENGINE_TYPE_COPY;
-	desc.prio_max = args->flags & DRM_PPU_CHAN_CREATE_PRIORITY ?
-			args->priority : DRM_PPU_CHAN_PRIORITY_NORMAL;
-	desc.prio_min = desc.prio_max;
+	desc.prio_max = ppu_chan_create_prio(args);
+	if (args->flags & DRM_PPU_CHAN_CREATE_COMPUTE) {
+		desc.prio_min = args->prio_min;
+		desc.max_depth = max(args->max_depth, 1u);
+	} else {
+		desc.prio_min = desc.prio_max;
+	}
 	desc.timeslice = 0;
 	chan = ppu_chan_create(ppu, file, &desc, U32_MAX);
 	if (IS_ERR(chan))

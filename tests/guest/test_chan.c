@@ -31,7 +31,9 @@
 #define PG PPU_TPAGE
 #define WAIT_S 10.0
 
-_Static_assert(sizeof(struct drm_ppu_chan_create) == 32, "chan_create size");
+_Static_assert(sizeof(struct drm_ppu_chan_create) == 40, "chan_create size");
+_Static_assert(offsetof(struct drm_ppu_chan_create, prio_min) == 32, "prio_min offset");
+_Static_assert(offsetof(struct drm_ppu_chan_create, max_depth) == 36, "max_depth offset");
 _Static_assert(offsetof(struct drm_ppu_chan_create, gpfifo_va) == 8, "gpfifo_va offset");
 _Static_assert(offsetof(struct drm_ppu_chan_create, userd_offset) == 16, "userd offset");
 _Static_assert(offsetof(struct drm_ppu_chan_create, chid) == 28, "chid offset");
@@ -278,6 +280,79 @@ START_TEST(chan_create_bad_inputs_fail_with_einval)
 }
 END_TEST
 
+/* CHAN_CREATE with the compute fields set as given. */
+static int chan_create_compute(uint64_t ring_va, uint32_t flags, uint32_t priority,
+			       uint32_t prio_min, uint32_t max_depth)
+{
+	struct drm_ppu_chan_create c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	c.flags = flags;
+	c.log2_entries = 4;
+	c.gpfifo_va = ring_va;
+	c.priority = priority;
+	c.prio_min = prio_min;
+	c.max_depth = max_depth;
+	ret = ppu_ioctl(ppu_fd, DRM_IOCTL_PPU_CHAN_CREATE, &c);
+	if (!ret)
+		ck_assert_int_eq(ppu_chan_destroy(ppu_fd, c.chid, 0), 0);
+	return ret;
+}
+
+/*
+ * The compute fields: zero on copy channels; on compute channels a launch
+ * range inside the channel's priority and a chain that stays in range.
+ * Bad values fail before the missing engine is reported.
+ */
+START_TEST(chan_create_compute_fields_are_checked)
+{
+	const uint32_t C = DRM_PPU_CHAN_CREATE_COMPUTE, P = DRM_PPU_CHAN_CREATE_PRIORITY;
+	int good = ppu_param(DRM_PPU_PARAM_FEATURES) & DRM_PPU_FEATURE_COMPUTE_ENGINE ? 0 : -ENODEV;
+	struct ppu_tbo ring;
+
+	ppu_tbo_new(ppu_fd, &ring, PG);
+	ck_assert_int_eq(chan_create_compute(ring.va, 0, 0, 1, 0), -EINVAL);
+	ck_assert_int_eq(chan_create_compute(ring.va, 0, 0, 0, 1), -EINVAL);
+	ck_assert_int_eq(chan_create_compute(ring.va, P, 40, 0, 2), -EINVAL);
+	ck_assert_int_eq(chan_create_compute(ring.va, 0, 0, 0, 0), 0);
+
+	/* prio_min up to the channel's priority (normal without the flag). */
+	ck_assert_int_eq(chan_create_compute(ring.va, C | P, 10, 11, 1), -EINVAL);
+	ck_assert_int_eq(chan_create_compute(ring.va, C, 0, DRM_PPU_CHAN_PRIORITY_NORMAL + 1, 1),
+			 -EINVAL);
+	ck_assert_int_eq(chan_create_compute(ring.va, C | P, 10, 10, 1), good);
+	ck_assert_int_eq(chan_create_compute(ring.va, C, 0, DRM_PPU_CHAN_PRIORITY_NORMAL, 1), good);
+	/* The chain: priority + N - 1 <= PRIORITY_MAX, N <= MAX_NESTING_DEPTH. */
+	ck_assert_int_eq(chan_create_compute(ring.va, C | P, 0, 0, DRM_PPU_MAX_NESTING_DEPTH + 1),
+			 -EINVAL);
+	ck_assert_int_eq(chan_create_compute(ring.va, C | P, 60, 0, 5), -EINVAL);
+	ck_assert_int_eq(chan_create_compute(ring.va, C | P, 60, 0, 4), good);
+	ck_assert_int_eq(chan_create_compute(ring.va, C | P, 0, 0, DRM_PPU_MAX_NESTING_DEPTH), good);
+	ck_assert_int_eq(chan_create_compute(ring.va, C, 0, 0, 0), good);
+}
+END_TEST
+
+/* A caller built against the 32-byte struct (before the compute fields) still works. */
+START_TEST(chan_create_accepts_the_old_struct_size)
+{
+	struct drm_ppu_chan_create c;
+	struct ppu_tbo ring;
+	unsigned long nr = _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE,
+				DRM_COMMAND_BASE + DRM_PPU_CHAN_CREATE, 32);
+
+	ppu_tbo_new(ppu_fd, &ring, PG);
+	memset(&c, 0, sizeof(c));
+	c.log2_entries = 4;
+	c.gpfifo_va = ring.va;
+	c.prio_min = 0xdead;	/* beyond the old size: never read */
+	c.max_depth = 0xbeef;
+	ck_assert_int_eq(ppu_ioctl(ppu_fd, nr, &c), 0);
+	ck_assert_int_eq(c.max_depth, 0xbeef);
+	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, c.chid, 0), 0);
+}
+END_TEST
+
 START_TEST(chan_other_ioctls_check_their_inputs)
 {
 	struct drm_ppu_chan_status st;
@@ -424,6 +499,8 @@ static Suite *chan_suite(void)
 	tcase_add_test(tc, chan_copy_64k_at_odd_offsets);
 	tcase_add_test(tc, chan_bad_method_faults_only_its_channel);
 	tcase_add_test(tc, chan_create_bad_inputs_fail_with_einval);
+	tcase_add_test(tc, chan_create_compute_fields_are_checked);
+	tcase_add_test(tc, chan_create_accepts_the_old_struct_size);
 	tcase_add_test(tc, chan_other_ioctls_check_their_inputs);
 	tcase_add_test(tc, chan_belongs_to_its_file);
 	tcase_add_test(tc, chan_ids_run_out_with_ebusy);

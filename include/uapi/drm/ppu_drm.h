@@ -362,6 +362,8 @@ struct drm_ppu_vm_unbind {
 #define DRM_PPU_CHAN_PRIORITY_MIN	0u
 #define DRM_PPU_CHAN_PRIORITY_NORMAL	32u
 #define DRM_PPU_CHAN_PRIORITY_MAX	63u
+/* The deepest parent -> child chain a compute channel can allow. */
+#define DRM_PPU_MAX_NESTING_DEPTH	64u
 /* GPFIFO ring size bounds, log2 of the number of 8-byte entries. */
 #define DRM_PPU_CHAN_LOG2_ENTRIES_MIN	1
 #define DRM_PPU_CHAN_LOG2_ENTRIES_MAX	20
@@ -387,12 +389,22 @@ struct drm_ppu_vm_unbind {
  * [DRM_PPU_CHAN_PRIORITY_MIN, DRM_PPU_CHAN_PRIORITY_MAX]; priorities above
  * DRM_PPU_CHAN_PRIORITY_NORMAL need CAP_SYS_NICE.
  *
+ * A compute channel also gets the range its launches are clamped to,
+ * [@prio_min, its priority], and the nesting depth N of the tasks launched
+ * through it (@max_depth): a child runs one priority above its parent, so a
+ * chain reaches priority + N - 1, which must not pass
+ * DRM_PPU_CHAN_PRIORITY_MAX and needs CAP_SYS_NICE above
+ * DRM_PPU_CHAN_PRIORITY_NORMAL.
+ *
  * Errors: -EINVAL for unknown @flags, a nonzero @priority without
  * DRM_PPU_CHAN_CREATE_PRIORITY, a @priority above
  * DRM_PPU_CHAN_PRIORITY_MAX, @log2_entries outside [DRM_PPU_CHAN_LOG2_ENTRIES_MIN,
  * DRM_PPU_CHAN_LOG2_ENTRIES_MAX], a misaligned @gpfifo_va or a ring that
- * is not inside one mapping; -EPERM for a priority above normal without
- * CAP_SYS_NICE; -ENODEV for DRM_PPU_CHAN_CREATE_COMPUTE on a device
+ * is not inside one mapping, nonzero @prio_min or @max_depth without
+ * DRM_PPU_CHAN_CREATE_COMPUTE, @prio_min above the channel's priority,
+ * @max_depth above DRM_PPU_MAX_NESTING_DEPTH or a chain that would pass
+ * DRM_PPU_CHAN_PRIORITY_MAX; -EPERM for a priority (or, on a compute
+ * channel, a chain) above normal without CAP_SYS_NICE; -ENODEV for DRM_PPU_CHAN_CREATE_COMPUTE on a device
  * without a compute engine (or once the device is gone); -EBUSY when every
  * channel id for clients
  * (DRM_PPU_PARAM_NUM_USER_CHANNELS) is in use;
@@ -413,6 +425,17 @@ struct drm_ppu_chan_create {
 	__u32 priority;
 	/** @chid: out, the hardware channel id. */
 	__u32 chid;
+	/**
+	 * @prio_min: in, with DRM_PPU_CHAN_CREATE_COMPUTE: the lowest priority
+	 * a launch may carry; else zero.
+	 */
+	__u32 prio_min;
+	/**
+	 * @max_depth: in, with DRM_PPU_CHAN_CREATE_COMPUTE: levels of a
+	 * parent -> child launch chain, 1..DRM_PPU_MAX_NESTING_DEPTH (0 is 1);
+	 * else zero.
+	 */
+	__u32 max_depth;
 };
 
 /**

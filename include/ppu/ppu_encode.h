@@ -158,6 +158,15 @@ static inline void ppu_pb_nonstall(struct ppu_pb *pb)
 	ppu_pb_push(pb, ppu_mthd_immd(PPU_HOST_NON_STALL_INTR, 0));
 }
 
+/* A kernel launch: the TMD's address (a 32-bit VA), then LAUNCH. */
+static inline void ppu_pb_launch(struct ppu_pb *pb, ppu_u32 tmd_va)
+{
+	const ppu_u32 d[2] = { tmd_va, 0 };
+
+	ppu_pb_inc(pb, PPU_COMPUTE_TMD_ADDR_LO, d, 2);
+	ppu_pb_method(pb, PPU_COMPUTE_LAUNCH, 0);
+}
+
 /* ---- memory structures ---- */
 
 /* Physical address plus aperture, as the *_HI words hold it. */
@@ -203,6 +212,44 @@ static inline void ppu_inst_fill(ppu_u32 inst[16], const struct ppu_inst_desc *d
 				      PPU_FSET(PPU_INST_PRIORITY_MAX, d->prio_max) |
 				      PPU_FSET(PPU_INST_PRIORITY_MAX_DEPTH, d->max_depth);
 	inst[PPU_INST_TIMESLICE / 4] = d->timeslice;
+}
+
+/* Task descriptor (TMD) fields; docs/compute-design.md §2.1 gives the rules. */
+struct ppu_tmd_desc {
+	ppu_u32 entry_pc;
+	ppu_u32 grid[3], cta[3];
+	ppu_u32 param;
+	ppu_u32 prio;		/* clamped by the channel */
+	ppu_u32 flags;		/* PPU_TMD_FLAGS_* bits, as a word */
+	ppu_u32 sem_addr, sem_payload;
+	ppu_u32 stack_bytes;	/* per thread */
+	ppu_u32 save_ctas;	/* k */
+	ppu_u32 block_bytes, block_va;
+};
+
+/* Fills a 64-byte TMD (16 words); the DEPTH field is the PPU's to write. */
+static inline void ppu_tmd_fill(ppu_u32 tmd[16], const struct ppu_tmd_desc *d)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		tmd[i] = 0;
+	tmd[PPU_TMD_ENTRY_PC / 4] = d->entry_pc;
+	tmd[PPU_TMD_GRID_X / 4] = d->grid[0];
+	tmd[PPU_TMD_GRID_Y / 4] = d->grid[1];
+	tmd[PPU_TMD_GRID_Z / 4] = d->grid[2];
+	tmd[PPU_TMD_CTA_X / 4] = d->cta[0];
+	tmd[PPU_TMD_CTA_Y / 4] = d->cta[1];
+	tmd[PPU_TMD_CTA_Z / 4] = d->cta[2];
+	tmd[PPU_TMD_PARAM_PTR / 4] = d->param;
+	tmd[PPU_TMD_PRIORITY / 4] = PPU_FSET(PPU_TMD_PRIORITY_PRIO, d->prio);
+	tmd[PPU_TMD_FLAGS / 4] = d->flags;
+	tmd[PPU_TMD_SEM_ADDR / 4] = d->sem_addr;
+	tmd[PPU_TMD_SEM_PAYLOAD / 4] = d->sem_payload;
+	tmd[PPU_TMD_STACK_BYTES / 4] = d->stack_bytes;
+	tmd[PPU_TMD_SAVE_CTAS / 4] = d->save_ctas;
+	tmd[PPU_TMD_BLOCK_BYTES / 4] = d->block_bytes;
+	tmd[PPU_TMD_BLOCK_VA / 4] = d->block_va;
 }
 
 /* Sv32 PTEs.  perms is a mask of PPU_PTE_R/W/X/U bits built with ppu_pte_perm(). */

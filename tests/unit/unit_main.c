@@ -8,6 +8,7 @@ Suite *suite_priority_map(void);
 Suite *suite_copy_prio(void);
 Suite *suite_pb_ring(void);
 Suite *suite_module_elf(void);
+Suite *suite_launch_plan(void);
 
 int main(void)
 {
@@ -19,6 +20,7 @@ int main(void)
 	srunner_add_suite(sr, suite_copy_prio());
 	srunner_add_suite(sr, suite_pb_ring());
 	srunner_add_suite(sr, suite_module_elf());
+	srunner_add_suite(sr, suite_launch_plan());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

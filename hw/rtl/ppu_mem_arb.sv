@@ -9,13 +9,43 @@
 // priority raises its request in the meantime.  Responses carry the client
 // index as tag and are routed back combinationally, adding no latency.
 //
+// RMW lock.  While lock_valid, a write of any client but LOCK_WR_CLIENT (the
+// semaphore unit) to the 8-byte beat lock_pa is not granted: it stays pending
+// at its client, and the round robin serves the others.  Reads and writes to
+// other beats are unaffected.  A write already presented to the port and
+// stalled (the held grant) is never withdrawn: it keeps the port until it is
+// accepted, and lock_clear is 0 while a write of another client to the
+// locked beat is presented.
+//
+// Why a read-modify-write of LOCK_WR_CLIENT that raises the lock, waits for
+// lock_clear before issuing its read, and keeps the lock until its write is
+// accepted is atomic, given that the memory applies an access when the port
+// accepts it (docs/harness.md):
+//   - In a cycle with lock_valid, another client's write to the beat can be
+//     accepted only if it is the held grant, i.e. it was presented in an
+//     earlier cycle; an unheld one is masked, so it can neither be accepted
+//     nor become held.  A held write to the beat makes lock_clear 0.
+//   - So in the first cycle the RMW sees lock_valid && lock_clear, no write
+//     of another client to the beat is presented or held, and none can be
+//     granted, held or accepted while lock_valid stays up.
+//   - The RMW's read is accepted after that cycle and its write accepted
+//     while the lock is still up: between the read sampling memory and the
+//     write applying its strobes, the memory accepts no other write to the
+//     beat.  The two are adjacent in the beat's order of writes, which is
+//     what atomic means for every observer (and for LR/SC reservations,
+//     which are cleared by the accepted writes the port reports).
+// The lock delays other writers by at most one read round trip plus a
+// write; it cannot deadlock, because the held write it waits for is only
+// waiting for the port, and read responses do not depend on writes.
+//
 // Yosys 0.23 silently drops the packed dimension of an array of a typedef
 // (`T [N-1:0] x` is read as one T), so the request arrays are copied into
 // flat vectors and sliced with +: rather than indexed; only the port
 // declarations themselves depend on the tool handling that.
 module ppu_mem_arb #(
   parameter int unsigned NRD = 4,
-  parameter int unsigned NWR = 3
+  parameter int unsigned NWR = 3,
+  parameter int unsigned LOCK_WR_CLIENT = 1   // the lock owner's write client (semaphore unit)
 ) (
   input  logic clk,
   input  logic rst_n,
@@ -29,6 +59,10 @@ module ppu_mem_arb #(
   input  logic [NWR*ppu_types_pkg::MEM_WR_REQ_W-1:0] wr_req,    // NWR mem_wr_req_t
   output logic [NWR-1:0] wr_rsp_valid,
   output logic wr_rsp_err,
+  // RMW lock (see above); lock_pa is compared by beat, its low bits ignored
+  input  logic lock_valid,
+  input  ppu_types_pkg::paddr_t lock_pa,
+  output logic lock_clear,
   output logic m_rd_valid,
   input  logic m_rd_ready,
   output ppu_types_pkg::paddr_t m_rd_pa,
@@ -51,8 +85,9 @@ module ppu_mem_arb #(
   localparam int unsigned WR_IDX_W = (NWR > 1) ? $clog2(NWR) : 1;
 
   // The client index travels as the memory tag.
-  if (NRD > (1 << TAG_W) || NWR > (1 << TAG_W) || NRD == 0 || NWR == 0) begin : g_bad_params
-    $error("ppu_mem_arb: NRD and NWR must be 1..2**MEM_TAG_W");
+  if (NRD > (1 << TAG_W) || NWR > (1 << TAG_W) || NRD == 0 || NWR == 0 ||
+      LOCK_WR_CLIENT >= NWR) begin : g_bad_params
+    $error("ppu_mem_arb: NRD and NWR must be 1..2**MEM_TAG_W, LOCK_WR_CLIENT < NWR");
   end
 
   // ---------------------------------------------------------------------
@@ -117,25 +152,48 @@ module ppu_mem_arb #(
   assign rd_rsp = m_rd_rsp;
 
   // ---------------------------------------------------------------------
-  // Write channel: same scheme, independent pointer.
+  // Write channel: same scheme, independent pointer, plus the RMW lock.
   // ---------------------------------------------------------------------
+  localparam int unsigned PA_W       = ppu_types_pkg::PA_W;
+  localparam int unsigned BEAT_OFF_W = $clog2(ppu_types_pkg::MEM_BYTES);
+  localparam int unsigned BEAT_W     = 1 + PA_W - BEAT_OFF_W;   // {sys, addr[PA_W-1:3]}
+  // mem_wr_req_t is {pa, data, strb}: a request's beat starts at this bit.
+  localparam int unsigned WR_BEAT_LSB = ppu_types_pkg::MEM_DW + ppu_types_pkg::MEM_BYTES + BEAT_OFF_W;
+
   logic [WR_IDX_W-1:0] wr_ptr_q;
   logic                wr_hold_q;
   logic [WR_IDX_W-1:0] wr_hold_idx_q;
+  logic [NWR-1:0]      wr_blocked;     // held back by the lock
+  logic [NWR-1:0]      wr_elig;        // requesting and not held back
   logic [NWR-1:0]      wr_upper;
   logic [WR_IDX_W-1:0] wr_pick;
   logic [WR_IDX_W-1:0] wr_gnt;
   logic                wr_fire;
   localparam int unsigned WR_BITS = $bits(m_wr_req);
   logic [NWR*WR_BITS-1:0] wr_req_flat;
+  logic [BEAT_W-1:0]   lock_beat, m_wr_beat;
+
+  assign wr_req_flat = wr_req;
+  assign lock_beat   = {lock_pa.sys, lock_pa.addr[PA_W-1:BEAT_OFF_W]};
+  assign m_wr_beat   = {m_wr_req.pa.sys, m_wr_req.pa.addr[PA_W-1:BEAT_OFF_W]};
+
+  // The held grant is never blocked: its payload is already at the port.
+  always_comb begin
+    for (int unsigned i = 0; i < NWR; i++) begin
+      wr_blocked[i] = lock_valid && (i != LOCK_WR_CLIENT) &&
+                      (wr_req_flat[i*WR_BITS + WR_BEAT_LSB +: BEAT_W] == lock_beat) &&
+                      !(wr_hold_q && (32'(wr_hold_idx_q) == i));
+    end
+    wr_elig = wr_valid & ~wr_blocked;
+  end
 
   always_comb begin
     for (int unsigned i = 0; i < NWR; i++) begin
-      wr_upper[i] = wr_valid[i] && (i >= 32'(wr_ptr_q));
+      wr_upper[i] = wr_elig[i] && (i >= 32'(wr_ptr_q));
     end
     wr_pick = '0;
     for (int i = NWR - 1; i >= 0; i--) begin
-      if (wr_valid[i]) wr_pick = WR_IDX_W'(i);
+      if (wr_elig[i]) wr_pick = WR_IDX_W'(i);
     end
     for (int i = NWR - 1; i >= 0; i--) begin
       if (wr_upper[i]) wr_pick = WR_IDX_W'(i);
@@ -143,11 +201,14 @@ module ppu_mem_arb #(
   end
 
   assign wr_gnt     = wr_hold_q ? wr_hold_idx_q : wr_pick;
-  assign m_wr_valid = |wr_valid;
-  assign wr_req_flat = wr_req;
+  assign m_wr_valid = |wr_elig;
   assign m_wr_req    = wr_req_flat[wr_gnt*WR_BITS +: WR_BITS];
   assign m_wr_tag   = TAG_W'(wr_gnt);
   assign wr_fire    = m_wr_valid && m_wr_ready;
+
+  // No write of another client to the locked beat at the port (with the
+  // lock up, such a write can only be the held grant).
+  assign lock_clear = !(m_wr_valid && (32'(wr_gnt) != LOCK_WR_CLIENT) && (m_wr_beat == lock_beat));
 
   always_comb begin
     wr_ready = '0;
@@ -175,5 +236,9 @@ module ppu_mem_arb #(
   end
 
   assign wr_rsp_err = m_wr_rsp_err;
+
+  // lock_pa names a beat: its byte offset is not looked at.
+  logic unused;
+  assign unused = ^lock_pa.addr[BEAT_OFF_W-1:0];
 
 endmodule

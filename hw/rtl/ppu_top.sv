@@ -100,11 +100,24 @@ module ppu_top #(
   logic [NWR*ppu_types_pkg::MEM_WR_REQ_W-1:0] wr_req;
   logic wr_rsp_err;
 
-  // ---- semaphore unit ports: 0 host, 1 copy ----
-  logic [1:0] sem_valid, sem_ready, sem_rsp_valid;
-  logic [2*ppu_types_pkg::SEM_REQ_W-1:0] sem_req;
+  // ---- semaphore unit ports: 0 host, 1 copy, 2 task completions, 3 CU
+  // atomics (2 and 3 tied off until the compute engine is wired) ----
+  localparam int unsigned NSEM = 4;
+  logic [NSEM-1:0] sem_valid, sem_ready, sem_rsp_valid;
+  logic [NSEM*ppu_types_pkg::SEM_REQ_W-1:0] sem_req;
   ppu_types_pkg::sem_rsp_t sem_rsp;
   logic sem_written;
+  // RMW lock (semaphore unit -> arbiter) and the accepted-write snoop
+  logic                  sem_lock_valid, sem_lock_clear;
+  ppu_types_pkg::paddr_t sem_lock_pa;
+  logic                  mem_wr_fire;       // a write beat accepted by the port
+  ppu_types_pkg::paddr_t mem_wr_pa;
+
+  // ---- arbiter side of the external memory port ----
+  ppu_types_pkg::paddr_t      m_rd_pa;
+  ppu_types_pkg::mem_rd_rsp_t m_rd_rsp;
+  ppu_types_pkg::mem_wr_req_t m_wr_req;
+  logic        m_rd_valid, m_wr_valid;
 
   // ---- copy engine ----
   logic       copy_valid, copy_ready, copy_done_valid, copy_busy;
@@ -114,7 +127,7 @@ module ppu_top #(
 
   ppu_types_pkg::trace_t tr_host, tr_copy, tr_sem, tr_fault;
   logic perf_doorbell, perf_gp_entry, perf_method, perf_switch;
-  logic perf_acq_ok, perf_acq_fail, perf_release, perf_reduction, perf_beat, tlb_miss;
+  logic perf_acq_ok, perf_acq_fail, perf_release, perf_reduction, perf_amo, perf_beat, tlb_miss;
 
   // Struct-typed element views, packed into flat vectors for the ports.
 `ifdef VERILATOR
@@ -127,11 +140,14 @@ module ppu_top #(
   ppu_types_pkg::xlate_req_t  x_req_host, x_req_sem, x_req_src, x_req_dst;
   ppu_types_pkg::paddr_t      rd_pa_phys, rd_pa_fetch, rd_pa_sem, rd_pa_copy, rd_pa_mmu;
   ppu_types_pkg::mem_wr_req_t wr_req_host, wr_req_sem, wr_req_copy;
-  ppu_types_pkg::sem_req_t    sem_req_host, sem_req_copy;
+  ppu_types_pkg::sem_req_t    sem_req_host, sem_req_copy, sem_req_tasks, sem_req_cu;
   assign x_req  = {x_req_dst, x_req_src, x_req_sem, x_req_host};
   assign rd_pa  = {rd_pa_mmu, rd_pa_copy, rd_pa_sem, rd_pa_fetch, rd_pa_phys};
   assign wr_req = {wr_req_copy, wr_req_sem, wr_req_host};
-  assign sem_req = {sem_req_copy, sem_req_host};
+  assign sem_req = {sem_req_cu, sem_req_tasks, sem_req_copy, sem_req_host};
+  assign sem_valid[3:2] = 2'b00;
+  assign sem_req_tasks  = '0;
+  assign sem_req_cu     = '0;
 
   ppu_host #(
       .NUM_CHANNELS(NUM_CHANNELS), .PB_PREFETCH_BEATS(PB_PREFETCH_BEATS)
@@ -158,7 +174,7 @@ module ppu_top #(
       .trace(tr_host), .trace_fault(tr_fault), .idle
   );
 
-  ppu_sem u_sem (
+  ppu_sem #(.NPORT(NSEM)) u_sem (
       .clk, .rst_n, .timestamp(cycle),
       .req_valid(sem_valid), .req_ready(sem_ready), .req(sem_req),
       .rsp_valid(sem_rsp_valid), .rsp(sem_rsp),
@@ -168,8 +184,10 @@ module ppu_top #(
       .rd_rsp_valid(rd_rsp_valid[2]), .rd_rsp,
       .wr_valid(wr_valid[1]), .wr_ready(wr_ready[1]), .wr_req(wr_req_sem),
       .wr_rsp_valid(wr_rsp_valid[1]), .wr_rsp_err,
+      .lock_valid(sem_lock_valid), .lock_pa(sem_lock_pa), .lock_clear(sem_lock_clear),
+      .snoop_valid(mem_wr_fire), .snoop_pa(mem_wr_pa),
       .sem_written, .trace(tr_sem),
-      .perf_acq_ok, .perf_acq_fail, .perf_release, .perf_reduction
+      .perf_acq_ok, .perf_acq_fail, .perf_release, .perf_reduction, .perf_amo
   );
 
   ppu_copy #(
@@ -202,19 +220,18 @@ module ppu_top #(
   );
 
   // ---- memory arbiter and the external port ----
-  ppu_types_pkg::paddr_t      m_rd_pa;
-  ppu_types_pkg::mem_rd_rsp_t m_rd_rsp;
-  ppu_types_pkg::mem_wr_req_t m_wr_req;
-  logic        m_rd_valid, m_wr_valid;
   always_comb begin
     m_rd_rsp.data = mem_rd_rsp_data;
     m_rd_rsp.err  = mem_rd_rsp_err;
   end
 
-  ppu_mem_arb #(.NRD(NRD), .NWR(NWR)) u_arb (
+  // The semaphore unit is write client 1: its RMW lock holds back the
+  // other clients' writes to the beat it is updating.
+  ppu_mem_arb #(.NRD(NRD), .NWR(NWR), .LOCK_WR_CLIENT(1)) u_arb (
       .clk, .rst_n,
       .rd_valid, .rd_ready, .rd_pa, .rd_rsp_valid, .rd_rsp,
       .wr_valid, .wr_ready, .wr_req, .wr_rsp_valid, .wr_rsp_err,
+      .lock_valid(sem_lock_valid), .lock_pa(sem_lock_pa), .lock_clear(sem_lock_clear),
       .m_rd_valid, .m_rd_ready(mem_rd_ready), .m_rd_pa, .m_rd_tag(mem_rd_tag),
       .m_rd_rsp_valid(mem_rd_rsp_valid), .m_rd_rsp, .m_rd_rsp_tag(mem_rd_rsp_tag),
       .m_wr_valid, .m_wr_ready(mem_wr_ready), .m_wr_req, .m_wr_tag(mem_wr_tag),
@@ -225,6 +242,8 @@ module ppu_top #(
   assign mem_rd_sys   = m_rd_pa.sys;
   assign mem_rd_addr  = m_rd_pa.addr;
   assign mem_wr_valid = m_wr_valid;
+  assign mem_wr_fire  = m_wr_valid && mem_wr_ready;   // the write takes effect now
+  assign mem_wr_pa    = m_wr_req.pa;
   assign mem_wr_sys   = m_wr_req.pa.sys;
   assign mem_wr_addr  = m_wr_req.pa.addr;
   assign mem_wr_data  = m_wr_req.data;
@@ -259,7 +278,9 @@ module ppu_top #(
   assign trace_b     = {tr_fault.b, tr_sem.b, tr_copy.b, tr_host.b};
 
   // perf_beat is the copy engine's per-beat pulse; byte totals come from
-  // completed copy lengths, which count partial beats exactly.
-  wire unused_ok = &{1'b0, perf_beat};
+  // completed copy lengths, which count partial beats exactly.  perf_amo
+  // gets its counter (AMOS) with the compute engine; the responses of the
+  // tied-off semaphore ports 2 and 3 have no receiver yet.
+  wire unused_ok = &{1'b0, perf_beat, perf_amo, sem_rsp_valid[3:2], sem_ready[3:2]};
 
 endmodule

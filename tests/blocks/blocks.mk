@@ -92,6 +92,11 @@ $(eval $(call BLOCKS_MODEL,ppu_mem_arb,ppu_mem_arb,hw/rtl/ppu_mem_arb.sv,))
 $(eval $(call BLOCKS_MODEL,ppu_cu_decode,ppu_cu_decode,hw/rtl/ppu_cu_decode.sv,))
 $(eval $(call BLOCKS_MODEL,ppu_cu_alu,ppu_cu_alu,hw/rtl/ppu_cu_alu.sv,))
 $(eval $(call BLOCKS_MODEL,ppu_cu_muldiv,ppu_cu_muldiv,hw/rtl/ppu_cu_muldiv.sv,))
+# The semaphore unit and the memory arbiter together (a test wrapper), with
+# the RMW lock and, as the control, with the lock cut.
+BLOCKS_SEM_ARB_RTL := hw/rtl/ppu_sem.sv hw/rtl/ppu_mem_arb.sv $(BLOCKS_SRC)/tb_sem_arb_top.sv
+$(eval $(call BLOCKS_MODEL,sem_arb,tb_sem_arb_top,$(BLOCKS_SEM_ARB_RTL),))
+$(eval $(call BLOCKS_MODEL,sem_arb_nolock,tb_sem_arb_top,$(BLOCKS_SEM_ARB_RTL),-GLOCK_EN=0))
 
 $(eval $(call BLOCKS_TB,copy,ppu_copy ppu_copy_min))
 $(eval $(call BLOCKS_TB,sem,ppu_sem))
@@ -100,10 +105,11 @@ $(eval $(call BLOCKS_TB,mem_arb,ppu_mem_arb))
 $(eval $(call BLOCKS_TB,cu_decode,ppu_cu_decode))
 $(eval $(call BLOCKS_TB,cu_alu,ppu_cu_alu))
 $(eval $(call BLOCKS_TB,cu_muldiv,ppu_cu_muldiv))
+$(eval $(call BLOCKS_TB,sem_arb,sem_arb sem_arb_nolock))
 
 BLOCKS_BINS := $(BLOCKS_DIR)/tb_copy $(BLOCKS_DIR)/tb_sem $(BLOCKS_DIR)/tb_mmu \
 	$(BLOCKS_DIR)/tb_mem_arb $(BLOCKS_DIR)/tb_cu_decode $(BLOCKS_DIR)/tb_cu_alu \
-	$(BLOCKS_DIR)/tb_cu_muldiv
+	$(BLOCKS_DIR)/tb_cu_muldiv $(BLOCKS_DIR)/tb_sem_arb
 
 -include $(BLOCKS_BINS:=.d)
 

@@ -8,6 +8,11 @@
  * time, the external payload is the granted client's, held while stalled,
  * and each response goes to the client the tag names, in that client's
  * request order, with its data and error bit.
+ *
+ * RMW lock (LOCK_WR_CLIENT = 1, the module default): every cycle with the
+ * lock up, a write of another client to the locked beat reaches the port
+ * only if it was already presented and stalled before (the held grant, never
+ * withdrawn), and lock_clear is 0 exactly when such a write is at the port.
  */
 #include "Vppu_mem_arb.h"
 #include "tb_common.h"
@@ -18,6 +23,10 @@
 namespace {
 
 const unsigned NRD = 4, NWR = 3; // module defaults
+const unsigned LOCK = 1;          // LOCK_WR_CLIENT default
+
+// The beat of a paddr_t value {sys, addr}: every bit but the byte offset.
+uint64_t beat_of(uint64_t pa) { return pa >> 3; }
 
 uint64_t data_of(uint64_t pa) { return pa * 0x9e3779b97f4a7c15ull ^ 0x1234; }
 bool err_of(uint64_t pa) { return ((pa >> 3) % 13) == 5; }
@@ -31,6 +40,8 @@ struct Client {
 	std::deque<uint64_t> exp; // PAs of requests awaiting a response
 	uint64_t issued = 0, answered = 0;
 	unsigned skipped = 0;    // handshakes of others while this one waited
+	uint64_t target = 0;     // new requests go here with target_pct chance
+	unsigned target_pct = 0;
 };
 
 struct Rsp {
@@ -49,6 +60,14 @@ public:
 	std::vector<unsigned> rd_order, wr_order; // granted client per handshake
 	// Forced port ready for directed tests (-1: random by *_ready_pct).
 	int force_rd_ready = -1, force_wr_ready = -1;
+	// RMW lock input, and what the lock did
+	bool lock = false;
+	uint64_t lock_pa = 0;
+	uint64_t locked_fires = 0;   // writes of others to the locked beat accepted under the lock
+	uint64_t owner_locked_fires = 0;
+	uint64_t other_beat_fires_locked = 0, rd_fires_locked = 0;
+	std::vector<unsigned> lock_clear_log; // lock_clear per cycle while logging
+	bool log_lock_clear = false;
 
 	ArbEnv()
 	{
@@ -56,6 +75,8 @@ public:
 		d->wr_valid = 0;
 		clear(d->rd_pa);
 		clear(d->wr_req);
+		d->lock_valid = 0;
+		d->lock_pa = 0;
 		d->m_rd_ready = 0;
 		d->m_rd_rsp_valid = 0;
 		clear(d->m_rd_rsp);
@@ -91,7 +112,7 @@ public:
 			Client &c = rc[i];
 			if (!c.valid && c.pct && rng.pct(c.pct)) {
 				c.valid = true;
-				c.pa = random_pa();
+				c.pa = c.target_pct && rng.pct(c.target_pct) ? c.target : random_pa();
 			}
 			rv |= unsigned(c.valid) << i;
 			set(d->rd_pa, elem(first(tp::paddr::W), tp::paddr::W, i), c.valid ? c.pa : rng.u64());
@@ -100,7 +121,7 @@ public:
 			Client &c = wc[i];
 			if (!c.valid && c.pct && rng.pct(c.pct)) {
 				c.valid = true;
-				c.pa = random_pa();
+				c.pa = c.target_pct && rng.pct(c.target_pct) ? c.target : random_pa();
 				c.data = rng.u64();
 				c.strb = rng.below(256);
 			}
@@ -114,6 +135,9 @@ public:
 		}
 		d->rd_valid = rv;
 		d->wr_valid = wv;
+		d->lock_valid = lock;
+		// the lock names a beat: random byte offset, which must not matter
+		d->lock_pa = lock ? lock_pa | rng.below(8) : rng.u64() & mask64(tp::paddr::W);
 		d->m_rd_ready = force_rd_ready >= 0 ? force_rd_ready : rng.pct(rd_ready_pct);
 		d->m_wr_ready = force_wr_ready >= 0 ? force_wr_ready : rng.pct(wr_ready_pct);
 
@@ -140,8 +164,11 @@ public:
 		}
 		d.eval();
 
+		bool rfire = d->m_rd_valid && d->m_rd_ready;
 		check_reads(rv, rrsp);
 		check_writes(wv, wrsp);
+		if (lock && rfire)
+			rd_fires_locked++;
 		d.tick();
 	}
 
@@ -160,6 +187,7 @@ public:
 			c.pct = 0;
 		rd_ready_pct = wr_ready_pct = 100;
 		force_rd_ready = force_wr_ready = -1;
+		lock = false;
 		run(100);
 		for (unsigned i = 0; i < NRD; i++) {
 			TB_CTX("drain, read client %u", i);
@@ -233,22 +261,49 @@ private:
 
 	void check_writes(unsigned wv, bool wrsp)
 	{
-		TB_EQ(d->m_wr_valid, wv != 0);
+		// Clients the lock may hold back: another client's write to the
+		// locked beat that was not stalled at the port last cycle.
+		bool was_stalled = wr_hold_.stalled;
+		unsigned blockable = 0;
+		if (lock)
+			for (unsigned i = 0; i < NWR; i++)
+				if (i != LOCK && (wv >> i & 1) && beat_of(wc[i].pa) == beat_of(lock_pa))
+					blockable |= 1u << i;
+		unsigned elig = wv;
+		for (unsigned i = 0; i < NWR; i++)
+			if ((blockable >> i & 1) && !(was_stalled && wr_tag_hold_.last == i))
+				elig &= ~(1u << i);
+		TB_EQ(d->m_wr_valid, elig != 0);
 		unsigned wr = d->wr_ready;
 		bool fire = d->m_wr_valid && d->m_wr_ready;
 		TB_EQ(wr & ~wv, 0);
 		TB_EQ(wr, fire ? 1u << d->m_wr_tag : 0u);
 		wr_hold_.sample("m_wr", d->m_wr_valid, d->m_wr_ready, d->m_wr_req);
 		wr_tag_hold_.sample("m_wr tag", d->m_wr_valid, d->m_wr_ready, uint64_t(d->m_wr_tag));
+		bool other_at_beat = false;
 		if (d->m_wr_valid) {
 			unsigned t = d->m_wr_tag;
-			TB_TRUE(t < NWR && (wv >> t & 1));
+			TB_TRUE(t < NWR && (elig >> t & 1));
 			uint64_t pa = get(d->m_wr_req, tp::wreq::addr) |
 				      get(d->m_wr_req, tp::wreq::sys) << tp::paddr::sys.lsb;
 			TB_EQ(pa, wc[t].pa);
 			TB_EQ(get(d->m_wr_req, tp::wreq::data), wc[t].data);
 			TB_EQ(get(d->m_wr_req, tp::wreq::strb), wc[t].strb);
+			other_at_beat = t != LOCK && beat_of(pa) == beat_of(d->lock_pa);
+			if (lock && other_at_beat) {
+				// only a write stalled at the port before this cycle
+				TB_TRUE(was_stalled);
+				if (fire)
+					locked_fires++;
+			}
+			if (lock && fire && t == LOCK && beat_of(pa) == beat_of(lock_pa))
+				owner_locked_fires++;
+			if (lock && fire && beat_of(pa) != beat_of(lock_pa))
+				other_beat_fires_locked++;
 		}
+		TB_EQ(d->lock_clear, !other_at_beat);
+		if (log_lock_clear)
+			lock_clear_log.push_back(d->lock_clear);
 		unsigned wsv = d->wr_rsp_valid;
 		if (wrsp) {
 			Rsp r = wpend_.pop();
@@ -436,6 +491,155 @@ START_TEST(responses_reach_their_client_by_tag_in_request_order)
 }
 END_TEST
 
+// ---- RMW lock ----
+
+START_TEST(locked_beat_holds_other_writes_while_other_beats_reads_and_the_owner_proceed)
+{
+	ArbEnv e;
+	const uint64_t B = 0x0123456788ull;                    // local aperture
+	const uint64_t B_SYS = B | 1ull << tp::paddr::sys.lsb;   // same address, system memory
+	for (int round = 0; round < 8; round++) {
+		e.reset_stats();
+		e.locked_fires = e.owner_locked_fires = e.other_beat_fires_locked = e.rd_fires_locked = 0;
+		for (Client &c : e.rc) {
+			c.pct = 60;
+			c.target = B;
+			c.target_pct = 50; // reads of the locked beat are never held back
+		}
+		for (unsigned i = 0; i < NWR; i++) {
+			e.wc[i].pct = 70;
+			e.wc[i].target = round & 1 ? B_SYS : B; // odd rounds: the other aperture
+			e.wc[i].target_pct = 60;
+		}
+		e.rd_ready_pct = 70;
+		e.wr_ready_pct = 70;
+		e.lat_max = 5;
+		// lock raised while traffic runs: writes stalled at the port then
+		// may still complete; after that, nothing of clients 0 and 2
+		e.run(50);
+		e.lock = true;
+		e.lock_pa = B;
+		e.run(20);
+		e.locked_fires = 0;
+		uint64_t fires0 = e.wc[0].issued, fires2 = e.wc[2].issued;
+		e.run(3000);
+		TB_CTX("round %d: lock on beat %llx, clients target %s", round, (unsigned long long)B,
+		       round & 1 ? "the same address in the other aperture" : "the locked beat");
+		TB_EQ(e.locked_fires, 0);
+		TB_TRUE(e.owner_locked_fires > 100 || (round & 1));
+		TB_TRUE(e.other_beat_fires_locked > 500);
+		TB_TRUE(e.rd_fires_locked > 1000);
+		if (round & 1) {
+			// another aperture is another beat: clients 0 and 2 keep going
+			TB_TRUE(e.wc[0].issued - fires0 > 300);
+			TB_TRUE(e.wc[2].issued - fires2 > 300);
+		} else {
+			// clients 0 and 2 stick at their first write to the beat
+			TB_TRUE(e.wc[0].valid && e.wc[0].pa == B);
+			TB_TRUE(e.wc[2].valid && e.wc[2].pa == B);
+		}
+		e.lock = false;
+		e.drain(); // the held-back writes complete once the lock drops
+	}
+}
+END_TEST
+
+START_TEST(write_presented_before_the_lock_keeps_its_payload_and_completes_first)
+{
+	ArbEnv e;
+	const uint64_t B = 0x2468ace0ull;
+	e.force_wr_ready = 0;
+	e.wc[0].valid = true; // client 0 presents a write to B; the port stalls
+	e.wc[0].pa = B;
+	e.wc[0].data = 0x1111222233334444ull;
+	e.wc[0].strb = 0x0f;
+	e.cycle();
+	e.lock = true; // the lock comes up on B while it is stalled there
+	e.lock_pa = B;
+	e.log_lock_clear = true;
+	for (int i = 0; i < 3; i++) {
+		TB_CTX("lock up, client 0 alone and stalled at the port, cycle %d", i);
+		e.cycle(); // the hold checker fails if valid drops or the payload moves
+		e.d->eval();
+		TB_EQ(e.d->m_wr_valid, 1);
+		TB_EQ(e.d->m_wr_tag, 0);
+		TB_EQ(e.d->lock_clear, 0);
+	}
+	e.wc[1].valid = true; // the owner's own write to B
+	e.wc[1].pa = B;
+	e.wc[1].data = 0x5555666677778888ull;
+	e.wc[1].strb = 0xf0;
+	e.wc[2].valid = true; // a third client also wants B
+	e.wc[2].pa = B;
+	e.wc[2].data = 0x9999aaaabbbbccccull;
+	e.wc[2].strb = 0xff;
+	for (int i = 0; i < 5; i++) {
+		TB_CTX("lock up, client 0 stalled at the port, cycle %d", i);
+		e.cycle(); // the hold checker fails if its payload or tag moves
+		e.d->eval();
+		TB_EQ(e.d->m_wr_tag, 0);
+		TB_EQ(e.d->lock_clear, 0);
+	}
+	TB_EQ(e.wr_fires, 0);
+	e.force_wr_ready = 1;
+	e.cycle(); // client 0 completes
+	TB_CTX("port ready");
+	TB_EQ(e.wr_fires, 1);
+	TB_EQ(e.wr_order[0], 0);
+	TB_EQ(e.locked_fires, 1);
+	e.cycle(); // now lock_clear, and only the owner may write B
+	TB_EQ(e.lock_clear_log.back(), 1);
+	TB_EQ(e.wr_fires, 2);
+	TB_EQ(e.wr_order[1], LOCK);
+	for (int i = 0; i < 10; i++)
+		e.cycle();
+	TB_CTX("lock up, client 2 waiting for B");
+	TB_EQ(e.wr_fires, 2);
+	TB_TRUE(e.wc[2].valid);
+	for (std::size_t i = 0; i < e.lock_clear_log.size(); i++)
+		TB_EQ(e.lock_clear_log[i], i >= 9);
+	e.lock = false;
+	e.cycle();
+	TB_CTX("lock down");
+	TB_EQ(e.wr_fires, 3);
+	TB_EQ(e.wr_order[2], 2);
+	e.drain();
+}
+END_TEST
+
+START_TEST(random_locks_on_busy_beats_never_let_a_new_write_in)
+{
+	ArbEnv e;
+	const uint64_t beats[3] = {0x10000ull, 0x10008ull, 0x10000ull | 1ull << tp::paddr::sys.lsb};
+	uint64_t locked_cycles = 0;
+	for (int phase = 0; phase < 400; phase++) {
+		for (Client &c : e.rc) {
+			c.pct = e.rng.below(101);
+			c.target = beats[e.rng.below(3)];
+			c.target_pct = 50;
+		}
+		for (Client &c : e.wc) {
+			c.pct = e.rng.below(101);
+			c.target = beats[e.rng.below(3)];
+			c.target_pct = 70;
+		}
+		e.rd_ready_pct = 20 + e.rng.below(81);
+		e.wr_ready_pct = 20 + e.rng.below(81);
+		e.lat_max = 1 + e.rng.below(8);
+		e.lock = e.rng.below(3) != 0;
+		e.lock_pa = beats[e.rng.below(3)];
+		unsigned n = 5 + e.rng.below(200);
+		e.run(n); // the per-cycle checks are the test
+		if (e.lock)
+			locked_cycles += n;
+	}
+	TB_CTX("random locks");
+	TB_TRUE(locked_cycles > 10000);
+	TB_TRUE(e.owner_locked_fires > 100);
+	e.drain();
+}
+END_TEST
+
 int main()
 {
 	return tb_run_suite("mem_arb", {
@@ -445,5 +649,8 @@ int main()
 		stalled_port_keeps_grant_and_payload_when_a_higher_priority_client_arrives,
 		waiting_client_is_passed_over_at_most_n_minus_1_times,
 		responses_reach_their_client_by_tag_in_request_order,
+		locked_beat_holds_other_writes_while_other_beats_reads_and_the_owner_proceed,
+		write_presented_before_the_lock_keeps_its_payload_and_completes_first,
+		random_locks_on_busy_beats_never_let_a_new_write_in,
 	});
 }

@@ -52,7 +52,7 @@ help:
 	@echo "make bench  run the benchmarks; results in build/bench.txt"
 	@echo "make lint   verilator -Wall lint + Yosys synthesis (no latches) + sparse on ppu.ko"
 	@echo "make guest-check  ppu.ko and its ioctl tests in the co-simulated QEMU guest"
-	@echo "make soak   thousands of random prioritised-copy mixes through libppu (about 40 min)"
+	@echo "make soak   thousands of random prioritised-copy mixes through libppu (about 50 min)"
 
 deps:
 	@tools/install-deps
@@ -163,7 +163,7 @@ guest-check-run: cosim-tools kmod kmod-guest-tests runtime-guest-tests $(RT_GUES
 		$(GUEST_RUNS)
 
 # The long randomised soak of libppu's copy priorities in a boot of its
-# own (about 0.7 s per mix; SOAK_MIXES=N, SOAK_SEED=S to replay a run).
+# own (about 1 s per mix; SOAK_MIXES=N, SOAK_SEED=S to replay a run).
 SOAK_MIXES ?= 3000
 soak: deps
 	@$(MAKE) --no-print-directory soak-run

@@ -234,4 +234,142 @@ package ppu_types_pkg;
     logic [11:0] csr;         // CSR: a number listed in ppu_compute.def
   } cu_dec_t;
 
+  // ---- Compute unit: CTA dispatch, events, faults (ppu_cu) ----
+  // One CTA placed on a CU's free contexts (docs/compute-design.md §4.2).
+  // Thread i of the CTA starts with PC = entry_pc, a0 = param, a1 = i,
+  // tp = stack_va + i * 2^stack_log2 and sp = tp + 2^stack_log2 (stack_log2
+  // = 0: no stack, sp = tp = stack_va); every other register reads 0.
+  localparam int unsigned CU_TSLOT_W = 4;     // task-table slot index
+  // Flat width of cu_disp_t (per-CTA tables store records as vectors).
+  localparam int unsigned CU_DISP_W = CU_TSLOT_W + 8 + 8 + 23 + 32 + 11 + 32 + 32 + 32 + 5
+                                      + 3 * 11 + 32 + 16 + 16 + 32 + 6 + 7 + 7;
+
+  typedef struct packed {
+    logic [CU_TSLOT_W-1:0] tslot;
+    logic [7:0]  tid;          // hardware task id (PPU_TASKID)
+    logic [7:0]  chid;
+    pt_root_t    root;
+    logic [31:0] cta_id;       // linear CTA index (PPU_CTAID)
+    logic [10:0] nthreads;     // t, 1..CU_CONTEXTS for now (no waves yet)
+    logic [31:0] entry_pc;
+    logic [31:0] param;
+    logic [31:0] stack_va;     // stack of thread 0 of this CTA
+    logic [4:0]  stack_log2;   // bytes per thread = 2^stack_log2; 0: none
+    logic [10:0] cta_x;
+    logic [10:0] cta_y;
+    logic [10:0] cta_z;
+    logic [31:0] grid_x;
+    logic [15:0] grid_y;
+    logic [15:0] grid_z;
+    logic [31:0] ncta;         // grid_x * grid_y * grid_z (PPU_NCTAID)
+    logic [5:0]  prio;
+    logic [6:0]  depth;
+    logic [6:0]  maxdepth;
+  } cu_disp_t;
+
+  // What became of a dispatched CTA; exactly one event per CTA.
+  typedef enum logic [1:0] {
+    CU_EV_EXITED = 2'd0,       // every thread exited, every store acknowledged
+    CU_EV_KILLED = 2'd1        // dropped by a kill, after quiescing
+  } cu_ev_e;
+
+  typedef struct packed {
+    cu_ev_e                kind;
+    logic [CU_TSLOT_W-1:0] tslot;
+    logic [31:0]           cta_id;
+  } cu_ev_t;
+
+  // A CTA to drop: every resident CTA with this {tslot, cta_id}.
+  typedef struct packed {
+    logic [CU_TSLOT_W-1:0] tslot;
+    logic [31:0]           cta_id;
+  } cu_kill_t;
+
+  // A channel fault raised by a compute unit (unit = COMPUTE): addr is the
+  // data VA, or the PC for EXEC, ILLEGAL_INSTR and KERNEL_TRAP; data is the
+  // PC, or the instruction (ILLEGAL_INSTR), or the trap code (KERNEL_TRAP).
+  typedef struct packed {
+    logic [7:0]  chid;
+    logic [7:0]  kind;         // PPU_FAULT_KIND_*
+    logic [3:0]  unit;         // PPU_FAULT_UNIT_*
+    access_e     access;
+    logic [31:0] addr;
+    logic [31:0] data;
+  } cu_fault_t;
+
+  // Context states of a compute unit (ppu_cu_sched), on the debug port.
+  typedef enum logic [3:0] {
+    CU_CTX_FREE  = 4'd0,
+    CU_CTX_READY = 4'd1,       // may issue
+    CU_CTX_PIPE  = 4'd2,       // an instruction in S1..S3
+    CU_CTX_FWAIT = 4'd3,       // I-cache refill
+    CU_CTX_MWAIT = 4'd4,       // load, AMO/LR/SC or division outstanding
+    CU_CTX_SWAIT = 4'd5,       // its stores must be acknowledged first
+    CU_CTX_BAR   = 4'd6,       // arrived at the CTA barrier
+    CU_CTX_EXIT  = 4'd7,
+    CU_CTX_FAULT = 4'd8        // faulted; its CTA is frozen
+  } cu_ctx_e;
+
+  // What S3 does with a context (ppu_cu -> ppu_cu_sched).
+  typedef enum logic [3:0] {
+    CU_A_NEXT   = 4'd0,        // retired: PC = next, ready again
+    CU_A_REPLAY = 4'd1,        // not executed: ready again at the same PC
+    CU_A_SWAIT  = 4'd2,        // not executed: wait for the stores, then again
+    CU_A_MWAIT  = 4'd3,        // sent to the LSU or divider: wait for the result
+    CU_A_STORE  = 4'd4,        // store queued: one more outstanding, PC = next
+    CU_A_EXIT   = 4'd5,
+    CU_A_BAR    = 4'd6,        // arrived at the barrier (PC stays at the ecall)
+    CU_A_FAULT  = 4'd7
+  } cu_act_e;
+
+  // ---- Task table ----
+  // ppu_tasks: host launches, the task directory, pending lists, active
+  // slots, CTA dispatch (cu_disp_t above), CTA events (cu_ev_t above) and
+  // kills (cu_kill_t above).  See docs/hw-internals.md "Task table".
+
+  // Host -> task table: launch of the TMD at tmd_va for channel chid, with
+  // the channel's configuration (latched per channel at every launch).
+  typedef struct packed {
+    logic [7:0]  chid;
+    pt_root_t    root;
+    logic [31:0] tmd_va;       // 64-byte aligned (TMD_INVALID otherwise)
+    logic [5:0]  prio_min;     // PRIO is clamped to [prio_min, prio_max]
+    logic [5:0]  prio_max;
+    logic [6:0]  max_depth;    // the channel's N, 1..64; 0 is taken as 1
+  } task_launch_t;
+
+  typedef enum logic [1:0] {
+    TASK_LAUNCH_OK      = 2'd0,  // accepted (queued or activated)
+    TASK_LAUNCH_RETRY   = 2'd1,  // no free task id: retry on can_accept
+    TASK_LAUNCH_FAULTED = 2'd2   // TMD unreadable or invalid (fault reported), or the channel is killed
+  } task_status_e;
+
+  // Directory state of a task id (debug port).
+  typedef enum logic [2:0] {
+    TASK_ST_FREE       = 3'd0,
+    TASK_ST_PENDING    = 3'd1,   // on its priority's pending list
+    TASK_ST_ACTIVE     = 3'd2,   // holds an active slot (from the activation pick on)
+    TASK_ST_EVICTING   = 3'd3,   // (eviction: not built yet)
+    TASK_ST_DRAINING   = 3'd4,   // (children outstanding: not built yet)
+    TASK_ST_LAUNCHING  = 3'd5,   // id taken, TMD being read and checked
+    TASK_ST_COMPLETING = 3'd6    // every CTA exited: completion release in progress
+  } task_state_e;
+
+  // Debug read of one task id (combinational, no side effects).
+  typedef struct packed {
+    task_state_e state;
+    logic [7:0]  chid;
+    logic [5:0]  prio;
+    logic [6:0]  depth;
+    logic        slot_valid;   // tslot is meaningful (ACTIVE, COMPLETING)
+    logic [CU_TSLOT_W-1:0] tslot;
+    logic        has_parent;
+    logic [7:0]  parent;
+    logic [4:0]  parent_j;
+    logic [6:0]  children;
+    logic [31:0] next_cta;     // 0 unless the task holds a slot
+    logic [31:0] exited;
+    logic [31:0] tmd_va;
+  } task_dbg_t;
+
 endpackage

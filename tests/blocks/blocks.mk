@@ -111,6 +111,33 @@ BLOCKS_BINS := $(BLOCKS_DIR)/tb_copy $(BLOCKS_DIR)/tb_sem $(BLOCKS_DIR)/tb_mmu \
 	$(BLOCKS_DIR)/tb_mem_arb $(BLOCKS_DIR)/tb_cu_decode $(BLOCKS_DIR)/tb_cu_alu \
 	$(BLOCKS_DIR)/tb_cu_muldiv $(BLOCKS_DIR)/tb_sem_arb
 
+# Task table: the defaults, and a small configuration (8 ids, 2 slots,
+# 1 CU of 4 contexts, 2 channels).
+BLOCKS_TASKS_RTL := hw/rtl/ppu_tasks.sv hw/rtl/ppu_tasks_pick.sv
+$(eval $(call BLOCKS_MODEL,ppu_tasks,ppu_tasks,$(BLOCKS_TASKS_RTL),))
+$(eval $(call BLOCKS_MODEL,ppu_tasks_min,ppu_tasks,$(BLOCKS_TASKS_RTL),-GNUM_TASKS=8 -GTASK_SLOTS=2 -GNUM_CU=1 -GCU_CONTEXTS=4 -GNC=2))
+$(eval $(call BLOCKS_TB,tasks,ppu_tasks ppu_tasks_min))
+BLOCKS_BINS += $(BLOCKS_DIR)/tb_tasks
+
+# Compute unit (CU_INDEX 2, so that HWID and the LR/SC requester ids are
+# not trivially 0).  The testbench links the reference model (tests/iss)
+# and module_elf, both C, and loads build/device/*.elf (make device-kernels).
+BLOCKS_CU_RTL := hw/rtl/ppu_cu.sv hw/rtl/ppu_cu_sched.sv hw/rtl/ppu_cu_regfile.sv \
+	hw/rtl/ppu_cu_icache.sv hw/rtl/ppu_cu_lsu.sv hw/rtl/ppu_cu_utlb.sv hw/rtl/ppu_cu_csr.sv \
+	hw/rtl/ppu_cu_ecall.sv hw/rtl/ppu_cu_decode.sv hw/rtl/ppu_cu_alu.sv hw/rtl/ppu_cu_muldiv.sv
+BLOCKS_CU_OBJS := $(BLOCKS_DIR)/cu_ref/ppu_iss.o $(BLOCKS_DIR)/cu_ref/module_elf.o
+$(eval $(call BLOCKS_MODEL,ppu_cu,ppu_cu,$(BLOCKS_CU_RTL),-GCU_INDEX=2))
+$(eval $(call BLOCKS_TB,cu,ppu_cu))
+$(BLOCKS_DIR)/tb_cu: $(BLOCKS_CU_OBJS) | device-kernels
+$(BLOCKS_DIR)/tb_cu: BLOCKS_LDLIBS += $(BLOCKS_CU_OBJS)
+$(BLOCKS_DIR)/cu_ref/ppu_iss.o: tests/iss/ppu_iss.c tests/iss/ppu_iss.h include/ppu/*.h include/ppu/*.def
+	@mkdir -p $(@D)
+	$(CC) $(PPU_CFLAGS) -O2 -c -o $@ $<
+$(BLOCKS_DIR)/cu_ref/module_elf.o: runtime/module_elf.c runtime/module_elf.h
+	@mkdir -p $(@D)
+	$(CC) $(PPU_CFLAGS) -O2 -c -o $@ $<
+BLOCKS_BINS += $(BLOCKS_DIR)/tb_cu
+
 -include $(BLOCKS_BINS:=.d)
 
 .PHONY: blocks blocks-run blocks-clean blocks-force

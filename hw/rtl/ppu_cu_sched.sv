@@ -1,0 +1,683 @@
+// SPDX-License-Identifier: MIT
+// Contexts and CTAs of a compute unit (docs/compute-design.md §4.2): the
+// per-context state, the barrel issue pick, the per-CU CTA table with its
+// barrier and exit bookkeeping, dispatch, kill, the EXITED/KILLED events
+// and the fault port.
+//
+// Context (CTX of them): state (cu_ctx_e), PC, CTA-table entry, thread
+// index, outstanding stores (at most SMAX), and a result register: a load,
+// atomic or division answers into it (with an error flag and fault kind),
+// the context becomes READY, and its next pass through the pipeline (a
+// "completion pass", pick_done) re-reads the instruction, writes the result
+// to rd (or raises the fault) and retires it.  A fetch fault of the
+// context's I-cache refill is kept the same way (ferr) for S3 to report.
+//
+// Pick (S0): round robin over the READY contexts whose CTA is not frozen,
+// starting after the one picked last.  A context has at most one
+// instruction in the pipeline, so no hazards exist.
+//
+// CTA table (CTX entries, one per resident CTA): the dispatch record, LIVE
+// (threads not exited), ARRIVED, PHASE, and frozen/killed/fault state.
+//  - Dispatch takes the lowest free entry and the nthreads lowest free
+//    contexts (thread i on the i-th one); disp_ready needs enough of both.
+//  - EXIT: LIVE - 1; at 0 the CTA is done (every thread waited for its own
+//    stores before its exit retired).  BARRIER: ARRIVED + 1; when ARRIVED
+//    = LIVE, every BAR thread of the CTA is READY with the result 0 (its
+//    completion pass writes a0 = 0), ARRIVED = 0, PHASE flips.  An exit
+//    that leaves ARRIVED = LIVE > 0 releases the barrier too.
+//  - A fault (from S3, or a store fault from the LSU) freezes the CTA: its
+//    contexts are not picked any more, and an instruction of it reaching S3
+//    is not executed.  The first fault of the CTA is recorded and reported
+//    on flt; later ones are not.
+//  - kill {tslot, cta_id} (always ready) freezes the matching running
+//    CTA; once none of its contexts has an instruction in the pipeline, a
+//    refill, a load, atomic or division outstanding or a store not yet
+//    acknowledged, it is done (KILLED).  A kill of a CTA that is done or
+//    not here is ignored: every CTA has exactly one event.
+//  - A done CTA is latched into the event register (ev, held until
+//    ev_ready); at the handshake its entry and contexts become free.  The
+//    fault register works the same way.
+module ppu_cu_sched #(
+  parameter int unsigned CTX  = 8,
+  parameter int unsigned SMAX = 4
+) (
+  input  logic                              clk,
+  input  logic                              rst_n,
+  // CTA dispatch
+  input  logic                              disp_valid,
+  output logic                              disp_ready,
+  input  ppu_types_pkg::cu_disp_t           disp,
+  output logic [$clog2(CTX+1)-1:0]          free_ctx,
+  output logic [CTX-1:0]                    ctx_start,
+  // CTA events
+  output logic                              ev_valid,
+  input  logic                              ev_ready,
+  output ppu_types_pkg::cu_ev_t             ev,
+  // kill
+  input  logic                              kill_valid,
+  output logic                              kill_ready,
+  input  ppu_types_pkg::cu_kill_t           kill,
+  // channel faults
+  output logic                              flt_valid,
+  input  logic                              flt_ready,
+  output ppu_types_pkg::cu_fault_t          flt,
+  // S0
+  output logic                              pick_valid,
+  output logic [$clog2(CTX)-1:0]            pick_ctx,
+  output logic [31:0]                       pick_pc,
+  output logic                              pick_done,
+  // S1: the context goes back (miss or frozen): to FWAIT or READY
+  input  logic                              s1_back,
+  input  logic [$clog2(CTX)-1:0]            s1_ctx,
+  input  logic                              s1_fwait,
+  output ppu_types_pkg::pt_root_t           l1_root,
+  output logic                              l1_ferr,
+  output logic                              l1_frozen,
+  // S2: start values of the registers
+  input  logic [$clog2(CTX)-1:0]            l2_ctx,
+  output logic [31:0]                       l2_sp,
+  output logic [31:0]                       l2_tp,
+  output logic [31:0]                       l2_param,
+  output logic [31:0]                       l2_tid,
+  // S3
+  input  logic [$clog2(CTX)-1:0]            l3_ctx,
+  output logic                              l3_frozen,
+  output logic                              l3_snone,    // no store outstanding
+  output logic                              l3_sfull,    // SMAX stores outstanding
+  output logic [31:0]                       l3_res,
+  output logic                              l3_rerr,
+  output logic [7:0]                        l3_rkind,
+  output logic [7:0]                        l3_fkind,
+  output logic [10:0]                       l3_tid,
+  output ppu_types_pkg::cu_disp_t           l3_cta,
+  // S3 commit
+  input  logic                              cm_valid,
+  input  logic [$clog2(CTX)-1:0]            cm_ctx,
+  input  ppu_types_pkg::cu_act_e            cm_act,
+  input  logic [31:0]                       cm_pc,
+  input  logic [7:0]                        cm_kind,     // CU_A_FAULT
+  input  ppu_types_pkg::access_e            cm_access,
+  input  logic [31:0]                       cm_addr,
+  input  logic [31:0]                       cm_data,
+  // results for MWAIT contexts
+  input  logic                              ld_valid,
+  input  logic [$clog2(CTX)-1:0]            ld_ctx,
+  input  logic [31:0]                       ld_data,
+  input  logic                              ld_err,
+  input  logic [7:0]                        ld_kind,
+  input  logic                              amo_valid,
+  input  logic [$clog2(CTX)-1:0]            amo_ctx,
+  input  logic [31:0]                       amo_data,
+  input  logic                              amo_err,
+  input  logic [7:0]                        amo_kind,
+  input  logic                              dv_valid,
+  input  logic [$clog2(CTX)-1:0]            dv_ctx,
+  input  logic [31:0]                       dv_data,
+  // stores
+  input  logic                              sack_valid,
+  input  logic [$clog2(CTX)-1:0]            sack_ctx,
+  input  logic                              sflt_valid,
+  input  logic [$clog2(CTX)-1:0]            sflt_ctx,
+  input  logic [7:0]                        sflt_kind,
+  input  logic [31:0]                       sflt_va,
+  input  logic [31:0]                       sflt_pc,
+  // I-cache refill
+  input  logic                              rf_done,
+  input  logic                              rf_fault,
+  input  logic [7:0]                        rf_kind,
+  input  logic [$clog2(CTX)-1:0]            rf_ctx,
+  // per-context state (for the refill hold)
+  output logic [CTX*4-1:0]                  ctx_state,
+  output logic [CTX-1:0]                    ctx_frozen,
+  // debug
+  input  logic [$clog2(CTX)-1:0]            dbg_ctx,
+  output logic [3:0]                        dbg_state,
+  output logic [31:0]                       dbg_pc,
+  output logic [31:0]                       dbg_tid,
+  output logic [ppu_types_pkg::CU_TSLOT_W-1:0] dbg_tslot,
+  output logic [31:0]                       dbg_cta_id,
+  output logic [31:0]                       dbg_sp,
+  output logic [31:0]                       dbg_tp,
+  output logic [31:0]                       dbg_param
+);
+
+  localparam int unsigned CW  = $clog2(CTX);
+  localparam int unsigned NW  = $clog2(CTX + 1);      // thread counts
+  localparam int unsigned SW  = $clog2(SMAX + 1);
+  localparam int unsigned DW  = ppu_types_pkg::CU_DISP_W;
+  localparam int unsigned FRW = 8 + 2 + 32 + 32;       // {kind, access, addr, data}
+
+  if (CTX < 2) begin : g_bad_ctx
+    $error("ppu_cu_sched: CTX must be at least 2");
+  end
+
+  localparam logic [3:0] S_FREE  = 4'(ppu_types_pkg::CU_CTX_FREE);
+  localparam logic [3:0] S_READY = 4'(ppu_types_pkg::CU_CTX_READY);
+  localparam logic [3:0] S_PIPE  = 4'(ppu_types_pkg::CU_CTX_PIPE);
+  localparam logic [3:0] S_FWAIT = 4'(ppu_types_pkg::CU_CTX_FWAIT);
+  localparam logic [3:0] S_MWAIT = 4'(ppu_types_pkg::CU_CTX_MWAIT);
+  localparam logic [3:0] S_SWAIT = 4'(ppu_types_pkg::CU_CTX_SWAIT);
+  localparam logic [3:0] S_BAR   = 4'(ppu_types_pkg::CU_CTX_BAR);
+  localparam logic [3:0] S_EXIT  = 4'(ppu_types_pkg::CU_CTX_EXIT);
+  localparam logic [3:0] S_FAULT = 4'(ppu_types_pkg::CU_CTX_FAULT);
+
+  // CTA entry states
+  localparam logic [1:0] E_FREE  = 2'd0;
+  localparam logic [1:0] E_RUN   = 2'd1;
+  localparam logic [1:0] E_DONE  = 2'd2;   // to be reported
+  localparam logic [1:0] E_EVENT = 2'd3;   // in the event register
+
+  localparam logic [3:0] UNIT_COMPUTE = 4'(ppu_hw_pkg::PPU_FAULT_UNIT_COMPUTE);
+
+  // ---- State ----
+  // contexts
+  logic [CTX*4-1:0]   st_q, st_d;
+  logic [CTX*32-1:0]  pc_q, pc_d;
+  logic [CTX*CW-1:0]  cta_q, cta_d;
+  logic [CTX*CW-1:0]  tid_q, tid_d;
+  logic [CTX*SW-1:0]  scnt_q, scnt_d;
+  logic [CTX*32-1:0]  res_q, res_d;
+  logic [CTX-1:0]     resv_q, resv_d;
+  logic [CTX-1:0]     rerr_q, rerr_d;
+  logic [CTX*8-1:0]   rkind_q, rkind_d;
+  logic [CTX-1:0]     ferr_q, ferr_d;
+  logic [CTX*8-1:0]   fkind_q, fkind_d;
+  logic [CW-1:0]      rr_q;
+  // CTA entries
+  logic [CTX*2-1:0]   est_q, est_d;
+  logic [CTX*DW-1:0]  rec_q, rec_d;
+  logic [CTX*NW-1:0]  live_q, live_d;
+  logic [CTX*NW-1:0]  arr_q, arr_d;
+  logic [CTX-1:0]     phase_q, phase_d;
+  logic [CTX-1:0]     frozen_q, frozen_d;
+  logic [CTX-1:0]     killed_q, killed_d;
+  logic [CTX-1:0]     evk_q, evk_d;         // done kind: 1 KILLED
+  logic [CTX-1:0]     fpend_q, fpend_d;
+  logic [CTX*FRW-1:0] frec_q, frec_d;
+  // output registers
+  logic               ev_busy_q;
+  logic [CW-1:0]      ev_idx_q;
+  ppu_types_pkg::cu_ev_t    ev_q;
+  logic               flt_busy_q;
+  ppu_types_pkg::cu_fault_t flt_q;
+
+  // ---- Helpers ----
+  function automatic logic [31:0] f_tp(input logic [31:0] stack_va, input logic [4:0] log2,
+                                       input logic [CW-1:0] tid);
+    f_tp = (log2 == '0) ? stack_va : stack_va + (32'(tid) << log2);
+  endfunction
+
+  function automatic logic [31:0] f_stack_bytes(input logic [4:0] log2);
+    f_stack_bytes = (log2 == '0) ? 32'd0 : 32'd1 << log2;
+  endfunction
+
+  function automatic logic [DW-1:0] f_rec(input logic [CTX*DW-1:0] recs, input logic [CW-1:0] e);
+    f_rec = recs[32'(e)*DW +: DW];
+  endfunction
+
+  // ---- Per-entry fields of the records ----
+  // Bit offsets of cu_disp_t fields (packed: the last field is at bit 0);
+  // Yosys 0.23 has no struct-typed variables in loops or generate blocks.
+  localparam int unsigned OFF_CTA_ID = 7 + 7 + 6 + 32 + 16 + 16 + 32 + 3 * 11 + 5 + 32 + 32 + 32 + 11;
+  localparam int unsigned OFF_CHID   = OFF_CTA_ID + 32 + 23;
+  localparam int unsigned OFF_TSLOT  = OFF_CHID + 8 + 8;
+  logic [CTX*ppu_types_pkg::CU_TSLOT_W-1:0] e_tslot;
+  logic [CTX*32-1:0]                        e_ctaid;
+  logic [CTX*8-1:0]                         e_chid;
+
+  always_comb begin
+    for (int e = 0; e < CTX; e++) begin
+      e_tslot[e*ppu_types_pkg::CU_TSLOT_W +: ppu_types_pkg::CU_TSLOT_W] =
+        rec_q[e*DW + OFF_TSLOT +: ppu_types_pkg::CU_TSLOT_W];
+      e_ctaid[e*32 +: 32] = rec_q[e*DW + OFF_CTA_ID +: 32];
+      e_chid[e*8 +: 8]    = rec_q[e*DW + OFF_CHID +: 8];
+    end
+  end
+
+`ifdef VERILATOR
+  // The offsets and CU_DISP_W against the struct (Yosys cannot take $bits
+  // of a package type).
+  if ($bits(ppu_types_pkg::cu_disp_t) != DW || OFF_TSLOT + ppu_types_pkg::CU_TSLOT_W != DW)
+  begin : g_bad_layout
+    $error("ppu_cu_sched: cu_disp_t layout changed: update CU_DISP_W and the offsets");
+  end
+`endif
+
+  // ---- Per-context views ----
+  logic [CTX-1:0] is_free, ready, busy, cfrozen;
+
+  always_comb begin
+    for (int c = 0; c < CTX; c++) begin
+      logic [3:0]    s;
+      logic [CW-1:0] e;
+      s = st_q[c*4 +: 4];
+      e = cta_q[c*CW +: CW];
+      is_free[c] = s == S_FREE;
+      cfrozen[c] = !is_free[c] && frozen_q[e];
+      ready[c]   = s == S_READY && !frozen_q[e];
+      busy[c]    = s == S_PIPE || s == S_FWAIT || s == S_MWAIT || scnt_q[c*SW +: SW] != '0;
+    end
+  end
+
+  assign ctx_state  = st_q;
+  assign ctx_frozen = cfrozen;
+
+  // ---- Pick ----
+  always_comb begin
+    logic found;
+    found      = 1'b0;
+    pick_ctx   = '0;
+    for (int i = 1; i <= CTX; i++) begin
+      logic [CW-1:0] c;
+      c = CW'((32'(rr_q) + 32'(i)) % CTX);
+      if (!found && ready[c]) begin
+        found    = 1'b1;
+        pick_ctx = c;
+      end
+    end
+    pick_valid = found;
+  end
+
+  assign pick_pc   = pc_q[32'(pick_ctx)*32 +: 32];
+  assign pick_done = resv_q[pick_ctx];
+
+  // ---- Lookups ----
+  /* verilator lint_off UNUSEDSIGNAL */   // views of records: some fields only
+  ppu_types_pkg::cu_disp_t r1, r2, r3, rd;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [CW-1:0]           e1, e2, e3, ed;
+
+  assign e1 = cta_q[32'(s1_ctx)*CW +: CW];
+  assign r1 = f_rec(rec_q, e1);
+  assign l1_root   = r1.root;
+  assign l1_ferr   = ferr_q[s1_ctx];
+  assign l1_frozen = frozen_q[e1];
+
+  assign e2 = cta_q[32'(l2_ctx)*CW +: CW];
+  assign r2 = f_rec(rec_q, e2);
+  assign l2_tp    = f_tp(r2.stack_va, r2.stack_log2, tid_q[32'(l2_ctx)*CW +: CW]);
+  assign l2_sp    = l2_tp + f_stack_bytes(r2.stack_log2);
+  assign l2_param = r2.param;
+  assign l2_tid   = 32'(tid_q[32'(l2_ctx)*CW +: CW]);
+
+  assign e3 = cta_q[32'(l3_ctx)*CW +: CW];
+  assign r3 = f_rec(rec_q, e3);
+  assign l3_frozen = frozen_q[e3];
+  assign l3_snone  = scnt_q[32'(l3_ctx)*SW +: SW] == '0;
+  assign l3_sfull  = scnt_q[32'(l3_ctx)*SW +: SW] >= SW'(SMAX);
+  assign l3_res    = res_q[32'(l3_ctx)*32 +: 32];
+  assign l3_rerr   = rerr_q[l3_ctx];
+  assign l3_rkind  = rkind_q[32'(l3_ctx)*8 +: 8];
+  assign l3_fkind  = fkind_q[32'(l3_ctx)*8 +: 8];
+  assign l3_tid    = 11'(tid_q[32'(l3_ctx)*CW +: CW]);
+  assign l3_cta    = r3;
+
+  assign ed = cta_q[32'(dbg_ctx)*CW +: CW];
+  assign rd = f_rec(rec_q, ed);
+  assign dbg_state  = st_q[32'(dbg_ctx)*4 +: 4];
+  assign dbg_pc     = pc_q[32'(dbg_ctx)*32 +: 32];
+  assign dbg_tid    = 32'(tid_q[32'(dbg_ctx)*CW +: CW]);
+  assign dbg_tslot  = rd.tslot;
+  assign dbg_cta_id = rd.cta_id;
+  assign dbg_tp     = f_tp(rd.stack_va, rd.stack_log2, tid_q[32'(dbg_ctx)*CW +: CW]);
+  assign dbg_sp     = dbg_tp + f_stack_bytes(rd.stack_log2);
+  assign dbg_param  = rd.param;
+
+  // ---- Dispatch ----
+  logic [NW-1:0]      nfree;
+  logic [CTX*NW-1:0]  rank;         // free contexts below c
+  logic               efree_any;
+  logic [CW-1:0]      efree_idx;    // lowest free entry
+  logic               disp_go;
+
+  always_comb begin
+    logic [NW-1:0] n;
+    n = '0;
+    for (int c = 0; c < CTX; c++) begin
+      rank[c*NW +: NW] = n;
+      if (is_free[c]) n = n + NW'(1);
+    end
+    nfree = n;
+    efree_any = 1'b0;
+    efree_idx = '0;
+    for (int e = CTX - 1; e >= 0; e--) begin
+      if (est_q[e*2 +: 2] == E_FREE) begin
+        efree_any = 1'b1;
+        efree_idx = CW'(e);
+      end
+    end
+  end
+
+  assign free_ctx   = nfree;
+  assign disp_ready = efree_any && disp.nthreads != '0 && 32'(disp.nthreads) <= 32'(nfree);
+  assign disp_go    = disp_valid && disp_ready;
+  assign kill_ready = 1'b1;
+
+  always_comb begin
+    for (int c = 0; c < CTX; c++)
+      ctx_start[c] = disp_go && is_free[c] && 32'(rank[c*NW +: NW]) < 32'(disp.nthreads);
+  end
+
+  // ---- Events and faults: latch one at a time ----
+  logic          done_any, fp_any;
+  logic [CW-1:0] done_idx, fp_idx;
+
+  always_comb begin
+    done_any = 1'b0;
+    done_idx = '0;
+    fp_any   = 1'b0;
+    fp_idx   = '0;
+    for (int e = CTX - 1; e >= 0; e--) begin
+      if (est_q[e*2 +: 2] == E_DONE) begin
+        done_any = 1'b1;
+        done_idx = CW'(e);
+      end
+      if (fpend_q[e]) begin
+        fp_any = 1'b1;
+        fp_idx = CW'(e);
+      end
+    end
+  end
+
+  logic ev_latch, ev_free, flt_latch;
+  assign ev_latch  = !ev_busy_q && done_any;
+  assign ev_free   = ev_busy_q && ev_ready;
+  assign flt_latch = !flt_busy_q && fp_any;
+  assign ev_valid  = ev_busy_q;
+  assign ev        = ev_q;
+  assign flt_valid = flt_busy_q;
+  assign flt       = flt_q;
+
+  // ---- Next state ----
+  logic [CW-1:0] cm_e, sf_e;
+  assign cm_e = cta_q[32'(cm_ctx)*CW +: CW];
+  assign sf_e = cta_q[32'(sflt_ctx)*CW +: CW];
+
+  always_comb begin
+    logic [CTX-1:0] release_e;
+    logic [CTX-1:0] quiet;
+    logic [NW-1:0]  lv, ar;
+
+    st_d     = st_q;
+    pc_d     = pc_q;
+    cta_d    = cta_q;
+    tid_d    = tid_q;
+    scnt_d   = scnt_q;
+    res_d    = res_q;
+    resv_d   = resv_q;
+    rerr_d   = rerr_q;
+    rkind_d  = rkind_q;
+    ferr_d   = ferr_q;
+    fkind_d  = fkind_q;
+    est_d    = est_q;
+    rec_d    = rec_q;
+    live_d   = live_q;
+    arr_d    = arr_q;
+    phase_d  = phase_q;
+    frozen_d = frozen_q;
+    killed_d = killed_q;
+    evk_d    = evk_q;
+    fpend_d  = fpend_q;
+    frec_d   = frec_q;
+    release_e = '0;
+
+    // -- S3 commit: CTA bookkeeping --
+    lv = live_q[32'(cm_e)*NW +: NW];
+    ar = arr_q[32'(cm_e)*NW +: NW];
+    if (cm_valid && cm_act == ppu_types_pkg::CU_A_EXIT) begin
+      live_d[32'(cm_e)*NW +: NW] = lv - NW'(1);
+      if (lv == NW'(1)) begin
+        est_d[32'(cm_e)*2 +: 2] = E_DONE;
+        evk_d[cm_e]             = 1'b0;
+      end else if (ar != '0 && ar == lv - NW'(1)) begin
+        release_e[cm_e] = 1'b1;
+      end
+    end
+    if (cm_valid && cm_act == ppu_types_pkg::CU_A_BAR) begin
+      arr_d[32'(cm_e)*NW +: NW] = ar + NW'(1);
+      if (ar + NW'(1) == lv) release_e[cm_e] = 1'b1;
+    end
+    for (int e = 0; e < CTX; e++) begin
+      if (release_e[e]) begin
+        arr_d[e*NW +: NW] = '0;
+        phase_d[e]        = !phase_q[e];
+      end
+    end
+
+    // -- Faults: S3 first, then a store fault; the first of a CTA only --
+    if (sflt_valid && !frozen_q[sf_e] && est_q[32'(sf_e)*2 +: 2] == E_RUN) begin
+      frozen_d[sf_e] = 1'b1;
+      fpend_d[sf_e]  = 1'b1;
+      frec_d[32'(sf_e)*FRW +: FRW] = {sflt_kind, 2'(ppu_types_pkg::ACC_WRITE), sflt_va, sflt_pc};
+    end
+    if (cm_valid && cm_act == ppu_types_pkg::CU_A_FAULT && !frozen_q[cm_e]) begin
+      frozen_d[cm_e] = 1'b1;
+      fpend_d[cm_e]  = 1'b1;
+      frec_d[32'(cm_e)*FRW +: FRW] = {cm_kind, cm_access, cm_addr, cm_data};
+    end
+
+    // -- Kill --
+    for (int e = 0; e < CTX; e++) begin
+      if (kill_valid && est_q[e*2 +: 2] == E_RUN &&
+          e_tslot[e*ppu_types_pkg::CU_TSLOT_W +: ppu_types_pkg::CU_TSLOT_W] == kill.tslot &&
+          e_ctaid[e*32 +: 32] == kill.cta_id) begin
+        killed_d[e] = 1'b1;
+        frozen_d[e] = 1'b1;
+      end
+    end
+
+    // -- Quiesced killed CTAs are done --
+    quiet = '1;
+    for (int c = 0; c < CTX; c++)
+      if (!is_free[c] && busy[c]) quiet[cta_q[c*CW +: CW]] = 1'b0;
+    for (int e = 0; e < CTX; e++) begin
+      if (killed_q[e] && est_q[e*2 +: 2] == E_RUN && quiet[e]) begin
+        est_d[e*2 +: 2] = E_DONE;
+        evk_d[e]        = 1'b1;
+      end
+    end
+
+    // -- Contexts --
+    for (int c = 0; c < CTX; c++) begin
+      logic [CW-1:0] e;
+      logic [3:0]    s;
+      logic [SW-1:0] sc;
+      e  = cta_q[c*CW +: CW];
+      s  = st_q[c*4 +: 4];
+      sc = scnt_q[c*SW +: SW];
+
+      // outstanding stores
+      if (cm_valid && cm_ctx == CW'(c) && cm_act == ppu_types_pkg::CU_A_STORE) sc = sc + SW'(1);
+      if (sack_valid && sack_ctx == CW'(c)) sc = sc - SW'(1);
+      scnt_d[c*SW +: SW] = sc;
+
+      if (pick_valid && pick_ctx == CW'(c))
+        st_d[c*4 +: 4] = S_PIPE;
+
+      if (s1_back && s1_ctx == CW'(c))
+        st_d[c*4 +: 4] = s1_fwait ? S_FWAIT : S_READY;
+
+      if (s == S_FWAIT && rf_done)
+        st_d[c*4 +: 4] = S_READY;
+      if (rf_fault && rf_ctx == CW'(c)) begin
+        ferr_d[c]         = 1'b1;
+        fkind_d[c*8 +: 8] = rf_kind;
+      end
+
+      if (s == S_SWAIT && scnt_q[c*SW +: SW] == '0)
+        st_d[c*4 +: 4] = S_READY;
+
+      if (s == S_BAR && release_e[e]) begin
+        st_d[c*4 +: 4]   = S_READY;
+        resv_d[c]        = 1'b1;
+        res_d[c*32 +: 32] = '0;
+        rerr_d[c]        = 1'b0;
+      end
+
+      if (ld_valid && ld_ctx == CW'(c)) begin
+        st_d[c*4 +: 4]    = S_READY;
+        resv_d[c]         = 1'b1;
+        res_d[c*32 +: 32] = ld_data;
+        rerr_d[c]         = ld_err;
+        rkind_d[c*8 +: 8] = ld_kind;
+      end
+      if (amo_valid && amo_ctx == CW'(c)) begin
+        st_d[c*4 +: 4]    = S_READY;
+        resv_d[c]         = 1'b1;
+        res_d[c*32 +: 32] = amo_data;
+        rerr_d[c]         = amo_err;
+        rkind_d[c*8 +: 8] = amo_kind;
+      end
+      if (dv_valid && dv_ctx == CW'(c)) begin
+        st_d[c*4 +: 4]    = S_READY;
+        resv_d[c]         = 1'b1;
+        res_d[c*32 +: 32] = dv_data;
+        rerr_d[c]         = 1'b0;
+      end
+
+      if (cm_valid && cm_ctx == CW'(c)) begin
+        unique case (cm_act)
+          ppu_types_pkg::CU_A_NEXT, ppu_types_pkg::CU_A_STORE: begin
+            st_d[c*4 +: 4]    = S_READY;
+            pc_d[c*32 +: 32]  = cm_pc;
+            resv_d[c]         = 1'b0;
+          end
+          ppu_types_pkg::CU_A_REPLAY: st_d[c*4 +: 4] = S_READY;
+          ppu_types_pkg::CU_A_SWAIT:  st_d[c*4 +: 4] = S_SWAIT;
+          ppu_types_pkg::CU_A_MWAIT:  st_d[c*4 +: 4] = S_MWAIT;
+          ppu_types_pkg::CU_A_EXIT:   st_d[c*4 +: 4] = S_EXIT;
+          ppu_types_pkg::CU_A_BAR: begin
+            if (release_e[e]) begin
+              st_d[c*4 +: 4]    = S_READY;
+              resv_d[c]         = 1'b1;
+              res_d[c*32 +: 32] = '0;
+              rerr_d[c]         = 1'b0;
+            end else begin
+              st_d[c*4 +: 4] = S_BAR;
+            end
+          end
+          default: st_d[c*4 +: 4] = S_FAULT;   // CU_A_FAULT
+        endcase
+      end
+
+      // The CTA's event went out: the context is free.
+      if (ev_free && !is_free[c] && e == ev_idx_q)
+        st_d[c*4 +: 4] = S_FREE;
+
+      // A new thread.
+      if (ctx_start[c]) begin
+        st_d[c*4 +: 4]    = S_READY;
+        pc_d[c*32 +: 32]  = disp.entry_pc;
+        cta_d[c*CW +: CW] = efree_idx;
+        tid_d[c*CW +: CW] = CW'(rank[c*NW +: NW]);
+        resv_d[c]         = 1'b0;
+        rerr_d[c]         = 1'b0;
+        ferr_d[c]         = 1'b0;
+      end
+    end
+
+    // -- Entries: latch/free events, latch faults, new CTA --
+    if (ev_latch) est_d[32'(done_idx)*2 +: 2] = E_EVENT;
+    if (ev_free) begin
+      est_d[32'(ev_idx_q)*2 +: 2] = E_FREE;
+      fpend_d[ev_idx_q]           = 1'b0;
+    end
+    if (flt_latch) fpend_d[fp_idx] = 1'b0;
+    if (disp_go) begin
+      est_d[32'(efree_idx)*2 +: 2]     = E_RUN;
+      rec_d[32'(efree_idx)*DW +: DW]   = disp;
+      live_d[32'(efree_idx)*NW +: NW]  = NW'(disp.nthreads);
+      arr_d[32'(efree_idx)*NW +: NW]   = '0;
+      phase_d[efree_idx]               = 1'b0;
+      frozen_d[efree_idx]              = 1'b0;
+      killed_d[efree_idx]              = 1'b0;
+      fpend_d[efree_idx]               = 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (!rst_n) begin
+      st_q       <= '0;
+      pc_q       <= '0;
+      cta_q      <= '0;
+      tid_q      <= '0;
+      scnt_q     <= '0;
+      res_q      <= '0;
+      resv_q     <= '0;
+      rerr_q     <= '0;
+      rkind_q    <= '0;
+      ferr_q     <= '0;
+      fkind_q    <= '0;
+      rr_q       <= CW'(CTX - 1);
+      est_q      <= '0;
+      rec_q      <= '0;
+      live_q     <= '0;
+      arr_q      <= '0;
+      phase_q    <= '0;
+      frozen_q   <= '0;
+      killed_q   <= '0;
+      evk_q      <= '0;
+      fpend_q    <= '0;
+      frec_q     <= '0;
+      ev_busy_q  <= 1'b0;
+      ev_idx_q   <= '0;
+      ev_q       <= '0;
+      flt_busy_q <= 1'b0;
+      flt_q      <= '0;
+    end else begin
+      st_q     <= st_d;
+      pc_q     <= pc_d;
+      cta_q    <= cta_d;
+      tid_q    <= tid_d;
+      scnt_q   <= scnt_d;
+      res_q    <= res_d;
+      resv_q   <= resv_d;
+      rerr_q   <= rerr_d;
+      rkind_q  <= rkind_d;
+      ferr_q   <= ferr_d;
+      fkind_q  <= fkind_d;
+      est_q    <= est_d;
+      rec_q    <= rec_d;
+      live_q   <= live_d;
+      arr_q    <= arr_d;
+      phase_q  <= phase_d;
+      frozen_q <= frozen_d;
+      killed_q <= killed_d;
+      evk_q    <= evk_d;
+      fpend_q  <= fpend_d;
+      frec_q   <= frec_d;
+      if (pick_valid) rr_q <= pick_ctx;
+
+      if (ev_latch) begin
+        ev_busy_q <= 1'b1;
+        ev_idx_q  <= done_idx;
+        ev_q      <= {evk_q[done_idx] ? ppu_types_pkg::CU_EV_KILLED : ppu_types_pkg::CU_EV_EXITED,
+                      e_tslot[32'(done_idx)*ppu_types_pkg::CU_TSLOT_W +: ppu_types_pkg::CU_TSLOT_W],
+                      e_ctaid[32'(done_idx)*32 +: 32]};
+      end else if (ev_free) begin
+        ev_busy_q <= 1'b0;
+      end
+
+      if (flt_latch) begin
+        flt_busy_q <= 1'b1;
+        flt_q      <= {e_chid[32'(fp_idx)*8 +: 8], frec_q[32'(fp_idx)*FRW + 66 +: 8], UNIT_COMPUTE,
+                       frec_q[32'(fp_idx)*FRW +: 66]};
+      end else if (flt_ready) begin
+        flt_busy_q <= 1'b0;
+      end
+    end
+  end
+
+endmodule
+
+// Linting this block on its own flags the package constants that only other
+// blocks use (memory tags, flat-port widths of structs passed in arrays).
+`ifdef VERILATOR
+`verilator_config
+lint_off -rule UNUSEDPARAM -file "*ppu_types_pkg.sv" -match "*'MEM_TAG_W'*"
+lint_off -rule UNUSEDPARAM -file "*ppu_types_pkg.sv" -match "*'XLATE_REQ_W'*"
+lint_off -rule UNUSEDPARAM -file "*ppu_types_pkg.sv" -match "*'MEM_WR_REQ_W'*"
+lint_off -rule UNUSEDPARAM -file "*ppu_types_pkg.sv" -match "*'SEM_REQ_W'*"
+lint_off -rule UNUSEDPARAM -file "*ppu_types_pkg.sv" -match "*'CU_TSLOT_W'*"
+lint_off -rule UNUSEDPARAM -file "*ppu_types_pkg.sv" -match "*'CU_DISP_W'*"
+`endif

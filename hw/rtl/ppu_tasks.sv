@@ -1,0 +1,1312 @@
+// SPDX-License-Identifier: MIT
+// Priority task table (docs/compute-design.md §3), without eviction,
+// preemption and children yet; their state is here so that they fit.
+//
+// State:
+//  * Directory, one entry per hardware task id: state, channel, priority,
+//    depth, pending-list link, TMD VA, active slot, and the parent/children
+//    fields of device launches (held at 0 for now).  Free ids are a mask
+//    with a find-first; each channel has a live count (ids it holds).
+//  * Pending lists: per priority a singly linked FIFO through the
+//    directory's `next`, with head, tail and a non-empty mask.
+//  * Active slots (TASK_SLOTS): the TMD fields a CTA needs, NEXT_CTA,
+//    CTAS_EXITED, and per save slot j (k of them, at most 32) its state,
+//    children count, CTA id and CU.  The activation order of the slots is an
+//    "older than" matrix: exact, where the design's 16-bit stamp wraps.
+//
+// One FSM owns the MMU client, the memory read client and the semaphore
+// port, and does one of these at a time, in this order of precedence when
+// idle: drop the pending tasks of killed channels (a walk of the lists),
+// free a killed channel's slot once none of its CTAs is on a CU, complete
+// a task whose CTAs have all exited, activate the head of the highest
+// non-empty pending priority into a free slot, accept a host launch.
+//
+//  * Launch: a free id (else RETRY), read and check the 64-byte TMD (faults:
+//    TMD_INVALID, unit TASKS, ADDR = TMD VA, DATA = offset of the first bad
+//    word; translation and bus errors as they are), clamp PRIO to the
+//    channel's bounds, depth 1, append to the priority's list, OK.
+//  * Activation: pop the head, read the TMD again (unless it is the one the
+//    last launch read: the buffer still holds it), check it again, fill the
+//    slot.  Its CTAs can be dispatched from the next cycle.
+//  * Completion: read TMD 0x20..0x2f, release SEM_ADDR with SEM_PAYLOAD
+//    (RELEASE_TIMESTAMP with FLAGS.SEM_TIMESTAMP) if FLAGS.SEM_RELEASE, pulse
+//    nonstall[chid] if FLAGS.INTERRUPT, free the slot and the id.
+//
+// Dispatch (ppu_tasks_pick): the highest-priority active task with a CTA
+// left and a free save slot j (the lowest); the CU with the most free
+// contexts that fit.  One CTA is held in the dispatch register at a time;
+// free_ctx must already count a CTA accepted in an earlier cycle.
+//
+// CTA events come back as {kind, tslot, cta_id}: the save slot is found by
+// the CTA id among the slot's resident CTAs.  EXITED counts towards
+// completion, KILLED does not.
+//
+// Kill: while chan_kill[c] is high its tasks are not dispatched, completed
+// or activated; its pending tasks are dropped; each of its resident CTAs is
+// sent a kill (one at a time, to the CU it runs on) and its slots and ids
+// are freed once every CTA has come back (EXITED or KILLED).  chan_clear[c]
+// = c holds no task id.
+//
+// Trace: one record per cycle at most.  The FSM's event goes first; a CTA
+// event is accepted only in a cycle without one, and a dispatch decided
+// only in a cycle without either.
+module ppu_tasks #(
+  parameter int unsigned NUM_TASKS   = 64,
+  parameter int unsigned TASK_SLOTS  = 8,
+  parameter int unsigned NUM_CU      = 4,
+  parameter int unsigned CU_CONTEXTS = 8,
+  parameter int unsigned NC          = 16   // channels
+) (
+  input  logic                         clk,
+  input  logic                         rst_n,
+  // ---- host: launch ----
+  input  logic                         cl_valid,
+  output logic                         cl_ready,
+  input  ppu_types_pkg::task_launch_t  cl_req,
+  output logic                         cl_rsp_valid,      // pulse
+  output ppu_types_pkg::task_status_e  cl_rsp_status,
+  output logic [7:0]                   cl_rsp_tid,        // the task id with OK
+  output logic                         can_accept,        // a task id is free
+  // ---- host: channels ----
+  input  logic [NC-1:0]                chan_kill,         // level, held until chan_clear
+  output logic [NC-1:0]                chan_live,         // the channel holds task ids
+  output logic [NC-1:0]                chan_clear,        // ... it holds none (and no CTA is on a CU)
+  output logic [NC-1:0]                nonstall,          // pulse: completion with FLAGS.INTERRUPT
+  // ---- faults (unit TASKS, or SEM for the completion release) ----
+  output logic                         xf_valid,
+  input  logic                         xf_ready,
+  output ppu_types_pkg::cu_fault_t     xf,
+  // ---- MMU client ----
+  output logic                         x_req_valid,
+  input  logic                         x_req_ready,
+  output ppu_types_pkg::xlate_req_t    x_req,
+  input  logic                         x_rsp_valid,
+  input  ppu_types_pkg::xlate_rsp_t    x_rsp,
+  // ---- memory read client (8-byte beats) ----
+  output logic                         rd_valid,
+  input  logic                         rd_ready,
+  output ppu_types_pkg::paddr_t        rd_pa,
+  input  logic                         rd_rsp_valid,
+  input  ppu_types_pkg::mem_rd_rsp_t   rd_rsp,
+  // ---- semaphore unit (its task-completion port) ----
+  output logic                         sem_valid,
+  input  logic                         sem_ready,
+  output ppu_types_pkg::sem_req_t      sem_req,
+  input  logic                         sem_rsp_valid,
+  input  ppu_types_pkg::sem_rsp_t      sem_rsp,
+  // ---- compute units ----
+  input  logic [NUM_CU*$clog2(CU_CONTEXTS+1)-1:0] free_ctx,   // free contexts per CU
+  output logic [NUM_CU-1:0]            disp_valid,        // one per CU, shared payload
+  input  logic [NUM_CU-1:0]            disp_ready,
+  output ppu_types_pkg::cu_disp_t      disp,
+  input  logic                         ev_valid,
+  output logic                         ev_ready,
+  input  ppu_types_pkg::cu_ev_t        ev,
+  input  logic [((NUM_CU > 1) ? $clog2(NUM_CU) : 1)-1:0] ev_cu,  // for the trace only
+  output logic [NUM_CU-1:0]            kill_valid,        // one per CU, shared payload
+  input  logic [NUM_CU-1:0]            kill_ready,
+  output ppu_types_pkg::cu_kill_t      kill,
+  output logic                         icache_inv,        // pulse: activation with ICACHE_INVALIDATE
+  // ---- trace, perf, debug ----
+  output ppu_types_pkg::trace_t        trace,
+  output logic                         perf_launch,       // host launch accepted (OK)
+  output logic                         perf_dispatch,     // CTA accepted by a CU
+  output logic                         perf_complete,     // task completed
+  input  logic [7:0]                   dbg_tid,
+  output ppu_types_pkg::task_dbg_t     dbg
+);
+
+  // ---------------------------------------------------------------------
+  // Sizes
+  // ---------------------------------------------------------------------
+  localparam int unsigned S      = TASK_SLOTS;
+  localparam int unsigned TID_W  = $clog2(NUM_TASKS);
+  localparam int unsigned TS_W   = (S > 1) ? $clog2(S) : 1;
+  localparam int unsigned CU_W   = (NUM_CU > 1) ? $clog2(NUM_CU) : 1;
+  localparam int unsigned CH_W   = $clog2(NC);
+  localparam int unsigned LIVE_W = $clog2(NUM_TASKS + 1);
+  localparam int unsigned KMAX   = ppu_hw_pkg::PPU_TASK_BLOCK_MAX_SLOTS;   // 32 save slots
+  localparam int unsigned J_W    = $clog2(KMAX);
+  // Threads per CTA: at most CU_CONTEXTS until waves exist (§3.3 fallback).
+  localparam int unsigned TMAX   = (CU_CONTEXTS < ppu_hw_pkg::PPU_MAX_CTA_THREADS) ?
+                                   CU_CONTEXTS : ppu_hw_pkg::PPU_MAX_CTA_THREADS;
+  localparam int unsigned TSW    = ppu_types_pkg::CU_TSLOT_W;
+
+  if (NUM_TASKS < 2 || NUM_TASKS > 256 || (NUM_TASKS & (NUM_TASKS - 1)) != 0) begin : g_bad_tasks
+    $error("ppu_tasks: NUM_TASKS must be a power of two, 2..256");
+  end
+  if (S < 1 || S > (1 << TSW)) begin : g_bad_slots
+    $error("ppu_tasks: TASK_SLOTS must be 1..2^CU_TSLOT_W");
+  end
+  if (NC < 2 || NC > 256 || (NC & (NC - 1)) != 0) begin : g_bad_nc
+    $error("ppu_tasks: NC must be a power of two, 2..256");
+  end
+  if (NUM_CU < 1 || NUM_CU > 256 || CU_CONTEXTS < 1) begin : g_bad_cu
+    $error("ppu_tasks: NUM_CU must be 1..256 and CU_CONTEXTS >= 1");
+  end
+
+  // ---------------------------------------------------------------------
+  // Encodings from ppu_hw_pkg, sized
+  // ---------------------------------------------------------------------
+  localparam logic [7:0] K_BUS_ERROR   = 8'(ppu_hw_pkg::PPU_FAULT_KIND_BUS_ERROR);
+  localparam logic [7:0] K_TMD_INVALID = 8'(ppu_hw_pkg::PPU_FAULT_KIND_TMD_INVALID);
+  localparam logic [3:0] U_TASKS       = 4'(ppu_hw_pkg::PPU_FAULT_UNIT_TASKS);
+  localparam logic [3:0] U_SEM         = 4'(ppu_hw_pkg::PPU_FAULT_UNIT_SEM);
+
+  localparam logic [7:0] TR_LAUNCH   = 8'(ppu_hw_pkg::PPU_TRACE_TASK_LAUNCH);
+  localparam logic [7:0] TR_ACTIVATE = 8'(ppu_hw_pkg::PPU_TRACE_TASK_ACTIVATE);
+  localparam logic [7:0] TR_DISPATCH = 8'(ppu_hw_pkg::PPU_TRACE_CTA_DISPATCH);
+  localparam logic [7:0] TR_EXIT     = 8'(ppu_hw_pkg::PPU_TRACE_CTA_EXIT);
+  localparam logic [7:0] TR_COMPLETE = 8'(ppu_hw_pkg::PPU_TRACE_TASK_COMPLETE);
+  localparam logic [7:0] TR_FAIL     = 8'(ppu_hw_pkg::PPU_TRACE_LAUNCH_FAIL);
+
+  localparam int unsigned F_SEM_RELEASE = ppu_hw_pkg::PPU_TMD_FLAGS_SEM_RELEASE__LSB;
+  localparam int unsigned F_SEM_TS      = ppu_hw_pkg::PPU_TMD_FLAGS_SEM_TIMESTAMP__LSB;
+  localparam int unsigned F_INTERRUPT   = ppu_hw_pkg::PPU_TMD_FLAGS_INTERRUPT__LSB;
+  localparam int unsigned F_ICACHE_INV  = ppu_hw_pkg::PPU_TMD_FLAGS_ICACHE_INVALIDATE__LSB;
+  localparam int unsigned F_LAST        = ppu_hw_pkg::PPU_TMD_FLAGS_ICACHE_INVALIDATE__MSB;
+  localparam int unsigned PRIO_LSB      = ppu_hw_pkg::PPU_TMD_PRIORITY_PRIO__LSB;
+
+  localparam int unsigned OP_W = ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__MSB
+                                 - ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__LSB + 1;
+
+  localparam logic [31:0] HDR_BYTES = 32'(ppu_hw_pkg::PPU_TASK_BLOCK_HEADER_BYTES);
+  localparam int unsigned REC_SHIFT = $clog2(ppu_hw_pkg::PPU_THREAD_RECORD_BYTES);
+
+
+  typedef enum logic [3:0] {
+    S_IDLE,
+    S_XREQ,      // translate the first beat's VA
+    S_XWAIT,
+    S_RD,        // read beats f_b0 .. f_b0 + f_nb - 1 of the TMD into buf
+    S_L_CHECK,   // launch: check, clamp, append
+    S_A_FILL,    // activation: check, fill the slot
+    S_C_SEM,     // completion: release?
+    S_C_SEMREQ,
+    S_C_SEMWAIT,
+    S_C_DONE,
+    S_FAULT,     // report f_fault, then drop the task
+    S_P_SCAN,    // kill: find the next non-empty priority (pw_p downwards)
+    S_P_WALK     // kill: walk its list, dropping killed channels' tasks
+  } fstate_e;
+
+  typedef enum logic [1:0] {
+    OP_LAUNCH,
+    OP_ACT,
+    OP_COMP
+  } op_e;
+
+  // ---------------------------------------------------------------------
+  // State
+  // ---------------------------------------------------------------------
+  // directory
+  ppu_types_pkg::task_state_e d_state [NUM_TASKS];
+  logic [CH_W-1:0]  d_chid     [NUM_TASKS];
+  logic [5:0]       d_prio     [NUM_TASKS];
+  logic [6:0]       d_depth    [NUM_TASKS];
+  logic [TID_W-1:0] d_next     [NUM_TASKS];
+  logic [25:0]      d_tmd      [NUM_TASKS];   // TMD VA [31:6]
+  logic [TS_W-1:0]  d_slot     [NUM_TASKS];
+  // device launches (issue 13): always 0 for now
+  logic             d_has_par  [NUM_TASKS];
+  logic [TID_W-1:0] d_parent   [NUM_TASKS];
+  logic [J_W-1:0]   d_par_j    [NUM_TASKS];
+  logic [6:0]       d_children [NUM_TASKS];
+  logic [NUM_TASKS-1:0] id_free;
+
+  // pending lists
+  logic [TID_W-1:0] p_head [64];
+  logic [TID_W-1:0] p_tail [64];
+  logic [63:0]      p_nonempty;
+
+  // per channel
+  logic [NC*LIVE_W-1:0] ch_live;           // per channel at c*LIVE_W (one vector: reset)
+  logic [22:0]       ch_root     [NC];    // pt_root_t
+  logic [6:0]        ch_maxdepth [NC];
+
+  // active slots
+  logic [S-1:0]     sl_used;              // reserved (activation on) or active
+  logic [S-1:0]     sl_ready;             // filled: active
+  logic [TID_W-1:0] sl_tid    [S];
+  logic [CH_W-1:0]  sl_chid   [S];
+  logic [5:0]       sl_prio   [S];
+  logic [6:0]       sl_depth  [S];
+  logic [31:0]      sl_entry  [S];
+  logic [31:0]      sl_param  [S];
+  logic [31:0]      sl_gx     [S];
+  logic [15:0]      sl_gy     [S];
+  logic [15:0]      sl_gz     [S];
+  logic [10:0]      sl_cx     [S];
+  logic [10:0]      sl_cy     [S];
+  logic [10:0]      sl_cz     [S];
+  logic [10:0]      sl_t      [S];        // threads per CTA
+  logic [31:0]      sl_ncta   [S];
+  logic [4:0]       sl_slog2  [S];        // log2 STACK_BYTES, 0 = no stack
+  logic [KMAX-1:0]  sl_kmask  [S];        // save slots 0..k-1
+  logic [31:0]      sl_stack0 [S];        // stack of thread 0 of save slot 0
+  logic [31:0]      sl_next   [S];        // NEXT_CTA
+  logic [31:0]      sl_exited [S];        // CTAS_EXITED
+  logic [S*S-1:0]   older;                // bit a*S+b: slot a activated before slot b
+  // Per save slot j of each active slot.  The HW-state slot states (FREE,
+  // RUN, SAVED, SAVED_WAIT, EXITED_KIDS) are kept as one bit-plane per
+  // state (FREE = no bit set), plus the table's own KILLING (kill sent,
+  // event not yet back); so every test and update is a word operation.
+  // Rows are per slot, element j at j*width (Yosys: no arrays of arrays).
+  logic [S*KMAX-1:0]      jp_run;         // RUN: on a CU (slot s at s*KMAX)
+  logic [S*KMAX-1:0]      jp_kill;        // KILLING: on a CU, kill sent
+  logic [S*KMAX-1:0]      jp_kids;        // EXITED_KIDS (issue 13): never set yet
+  logic [KMAX*8-1:0]      js_kids [S];    // children outstanding per j (issue 13)
+  logic [KMAX*32-1:0]     js_cta  [S];    // CTA id while RUN/KILLING
+  logic [KMAX*CU_W-1:0]   js_cu   [S];    // its CU
+
+  // FSM
+  fstate_e          st;
+  op_e              f_op;
+  logic [TID_W-1:0] f_tid;
+  logic [TS_W-1:0]  f_slot;
+  logic [CH_W-1:0]  f_chid;
+  logic [22:0]      f_root;
+  logic [31:0]      f_va;                 // TMD VA
+  logic [5:0]       f_pmin, f_pmax;
+  logic [2:0]       f_b0;                 // first beat
+  logic [3:0]       f_nb, f_iss, f_rcv;   // beats: count, issued, received
+  ppu_types_pkg::paddr_t f_pa;            // PA of the first beat
+  logic             f_err;
+  logic [31:0]      f_err_va;
+  ppu_types_pkg::cu_fault_t f_fault;
+  logic [63:0]      buf_q [8];            // TMD beats
+  logic             buf_v;                // buf_q holds the whole TMD of buf_tid
+  logic [TID_W-1:0] buf_tid;
+  logic             rd_valid_q;
+  ppu_types_pkg::paddr_t rd_pa_q;
+  logic [5:0]       pw_p;                 // purge walk
+  logic [TID_W-1:0] pw_cur, pw_prev;
+  logic             pw_hasprev;
+
+  // outputs registered
+  logic             rsp_v_q;
+  ppu_types_pkg::task_status_e rsp_st_q;
+  logic [TID_W-1:0] rsp_tid_q;
+  logic [NC-1:0]    nonstall_q;
+  logic             icache_inv_q;
+  ppu_types_pkg::trace_t trace_q;
+
+  // dispatch register
+  logic             dq_valid;
+  logic [CU_W-1:0]  dq_cu;
+  logic [TS_W-1:0]  dq_slot;
+  logic [J_W-1:0]   dq_j;
+  ppu_types_pkg::cu_disp_t dq;
+
+  // kill register
+  logic             kq_valid;
+  logic [CU_W-1:0]  kq_cu;
+  logic [TS_W-1:0]  kq_slot;
+  logic [J_W-1:0]   kq_j;
+  logic [31:0]      kq_cta;
+
+  // ---------------------------------------------------------------------
+  // Small helpers
+  // ---------------------------------------------------------------------
+  logic [NC-1:0] killed;
+  assign killed = chan_kill;
+
+  // Index of the lowest set bit of a NUM_TASKS-bit mask (0 if none), by
+  // halving: log2 steps rather than one per bit.
+  function automatic logic [TID_W-1:0] ffs_id(input logic [NUM_TASKS-1:0] m);
+    logic [NUM_TASKS-1:0] x;
+    logic [TID_W-1:0]     r;
+    x = m;
+    r = '0;
+    for (int l = TID_W - 1; l >= 0; l--) begin
+      // the lower half of the current window is empty: go to the upper half
+      if ((x & ((NUM_TASKS'(1) << (1 << l)) - NUM_TASKS'(1))) == '0) begin
+        r[l] = 1'b1;
+        x    = x >> (1 << l);
+      end
+    end
+    ffs_id = r;
+  endfunction
+
+  function automatic logic [J_W:0] ffs32(input logic [KMAX-1:0] m);   // MSB set: none
+    logic [J_W:0] r;
+    r = '1;
+    for (int j = KMAX - 1; j >= 0; j--)
+      if (m[j]) r = {1'b0, J_W'(j)};
+    ffs32 = r;
+  endfunction
+
+  // ---------------------------------------------------------------------
+  // TMD words and their check (combinational on buf_q)
+  // ---------------------------------------------------------------------
+  logic [31:0] w [16];
+  always_comb
+    for (int i = 0; i < 16; i++) w[i] = buf_q[i/2][(i%2)*32 +: 32];
+
+  logic [47:0] v_gxy, v_gxyz;
+  logic [21:0] v_cxy, v_cxyz;
+  logic        v_pow2;
+  logic [35:0] v_need;
+  logic [15:0] v_bad;
+  logic        v_any;
+  logic [5:0]  v_off;       // byte offset of the first bad word
+  logic [10:0] v_t;
+  logic [4:0]  v_slog2;
+  logic [KMAX-1:0] v_kmask;
+  logic [31:0] v_stack0;
+  logic [32:0] v_kmask33;
+  logic v_on;   // the check is only looked at in these states (saves simulation time)
+  assign v_on = st == S_L_CHECK || st == S_A_FILL;
+  always_comb begin
+    v_gxy   = '0;
+    v_gxyz  = '0;
+    v_cxy   = '0;
+    v_cxyz  = '0;
+    v_pow2  = 1'b0;
+    v_need  = '0;
+    v_bad   = '0;
+    v_t     = '0;
+    v_slog2 = '0;
+    v_kmask33 = '0;
+    v_stack0  = '0;
+    v_any     = 1'b0;
+    v_off     = '0;
+    if (v_on) begin
+      v_gxy   = 48'(w[1]) * 48'(w[2][15:0]);
+      v_gxyz  = 48'(v_gxy[31:0]) * 48'(w[3][15:0]);
+      v_cxy   = 22'(w[4][10:0]) * 22'(w[5][10:0]);
+      v_cxyz  = 22'(v_cxy[10:0]) * 22'(w[6][10:0]);
+      v_pow2  = (w[12] & (w[12] - 32'd1)) == 32'd0;
+      v_need  = 36'(HDR_BYTES) + ((36'(w[13][5:0]) * 36'(v_cxyz[10:0])) * (36'(w[12][16:0]) + 36'd128));
+      v_bad[0]     = w[0][1:0] != 2'b0;
+      v_bad[1]     = w[1] == 32'd0;
+      v_bad[2]     = w[2] == 32'd0 || w[2] > 32'd65535 || v_gxy[47:32] != 16'd0;
+      v_bad[3]     = w[3] == 32'd0 || w[3] > 32'd65535 || v_gxyz[47:32] != 16'd0;
+      v_bad[4]     = w[4] == 32'd0 || w[4] > 32'(TMAX);
+      v_bad[5]     = w[5] == 32'd0 || w[5] > 32'(TMAX) || 32'(v_cxy) > 32'(TMAX);
+      v_bad[6]     = w[6] == 32'd0 || w[6] > 32'(TMAX) || 32'(v_cxyz) > 32'(TMAX);
+      v_bad[9]     = w[9][31:F_LAST+1] != '0;
+      v_bad[10]    = w[9][F_SEM_RELEASE] &&
+                     (w[10][1:0] != 2'b0 || (w[9][F_SEM_TS] && w[10][3:2] != 2'b0));
+      v_bad[12]    = !(w[12] == 32'd0 || (v_pow2 && w[12] >= 32'd64 && w[12] <= 32'd65536));
+      v_bad[13]    = w[13] == 32'd0 || w[13] > 32'(KMAX);
+      v_bad[14]    = 36'(w[14]) < v_need;
+      v_bad[15]    = w[15][5:0] != 6'b0;
+      v_any = v_bad != '0;
+      for (int i = 15; i >= 0; i--)
+        if (v_bad[i]) v_off = 6'(i * 4);
+      v_t     = v_cxyz[10:0];
+      for (int b = 6; b <= 16; b++)
+        if (w[12][b]) v_slog2 = 5'(b);
+      v_kmask33 = (33'd1 << w[13][5:0]) - 33'd1;
+      v_stack0  = w[15] + HDR_BYTES + ((32'(w[13][5:0]) * 32'(v_t)) << REC_SHIFT);
+    end
+    v_kmask = v_kmask33[KMAX-1:0];
+  end
+
+  // PRIO clamped to the launching channel's bounds
+  logic [5:0] c_prio;
+  always_comb begin
+    c_prio = w[8][PRIO_LSB +: 6];
+    if (c_prio > f_pmax) c_prio = f_pmax;
+    if (c_prio < f_pmin) c_prio = f_pmin;
+  end
+
+  // ---------------------------------------------------------------------
+  // Per save slot masks
+  // ---------------------------------------------------------------------
+  logic [KMAX-1:0] m_free [S];    // FREE and below k
+  logic [KMAX-1:0] m_run  [S];    // RUN
+  logic [KMAX-1:0] m_live [S];    // RUN or KILLING: on a CU
+  always_comb begin
+    for (int s = 0; s < S; s++) begin
+      m_free[s] = ~(jp_run[s*KMAX +: KMAX] | jp_kill[s*KMAX +: KMAX] | jp_kids[s*KMAX +: KMAX]) &
+                  sl_kmask[s];
+      m_run[s]  = jp_run[s*KMAX +: KMAX];
+      m_live[s] = jp_run[s*KMAX +: KMAX] | jp_kill[s*KMAX +: KMAX];
+    end
+  end
+
+  // ---------------------------------------------------------------------
+  // Policy
+  // ---------------------------------------------------------------------
+  logic [S-1:0]    slot_disp;
+  logic [S*6-1:0]  slot_prio_f;
+  logic [S*11-1:0] slot_need_f;
+  always_comb begin
+    for (int s = 0; s < S; s++) begin
+      slot_disp[s] = sl_ready[s] && !killed[sl_chid[s]] && sl_next[s] < sl_ncta[s] &&
+                     m_free[s] != '0;
+      slot_prio_f[s*6 +: 6]   = sl_prio[s];
+      slot_need_f[s*11 +: 11] = sl_t[s];
+    end
+  end
+
+  logic            act_valid;
+  logic [5:0]      act_prio;
+  logic [TS_W-1:0] act_slot;
+  logic            cand_valid, place_valid;
+  logic [TS_W-1:0] cand_slot;
+  logic [CU_W-1:0] place_cu;
+
+  ppu_tasks_pick #(.TASK_SLOTS(S), .NUM_CU(NUM_CU), .CU_CONTEXTS(CU_CONTEXTS)) u_pick (
+    .pend_nonempty(p_nonempty), .slot_used(sl_used),
+    .act_valid, .act_prio, .act_slot,
+    .slot_disp, .slot_prio(slot_prio_f), .slot_need(slot_need_f), .older, .free_ctx,
+    .cand_valid, .cand_slot, .place_valid, .place_cu
+  );
+
+  // ---------------------------------------------------------------------
+  // What the idle FSM may do
+  // ---------------------------------------------------------------------
+  logic            purge_need;      // a pending task of a killed channel
+  logic            clean_need;      // a killed channel's slot with nothing on a CU
+  logic [TS_W-1:0] clean_slot;
+  logic            comp_need;       // every CTA of an active task exited
+  logic [TS_W-1:0] comp_slot;
+  logic [TID_W:0]  free_id;         // MSB set: none
+  always_comb begin
+    purge_need = 1'b0;
+    if (killed != '0)
+      for (int t = 0; t < NUM_TASKS; t++)
+        if (!id_free[t] && d_state[t] == ppu_types_pkg::TASK_ST_PENDING && killed[d_chid[t]])
+          purge_need = 1'b1;
+    clean_need = 1'b0;
+    clean_slot = '0;
+    comp_need  = 1'b0;
+    comp_slot  = '0;
+    for (int s = S - 1; s >= 0; s--) begin
+      if (sl_ready[s] && killed[sl_chid[s]] && m_live[s] == '0 &&
+          !(kq_valid && kq_slot == TS_W'(s)) && !(dq_valid && dq_slot == TS_W'(s))) begin
+        clean_need = 1'b1;
+        clean_slot = TS_W'(s);
+      end
+      if (sl_ready[s] && !killed[sl_chid[s]] && sl_exited[s] == sl_ncta[s] &&
+          d_children[sl_tid[s]] == 7'd0) begin
+        comp_need = 1'b1;
+        comp_slot = TS_W'(s);
+      end
+    end
+    free_id = {id_free == '0, ffs_id(id_free)};
+  end
+
+  // ---------------------------------------------------------------------
+  // FSM decisions (combinational), applied below
+  // ---------------------------------------------------------------------
+  fstate_e          st_n;
+  logic             a_take;                // take free_id for the launch in cl_req
+  logic             a_free;                // free a task id (and its slot if it has one)
+  logic [TID_W-1:0] a_free_tid;
+  logic             a_slot_free;
+  logic [TS_W-1:0]  a_slot_idx;
+  logic             a_rsp;
+  ppu_types_pkg::task_status_e a_rsp_st;
+  logic             a_start;               // start a TMD read
+  logic [2:0]       a_b0;
+  logic [3:0]       a_nb;
+  logic             a_append;              // f_tid to the tail of c_prio
+  logic             a_pop;                 // head of act_prio into act_slot
+  logic             a_fill;                // fill f_slot from buf
+  logic             a_fault;               // load f_fault with a_fault_rec
+  ppu_types_pkg::cu_fault_t a_fault_rec;
+  logic             a_nonstall;
+  logic             a_walk_keep;           // purge walk: keep pw_cur
+  logic             tr_fsm_v;
+  ppu_types_pkg::trace_t tr_fsm;
+  logic             a_comp;                // start a completion of comp_slot
+  logic             a_fail_tmd;            // fault: misaligned TMD VA at accept
+
+  logic [TID_W-1:0] head_act;
+  logic             w_last, w_dead;        // purge walk at pw_cur
+  assign head_act = p_head[act_prio];
+  assign w_last   = pw_cur == p_tail[pw_p];
+  assign w_dead   = killed[d_chid[pw_cur]];
+
+  always_comb begin
+    st_n        = st;
+    a_take      = 1'b0;
+    a_free      = 1'b0;
+    a_free_tid  = f_tid;
+    a_slot_free = 1'b0;
+    a_slot_idx  = f_slot;
+    a_rsp       = 1'b0;
+    a_rsp_st    = ppu_types_pkg::TASK_LAUNCH_OK;
+    a_start     = 1'b0;
+    a_b0        = 3'd0;
+    a_nb        = 4'd8;
+    a_append    = 1'b0;
+    a_pop       = 1'b0;
+    a_fill      = 1'b0;
+    a_fault     = 1'b0;
+    a_fault_rec = '0;
+    a_fault_rec.chid = 8'(f_chid);
+    a_fault_rec.unit = U_TASKS;
+    a_fault_rec.access = ppu_types_pkg::ACC_READ;
+    a_nonstall  = 1'b0;
+    a_walk_keep = 1'b0;
+    a_comp      = 1'b0;
+    a_fail_tmd  = 1'b0;
+    tr_fsm_v    = 1'b0;
+    tr_fsm      = '0;
+    cl_ready    = 1'b0;
+
+    unique case (st)
+      S_IDLE: begin
+        if (purge_need) begin
+          st_n = S_P_SCAN;
+        end else if (clean_need) begin
+          a_free      = 1'b1;
+          a_free_tid  = sl_tid[clean_slot];
+          a_slot_free = 1'b1;
+          a_slot_idx  = clean_slot;
+        end else if (comp_need) begin
+          a_comp  = 1'b1;
+          a_start = 1'b1;
+          a_b0    = 3'd4;           // TMD 0x20..0x2f
+          a_nb    = 4'd2;
+          st_n    = S_XREQ;
+        end else if (act_valid) begin
+          a_pop = 1'b1;
+          if (buf_v && buf_tid == head_act) begin
+            st_n = S_A_FILL;
+          end else begin
+            a_start = 1'b1;
+            st_n    = S_XREQ;
+          end
+        end else begin
+          cl_ready = 1'b1;
+          if (cl_valid) begin
+            if (killed[cl_req.chid[CH_W-1:0]] || free_id[TID_W]) begin
+              a_rsp    = 1'b1;
+              a_rsp_st = free_id[TID_W] && !killed[cl_req.chid[CH_W-1:0]] ?
+                         ppu_types_pkg::TASK_LAUNCH_RETRY : ppu_types_pkg::TASK_LAUNCH_FAULTED;
+              tr_fsm_v = 1'b1;
+              tr_fsm.kind = TR_FAIL;
+              tr_fsm.chid = cl_req.chid;
+              tr_fsm.a    = 32'(a_rsp_st);
+              tr_fsm.b    = cl_req.tmd_va;
+            end else begin
+              a_take = 1'b1;
+              if (cl_req.tmd_va[5:0] != 6'd0) begin
+                a_fail_tmd = 1'b1;
+                st_n       = S_FAULT;
+              end else begin
+                a_start = 1'b1;
+                st_n    = S_XREQ;
+              end
+            end
+          end
+        end
+      end
+
+      S_XREQ: if (x_req_ready) st_n = S_XWAIT;
+
+      S_XWAIT: begin
+        if (x_rsp_valid) begin
+          if (x_rsp.fault) begin
+            a_fault          = 1'b1;
+            a_fault_rec.kind = x_rsp.kind;
+            a_fault_rec.addr = f_va + 32'({f_b0, 3'b0});
+            st_n             = S_FAULT;
+          end else begin
+            st_n = S_RD;
+          end
+        end
+      end
+
+      S_RD: begin
+        if (f_rcv == f_nb) begin
+          if (f_err) begin
+            a_fault          = 1'b1;
+            a_fault_rec.kind = K_BUS_ERROR;
+            a_fault_rec.addr = f_err_va;
+            st_n             = S_FAULT;
+          end else begin
+            unique case (f_op)
+              OP_LAUNCH: st_n = S_L_CHECK;
+              OP_ACT:    st_n = S_A_FILL;
+              default:   st_n = S_C_SEM;
+            endcase
+          end
+        end
+      end
+
+      S_L_CHECK: begin
+        if (v_any) begin
+          a_fault          = 1'b1;
+          a_fault_rec.kind = K_TMD_INVALID;
+          a_fault_rec.addr = f_va;
+          a_fault_rec.data = 32'(v_off);
+          st_n             = S_FAULT;
+        end else if (killed[f_chid]) begin
+          a_free   = 1'b1;
+          a_rsp    = 1'b1;
+          a_rsp_st = ppu_types_pkg::TASK_LAUNCH_FAULTED;
+          tr_fsm_v = 1'b1;
+          tr_fsm.kind = TR_FAIL;
+          tr_fsm.chid = 8'(f_chid);
+          tr_fsm.a    = 32'(ppu_types_pkg::TASK_LAUNCH_FAULTED);
+          tr_fsm.b    = f_va;
+          st_n     = S_IDLE;
+        end else begin
+          a_append = 1'b1;
+          a_rsp    = 1'b1;
+          tr_fsm_v = 1'b1;
+          tr_fsm.kind = TR_LAUNCH;
+          tr_fsm.chid = 8'(f_chid);
+          tr_fsm.a    = {1'b0, 7'd1, 2'b0, c_prio, 8'(f_chid), 8'(f_tid)};
+          tr_fsm.b    = 32'hff;
+          st_n     = S_IDLE;
+        end
+      end
+
+      S_A_FILL: begin
+        if (v_any) begin
+          a_fault          = 1'b1;
+          a_fault_rec.kind = K_TMD_INVALID;
+          a_fault_rec.addr = f_va;
+          a_fault_rec.data = 32'(v_off);
+          st_n             = S_FAULT;
+        end else begin
+          a_fill   = 1'b1;
+          tr_fsm_v = 1'b1;
+          tr_fsm.kind = TR_ACTIVATE;
+          tr_fsm.chid = 8'(f_chid);
+          tr_fsm.a    = {10'b0, d_prio[f_tid], 8'(f_slot), 8'(f_tid)};
+          tr_fsm.b    = f_va;
+          st_n     = S_IDLE;
+        end
+      end
+
+      S_C_SEM: st_n = w[9][F_SEM_RELEASE] ? S_C_SEMREQ : S_C_DONE;
+
+      S_C_SEMREQ: if (sem_ready) st_n = S_C_SEMWAIT;
+
+      S_C_SEMWAIT: begin
+        if (sem_rsp_valid) begin
+          if (sem_rsp.fault) begin
+            a_fault            = 1'b1;
+            a_fault_rec.kind   = sem_rsp.kind;
+            a_fault_rec.unit   = U_SEM;
+            a_fault_rec.access = sem_rsp.access;
+            a_fault_rec.addr   = w[10];
+            a_fault_rec.data   = f_va;
+            st_n               = S_FAULT;
+          end else begin
+            st_n = S_C_DONE;
+          end
+        end
+      end
+
+      S_C_DONE: begin
+        a_free      = 1'b1;
+        a_slot_free = 1'b1;
+        a_nonstall  = w[9][F_INTERRUPT];
+        tr_fsm_v    = 1'b1;
+        tr_fsm.kind = TR_COMPLETE;
+        tr_fsm.chid = 8'(f_chid);
+        tr_fsm.a    = {8'b0, w[9][7:0], 8'(f_slot), 8'(f_tid)};
+        tr_fsm.b    = f_va;
+        st_n        = S_IDLE;
+      end
+
+      S_FAULT: begin
+        if (xf_ready) begin
+          a_free      = 1'b1;
+          a_slot_free = f_op != OP_LAUNCH;
+          if (f_op == OP_LAUNCH) begin
+            a_rsp    = 1'b1;
+            a_rsp_st = ppu_types_pkg::TASK_LAUNCH_FAULTED;
+            tr_fsm_v = 1'b1;
+            tr_fsm.kind = TR_FAIL;
+            tr_fsm.chid = 8'(f_chid);
+            tr_fsm.a    = 32'(ppu_types_pkg::TASK_LAUNCH_FAULTED);
+            tr_fsm.b    = f_va;
+          end
+          st_n = S_IDLE;
+        end
+      end
+
+      S_P_SCAN: begin
+        if (p_nonempty[pw_p]) st_n = S_P_WALK;
+        else if (pw_p == 6'd0) st_n = S_IDLE;
+      end
+
+      S_P_WALK: begin
+        if (w_dead) begin
+          a_free     = 1'b1;
+          a_free_tid = pw_cur;
+        end else begin
+          a_walk_keep = 1'b1;
+        end
+        if (w_last) st_n = (pw_p == 6'd0) ? S_IDLE : S_P_SCAN;
+      end
+
+      default: st_n = S_IDLE;
+    endcase
+    tr_fsm.valid = tr_fsm_v;
+  end
+
+  // ---------------------------------------------------------------------
+  // CTA events, dispatch and kill decisions
+  // ---------------------------------------------------------------------
+  logic [TS_W-1:0]  ev_slot;
+  logic [KMAX-1:0]  ev_match;
+  logic [J_W:0]     ev_ff;
+  logic             ev_hit, ev_fire;
+  logic [J_W-1:0]   ev_j;
+  logic             ev_exit;
+  always_comb begin
+    ev_slot  = ev.tslot[TS_W-1:0];
+    ev_match = '0;
+    if (ev_valid)
+      for (int j = 0; j < KMAX; j++)
+        ev_match[j] = m_live[ev_slot][j] && js_cta[ev_slot][j*32 +: 32] == ev.cta_id;
+    ev_ff   = ffs32(ev_match);
+    ev_hit  = !ev_ff[J_W] && sl_ready[ev_slot];
+    ev_j    = ev_ff[J_W-1:0];
+    ev_exit = ev.kind == ppu_types_pkg::CU_EV_EXITED;
+  end
+  assign ev_ready = !tr_fsm_v;
+  assign ev_fire  = ev_valid && ev_ready;
+
+  // dispatch decision: the candidate, its lowest free save slot, its CU
+  logic             disp_go, disp_fire;
+  logic [J_W:0]     d_ff;
+  logic [J_W-1:0]   d_j;
+  logic [31:0]      d_stack;
+  always_comb begin
+    d_ff    = ffs32(m_free[cand_slot]);
+    d_j     = d_ff[J_W-1:0];
+    d_stack = sl_stack0[cand_slot];
+    if (sl_slog2[cand_slot] != 5'd0)
+      d_stack = d_stack + ((32'(d_j) * 32'(sl_t[cand_slot])) << sl_slog2[cand_slot]);
+  end
+  assign disp_go   = place_valid && !dq_valid && !tr_fsm_v && !ev_fire;
+
+  assign disp_fire = dq_valid && disp_ready[dq_cu];
+
+  // kill: the first resident CTA of a killed channel not yet sent a kill
+  // (and not still waiting in the dispatch register)
+  logic            kpick_v;
+  logic [TS_W-1:0] kpick_s;
+  logic [J_W-1:0]  kpick_j;
+  logic [CU_W-1:0] kpick_cu;
+  logic [31:0]     kpick_cta;
+  logic            kill_fire;
+  logic [KMAX-1:0]      kp_mask;
+  logic [J_W:0]         kp_ff;
+  always_comb begin
+    kpick_v   = 1'b0;
+    kpick_s   = '0;
+    kp_mask   = '0;
+    if (killed != '0) begin
+      for (int s = S - 1; s >= 0; s--) begin
+        if (sl_ready[s] && killed[sl_chid[s]] &&
+            (m_run[s] & ~((dq_valid && dq_slot == TS_W'(s)) ? (KMAX'(1) << dq_j) : '0)) != '0) begin
+          kpick_v = 1'b1;
+          kpick_s = TS_W'(s);
+          kp_mask = m_run[s] & ~((dq_valid && dq_slot == TS_W'(s)) ? (KMAX'(1) << dq_j) : '0);
+        end
+      end
+    end
+    kp_ff     = ffs32(kp_mask);
+    kpick_j   = kp_ff[J_W-1:0];
+    kpick_cta = '0;
+    kpick_cu  = '0;
+    if (kpick_v)
+      for (int j = 0; j < KMAX; j++)
+        if (kpick_j == J_W'(j)) begin
+          kpick_cta = js_cta[kpick_s][j*32 +: 32];
+          kpick_cu  = js_cu[kpick_s][j*CU_W +: CU_W];
+        end
+  end
+  assign kill_fire = kq_valid && kill_ready[kq_cu];
+
+  // Next save-slot planes: a fill frees them all; a kill accepted by the
+  // CU marks its CTA (unless its event came first); a CTA event frees its
+  // save slot (EXITED_KIDS if it has children outstanding); a dispatch takes
+  // one.  Distinct save slots but for a kill and an event of the same CTA.
+  logic [S*KMAX-1:0] jp_run_n, jp_kill_n, jp_kids_n;
+  logic            ev_has_kids;
+  always_comb begin
+    ev_has_kids = 1'b0;
+    if (ev_valid)
+      for (int j = 0; j < KMAX; j++)
+        if (ev_j == J_W'(j) && js_kids[ev_slot][j*8 +: 8] != 8'd0) ev_has_kids = 1'b1;
+    jp_run_n  = jp_run;
+    jp_kill_n = jp_kill;
+    jp_kids_n = jp_kids;
+    if (a_fill) begin
+      jp_run_n[32'(f_slot)*KMAX +: KMAX]  = '0;
+      jp_kill_n[32'(f_slot)*KMAX +: KMAX] = '0;
+      jp_kids_n[32'(f_slot)*KMAX +: KMAX] = '0;
+    end
+    if (kill_fire && jp_run[32'(kq_slot)*KMAX + 32'(kq_j)]) begin
+      jp_run_n[32'(kq_slot)*KMAX + 32'(kq_j)]  = 1'b0;
+      jp_kill_n[32'(kq_slot)*KMAX + 32'(kq_j)] = 1'b1;
+    end
+    if (ev_fire && ev_hit) begin
+      jp_run_n[32'(ev_slot)*KMAX + 32'(ev_j)]  = 1'b0;
+      jp_kill_n[32'(ev_slot)*KMAX + 32'(ev_j)] = 1'b0;
+      jp_kids_n[32'(ev_slot)*KMAX + 32'(ev_j)] = ev_has_kids;
+    end
+    if (disp_go) jp_run_n[32'(cand_slot)*KMAX + 32'(d_j)] = 1'b1;
+  end
+
+  // ---------------------------------------------------------------------
+  // Sequential: directory, lists, channels
+  // ---------------------------------------------------------------------
+  logic [TID_W-1:0] tid_take;
+  assign tid_take = free_id[TID_W-1:0];
+
+  always_ff @(posedge clk) begin
+    if (!rst_n) begin
+      // Control state only: an id's directory entry means something while
+      // its id_free bit is clear (d_state is written when it is taken), list
+      // heads and tails while the list is non-empty, a channel's root and
+      // max depth from its first launch on.
+      id_free    <= '1;
+      p_nonempty <= '0;
+      ch_live    <= '0;
+      pw_p       <= '0;
+      pw_cur     <= '0;
+      pw_prev    <= '0;
+      pw_hasprev <= 1'b0;
+    end else begin
+      // a launch takes an id
+      if (a_take) begin
+        id_free[tid_take]   <= 1'b0;
+        d_state[tid_take]   <= ppu_types_pkg::TASK_ST_LAUNCHING;
+        d_chid[tid_take]    <= cl_req.chid[CH_W-1:0];
+        d_tmd[tid_take]     <= cl_req.tmd_va[31:6];
+        d_prio[tid_take]    <= '0;
+        d_depth[tid_take]   <= 7'd1;
+        d_has_par[tid_take] <= 1'b0;
+        d_parent[tid_take]  <= '0;
+        d_par_j[tid_take]   <= '0;
+        d_children[tid_take] <= '0;
+        ch_live[32'(cl_req.chid[CH_W-1:0])*LIVE_W +: LIVE_W] <=
+          ch_live[32'(cl_req.chid[CH_W-1:0])*LIVE_W +: LIVE_W] + LIVE_W'(1);
+        ch_root[cl_req.chid[CH_W-1:0]]     <= cl_req.root;
+        ch_maxdepth[cl_req.chid[CH_W-1:0]] <= (cl_req.max_depth == 7'd0) ? 7'd1 : cl_req.max_depth;
+      end
+      if (a_free) begin
+        id_free[a_free_tid] <= 1'b1;
+        d_state[a_free_tid] <= ppu_types_pkg::TASK_ST_FREE;
+        ch_live[32'(d_chid[a_free_tid])*LIVE_W +: LIVE_W] <=
+          ch_live[32'(d_chid[a_free_tid])*LIVE_W +: LIVE_W] - LIVE_W'(1);
+      end
+      if (a_append) begin
+        d_prio[f_tid]  <= c_prio;
+        d_state[f_tid] <= ppu_types_pkg::TASK_ST_PENDING;
+        if (p_nonempty[c_prio]) d_next[p_tail[c_prio]] <= f_tid;
+        else p_head[c_prio] <= f_tid;
+        p_tail[c_prio]     <= f_tid;
+        p_nonempty[c_prio] <= 1'b1;
+      end
+      if (a_pop) begin
+        d_state[head_act] <= ppu_types_pkg::TASK_ST_ACTIVE;
+        d_slot[head_act]  <= act_slot;
+        if (head_act == p_tail[act_prio]) p_nonempty[act_prio] <= 1'b0;
+        else p_head[act_prio] <= d_next[head_act];
+      end
+      if (a_comp) d_state[sl_tid[comp_slot]] <= ppu_types_pkg::TASK_ST_COMPLETING;
+      // purge walk
+      if (st == S_IDLE && st_n == S_P_SCAN) pw_p <= 6'd63;
+      if (st == S_P_SCAN && p_nonempty[pw_p]) begin
+        pw_cur     <= p_head[pw_p];
+        pw_hasprev <= 1'b0;
+      end else if (st == S_P_SCAN) begin
+        pw_p <= pw_p - 6'd1;
+      end
+      if (st == S_P_WALK) begin
+        if (a_walk_keep) begin
+          if (pw_hasprev) d_next[pw_prev] <= pw_cur;
+          else p_head[pw_p] <= pw_cur;
+          pw_prev    <= pw_cur;
+          pw_hasprev <= 1'b1;
+        end
+        if (w_last) begin
+          if (w_dead) begin
+            if (pw_hasprev) p_tail[pw_p] <= pw_prev;
+            else p_nonempty[pw_p] <= 1'b0;
+          end
+          pw_p <= pw_p - 6'd1;
+        end else begin
+          pw_cur <= d_next[pw_cur];
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------
+  // Sequential: FSM registers, buffer, memory and MMU requests
+  // ---------------------------------------------------------------------
+  always_ff @(posedge clk) begin
+    if (!rst_n) begin
+      st         <= S_IDLE;
+      f_op       <= OP_LAUNCH;
+      f_tid      <= '0;
+      f_slot     <= '0;
+      f_chid     <= '0;
+      f_root     <= '0;
+      f_va       <= '0;
+      f_pmin     <= '0;
+      f_pmax     <= '0;
+      f_b0       <= '0;
+      f_nb       <= '0;
+      f_iss      <= '0;
+      f_rcv      <= '0;
+      f_pa       <= '0;
+      f_err      <= 1'b0;
+      f_err_va   <= '0;
+      f_fault    <= '0;
+      buf_v      <= 1'b0;
+      buf_tid    <= '0;
+      rd_valid_q <= 1'b0;
+      rd_pa_q    <= '0;
+      rsp_v_q    <= 1'b0;
+      rsp_st_q   <= ppu_types_pkg::TASK_LAUNCH_OK;
+      rsp_tid_q  <= '0;
+      nonstall_q <= '0;
+      icache_inv_q <= 1'b0;
+    end else begin
+      st           <= st_n;
+      rsp_v_q      <= a_rsp;
+      rsp_st_q     <= a_rsp_st;
+      rsp_tid_q    <= f_tid;
+      nonstall_q   <= '0;
+      icache_inv_q <= 1'b0;
+      if (a_nonstall) nonstall_q[f_chid] <= 1'b1;
+      if (a_fill) icache_inv_q <= w[9][F_ICACHE_INV];
+
+      // operation set-up
+      if (a_take) begin
+        f_tid  <= tid_take;
+        f_chid <= cl_req.chid[CH_W-1:0];
+        f_root <= cl_req.root;
+        f_va   <= cl_req.tmd_va;
+        f_pmin <= cl_req.prio_min;
+        f_pmax <= cl_req.prio_max;
+        f_op   <= OP_LAUNCH;
+      end
+      if (a_pop) begin
+        f_tid  <= head_act;
+        f_slot <= act_slot;
+        f_chid <= d_chid[head_act];
+        f_root <= ch_root[d_chid[head_act]];
+        f_va   <= {d_tmd[head_act], 6'b0};
+        f_op   <= OP_ACT;
+      end
+      if (a_comp) begin
+        f_tid  <= sl_tid[comp_slot];
+        f_slot <= comp_slot;
+        f_chid <= sl_chid[comp_slot];
+        f_root <= ch_root[sl_chid[comp_slot]];
+        f_va   <= {d_tmd[sl_tid[comp_slot]], 6'b0};
+        f_op   <= OP_COMP;
+      end
+      if (a_start) begin
+        f_b0  <= a_b0;
+        f_nb  <= a_nb;
+        buf_v <= 1'b0;
+      end
+      if (a_fail_tmd) begin
+        f_fault      <= '0;
+        f_fault.chid <= cl_req.chid;
+        f_fault.kind <= K_TMD_INVALID;
+        f_fault.unit <= U_TASKS;
+        f_fault.access <= ppu_types_pkg::ACC_READ;
+        f_fault.addr <= cl_req.tmd_va;
+        f_fault.data <= '0;
+      end
+      if (a_fault) f_fault <= a_fault_rec;
+      if (a_append) begin
+        buf_v   <= 1'b1;
+        buf_tid <= f_tid;
+      end
+
+      // translation answer: PA of the first beat
+      if (st == S_XWAIT && x_rsp_valid) begin
+        f_pa     <= x_rsp.pa;
+        f_iss    <= '0;
+        f_rcv    <= '0;
+        f_err    <= 1'b0;
+        f_err_va <= '0;
+      end
+
+      // reads: issue f_nb beats, take the answers in order
+      if (st == S_RD && f_iss != f_nb && (!rd_valid_q || rd_ready)) begin
+        rd_valid_q   <= 1'b1;
+        rd_pa_q.sys  <= f_pa.sys;
+        rd_pa_q.addr <= f_pa.addr + ppu_types_pkg::PA_W'({f_iss, 3'b0});
+        f_iss        <= f_iss + 4'd1;
+      end else if (rd_ready) begin
+        rd_valid_q <= 1'b0;
+      end
+      if (rd_rsp_valid) begin
+        buf_q[f_b0 + f_rcv[2:0]] <= rd_rsp.data;
+        f_rcv <= f_rcv + 4'd1;
+        if (rd_rsp.err && !f_err) begin
+          f_err    <= 1'b1;
+          f_err_va <= f_va + 32'({f_b0, 3'b0}) + 32'({f_rcv, 3'b0});
+        end
+      end
+    end
+  end
+
+  assign x_req_valid = st == S_XREQ;
+  always_comb begin
+    x_req.va     = f_va + 32'({f_b0, 3'b0});
+    x_req.root   = f_root;
+    x_req.access = ppu_types_pkg::ACC_READ;
+  end
+  assign rd_valid = rd_valid_q;
+  assign rd_pa    = rd_pa_q;
+
+  assign xf_valid = st == S_FAULT;
+  assign xf       = f_fault;
+
+  assign sem_valid = st == S_C_SEMREQ;
+  always_comb begin
+    sem_req         = '0;
+    sem_req.rid     = '0;
+    sem_req.chid    = 8'(f_chid);
+    sem_req.root    = f_root;
+    sem_req.va      = w[10];
+    sem_req.payload = {32'b0, w[11]};
+    sem_req.exec[ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__MSB:ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__LSB]
+      = OP_W'(ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION_RELEASE);
+    sem_req.exec[ppu_hw_pkg::PPU_SEM_EXECUTE_PAYLOAD_SIZE__LSB]
+      = 1'(ppu_hw_pkg::PPU_SEM_EXECUTE_PAYLOAD_SIZE_32BIT);
+    sem_req.exec[ppu_hw_pkg::PPU_SEM_EXECUTE_RELEASE_TIMESTAMP__LSB] = w[9][F_SEM_TS];
+  end
+
+  assign cl_rsp_valid  = rsp_v_q;
+  assign cl_rsp_status = rsp_st_q;
+  assign cl_rsp_tid    = 8'(rsp_tid_q);
+  assign can_accept    = id_free != '0;
+  assign nonstall      = nonstall_q;
+  assign icache_inv    = icache_inv_q;
+  assign perf_launch   = rsp_v_q && rsp_st_q == ppu_types_pkg::TASK_LAUNCH_OK;
+  assign perf_dispatch = disp_fire;
+  assign perf_complete = trace_q.valid && trace_q.kind == TR_COMPLETE;
+
+  always_comb
+    for (int c = 0; c < NC; c++) begin
+      chan_live[c]  = ch_live[c*LIVE_W +: LIVE_W] != '0;
+      chan_clear[c] = ch_live[c*LIVE_W +: LIVE_W] == '0;
+    end
+
+  // ---------------------------------------------------------------------
+  // Sequential: slots, save slots, dispatch and kill registers, trace
+  // ---------------------------------------------------------------------
+  always_ff @(posedge clk) begin
+    if (!rst_n) begin
+      sl_used  <= '0;
+      sl_ready <= '0;
+      // Control state only: a slot's fields are written when it is
+      // filled, before sl_ready lets anything read them.
+      older    <= '0;
+      jp_run   <= '0;
+      jp_kill  <= '0;
+      jp_kids  <= '0;
+      dq_valid <= 1'b0;
+      dq_cu    <= '0;
+      dq_slot  <= '0;
+      dq_j     <= '0;
+      dq       <= '0;
+      kq_valid <= 1'b0;
+      kq_cu    <= '0;
+      kq_slot  <= '0;
+      kq_j     <= '0;
+      kq_cta   <= '0;
+      trace_q  <= '0;
+    end else begin
+      // activation: reserve at the pick, fill after the TMD check
+      if (a_pop) begin
+        sl_used[act_slot]  <= 1'b1;
+        sl_ready[act_slot] <= 1'b0;
+        sl_tid[act_slot]   <= head_act;
+        sl_chid[act_slot]  <= d_chid[head_act];
+        sl_prio[act_slot]  <= d_prio[head_act];
+        sl_depth[act_slot] <= d_depth[head_act];
+      end
+      if (a_fill) begin
+        sl_ready[f_slot]  <= 1'b1;
+        sl_entry[f_slot]  <= w[0];
+        sl_gx[f_slot]     <= w[1];
+        sl_gy[f_slot]     <= w[2][15:0];
+        sl_gz[f_slot]     <= w[3][15:0];
+        sl_cx[f_slot]     <= w[4][10:0];
+        sl_cy[f_slot]     <= w[5][10:0];
+        sl_cz[f_slot]     <= w[6][10:0];
+        sl_param[f_slot]  <= w[7];
+        sl_t[f_slot]      <= v_t;
+        sl_ncta[f_slot]   <= v_gxyz[31:0];
+        sl_slog2[f_slot]  <= v_slog2;
+        sl_kmask[f_slot]  <= v_kmask;
+        sl_stack0[f_slot] <= v_stack0;
+        sl_next[f_slot]   <= '0;
+        sl_exited[f_slot] <= '0;
+        // the new slot is younger than every other (older[] and the save
+        // slots are updated in the decoded loops below)
+      end
+      if (a_slot_free) begin
+        sl_used[a_slot_idx]  <= 1'b0;
+        sl_ready[a_slot_idx] <= 1'b0;
+      end
+
+      // kill register
+      if (kill_fire) begin
+        kq_valid <= 1'b0;
+      end else if (!kq_valid && kpick_v) begin
+        kq_valid <= 1'b1;
+        kq_slot  <= kpick_s;
+        kq_j     <= kpick_j;
+        kq_cu    <= kpick_cu;
+        kq_cta   <= kpick_cta;
+      end
+
+      // CTA event: the save slot is free again (children are 0 for now)
+      if (ev_fire && ev_hit) begin
+        if (ev_exit) sl_exited[ev_slot] <= sl_exited[ev_slot] + 32'd1;
+      end
+
+      // dispatch decision and hand-off
+      if (disp_fire) dq_valid <= 1'b0;
+      if (disp_go) begin
+        dq_valid <= 1'b1;
+        dq_cu    <= place_cu;
+        dq_slot  <= cand_slot;
+        dq_j     <= d_j;
+        dq.tslot      <= TSW'(cand_slot);
+        dq.tid        <= 8'(sl_tid[cand_slot]);
+        dq.chid       <= 8'(sl_chid[cand_slot]);
+        dq.root       <= ch_root[sl_chid[cand_slot]];
+        dq.cta_id     <= sl_next[cand_slot];
+        dq.nthreads   <= sl_t[cand_slot];
+        dq.entry_pc   <= sl_entry[cand_slot];
+        dq.param      <= sl_param[cand_slot];
+        dq.stack_va   <= d_stack;
+        dq.stack_log2 <= sl_slog2[cand_slot];
+        dq.cta_x      <= sl_cx[cand_slot];
+        dq.cta_y      <= sl_cy[cand_slot];
+        dq.cta_z      <= sl_cz[cand_slot];
+        dq.grid_x     <= sl_gx[cand_slot];
+        dq.grid_y     <= sl_gy[cand_slot];
+        dq.grid_z     <= sl_gz[cand_slot];
+        dq.ncta       <= sl_ncta[cand_slot];
+        dq.prio       <= sl_prio[cand_slot];
+        dq.depth      <= sl_depth[cand_slot];
+        dq.maxdepth   <= ch_maxdepth[sl_chid[cand_slot]];
+        sl_next[cand_slot] <= sl_next[cand_slot] + 32'd1;
+      end
+
+      // Activation order and save slots, every index constant (decoded):
+      // a fill makes the slot the youngest and frees its save slots; a
+      // kill accepted by the CU marks its CTA (unless its event came
+      // first); a CTA event frees its save slot (children are 0 for now);
+      // a dispatch takes one.
+      if (a_fill)
+        for (int a = 0; a < S; a++)
+          for (int b = 0; b < S; b++) begin
+            if (f_slot == TS_W'(b)) older[a*S + b] <= a != b;
+            if (f_slot == TS_W'(a)) older[a*S + b] <= 1'b0;
+          end
+      jp_run  <= jp_run_n;
+      jp_kill <= jp_kill_n;
+      jp_kids <= jp_kids_n;
+      if (a_fill) js_kids[f_slot] <= '0;
+      if (disp_go) begin
+        js_cta[cand_slot][32'(d_j)*32 +: 32]     <= sl_next[cand_slot];
+        js_cu[cand_slot][32'(d_j)*CU_W +: CU_W]  <= place_cu;
+      end
+
+      // trace: the FSM's record, else the CTA event's, else the dispatch's
+      trace_q <= '0;
+      if (tr_fsm_v) begin
+        trace_q <= tr_fsm;
+      end else if (ev_fire && ev_hit) begin
+        trace_q.valid <= 1'b1;
+        trace_q.kind  <= TR_EXIT;
+        trace_q.chid  <= 8'(sl_chid[ev_slot]);
+        trace_q.a     <= {7'b0, !ev_exit, 8'(ev_cu), 3'b0, ev_j, 8'(sl_tid[ev_slot])};
+        trace_q.b     <= ev.cta_id;
+      end else if (disp_go) begin
+        trace_q.valid <= 1'b1;
+        trace_q.kind  <= TR_DISPATCH;
+        trace_q.chid  <= 8'(sl_chid[cand_slot]);
+        trace_q.a     <= {8'b0, 8'(place_cu), 3'b0, d_j, 8'(sl_tid[cand_slot])};
+        trace_q.b     <= sl_next[cand_slot];
+      end
+    end
+  end
+
+  always_comb begin
+    for (int i = 0; i < NUM_CU; i++) begin
+      disp_valid[i] = dq_valid && dq_cu == CU_W'(i);
+      kill_valid[i] = kq_valid && kq_cu == CU_W'(i);
+    end
+  end
+  assign disp = dq;
+  always_comb begin
+    kill.tslot  = TSW'(kq_slot);
+    kill.cta_id = kq_cta;
+  end
+  assign trace = trace_q;
+
+  // ---------------------------------------------------------------------
+  // Debug read
+  // ---------------------------------------------------------------------
+  logic [TID_W-1:0] g_tid;
+  logic [TS_W-1:0]  g_slot;
+  logic             g_in;
+  always_comb begin
+    g_tid  = dbg_tid[TID_W-1:0];
+    g_in   = 32'(dbg_tid) < NUM_TASKS;
+    g_slot = d_slot[g_tid];
+    dbg            = '0;
+    dbg.state      = (g_in && !id_free[g_tid]) ? d_state[g_tid] : ppu_types_pkg::TASK_ST_FREE;
+    if (g_in && !id_free[g_tid]) begin
+      dbg.chid       = 8'(d_chid[g_tid]);
+      dbg.prio       = d_prio[g_tid];
+      dbg.depth      = d_depth[g_tid];
+      dbg.has_parent = d_has_par[g_tid];
+      dbg.parent     = 8'(d_parent[g_tid]);
+      dbg.parent_j   = d_par_j[g_tid];
+      dbg.children   = d_children[g_tid];
+      dbg.tmd_va     = {d_tmd[g_tid], 6'b0};
+      if (d_state[g_tid] == ppu_types_pkg::TASK_ST_ACTIVE ||
+          d_state[g_tid] == ppu_types_pkg::TASK_ST_COMPLETING) begin
+        dbg.slot_valid = 1'b1;
+        dbg.tslot      = TSW'(g_slot);
+        if (sl_ready[g_slot]) begin
+          dbg.next_cta = sl_next[g_slot];
+          dbg.exited   = sl_exited[g_slot];
+        end
+      end
+    end
+  end
+
+  // Not used: cl_req.chid above the channel count, the semaphore response's
+  // value and acq_fail (a release), the policy's cand_valid (place_valid
+  // implies it), the "none" bits of find-firsts whose mask is not empty and
+  // the carry of the save-slot mask.
+  logic unused;
+  assign unused = ^{cl_req.chid, sem_rsp.value, sem_rsp.acq_fail, cand_valid, d_ff[J_W], kp_ff[J_W],
+                    v_kmask33[32]};
+
+endmodule
+
+// Linting this block on its own flags the package constants that only other
+// blocks use.
+`ifdef VERILATOR
+`verilator_config
+lint_off -rule UNUSEDPARAM -file "*ppu_types_pkg.sv" -match "*'MEM_TAG_W'*"
+lint_off -rule UNUSEDPARAM -file "*ppu_types_pkg.sv" -match "*'XLATE_REQ_W'*"
+lint_off -rule UNUSEDPARAM -file "*ppu_types_pkg.sv" -match "*'MEM_WR_REQ_W'*"
+lint_off -rule UNUSEDPARAM -file "*ppu_types_pkg.sv" -match "*'SEM_REQ_W'*"
+lint_off -rule UNUSEDPARAM -file "*ppu_types_pkg.sv" -match "*'CU_DISP_W'*"
+`endif

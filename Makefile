@@ -69,7 +69,7 @@ build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BI
 RUNTIME_PURE := runtime/priority_map.c runtime/copy_prio.c runtime/pb_ring.c runtime/module_elf.c runtime/launch_plan.c
 
 build/tests/unit_tests: $(UNIT_TESTS) tests/unit/unit_main.c $(PPU_SVPKG) include/ppu/*.h \
-		include/ppu/*.def $(RUNTIME_PURE) $(RUNTIME_PURE:.c=.h)
+		include/ppu/*.def $(RUNTIME_PURE) $(RUNTIME_PURE:.c=.h) runtime/errbuf.h
 	@mkdir -p $(@D)
 	$(CC) $(PPU_CFLAGS) -Iruntime $(CHECK_CFLAGS) -DPPU_SVPKG_PATH='"$(PPU_SVPKG)"' -o $@ \
 		tests/unit/unit_main.c $(UNIT_TESTS) $(RUNTIME_PURE) $(CHECK_LIBS)

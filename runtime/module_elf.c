@@ -5,10 +5,9 @@
  * like the hosts the runtime runs on.
  */
 #include <elf.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
+#include "errbuf.h"
 #include "module_elf.h"
 
 #ifndef EF_RISCV_RVC
@@ -16,18 +15,6 @@
 #define EF_RISCV_FLOAT_ABI 0x0006
 #define EF_RISCV_RVE 0x0008
 #endif
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* [off, off + n) lies inside the file. */
 static int in_file(const struct ppu_elf *e, uint64_t off, uint64_t n)
@@ -53,17 +40,17 @@ static void shdr(const struct ppu_elf *e, const Elf32_Ehdr *h, unsigned int i, E
 static int check_ident(const Elf32_Ehdr *h, char *err, size_t errlen)
 {
 	if (memcmp(h->e_ident, ELFMAG, SELFMAG))
-		return fail(err, errlen, "not an ELF file");
+		return ppu_errbuf(err, errlen, "not an ELF file");
 	if (h->e_ident[EI_CLASS] != ELFCLASS32 || h->e_ident[EI_DATA] != ELFDATA2LSB)
-		return fail(err, errlen, "not a little-endian ELF32 file");
+		return ppu_errbuf(err, errlen, "not a little-endian ELF32 file");
 	if (h->e_machine != EM_RISCV)
-		return fail(err, errlen, "not a RISC-V file (machine %u)", h->e_machine);
+		return ppu_errbuf(err, errlen, "not a RISC-V file (machine %u)", h->e_machine);
 	if (h->e_type != ET_DYN)
-		return fail(err, errlen, "not a position-independent executable (type %u): link "
+		return ppu_errbuf(err, errlen, "not a position-independent executable (type %u): link "
 			    "with -pie and runtime/device/ppu_kernel.ld", h->e_type);
 	/* The compute units have no C extension, no FPU and 32 registers. */
 	if (h->e_flags & (EF_RISCV_RVC | EF_RISCV_FLOAT_ABI | EF_RISCV_RVE))
-		return fail(err, errlen, "built for compressed, floating-point or RV32E code "
+		return ppu_errbuf(err, errlen, "built for compressed, floating-point or RV32E code "
 			    "(flags %#x): use -march=rv32ima -mabi=ilp32", h->e_flags);
 	return 0;
 }
@@ -76,7 +63,7 @@ static int check_segments(struct ppu_elf *e, const Elf32_Ehdr *h, char *err, siz
 
 	if (h->e_phentsize != sizeof(Elf32_Phdr) ||
 	    !in_file(e, h->e_phoff, (uint64_t)h->e_phnum * sizeof(Elf32_Phdr)))
-		return fail(err, errlen, "program headers outside the file");
+		return ppu_errbuf(err, errlen, "program headers outside the file");
 	for (i = 0; i < h->e_phnum; i++) {
 		Elf32_Phdr p;
 
@@ -84,19 +71,19 @@ static int check_segments(struct ppu_elf *e, const Elf32_Ehdr *h, char *err, siz
 		if (p.p_type != PT_LOAD)
 			continue;
 		if (p.p_filesz > p.p_memsz || !in_file(e, p.p_offset, p.p_filesz))
-			return fail(err, errlen, "segment %u outside the file", i);
+			return ppu_errbuf(err, errlen, "segment %u outside the file", i);
 		if ((uint64_t)p.p_vaddr + p.p_memsz > end)
 			end = (uint64_t)p.p_vaddr + p.p_memsz;
 		nload++;
 	}
 	if (!nload)
-		return fail(err, errlen, "no loadable segment");
+		return ppu_errbuf(err, errlen, "no loadable segment");
 	/* Room for a base and the stacks: far below the 32-bit address space. */
 	if (end > (1u << 30))
-		return fail(err, errlen, "image of %llu bytes is too large", (unsigned long long)end);
+		return ppu_errbuf(err, errlen, "image of %llu bytes is too large", (unsigned long long)end);
 	e->image_bytes = (uint32_t)end;
 	if (h->e_entry >= e->image_bytes)
-		return fail(err, errlen, "entry point %#x outside the image", h->e_entry);
+		return ppu_errbuf(err, errlen, "entry point %#x outside the image", h->e_entry);
 	e->entry = h->e_entry;
 	return 0;
 }
@@ -110,7 +97,7 @@ static int check_sections(struct ppu_elf *e, const Elf32_Ehdr *h, char *err, siz
 		return 0;
 	if (h->e_shentsize != sizeof(Elf32_Shdr) ||
 	    !in_file(e, h->e_shoff, (uint64_t)h->e_shnum * sizeof(Elf32_Shdr)))
-		return fail(err, errlen, "section headers outside the file");
+		return ppu_errbuf(err, errlen, "section headers outside the file");
 	for (i = 1; i < h->e_shnum; i++) {
 		Elf32_Shdr s;
 
@@ -118,19 +105,19 @@ static int check_sections(struct ppu_elf *e, const Elf32_Ehdr *h, char *err, siz
 		if (s.sh_type == SHT_NOBITS || s.sh_type == SHT_NULL)
 			continue;
 		if (!in_file(e, s.sh_offset, s.sh_size))
-			return fail(err, errlen, "section %u outside the file", i);
+			return ppu_errbuf(err, errlen, "section %u outside the file", i);
 		if ((s.sh_type == SHT_RELA && s.sh_entsize != sizeof(Elf32_Rela)) ||
 		    (s.sh_type == SHT_SYMTAB && s.sh_entsize != sizeof(Elf32_Sym)))
-			return fail(err, errlen, "section %u has entries of %u bytes", i,
+			return ppu_errbuf(err, errlen, "section %u has entries of %u bytes", i,
 				    s.sh_entsize);
 		if (s.sh_type == SHT_SYMTAB && !e->symtab) {
 			Elf32_Shdr str;
 
 			if (s.sh_link == 0 || s.sh_link >= h->e_shnum)
-				return fail(err, errlen, "symbol table without strings");
+				return ppu_errbuf(err, errlen, "symbol table without strings");
 			shdr(e, h, s.sh_link, &str);
 			if (str.sh_type != SHT_STRTAB || !in_file(e, str.sh_offset, str.sh_size))
-				return fail(err, errlen, "bad string table of the symbols");
+				return ppu_errbuf(err, errlen, "bad string table of the symbols");
 			e->symtab = i;
 			e->strtab = s.sh_link;
 		}
@@ -146,7 +133,7 @@ int ppu_elf_open(struct ppu_elf *e, const void *data, size_t len, char *err, siz
 	e->data = data;
 	e->len = len;
 	if (!data || len < sizeof(h))
-		return fail(err, errlen, "file of %zu bytes is too short for an ELF header", len);
+		return ppu_errbuf(err, errlen, "file of %zu bytes is too short for an ELF header", len);
 	ehdr(e, &h);
 	if (check_ident(&h, err, errlen) || check_segments(e, &h, err, errlen) ||
 	    check_sections(e, &h, err, errlen))
@@ -165,7 +152,7 @@ static int relocate(const struct ppu_elf *e, const Elf32_Ehdr *h, uint32_t base,
 
 		shdr(e, h, i, &s);
 		if (s.sh_type == SHT_REL)
-			return fail(err, errlen, "REL relocations are not supported");
+			return ppu_errbuf(err, errlen, "REL relocations are not supported");
 		if (s.sh_type != SHT_RELA)
 			continue;
 		for (k = 0; k < s.sh_size / sizeof(Elf32_Rela); k++) {
@@ -178,13 +165,13 @@ static int relocate(const struct ppu_elf *e, const Elf32_Ehdr *h, uint32_t base,
 				continue;
 			case R_RISCV_RELATIVE:
 				if (r.r_offset > e->image_bytes - 4 || e->image_bytes < 4)
-					return fail(err, errlen, "relocation at %#x outside the "
+					return ppu_errbuf(err, errlen, "relocation at %#x outside the "
 						    "image", r.r_offset);
 				v = base + (uint32_t)r.r_addend;
 				memcpy(dst + r.r_offset, &v, 4);
 				continue;
 			default:
-				return fail(err, errlen, "relocation type %u at %#x is not supported "
+				return ppu_errbuf(err, errlen, "relocation type %u at %#x is not supported "
 					    "(only R_RISCV_RELATIVE: link with -pie, no shared "
 					    "libraries)", ELF32_R_TYPE(r.r_info), r.r_offset);
 			}

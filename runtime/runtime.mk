@@ -9,7 +9,8 @@ PREFIX ?= /usr/local
 LIBPPU_SRCS := $(addprefix runtime/,status.c device.c context.c memory.c sem.c chan.c stream.c \
 	event.c fault.c priority_map.c copy_prio.c pb_ring.c module_elf.c module.c launch_plan.c)
 LIBPPU_HDRS := runtime/include/ppu_runtime.h runtime/ppu_internal.h runtime/priority_map.h \
-	runtime/copy_prio.h runtime/pb_ring.h include/uapi/drm/ppu_drm.h include/ppu/ppu_hw.h \
+	runtime/copy_prio.h runtime/pb_ring.h runtime/module_elf.h runtime/launch_plan.h \
+	runtime/errbuf.h include/uapi/drm/ppu_drm.h include/ppu/ppu_hw.h \
 	include/ppu/ppu_encode.h $(wildcard include/ppu/*.def)
 LIBPPU_OBJS := $(patsubst runtime/%.c,build/runtime/%.o,$(LIBPPU_SRCS))
 LIBPPU_A := build/runtime/libppu.a

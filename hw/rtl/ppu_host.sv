@@ -14,7 +14,8 @@
 // follows a copy is evaluated only once the engine is free.
 module ppu_host #(
     parameter int unsigned NUM_CHANNELS = 16,
-    parameter int unsigned PB_PREFETCH_BEATS = 16
+    parameter int unsigned PB_PREFETCH_BEATS = 16,
+    parameter bit          COMPUTE = 1'b0     // a compute engine is attached
 ) (
     input  logic                        clk,
     input  logic                        rst_n,
@@ -82,6 +83,20 @@ module ppu_host #(
     input  logic [7:0]                  copy_done_chid,
     /* verilator lint_on UNUSEDSIGNAL */
     input  ppu_types_pkg::copy_done_t   copy_done,
+    // compute engine: launches, channel kill/live/clear, its faults
+    output logic                        cl_valid,
+    input  logic                        cl_ready,
+    output ppu_types_pkg::task_launch_t cl_req,
+    input  logic                        cl_rsp_valid,
+    input  ppu_types_pkg::task_status_e cl_rsp_status,
+    input  logic                        can_accept,
+    output logic [NUM_CHANNELS-1:0]     chan_kill,
+    input  logic [NUM_CHANNELS-1:0]     chan_live,
+    input  logic [NUM_CHANNELS-1:0]     chan_clear,
+    input  logic [NUM_CHANNELS*8-1:0]   chan_tasks,   // task ids held, per channel
+    input  logic                        xf_valid,
+    output logic                        xf_ready,
+    input  ppu_types_pkg::cu_fault_t    xf,
     // trace
     output ppu_types_pkg::trace_t       trace,
     output ppu_types_pkg::trace_t       trace_fault,
@@ -100,6 +115,7 @@ module ppu_host #(
   localparam logic [3:0] ST_EBUSY   = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_ENGINE_BUSY);
   localparam logic [3:0] ST_FAULTED = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_FAULTED);
   localparam logic [3:0] ST_LOADING = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_LOADING);
+  localparam logic [3:0] ST_WFI     = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_WFI_WAIT);
 
   localparam logic [1:0] PEND_NONE = 2'd0;
   localparam logic [1:0] PEND_ACQ = 2'd1;
@@ -144,6 +160,11 @@ module ppu_host #(
   logic [31:0] c_finfo   [NC];
   logic [31:0] c_faddr   [NC];
   logic [31:0] c_fdata   [NC];
+  logic        c_comp    [NC];   // engine type COMPUTE
+  logic [5:0]  c_pmin    [NC];   // compute: launch priority bounds (INST PRIORITY)
+  logic [5:0]  c_pmax    [NC];
+  logic [6:0]  c_maxd    [NC];   // compute: max nesting depth
+  logic        c_dead    [NC];   // a compute fault was recorded: FAULTED until unbound
 
 
   // ---------------------------------------------------------------------
@@ -165,15 +186,18 @@ module ppu_host #(
   logic [NC*4-1:0]  st_flat;
   logic [NC*32-1:0] last_flat;
   logic [NC*8-1:0]  prio_flat;
-  logic [NC-1:0]    wake_v, stale_v, unbind_v;
+  logic [NC-1:0]    wake_v, stale_v, unbind_v, comp_v;
   always_comb begin
     for (int i = 0; i < NC; i++) begin
-      st_flat[i*4+:4]    = c_st[i];
+      // A compute channel being unbound runs nothing more; its unbind is
+      // carried out once the task table holds nothing of it.
+      st_flat[i*4+:4]    = (c_comp[i] && c_unbind[i]) ? ST_FAULTED : c_st[i];
+      comp_v[i]          = c_comp[i];
       last_flat[i*32+:32] = c_last[i];
       prio_flat[i*8+:8]   = c_prio[i];
       wake_v[i]          = c_wake[i];
       stale_v[i]         = c_stale[i];
-      unbind_v[i]        = c_unbind[i];
+      unbind_v[i]        = c_unbind[i] && (!c_comp[i] || chan_clear[i]);
     end
   end
 
@@ -185,6 +209,7 @@ module ppu_host #(
   ppu_sched #(.NUM_CHANNELS(NC)) u_sched (
       .st(st_flat), .wake(wake_v), .stale(stale_v), .unbind(unbind_v), .last(last_flat),
       .prio(prio_flat), .prio_mode(cfg_prio_mode),
+      .comp(comp_v), .can_accept,
       .now, .copy_ready, .res_v, .res, .expired, .yielded, .res_reason, .guest,
       .engine_free, .preempt(yield_now),
       .dec(sd_dec), .dec_ch(sd_ch), .dec_reason(sd_reason), .dec_renew(sd_renew)
@@ -220,51 +245,89 @@ module ppu_host #(
   wire [11:0] h_addr  = dw[ppu_hw_pkg::PPU_MTHD_ADDR__MSB:ppu_hw_pkg::PPU_MTHD_ADDR__LSB];
 
   // Execute one method (byte offset m, data d) of the current channel.
-  typedef enum logic [2:0] {
+  typedef enum logic [3:0] {
     MX_CONT,        // done, continue decoding
     MX_SEM,         // issue a semaphore operation
-    MX_LAUNCH,      // engine launch
+    MX_LAUNCH,      // copy engine launch
+    MX_CLAUNCH,     // compute launch (TMD to the task table)
+    MX_WFI,         // compute: wait until the channel's tasks complete
     MX_NONSTALL,    // raise the non-stall interrupt, continue
     MX_YIELD,
     MX_ILLEGAL,
     MX_VA_RANGE
   } mx_e;
 
-  function automatic mx_e classify(input logic [13:0] m, input logic [31:0] d);
+  // Host methods (below 0x100), the same on every channel.
+  function automatic mx_e classify_host(input logic [13:0] m, input logic [31:0] d);
     logic [2:0] op;
     op = d[ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__MSB:ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__LSB];
-    classify = MX_ILLEGAL;
+    classify_host = MX_ILLEGAL;
     case (32'(m))
       ppu_hw_pkg::PPU_HOST_NOP, ppu_hw_pkg::PPU_HOST_WFI,
       ppu_hw_pkg::PPU_HOST_SEM_ADDR_LO, ppu_hw_pkg::PPU_HOST_SEM_PAYLOAD_LO,
-      ppu_hw_pkg::PPU_HOST_SEM_PAYLOAD_HI,
+      ppu_hw_pkg::PPU_HOST_SEM_PAYLOAD_HI:
+        classify_host = MX_CONT;
+      ppu_hw_pkg::PPU_HOST_SEM_ADDR_HI:
+        classify_host = (d != 0) ? MX_VA_RANGE : MX_CONT;
+      ppu_hw_pkg::PPU_HOST_SEM_EXECUTE: begin
+        if (32'(op) == ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION_REDUCTION)
+          classify_host = d[ppu_hw_pkg::PPU_SEM_EXECUTE_PAYLOAD_SIZE__LSB] ? MX_ILLEGAL : MX_SEM;
+        else if (op == 3'd5 || op == 3'd7)
+          classify_host = MX_ILLEGAL;
+        else
+          classify_host = MX_SEM;
+      end
+      ppu_hw_pkg::PPU_HOST_NON_STALL_INTR: classify_host = MX_NONSTALL;
+      ppu_hw_pkg::PPU_HOST_YIELD: classify_host = MX_YIELD;
+      default: classify_host = MX_ILLEGAL;
+    endcase
+  endfunction
+
+  // Copy class (engine type COPY).
+  function automatic mx_e classify_copy(input logic [13:0] m, input logic [31:0] d);
+    classify_copy = MX_ILLEGAL;
+    case (32'(m))
       ppu_hw_pkg::PPU_COPY_SRC_ADDR_LO, ppu_hw_pkg::PPU_COPY_DST_ADDR_LO,
       ppu_hw_pkg::PPU_COPY_LENGTH, ppu_hw_pkg::PPU_COPY_SEM_ADDR_LO,
       ppu_hw_pkg::PPU_COPY_SEM_PAYLOAD:
-        classify = MX_CONT;
-      ppu_hw_pkg::PPU_HOST_SEM_ADDR_HI, ppu_hw_pkg::PPU_COPY_SRC_ADDR_HI,
+        classify_copy = MX_CONT;
+      ppu_hw_pkg::PPU_COPY_SRC_ADDR_HI,
       ppu_hw_pkg::PPU_COPY_DST_ADDR_HI, ppu_hw_pkg::PPU_COPY_SEM_ADDR_HI:
-        classify = (d != 0) ? MX_VA_RANGE : MX_CONT;
-      ppu_hw_pkg::PPU_HOST_SEM_EXECUTE: begin
-        if (32'(op) == ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION_REDUCTION)
-          classify = d[ppu_hw_pkg::PPU_SEM_EXECUTE_PAYLOAD_SIZE__LSB] ? MX_ILLEGAL : MX_SEM;
-        else if (op == 3'd5 || op == 3'd7)
-          classify = MX_ILLEGAL;
-        else
-          classify = MX_SEM;
-      end
-      ppu_hw_pkg::PPU_HOST_NON_STALL_INTR: classify = MX_NONSTALL;
-      ppu_hw_pkg::PPU_HOST_YIELD: classify = MX_YIELD;
+        classify_copy = (d != 0) ? MX_VA_RANGE : MX_CONT;
       ppu_hw_pkg::PPU_COPY_LAUNCH_DMA: begin
         if (d[31:ppu_hw_pkg::PPU_LAUNCH_DMA_INTERRUPT__MSB+1] != 0)
-          classify = MX_ILLEGAL;
+          classify_copy = MX_ILLEGAL;
         else if (d[ppu_hw_pkg::PPU_LAUNCH_DMA_SEMAPHORE__MSB:ppu_hw_pkg::PPU_LAUNCH_DMA_SEMAPHORE__LSB] == 2'd3)
-          classify = MX_ILLEGAL;
+          classify_copy = MX_ILLEGAL;
         else
-          classify = MX_LAUNCH;
+          classify_copy = MX_LAUNCH;
       end
-      default: classify = MX_ILLEGAL;
+      default: classify_copy = MX_ILLEGAL;
     endcase
+  endfunction
+
+  // Compute class (engine type COMPUTE).  WFI is a host method, but on a
+  // compute channel it waits for the channel's tasks (on copy channels a
+  // method never starts before the previous copy has completed anyway).
+  function automatic mx_e classify_compute(input logic [13:0] m, input logic [31:0] d);
+    classify_compute = MX_ILLEGAL;
+    case (32'(m))
+      ppu_hw_pkg::PPU_COMPUTE_TMD_ADDR_LO: classify_compute = MX_CONT;
+      ppu_hw_pkg::PPU_COMPUTE_TMD_ADDR_HI: classify_compute = (d != 0) ? MX_VA_RANGE : MX_CONT;
+      ppu_hw_pkg::PPU_COMPUTE_LAUNCH:      classify_compute = (d != 0) ? MX_ILLEGAL : MX_CLAUNCH;
+      default:                             classify_compute = MX_ILLEGAL;
+    endcase
+  endfunction
+
+  function automatic mx_e classify(input logic [13:0] m, input logic [31:0] d, input logic comp);
+    if (comp && 32'(m) == ppu_hw_pkg::PPU_HOST_WFI)
+      classify = MX_WFI;
+    else if (32'(m) < 32'h100)
+      classify = classify_host(m, d);
+    else if (comp)
+      classify = classify_compute(m, d);
+    else
+      classify = classify_copy(m, d);
   endfunction
 
   // ---------------------------------------------------------------------
@@ -286,6 +349,7 @@ module ppu_host #(
     H_WB_GET,
     H_WB_WAIT,
     H_DBG_HOLD,       // DEBUG_RELEASE_HOLD after a release: fetch dropped
+    H_CLAUNCH,        // compute launch: TMD to the task table, fetch stream kept
     H_END
   } hstate_e;
   hstate_e hs;
@@ -367,7 +431,7 @@ module ppu_host #(
   wire [31:0] ex_d   = ex_imm ? 32'(c_imm[cur]) : dw;
   wire        ex_go  = (c_mcnt[cur] != 0) && (ex_imm || (dw_valid && !dw_fault));
   mx_e mx;
-  always_comb mx = classify(cur_m, ex_d);
+  always_comb mx = classify(cur_m, ex_d, c_comp[cur]);
 
   // run_pop: the decoder consumes the dword at the head of the stream
   always_comb begin
@@ -402,6 +466,30 @@ module ppu_host #(
     copy_cmd.sem_payload = c_cpay[cur];
   end
 
+  // Compute launch: the TMD address is kept where a copy keeps its source.
+  logic cl_sent;
+  always_comb begin
+    cl_valid         = (hs == H_CLAUNCH) && !cl_sent;
+    cl_req.chid      = 8'(cur);
+    cl_req.root      = c_root[cur];
+    cl_req.tmd_va    = c_src[cur];
+    cl_req.prio_min  = c_pmin[cur];
+    cl_req.prio_max  = c_pmax[cur];
+    cl_req.max_depth = c_maxd[cur];
+  end
+
+  // The task table is told to drop everything of a compute channel that
+  // faulted or is being unbound.
+  always_comb
+    for (int i = 0; i < NC; i++)
+      chan_kill[i] = c_comp[i] && (c_dead[i] || c_st[i] == ST_FAULTED || c_unbind[i]);
+
+  // Compute faults are recorded in a cycle without another fault report.
+  assign xf_ready = !fx_valid && !(copy_done_valid && copy_done.fault) && !cf_hold.valid;
+
+  // The unbind the state machine carries out in this cycle, if any.
+  wire unbind_now = (hs == H_PICK) && f_idle && (sd_dec == ppu_types_pkg::SCHED_UNBIND);
+
   ppu_types_pkg::paddr_t cur_userd;
   always_comb cur_userd = c_userd[cur];
 
@@ -432,6 +520,7 @@ module ppu_host #(
         5'(ppu_hw_pkg::PPU_CHAN_FAULT_INFO / 4): stat_data = c_finfo[s];
         5'(ppu_hw_pkg::PPU_CHAN_FAULT_ADDR / 4): stat_data = c_faddr[s];
         5'(ppu_hw_pkg::PPU_CHAN_FAULT_DATA / 4): stat_data = c_fdata[s];
+        5'(ppu_hw_pkg::PPU_CHAN_TASKS / 4): stat_data = 32'(chan_tasks[s*8 +: 8]);
         default: stat_data = '0;
       endcase
     end
@@ -455,9 +544,21 @@ module ppu_host #(
   // Instance block validation (used at the end of a load)
   wire [4:0]  ld_log2 = inst_dw[ppu_hw_pkg::PPU_INST_GPFIFO_CFG/4][ppu_hw_pkg::PPU_INST_GPFIFO_CFG_LOG2_ENTRIES__MSB:ppu_hw_pkg::PPU_INST_GPFIFO_CFG_LOG2_ENTRIES__LSB];
   wire [3:0]  ld_eng  = inst_dw[ppu_hw_pkg::PPU_INST_ENGINE/4][ppu_hw_pkg::PPU_INST_ENGINE_TYPE__MSB:ppu_hw_pkg::PPU_INST_ENGINE_TYPE__LSB];
+  wire        ld_comp = 32'(ld_eng) == ppu_hw_pkg::PPU_ENGINE_TYPE_COMPUTE;
+  wire [7:0]  ld_pmin = inst_dw[ppu_hw_pkg::PPU_INST_PRIORITY/4][ppu_hw_pkg::PPU_INST_PRIORITY_MIN__MSB:ppu_hw_pkg::PPU_INST_PRIORITY_MIN__LSB];
+  wire [7:0]  ld_pmax = inst_dw[ppu_hw_pkg::PPU_INST_PRIORITY/4][ppu_hw_pkg::PPU_INST_PRIORITY_MAX__MSB:ppu_hw_pkg::PPU_INST_PRIORITY_MAX__LSB];
+  wire [7:0]  ld_maxd = inst_dw[ppu_hw_pkg::PPU_INST_PRIORITY/4][ppu_hw_pkg::PPU_INST_PRIORITY_MAX_DEPTH__MSB:ppu_hw_pkg::PPU_INST_PRIORITY_MAX_DEPTH__LSB];
+  // A compute channel's launch priorities lie in the device's 64 and its
+  // children (MAX + depth - 1) cannot pass the highest.
+  wire        ld_prio_ok = !ld_comp ||
+                           (ld_pmin <= ld_pmax && 32'(ld_pmax) < ppu_hw_pkg::PPU_NUM_PRIORITIES &&
+                            32'(ld_maxd) <= ppu_hw_pkg::PPU_NUM_PRIORITIES &&
+                            32'(ld_pmax) + ((ld_maxd == 8'd0) ? 32'd0 : 32'(ld_maxd) - 32'd1) <
+                            ppu_hw_pkg::PPU_NUM_PRIORITIES);
   wire        ld_ok   = (ld_log2 != 0) && (32'(ld_log2) <= ppu_hw_pkg::PPU_GP_LOG2_ENTRIES_MAX) &&
                         (inst_dw[ppu_hw_pkg::PPU_INST_GPFIFO_VA/4][2:0] == 3'd0) &&
-                        (inst_dw[ppu_hw_pkg::PPU_INST_USERD_LO/4][5:0] == 6'd0);
+                        (inst_dw[ppu_hw_pkg::PPU_INST_USERD_LO/4][5:0] == 6'd0) &&
+                        (ld_comp || 32'(ld_eng) == ppu_hw_pkg::PPU_ENGINE_TYPE_COPY) && ld_prio_ok;
 
   always_ff @(posedge clk) begin
     fx       <= '0;
@@ -496,6 +597,7 @@ module ppu_host #(
       sem_exec   <= '0;
       dbg_left   <= '0;
       no_stream  <= 1'b0;
+      cl_sent    <= 1'b0;
       for (int i = 0; i < 8; i++) inst_dw[i] <= '0;
       inst_pa    <= '0;
       cf_hold    <= '0;
@@ -536,6 +638,11 @@ module ppu_host #(
         c_finfo[i]  <= '0;
         c_faddr[i]  <= '0;
         c_fdata[i]  <= '0;
+        c_comp[i]   <= 1'b0;
+        c_pmin[i]   <= '0;
+        c_pmax[i]   <= '0;
+        c_maxd[i]   <= '0;
+        c_dead[i]   <= 1'b0;
       end
     end else begin
       // ---- copy completion (the engine owner is never the serviced channel)
@@ -592,6 +699,28 @@ module ppu_host #(
              (c_acq_on[i] && cfg_acq_timeout != 0 && (now - c_acq_t0[i]) >= cfg_acq_timeout)))
           c_wake[i] <= 1'b1;
 
+      // ---- compute faults (first fault of a channel wins, as for copies)
+      if (xf_valid && xf_ready) begin
+        logic [CHW-1:0] d;
+        d = xf.chid[CHW-1:0];
+        // (a launch answered FAULTED may have marked the channel dead
+        // before its TMD fault arrives here: FAULT_INFO decides)
+        if (32'(xf.chid) < NC && c_st[d] != ST_UNBOUND && c_finfo[d] == 32'd0) begin
+          c_dead[d]    <= 1'b1;
+          c_finfo[d]   <= finfo(xf.kind, {2'b00, xf.access}, xf.unit);
+          c_faddr[d]   <= xf.addr;
+          c_fdata[d]   <= xf.data;
+          c_pend[d]    <= PEND_NONE;
+          fault_set[d] <= 1'b1;
+          trace_fault  <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_FAULT), xf.chid,
+                           finfo(xf.kind, {2'b00, xf.access}, xf.unit), xf.addr};
+        end
+      end
+
+      // ---- WFI: a compute channel runs again once its tasks are gone
+      for (int i = 0; i < NC; i++)
+        if (c_st[i] == ST_WFI && !chan_live[i]) c_st[i] <= ST_READY;
+
       case (hs)
         H_RESET_WAIT: hs <= H_PICK;
 
@@ -612,6 +741,7 @@ module ppu_host #(
                 c_finfo[sd_ch]  <= '0;
                 c_faddr[sd_ch]  <= '0;
                 c_fdata[sd_ch]  <= '0;
+                c_dead[sd_ch]   <= 1'b0;
                 if (res_v && res == sd_ch) res_v <= 1'b0;
                 tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_UNBIND), 8'(sd_ch), 32'd0, 32'd0};
               end
@@ -719,9 +849,8 @@ module ppu_host #(
                   // instance block fully read: validate and bind
                   logic [19:0] mask;
                   mask = (20'd1 << ld_log2) - 20'd1;
-                  if (32'(ld_eng) == ppu_hw_pkg::PPU_ENGINE_TYPE_COMPUTE || !ld_ok ||
-                      32'(ld_eng) != ppu_hw_pkg::PPU_ENGINE_TYPE_COPY) begin
-                    fx <= fault(ph_ch, (32'(ld_eng) == ppu_hw_pkg::PPU_ENGINE_TYPE_COMPUTE && ld_ok) ? (ppu_hw_pkg::PPU_FAULT_KIND_ENGINE_MISSING) : (ppu_hw_pkg::PPU_FAULT_KIND_INST_INVALID),
+                  if (!ld_ok || (ld_comp && !COMPUTE)) begin
+                    fx <= fault(ph_ch, (ld_comp && ld_ok) ? (ppu_hw_pkg::PPU_FAULT_KIND_ENGINE_MISSING) : (ppu_hw_pkg::PPU_FAULT_KIND_INST_INVALID),
                                 ppu_hw_pkg::PPU_FAULT_UNIT_INST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
                                 inst_pa, inst_dw[ppu_hw_pkg::PPU_INST_ENGINE/4]);
                     hs       <= H_PICK;
@@ -739,6 +868,11 @@ module ppu_host #(
                     c_root[ph_ch]  <= {inst_dw[ppu_hw_pkg::PPU_INST_PT_ROOT/4][ppu_hw_pkg::PPU_INST_PT_ROOT_SYS__LSB], inst_dw[ppu_hw_pkg::PPU_INST_PT_ROOT/4][ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__MSB:ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__LSB]};
                     c_slice[ph_ch] <= inst_dw[ppu_hw_pkg::PPU_INST_TIMESLICE/4];
                     c_prio[ph_ch]  <= inst_dw[ppu_hw_pkg::PPU_INST_PRIORITY/4][ppu_hw_pkg::PPU_INST_PRIORITY_MAX__MSB:ppu_hw_pkg::PPU_INST_PRIORITY_MAX__LSB];
+                    c_comp[ph_ch]  <= ld_comp;
+                    c_pmin[ph_ch]  <= ld_pmin[5:0];
+                    c_pmax[ph_ch]  <= ld_pmax[5:0];
+                    c_maxd[ph_ch]  <= (ld_maxd == 8'd0) ? 7'd1 : ld_maxd[6:0];
+                    c_dead[ph_ch]  <= 1'b0;
                     c_put[ph_ch]   <= prd_rsp.data[19:0];
                     c_get[ph_ch]   <= prd_rsp.data[51:32];
                     c_seg[ph_ch]   <= 1'b0;
@@ -781,7 +915,7 @@ module ppu_host #(
             hs <= H_SEM_SEND;
           end else if (c_pend[cur] == PEND_LAUNCH) begin
             no_stream <= 1'b1;
-            hs <= H_LAUNCH;
+            hs <= c_comp[cur] ? H_CLAUNCH : H_LAUNCH;
           end else if (c_seg[cur]) begin
             f_va  <= c_pbva[cur];
             f_ndw <= c_left[cur];
@@ -872,6 +1006,11 @@ module ppu_host #(
         H_RUN: begin
           if (f_start) begin
             // fetch starts this cycle
+          end else if (c_dead[cur]) begin
+            // a kernel of this channel faulted: nothing more runs
+            res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
+            f_flush <= 1'b1;
+            hs <= H_END;
           end else if (c_mcnt[cur] == 0 && c_left[cur] == 0) begin
             // segment executed: advance GP_GET
             c_seg[cur] <= 1'b0;
@@ -909,13 +1048,37 @@ module ppu_host #(
             case (mx)
               MX_CONT: ;
               MX_SEM: begin
-                sem_exec <= ex_d;
-                hs <= H_SEM_SEND;
+                if (c_comp[cur] && chan_live[cur] &&
+                    ex_d[ppu_hw_pkg::PPU_SEM_EXECUTE_RELEASE_WFI__LSB]) begin
+                  // RELEASE_WFI: the release waits for the channel's tasks,
+                  // then runs like a retried acquire
+                  c_st[cur]    <= ST_WFI;
+                  c_pend[cur]  <= PEND_ACQ;
+                  c_pexec[cur] <= ex_d;
+                  res_reason   <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_WFI);
+                  f_flush      <= 1'b1;
+                  hs           <= H_END;
+                end else begin
+                  sem_exec <= ex_d;
+                  hs <= H_SEM_SEND;
+                end
               end
               MX_LAUNCH: begin
                 c_pexec[cur] <= ex_d;
                 no_stream <= 1'b0;
                 hs <= H_LAUNCH;
+              end
+              MX_CLAUNCH: begin
+                no_stream <= 1'b0;
+                hs <= H_CLAUNCH;
+              end
+              MX_WFI: begin
+                if (chan_live[cur]) begin
+                  c_st[cur]  <= ST_WFI;
+                  res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_WFI);
+                  f_flush    <= 1'b1;
+                  hs         <= H_END;
+                end
               end
               MX_NONSTALL: nonstall_set[cur] <= 1'b1;
               MX_YIELD: begin
@@ -1075,6 +1238,42 @@ module ppu_host #(
           end
         end
 
+        // The task table answers OK (queued or activated: the launch is
+        // asynchronous), RETRY (no free task id) or FAULTED (the TMD was
+        // unreadable or invalid and the fault is on its way, or the channel
+        // is being killed).
+        H_CLAUNCH: begin
+          if (cl_valid && cl_ready) cl_sent <= 1'b1;
+          if (cl_rsp_valid) begin
+            cl_sent <= 1'b0;
+            case (cl_rsp_status)
+              ppu_types_pkg::TASK_LAUNCH_OK: begin
+                c_pend[cur] <= PEND_NONE;
+                if (no_stream) begin
+                  c_st[cur] <= ST_READY;
+                  hs <= H_SVC_START;
+                end else begin
+                  hs <= H_RUN;
+                end
+              end
+              ppu_types_pkg::TASK_LAUNCH_RETRY: begin
+                c_st[cur]   <= ST_EWAIT;
+                c_pend[cur] <= PEND_LAUNCH;
+                res_reason  <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ENGINE_BUSY);
+                f_flush     <= 1'b1;
+                hs          <= H_END;
+              end
+              default: begin
+                c_pend[cur] <= PEND_NONE;
+                c_dead[cur] <= 1'b1;
+                res_reason  <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
+                f_flush     <= 1'b1;
+                hs          <= H_END;
+              end
+            endcase
+          end
+        end
+
         H_WB_GET: begin
           if (wr_ready) hs <= H_WB_WAIT;
         end
@@ -1120,6 +1319,11 @@ module ppu_host #(
         perf_doorbell <= 1'b1;
       end
       if (unbind && 32'(unbind_chid) < NC) c_unbind[unbind_chid[CHW-1:0]] <= 1'b1;
+
+      // A channel with a compute fault stays FAULTED whatever its service
+      // was doing when the fault arrived, until it is unbound.
+      for (int i = 0; i < NC; i++)
+        if (c_dead[i] && !(unbind_now && sd_ch == CHW'(i))) c_st[i] <= ST_FAULTED;
 
     end
   end

@@ -7,7 +7,14 @@ module ppu_regs #(
     parameter int unsigned COPY_CHUNK_BYTES = 4096,
     parameter int unsigned COPY_MAX_READS = 128,
     parameter int unsigned TLB_ENTRIES = 16,
-    parameter int unsigned PB_PREFETCH_BEATS = 16
+    parameter int unsigned PB_PREFETCH_BEATS = 16,
+    // compute engine (NUM_CU = 0: none; the other compute CAPs then read 0)
+    parameter int unsigned NUM_CU = 0,
+    parameter int unsigned CU_CONTEXTS = 8,
+    parameter int unsigned TASK_SLOTS = 8,
+    parameter int unsigned NUM_TASKS = 64,
+    parameter int unsigned MAX_CTA_THREADS = 8,
+    parameter int unsigned ICACHE_BYTES = 1024
 ) (
     input  logic                      clk,
     input  logic                      rst_n,
@@ -44,10 +51,24 @@ module ppu_regs #(
     // events
     input  logic [NUM_CHANNELS-1:0]   fault_set,
     input  logic [NUM_CHANNELS-1:0]   nonstall_set,
-    input  logic [15:0]               perf_inc,       // one pulse per ppu_hw_pkg::PPU_PERF_* index
+    // per ppu_hw_pkg::PPU_PERF_* index, a 3-bit increment (several compute
+    // units may add in one cycle)
+    input  logic [ppu_hw_pkg::PPU_PERF_COUNT*3-1:0] perf_inc,
     input  logic                      perf_add_valid, // COPY_BYTES += perf_add
-    input  logic [31:0]               perf_add
+    input  logic [31:0]               perf_add,
+    // debug windows of the compute engine
+    output logic [7:0]                task_dbg_sel,
+    input  logic [31:0]               task_dbg0,
+    input  logic [31:0]               task_dbg1,
+    input  logic [31:0]               task_dbg_next_cta,
+    input  logic [31:0]               task_dbg_exited,
+    input  logic [31:0]               task_dbg_tmd_va,
+    output logic [15:0]               cu_dbg_sel,
+    input  logic [31:0]               cu_dbg0,
+    input  logic [31:0]               cu_dbg_pc,
+    input  logic [31:0]               cu_dbg_cta_id
 );
+  localparam int unsigned PERF_N = ppu_hw_pkg::PPU_PERF_COUNT;
 
   localparam int unsigned NC = NUM_CHANNELS;
 
@@ -61,7 +82,11 @@ module ppu_regs #(
   logic [31:0] r_timeslice, r_retry, r_timeout, r_release_hold;
   logic        r_prio_mode;
   logic [31:0] ct_lo, ct_hi;
-  logic [63:0] perf [16];
+  logic [63:0] perf [PERF_N];
+  logic [7:0]  r_task_sel;
+  logic [15:0] r_cu_sel;
+  assign task_dbg_sel = r_task_sel;
+  assign cu_dbg_sel   = r_cu_sel;
 
   assign req_ready     = 1'b1;
   assign cfg_timeslice = r_timeslice;
@@ -88,13 +113,15 @@ module ppu_regs #(
     stat_off  = 5'(rel[$clog2(ppu_hw_pkg::PPU_CHAN_STRIDE)-1:0] >> 2);
   end
   wire in_perf = (32'(a) >= ppu_hw_pkg::PPU_PERF_BASE) && (32'(a) < ppu_hw_pkg::PPU_PERF_BASE + ppu_hw_pkg::PPU_PERF_COUNT * 8);
-  wire [3:0] perf_idx = 4'((a - 16'(ppu_hw_pkg::PPU_PERF_BASE)) >> 3);
+  wire [4:0] perf_idx = 5'((a - 16'(ppu_hw_pkg::PPU_PERF_BASE)) >> 3);
 
   wire [31:0] intr_status = {30'd0, |nonstall_pend, |fault_pend};
   wire [31:0] features = (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COPY_ENGINE__LSB) |
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_SYS_APERTURE__LSB) |
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_SEM_TIMESTAMP__LSB) |
-                         (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_PRIO_SCHED__LSB);
+                         (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_PRIO_SCHED__LSB) |
+                         ((NUM_CU > 0) ? (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COMPUTE_ENGINE__LSB) : 32'd0);
+  localparam bit HAS_CU = NUM_CU > 0;
 
   logic [31:0] rdata;
   always_comb begin
@@ -111,9 +138,23 @@ module ppu_regs #(
         ppu_hw_pkg::PPU_REG_VERSION:              rdata = (ppu_hw_pkg::PPU_VERSION_MAJOR << ppu_hw_pkg::PPU_VERSION_MAJOR__LSB) |
                                               (ppu_hw_pkg::PPU_VERSION_MINOR << ppu_hw_pkg::PPU_VERSION_MINOR__LSB);
         ppu_hw_pkg::PPU_REG_CAP_NUM_CHANNELS:     rdata = NUM_CHANNELS;
-        ppu_hw_pkg::PPU_REG_CAP_NUM_CU:           rdata = 32'd0;
-        ppu_hw_pkg::PPU_REG_CAP_NUM_TASK_SLOTS:   rdata = 32'd0;
-        ppu_hw_pkg::PPU_REG_CAP_NUM_PRIORITIES:   rdata = 32'd0;
+        ppu_hw_pkg::PPU_REG_CAP_NUM_CU:           rdata = NUM_CU;
+        ppu_hw_pkg::PPU_REG_CAP_NUM_TASK_SLOTS:   rdata = HAS_CU ? TASK_SLOTS : 32'd0;
+        ppu_hw_pkg::PPU_REG_CAP_NUM_PRIORITIES:   rdata = HAS_CU ? ppu_hw_pkg::PPU_NUM_PRIORITIES : 32'd0;
+        ppu_hw_pkg::PPU_REG_CAP_CU_CONTEXTS:      rdata = HAS_CU ? CU_CONTEXTS : 32'd0;
+        ppu_hw_pkg::PPU_REG_CAP_NUM_TASKS:        rdata = HAS_CU ? NUM_TASKS : 32'd0;
+        ppu_hw_pkg::PPU_REG_CAP_MAX_CTA_THREADS:  rdata = HAS_CU ? MAX_CTA_THREADS : 32'd0;
+        ppu_hw_pkg::PPU_REG_CAP_ICACHE_BYTES:     rdata = HAS_CU ? ICACHE_BYTES : 32'd0;
+        ppu_hw_pkg::PPU_REG_TASK_DBG_SEL:         rdata = 32'(r_task_sel);
+        ppu_hw_pkg::PPU_REG_TASK_DBG0:            rdata = task_dbg0;
+        ppu_hw_pkg::PPU_REG_TASK_DBG1:            rdata = task_dbg1;
+        ppu_hw_pkg::PPU_REG_TASK_DBG_NEXT_CTA:    rdata = task_dbg_next_cta;
+        ppu_hw_pkg::PPU_REG_TASK_DBG_EXITED:      rdata = task_dbg_exited;
+        ppu_hw_pkg::PPU_REG_TASK_DBG_TMD_VA:      rdata = task_dbg_tmd_va;
+        ppu_hw_pkg::PPU_REG_CU_DBG_SEL:           rdata = 32'(r_cu_sel);
+        ppu_hw_pkg::PPU_REG_CU_DBG0:              rdata = cu_dbg0;
+        ppu_hw_pkg::PPU_REG_CU_DBG_PC:            rdata = cu_dbg_pc;
+        ppu_hw_pkg::PPU_REG_CU_DBG_CTA_ID:        rdata = cu_dbg_cta_id;
         ppu_hw_pkg::PPU_REG_CAP_COPY_CHUNK_BYTES: rdata = COPY_CHUNK_BYTES;
         ppu_hw_pkg::PPU_REG_CAP_MEM_DATA_BYTES:   rdata = ppu_types_pkg::MEM_BYTES;
         ppu_hw_pkg::PPU_REG_CAP_TLB_ENTRIES:      rdata = TLB_ENTRIES;
@@ -162,11 +203,13 @@ module ppu_regs #(
       doorbell_chid <= '0;
       unbind_chid   <= '0;
       rsp_valid     <= 1'b0;
-      for (int i = 0; i < 16; i++) perf[i] <= '0;
+      for (int i = 0; i < PERF_N; i++) perf[i] <= '0;
+      r_task_sel    <= '0;
+      r_cu_sel      <= '0;
     end else begin
       cycle <= cycle + 64'd1;
-      for (int i = 0; i < 16; i++)
-        if (perf_inc[i]) perf[i] <= perf[i] + 64'd1;
+      for (int i = 0; i < PERF_N; i++)
+        if (perf_inc[i*3 +: 3] != 3'd0) perf[i] <= perf[i] + 64'(perf_inc[i*3 +: 3]);
       if (perf_add_valid)
         perf[ppu_hw_pkg::PPU_PERF_COPY_BYTES] <= perf[ppu_hw_pkg::PPU_PERF_COPY_BYTES] + 64'(perf_add);
 
@@ -198,6 +241,8 @@ module ppu_regs #(
           ppu_hw_pkg::PPU_REG_SCHED_ACQ_RETRY:   r_retry <= req_wdata;
           ppu_hw_pkg::PPU_REG_SCHED_ACQ_TIMEOUT: r_timeout <= req_wdata;
           ppu_hw_pkg::PPU_REG_DEBUG_RELEASE_HOLD: r_release_hold <= req_wdata;
+          ppu_hw_pkg::PPU_REG_TASK_DBG_SEL:      r_task_sel <= req_wdata[7:0];
+          ppu_hw_pkg::PPU_REG_CU_DBG_SEL:        r_cu_sel <= req_wdata[15:0];
           ppu_hw_pkg::PPU_REG_SCHED_CTRL:
             r_prio_mode <= req_wdata[ppu_hw_pkg::PPU_SCHED_CTRL_PRIO_MODE__LSB];
           ppu_hw_pkg::PPU_REG_MMU_CTRL:          mmu_invalidate <= req_wdata[ppu_hw_pkg::PPU_MMU_CTRL_INVALIDATE__LSB];

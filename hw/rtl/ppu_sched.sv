@@ -12,6 +12,8 @@
 //    has expired (then blocked acquires are re-checked too) or it yielded,
 //    and another channel is waiting.
 //  - A new resident is the waiting channel serviced least recently.
+//  - A compute channel waiting to launch (ENGINE_WAIT) becomes eligible
+//    when the task table has a free task id; it never holds the copy engine.
 //
 // PRIO_MODE (off by default, for comparison with the semaphore technique):
 // channels are ranked by their instance PRIORITY.MAX; the waiting channel of
@@ -30,6 +32,8 @@ module ppu_sched #(
     input  logic [NUM_CHANNELS*32-1:0]  last,        // cycle of last service
     input  logic [NUM_CHANNELS*8-1:0]   prio,        // channel priority (PRIO_MODE)
     input  logic                        prio_mode,
+    input  logic [NUM_CHANNELS-1:0]     comp,        // compute channel (launches go to the task table)
+    input  logic                        can_accept,  // the task table has a free task id
     input  logic [31:0]                 now,
     input  logic                        copy_ready,  // engine idle
     input  logic                        res_v,
@@ -107,7 +111,9 @@ module ppu_sched #(
   assign engine_free = copy_ready && !(|m_ebusy);
 
   always_comb begin
-    m_elig   = m_ready | (m_acq & wake) | (engine_free ? m_ewait : '0);
+    // a copy launch waits for the copy engine, a compute launch for a task id
+    m_elig   = m_ready | (m_acq & wake) | (engine_free ? (m_ewait & ~comp) : '0) |
+               (can_accept ? (m_ewait & comp) : '0);
     m_unbind = unbind & ~m_ebusy;     // a channel's copy finishes first
     m_stale  = stale & ~unbind;
   end

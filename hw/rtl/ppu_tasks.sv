@@ -71,6 +71,7 @@ module ppu_tasks #(
   input  logic [NC-1:0]                chan_kill,         // level, held until chan_clear
   output logic [NC-1:0]                chan_live,         // the channel holds task ids
   output logic [NC-1:0]                chan_clear,        // ... it holds none (and no CTA is on a CU)
+  output logic [NC*8-1:0]              chan_tasks,        // task ids each channel holds
   output logic [NC-1:0]                nonstall,          // pulse: completion with FLAGS.INTERRUPT
   // ---- faults (unit TASKS, or SEM for the completion release) ----
   output logic                         xf_valid,
@@ -1097,6 +1098,7 @@ module ppu_tasks #(
     for (int c = 0; c < NC; c++) begin
       chan_live[c]  = ch_live[c*LIVE_W +: LIVE_W] != '0;
       chan_clear[c] = ch_live[c*LIVE_W +: LIVE_W] == '0;
+      chan_tasks[c*8 +: 8] = 8'(ch_live[c*LIVE_W +: LIVE_W]);
     end
 
   // ---------------------------------------------------------------------

@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: MIT
-// PPU top level: register block, host interface + scheduler for the copy
-// engine, semaphore unit, copy engine, MMU, and the memory arbiter that puts
-// every agent on one memory port.  See docs/hw-architecture.md.
+// PPU top level: register block, host interface + scheduler, semaphore
+// unit, copy engine, compute engine (task table and compute units), MMU, and
+// the memory arbiter that puts every agent on one memory port.  See
+// docs/hw-architecture.md.
 module ppu_top #(
     parameter int unsigned NUM_CHANNELS = 16,
     parameter int unsigned COPY_CHUNK_BYTES = 4096,
     parameter int unsigned COPY_MAX_READS = 128,
     parameter int unsigned TLB_ENTRIES = 16,
-    parameter int unsigned PB_PREFETCH_BEATS = 16
+    parameter int unsigned PB_PREFETCH_BEATS = 16,
+    // compute engine; NUM_CU = 0 builds a PPU without one
+    parameter int unsigned NUM_CU = 4,
+    parameter int unsigned CU_CONTEXTS = 8,
+    parameter int unsigned TASK_SLOTS = 8,
+    parameter int unsigned NUM_TASKS = 64,
+    parameter int unsigned ICACHE_BYTES = 1024
 ) (
     input  logic         clk,
     input  logic         rst_n,
@@ -46,13 +53,17 @@ module ppu_top #(
     input  logic         mem_wr_rsp_valid,
     input  logic         mem_wr_rsp_err,
     input  logic [2:0]   mem_wr_rsp_tag,
-    // event trace: port 0 host, 1 copy, 2 semaphore, 3 faults
-    output logic [3:0]   trace_valid,
-    output logic [31:0]  trace_kind,
-    output logic [31:0]  trace_chid,
-    output logic [127:0] trace_a,
-    output logic [127:0] trace_b
+    // event trace: port 0 host, 1 copy, 2 semaphore, 3 faults, 4 compute
+    output logic [4:0]   trace_valid,
+    output logic [39:0]  trace_kind,
+    output logic [39:0]  trace_chid,
+    output logic [159:0] trace_a,
+    output logic [159:0] trace_b
 );
+
+  // Threads of one CTA: at most one per context until CTAs run in waves.
+  localparam int unsigned MAX_CTA_THREADS = (CU_CONTEXTS < 1024) ? CU_CONTEXTS : 1024;
+  localparam bit HAS_CU = NUM_CU > 0;
 
   // ---- register block ----
   logic [63:0] cycle;
@@ -63,14 +74,21 @@ module ppu_top #(
   logic        cfg_prio_mode;
   ppu_types_pkg::paddr_t      chan_table;
   logic [NUM_CHANNELS-1:0] fault_set, nonstall_set;
-  logic [15:0] perf_inc;
+  logic [ppu_hw_pkg::PPU_PERF_COUNT*3-1:0] perf_inc;
   logic        perf_copy_done;
   logic [31:0] perf_copy_len;
+
+  logic [7:0]  task_dbg_sel;
+  logic [15:0] cu_dbg_sel;
+  logic [31:0] task_dbg0, task_dbg1, task_dbg_next_cta, task_dbg_exited, task_dbg_tmd_va;
+  logic [31:0] cu_dbg0, cu_dbg_pc, cu_dbg_cta_id;
 
   ppu_regs #(
       .NUM_CHANNELS(NUM_CHANNELS), .COPY_CHUNK_BYTES(COPY_CHUNK_BYTES),
       .COPY_MAX_READS(COPY_MAX_READS), .TLB_ENTRIES(TLB_ENTRIES),
-      .PB_PREFETCH_BEATS(PB_PREFETCH_BEATS)
+      .PB_PREFETCH_BEATS(PB_PREFETCH_BEATS),
+      .NUM_CU(NUM_CU), .CU_CONTEXTS(CU_CONTEXTS), .TASK_SLOTS(TASK_SLOTS),
+      .NUM_TASKS(NUM_TASKS), .MAX_CTA_THREADS(MAX_CTA_THREADS), .ICACHE_BYTES(ICACHE_BYTES)
   ) u_regs (
       .clk, .rst_n, .local_mem_mib,
       .req_valid(reg_req_valid), .req_ready(reg_req_ready), .req_write(reg_req_write),
@@ -79,29 +97,34 @@ module ppu_top #(
       .cycle, .doorbell, .doorbell_chid, .unbind, .unbind_chid, .chan_table,
       .cfg_timeslice, .cfg_acq_retry, .cfg_acq_timeout, .cfg_prio_mode, .cfg_release_hold, .mmu_invalidate,
       .stat_chid, .stat_off, .stat_data,
-      .fault_set, .nonstall_set, .perf_inc,
-      .perf_add_valid(perf_copy_done), .perf_add(perf_copy_len)
+      .fault_set, .nonstall_set(nonstall_set | comp_nonstall), .perf_inc,
+      .perf_add_valid(perf_copy_done), .perf_add(perf_copy_len),
+      .task_dbg_sel, .task_dbg0, .task_dbg1, .task_dbg_next_cta, .task_dbg_exited,
+      .task_dbg_tmd_va, .cu_dbg_sel, .cu_dbg0, .cu_dbg_pc, .cu_dbg_cta_id
   );
 
-  // ---- MMU clients: 0 host fetch, 1 semaphore, 2 copy source, 3 copy destination ----
-  localparam int unsigned NX = 4;
+  // ---- MMU clients: 0 host fetch, 1 semaphore, 2 copy source, 3 copy
+  // destination, then the compute units and the task table ----
+  localparam int unsigned NXC = HAS_CU ? NUM_CU + 1 : 0;
+  localparam int unsigned NX = 4 + NXC;
   logic [NX-1:0] x_req_valid, x_req_ready, x_rsp_valid;
   logic [NX*ppu_types_pkg::XLATE_REQ_W-1:0] x_req;
   ppu_types_pkg::xlate_rsp_t x_rsp;
 
-  // ---- memory read clients: 0 host phys, 1 host fetch, 2 semaphore, 3 copy, 4 MMU ----
-  localparam int unsigned NRD = 5;
+  // ---- memory read clients: 0 host phys, 1 host fetch, 2 semaphore, 3 copy,
+  // 4 MMU, 5 compute ----
+  localparam int unsigned NRD = 6;
   logic [NRD-1:0] rd_valid, rd_ready, rd_rsp_valid;
   logic [NRD*ppu_types_pkg::PADDR_W-1:0] rd_pa;
   ppu_types_pkg::mem_rd_rsp_t rd_rsp;
-  // ---- memory write clients: 0 host, 1 semaphore, 2 copy ----
-  localparam int unsigned NWR = 3;
+  // ---- memory write clients: 0 host, 1 semaphore, 2 copy, 3 compute ----
+  localparam int unsigned NWR = 4;
   logic [NWR-1:0] wr_valid, wr_ready, wr_rsp_valid;
   logic [NWR*ppu_types_pkg::MEM_WR_REQ_W-1:0] wr_req;
   logic wr_rsp_err;
 
   // ---- semaphore unit ports: 0 host, 1 copy, 2 task completions, 3 CU
-  // atomics (2 and 3 tied off until the compute engine is wired) ----
+  // atomics ----
   localparam int unsigned NSEM = 4;
   logic [NSEM-1:0] sem_valid, sem_ready, sem_rsp_valid;
   logic [NSEM*ppu_types_pkg::SEM_REQ_W-1:0] sem_req;
@@ -125,7 +148,18 @@ module ppu_top #(
   ppu_types_pkg::copy_done_t copy_done;
   logic [7:0] copy_done_chid;
 
-  ppu_types_pkg::trace_t tr_host, tr_copy, tr_sem, tr_fault;
+  ppu_types_pkg::trace_t tr_host, tr_copy, tr_sem, tr_fault, tr_comp;
+
+  // ---- compute engine ----
+  logic                         cl_valid, cl_ready, cl_rsp_valid, can_accept;
+  ppu_types_pkg::task_launch_t  cl_req;
+  ppu_types_pkg::task_status_e  cl_rsp_status;
+  logic [NUM_CHANNELS-1:0]      chan_kill, chan_live, chan_clear, comp_nonstall;
+  logic [NUM_CHANNELS*8-1:0]    chan_tasks;
+  logic                         xf_valid, xf_ready;
+  ppu_types_pkg::cu_fault_t     xf;
+  logic                         perf_launch, perf_dispatch, perf_complete;
+  logic [2:0]                   perf_retire, perf_issue, perf_icache_miss;
   logic perf_doorbell, perf_gp_entry, perf_method, perf_switch;
   logic perf_acq_ok, perf_acq_fail, perf_release, perf_reduction, perf_amo, perf_beat, tlb_miss;
 
@@ -138,19 +172,23 @@ module ppu_top #(
   end
 `endif
   ppu_types_pkg::xlate_req_t  x_req_host, x_req_sem, x_req_src, x_req_dst;
-  ppu_types_pkg::paddr_t      rd_pa_phys, rd_pa_fetch, rd_pa_sem, rd_pa_copy, rd_pa_mmu;
-  ppu_types_pkg::mem_wr_req_t wr_req_host, wr_req_sem, wr_req_copy;
+  ppu_types_pkg::paddr_t      rd_pa_phys, rd_pa_fetch, rd_pa_sem, rd_pa_copy, rd_pa_mmu, rd_pa_comp;
+  ppu_types_pkg::mem_wr_req_t wr_req_host, wr_req_sem, wr_req_copy, wr_req_comp;
   ppu_types_pkg::sem_req_t    sem_req_host, sem_req_copy, sem_req_tasks, sem_req_cu;
-  assign x_req  = {x_req_dst, x_req_src, x_req_sem, x_req_host};
-  assign rd_pa  = {rd_pa_mmu, rd_pa_copy, rd_pa_sem, rd_pa_fetch, rd_pa_phys};
-  assign wr_req = {wr_req_copy, wr_req_sem, wr_req_host};
+  logic [(NXC > 0 ? NXC : 1)*ppu_types_pkg::XLATE_REQ_W-1:0] x_req_comp;
+  if (HAS_CU) begin : g_xreq_comp
+    assign x_req = {x_req_comp, x_req_dst, x_req_src, x_req_sem, x_req_host};
+  end else begin : g_xreq_nocomp
+    assign x_req = {x_req_dst, x_req_src, x_req_sem, x_req_host};
+  end
+  assign rd_pa  = {rd_pa_comp, rd_pa_mmu, rd_pa_copy, rd_pa_sem, rd_pa_fetch, rd_pa_phys};
+  assign wr_req = {wr_req_comp, wr_req_copy, wr_req_sem, wr_req_host};
   assign sem_req = {sem_req_cu, sem_req_tasks, sem_req_copy, sem_req_host};
-  assign sem_valid[3:2] = 2'b00;
-  assign sem_req_tasks  = '0;
-  assign sem_req_cu     = '0;
+
+  logic host_idle;
 
   ppu_host #(
-      .NUM_CHANNELS(NUM_CHANNELS), .PB_PREFETCH_BEATS(PB_PREFETCH_BEATS)
+      .NUM_CHANNELS(NUM_CHANNELS), .PB_PREFETCH_BEATS(PB_PREFETCH_BEATS), .COMPUTE(HAS_CU)
   ) u_host (
       .clk, .rst_n, .now(cycle[31:0]),
       .doorbell, .doorbell_chid, .unbind, .unbind_chid, .chan_table,
@@ -171,8 +209,95 @@ module ppu_top #(
       .sem_rsp_valid(sem_rsp_valid[0]), .sem_rsp, .sem_written,
       .copy_valid, .copy_ready, .copy_cmd,
       .copy_done_valid, .copy_done_chid, .copy_done,
-      .trace(tr_host), .trace_fault(tr_fault), .idle
+      .cl_valid, .cl_ready, .cl_req, .cl_rsp_valid, .cl_rsp_status, .can_accept,
+      .chan_kill, .chan_live, .chan_clear, .chan_tasks, .xf_valid, .xf_ready, .xf,
+      .trace(tr_host), .trace_fault(tr_fault), .idle(host_idle)
   );
+
+  // Idle: the host has nothing to do and no task is alive (a channel's
+  // tasks keep their ids until they complete or are dropped).
+  assign idle = host_idle && !(|chan_live) && !xf_valid && !(|comp_nonstall);
+
+  if (HAS_CU) begin : g_compute
+    ppu_types_pkg::task_dbg_t td;
+    logic [3:0]  cst;
+    logic [31:0] cthread;
+    wire unused_thread = &{1'b0, cthread[31:11]};
+    logic [ppu_types_pkg::CU_TSLOT_W-1:0] ctslot;
+
+    ppu_compute #(
+        .NUM_CU(NUM_CU), .CU_CONTEXTS(CU_CONTEXTS), .TASK_SLOTS(TASK_SLOTS),
+        .NUM_TASKS(NUM_TASKS), .ICACHE_BYTES(ICACHE_BYTES), .NC(NUM_CHANNELS)
+    ) u_compute (
+        .clk, .rst_n, .timestamp(cycle), .mmu_invalidate,
+        .cl_valid, .cl_ready, .cl_req, .cl_rsp_valid, .cl_rsp_status, .can_accept,
+        .chan_kill, .chan_live, .chan_clear, .chan_tasks, .nonstall(comp_nonstall),
+        .xf_valid, .xf_ready, .xf,
+        .x_req_valid(x_req_valid[NX-1:4]), .x_req_ready(x_req_ready[NX-1:4]), .x_req(x_req_comp),
+        .x_rsp_valid(x_rsp_valid[NX-1:4]), .x_rsp,
+        .rd_valid(rd_valid[5]), .rd_ready(rd_ready[5]), .rd_pa(rd_pa_comp),
+        .rd_rsp_valid(rd_rsp_valid[5]), .rd_rsp,
+        .wr_valid(wr_valid[3]), .wr_ready(wr_ready[3]), .wr_req(wr_req_comp),
+        .wr_rsp_valid(wr_rsp_valid[3]), .wr_rsp_err,
+        .tsem_valid(sem_valid[2]), .tsem_ready(sem_ready[2]), .tsem_req(sem_req_tasks),
+        .tsem_rsp_valid(sem_rsp_valid[2]),
+        .asem_valid(sem_valid[3]), .asem_ready(sem_ready[3]), .asem_req(sem_req_cu),
+        .asem_rsp_valid(sem_rsp_valid[3]), .sem_rsp,
+        .trace(tr_comp), .perf_launch, .perf_dispatch, .perf_complete,
+        .perf_retire, .perf_issue, .perf_icache_miss,
+        .dbg_tid(task_dbg_sel), .dbg_task(td),
+        .dbg_cu(cu_dbg_sel[15:8]), .dbg_ctx(cu_dbg_sel[7:0]),
+        .dbg_state(cst), .dbg_pc(cu_dbg_pc), .dbg_thread(cthread), .dbg_tslot(ctslot),
+        .dbg_cta_id(cu_dbg_cta_id)
+    );
+
+    always_comb begin
+      task_dbg0 = '0;
+      task_dbg0[ppu_hw_pkg::PPU_TASK_DBG0_STATE__MSB:ppu_hw_pkg::PPU_TASK_DBG0_STATE__LSB] = td.state;
+      task_dbg0[ppu_hw_pkg::PPU_TASK_DBG0_SLOT_VALID__LSB] = td.slot_valid;
+      task_dbg0[ppu_hw_pkg::PPU_TASK_DBG0_TSLOT__MSB:ppu_hw_pkg::PPU_TASK_DBG0_TSLOT__LSB] = 4'(td.tslot);
+      task_dbg0[ppu_hw_pkg::PPU_TASK_DBG0_CHID__MSB:ppu_hw_pkg::PPU_TASK_DBG0_CHID__LSB] = td.chid;
+      task_dbg0[ppu_hw_pkg::PPU_TASK_DBG0_PRIO__MSB:ppu_hw_pkg::PPU_TASK_DBG0_PRIO__LSB] = td.prio;
+      task_dbg0[ppu_hw_pkg::PPU_TASK_DBG0_DEPTH__MSB:ppu_hw_pkg::PPU_TASK_DBG0_DEPTH__LSB] = td.depth;
+      task_dbg1 = '0;
+      task_dbg1[ppu_hw_pkg::PPU_TASK_DBG1_PARENT__MSB:ppu_hw_pkg::PPU_TASK_DBG1_PARENT__LSB] = td.parent;
+      task_dbg1[ppu_hw_pkg::PPU_TASK_DBG1_PARENT_J__MSB:ppu_hw_pkg::PPU_TASK_DBG1_PARENT_J__LSB] = td.parent_j;
+      task_dbg1[ppu_hw_pkg::PPU_TASK_DBG1_HAS_PARENT__LSB] = td.has_parent;
+      task_dbg1[ppu_hw_pkg::PPU_TASK_DBG1_CHILDREN__MSB:ppu_hw_pkg::PPU_TASK_DBG1_CHILDREN__LSB] = td.children;
+      task_dbg_next_cta = td.next_cta;
+      task_dbg_exited   = td.exited;
+      task_dbg_tmd_va   = td.tmd_va;
+      cu_dbg0 = '0;
+      cu_dbg0[ppu_hw_pkg::PPU_CU_DBG0_STATE__MSB:ppu_hw_pkg::PPU_CU_DBG0_STATE__LSB] = cst;
+      cu_dbg0[ppu_hw_pkg::PPU_CU_DBG0_TSLOT__MSB:ppu_hw_pkg::PPU_CU_DBG0_TSLOT__LSB] = 4'(ctslot);
+      cu_dbg0[ppu_hw_pkg::PPU_CU_DBG0_THREAD__MSB:ppu_hw_pkg::PPU_CU_DBG0_THREAD__LSB] = cthread[10:0];
+    end
+  end else begin : g_no_compute
+    wire unused_nc = &{1'b0, task_dbg_sel, cu_dbg_sel, x_req_comp};
+    assign cl_ready = 1'b0;
+    assign cl_rsp_valid = 1'b0;
+    assign cl_rsp_status = ppu_types_pkg::TASK_LAUNCH_FAULTED;
+    assign can_accept = 1'b0;
+    assign chan_live = '0;
+    assign chan_clear = '1;
+    assign chan_tasks = '0;
+    assign comp_nonstall = '0;
+    assign xf_valid = 1'b0;
+    assign xf = '0;
+    assign x_req_comp = '0;
+    assign rd_valid[5] = 1'b0;
+    assign rd_pa_comp = '0;
+    assign wr_valid[3] = 1'b0;
+    assign wr_req_comp = '0;
+    assign sem_valid[3:2] = 2'b00;
+    assign sem_req_tasks = '0;
+    assign sem_req_cu = '0;
+    assign tr_comp = '0;
+    assign {perf_launch, perf_dispatch, perf_complete} = 3'b000;
+    assign {perf_retire, perf_issue, perf_icache_miss} = '0;
+    assign {task_dbg0, task_dbg1, task_dbg_next_cta, task_dbg_exited, task_dbg_tmd_va} = '0;
+    assign {cu_dbg0, cu_dbg_pc, cu_dbg_cta_id} = '0;
+  end
 
   ppu_sem #(.NPORT(NSEM)) u_sem (
       .clk, .rst_n, .timestamp(cycle),
@@ -250,37 +375,47 @@ module ppu_top #(
   assign mem_wr_strb  = m_wr_req.strb;
 
   // ---- performance counter events ----
+  function automatic int unsigned pi(input int unsigned idx);
+    pi = idx * 3;
+  endfunction
   always_comb begin
     perf_inc = '0;
-    perf_inc[ppu_hw_pkg::PPU_PERF_DOORBELLS]        = perf_doorbell;
-    perf_inc[ppu_hw_pkg::PPU_PERF_GP_ENTRIES]       = perf_gp_entry;
-    perf_inc[ppu_hw_pkg::PPU_PERF_METHODS]          = perf_method;
-    perf_inc[ppu_hw_pkg::PPU_PERF_SEM_ACQ_OK]       = perf_acq_ok;
-    perf_inc[ppu_hw_pkg::PPU_PERF_SEM_ACQ_FAIL]     = perf_acq_fail;
-    perf_inc[ppu_hw_pkg::PPU_PERF_SEM_RELEASES]     = perf_release;
-    perf_inc[ppu_hw_pkg::PPU_PERF_SEM_REDUCTIONS]   = perf_reduction;
-    perf_inc[ppu_hw_pkg::PPU_PERF_COPIES]           = perf_copy_done;
-    perf_inc[ppu_hw_pkg::PPU_PERF_COPY_BUSY_CYCLES] = copy_busy;
-    perf_inc[ppu_hw_pkg::PPU_PERF_CHAN_SWITCHES]    = perf_switch;
-    perf_inc[ppu_hw_pkg::PPU_PERF_FAULTS]           = |fault_set;
-    perf_inc[ppu_hw_pkg::PPU_PERF_MEM_RD_BEATS]     = m_rd_valid && mem_rd_ready;
-    perf_inc[ppu_hw_pkg::PPU_PERF_MEM_WR_BEATS]     = m_wr_valid && mem_wr_ready;
-    perf_inc[ppu_hw_pkg::PPU_PERF_TLB_MISSES]       = tlb_miss;
-    perf_inc[ppu_hw_pkg::PPU_PERF_NONSTALL_INTRS]   = |nonstall_set;
-    perf_inc[ppu_hw_pkg::PPU_PERF_COPY_BYTES]       = 1'b0;   // added by length below
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_DOORBELLS)]        = perf_doorbell;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_GP_ENTRIES)]       = perf_gp_entry;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_METHODS)]          = perf_method;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_SEM_ACQ_OK)]       = perf_acq_ok;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_SEM_ACQ_FAIL)]     = perf_acq_fail;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_SEM_RELEASES)]     = perf_release;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_SEM_REDUCTIONS)]   = perf_reduction;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_COPIES)]           = perf_copy_done;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_COPY_BUSY_CYCLES)] = copy_busy;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_CHAN_SWITCHES)]    = perf_switch;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_FAULTS)]           = |fault_set;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_MEM_RD_BEATS)]     = m_rd_valid && mem_rd_ready;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_MEM_WR_BEATS)]     = m_wr_valid && mem_wr_ready;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_TLB_MISSES)]       = tlb_miss;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_NONSTALL_INTRS)]   = |(nonstall_set | comp_nonstall);
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_COPY_BYTES)]       = 1'b0;   // added by length below
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_HOST_LAUNCHES)]    = perf_launch;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_TASKS_COMPLETED)]  = perf_complete;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_CTA_DISPATCHES)]   = perf_dispatch;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_CU_INSTRET) +: 3]      = perf_retire;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_CU_ISSUE_CYCLES) +: 3] = perf_issue;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_ICACHE_MISSES) +: 3]   = perf_icache_miss;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_AMOS)]             = perf_amo;
   end
 
   // ---- trace ports ----
-  assign trace_valid = {tr_fault.valid, tr_sem.valid, tr_copy.valid, tr_host.valid};
-  assign trace_kind  = {tr_fault.kind, tr_sem.kind, tr_copy.kind, tr_host.kind};
-  assign trace_chid  = {tr_fault.chid, tr_sem.chid, tr_copy.chid, tr_host.chid};
-  assign trace_a     = {tr_fault.a, tr_sem.a, tr_copy.a, tr_host.a};
-  assign trace_b     = {tr_fault.b, tr_sem.b, tr_copy.b, tr_host.b};
+  assign trace_valid = {tr_comp.valid, tr_fault.valid, tr_sem.valid, tr_copy.valid, tr_host.valid};
+  assign trace_kind  = {tr_comp.kind, tr_fault.kind, tr_sem.kind, tr_copy.kind, tr_host.kind};
+  assign trace_chid  = {tr_comp.chid, tr_fault.chid, tr_sem.chid, tr_copy.chid, tr_host.chid};
+  assign trace_a     = {tr_comp.a, tr_fault.a, tr_sem.a, tr_copy.a, tr_host.a};
+  assign trace_b     = {tr_comp.b, tr_fault.b, tr_sem.b, tr_copy.b, tr_host.b};
 
   // perf_beat is the copy engine's per-beat pulse; byte totals come from
-  // completed copy lengths, which count partial beats exactly.  perf_amo
-  // gets its counter (AMOS) with the compute engine; the responses of the
-  // tied-off semaphore ports 2 and 3 have no receiver yet.
-  wire unused_ok = &{1'b0, perf_beat, perf_amo, sem_rsp_valid[3:2], sem_ready[3:2]};
+  // completed copy lengths, which count partial beats exactly.
+  wire unused_ok = &{1'b0, perf_beat, sem_rsp_valid[3:2], sem_ready[3:2], rd_ready[5],
+                     rd_rsp_valid[5], wr_ready[3], wr_rsp_valid[3], cl_valid, cl_req,
+                     chan_kill, xf_ready};
 
 endmodule

@@ -368,7 +368,7 @@ void emit_events(ppu_sim *s, unsigned valid)
 	Vppu_top *t = s->top;
 	struct ppu_sim_event ev;
 
-	for (unsigned p = 0; p < 4; p++) {
+	for (unsigned p = 0; p < 5; p++) {
 		if (!(valid & (1u << p)))
 			continue;
 		ev.cycle = s->cycle;

@@ -192,7 +192,7 @@ struct ppu_sim_event {
 	uint32_t kind;		/* PPU_TRACE_* */
 	uint32_t chid;
 	uint32_t a, b;
-	uint32_t port;		/* 0 host, 1 copy, 2 semaphore, 3 faults */
+	uint32_t port;		/* 0 host, 1 copy, 2 semaphore, 3 faults, 4 compute */
 };
 
 typedef void (*ppu_sim_event_fn)(void *ctx, const struct ppu_sim_event *ev);

@@ -580,10 +580,11 @@ START_TEST(malformed_instance_block_is_inst_invalid)
 }
 END_TEST
 
-/* Loop index 0: compute (not built) = ENGINE_MISSING; 1, 2: types 0 and 3. */
-START_TEST(engine_type_without_engine_faults_at_bind)
+/* Engine types 0 and 3 name no engine.  (A PPU built without compute units
+ * faults ENGINE_MISSING for type COMPUTE instead; the test build has them.) */
+START_TEST(unknown_engine_type_faults_at_bind)
 {
-	static const uint32_t types[3] = { PPU_ENGINE_TYPE_COMPUTE, 0, 3 };
+	static const uint32_t types[2] = { 0, 3 };
 	uint32_t dw[32];
 	struct ppu_pb pb;
 	struct fx f;
@@ -592,8 +593,7 @@ START_TEST(engine_type_without_engine_faults_at_bind)
 	ppu_pb_init(&pb, dw, 32);
 	ppu_pb_sem_release(&pb, f.sem.va, 0xee);
 	rtl_submit_pb(f.ch, &pb);
-	fx_expect(&f, _i ? PPU_FAULT_KIND_INST_INVALID : PPU_FAULT_KIND_ENGINE_MISSING,
-		  PPU_FAULT_UNIT_INST, PPU_FAULT_ACCESS_READ);
+	fx_expect(&f, PPU_FAULT_KIND_INST_INVALID, PPU_FAULT_UNIT_INST, PPU_FAULT_ACCESS_READ);
 	fx_expect_addr_data(&f, (uint32_t)f.ch->inst_pa, PPU_FSET(PPU_INST_ENGINE_TYPE, types[_i]));
 	ck_assert_uint_eq(rtl_buf_rd32(f.env, &f.sem, 0), 0);
 	fx_end(&f);
@@ -868,7 +868,7 @@ Suite *suite_faults(void)
 			    sizeof(unaligned_sems) / sizeof(unaligned_sems[0]));
 	tcase_add_test(tc, invalid_channel_table_entry_is_inst_invalid);
 	tcase_add_loop_test(tc, malformed_instance_block_is_inst_invalid, 0, 5);
-	tcase_add_loop_test(tc, engine_type_without_engine_faults_at_bind, 0, 3);
+	tcase_add_loop_test(tc, unknown_engine_type_faults_at_bind, 0, 2);
 	tcase_add_loop_test(tc, pushbuffer_on_unmapped_page_is_pte_not_present, 0, 3);
 	tcase_add_loop_test(tc, fetch_beyond_memory_is_bus_error, 0, 2);
 	tcase_add_loop_test(tc, instance_or_userd_beyond_memory_is_bus_error, 0, 2);

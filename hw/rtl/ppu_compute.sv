@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: MIT
+// The compute engine (docs/compute-design.md §1): the priority task table,
+// NUM_CU compute units, and what puts them on the PPU's shared ports.
+//
+//  * MMU: every unit and the task table are clients of their own
+//    (NUM_CU + 1 ports, unit i at i, the task table last).
+//  * Memory: the task table's reads and the units' reads (I-cache refills,
+//    loads) share one read client, the units' writes one write client, and
+//    the units' atomics one semaphore-unit port, each through ppu_ord_arb,
+//    which routes the in-order responses back by a FIFO of grant indices.
+//  * Faults: the task table's and the units' go to the host one at a time
+//    (the task table first; faults are rare and each is final for its
+//    channel, so no fairness is needed).
+//  * CTA events: the units' EXITED/KILLED events go to the task table round
+//    robin.
+module ppu_compute #(
+  parameter int unsigned NUM_CU       = 4,
+  parameter int unsigned CU_CONTEXTS  = 8,
+  parameter int unsigned TASK_SLOTS   = 8,
+  parameter int unsigned NUM_TASKS    = 64,
+  parameter int unsigned ICACHE_BYTES = 1024,
+  parameter int unsigned NC           = 16
+) (
+  input  logic                          clk,
+  input  logic                          rst_n,
+  input  logic [63:0]                   timestamp,
+  input  logic                          mmu_invalidate,   // pulse: page tables changed
+  // ---- host ----
+  input  logic                          cl_valid,
+  output logic                          cl_ready,
+  input  ppu_types_pkg::task_launch_t   cl_req,
+  output logic                          cl_rsp_valid,
+  output ppu_types_pkg::task_status_e   cl_rsp_status,
+  output logic                          can_accept,
+  input  logic [NC-1:0]                 chan_kill,
+  output logic [NC-1:0]                 chan_live,
+  output logic [NC-1:0]                 chan_clear,
+  output logic [NC*8-1:0]               chan_tasks,
+  output logic [NC-1:0]                 nonstall,
+  output logic                          xf_valid,
+  input  logic                          xf_ready,
+  output ppu_types_pkg::cu_fault_t      xf,
+  // ---- MMU clients: units 0..NUM_CU-1, then the task table ----
+  output logic [NUM_CU:0]               x_req_valid,
+  input  logic [NUM_CU:0]               x_req_ready,
+  output logic [(NUM_CU+1)*ppu_types_pkg::XLATE_REQ_W-1:0] x_req,
+  input  logic [NUM_CU:0]               x_rsp_valid,
+  input  ppu_types_pkg::xlate_rsp_t     x_rsp,
+  // ---- one memory read client, one write client ----
+  output logic                          rd_valid,
+  input  logic                          rd_ready,
+  output ppu_types_pkg::paddr_t         rd_pa,
+  input  logic                          rd_rsp_valid,
+  input  ppu_types_pkg::mem_rd_rsp_t    rd_rsp,
+  output logic                          wr_valid,
+  input  logic                          wr_ready,
+  output ppu_types_pkg::mem_wr_req_t    wr_req,
+  input  logic                          wr_rsp_valid,
+  input  logic                          wr_rsp_err,
+  // ---- semaphore unit: task completions, and the units' atomics ----
+  output logic                          tsem_valid,
+  input  logic                          tsem_ready,
+  output ppu_types_pkg::sem_req_t       tsem_req,
+  input  logic                          tsem_rsp_valid,
+  output logic                          asem_valid,
+  input  logic                          asem_ready,
+  output ppu_types_pkg::sem_req_t       asem_req,
+  input  logic                          asem_rsp_valid,
+  input  ppu_types_pkg::sem_rsp_t       sem_rsp,
+  // ---- trace, performance, debug ----
+  output ppu_types_pkg::trace_t         trace,
+  output logic                          perf_launch,
+  output logic                          perf_dispatch,
+  output logic                          perf_complete,
+  output logic [2:0]                    perf_retire,      // instructions retired this cycle
+  output logic [2:0]                    perf_issue,       // units that issued this cycle
+  output logic [2:0]                    perf_icache_miss,
+  input  logic [7:0]                    dbg_tid,
+  output ppu_types_pkg::task_dbg_t      dbg_task,
+  input  logic [7:0]                    dbg_cu,
+  input  logic [7:0]                    dbg_ctx,
+  output logic [3:0]                    dbg_state,
+  output logic [31:0]                   dbg_pc,
+  output logic [31:0]                   dbg_thread,
+  output logic [ppu_types_pkg::CU_TSLOT_W-1:0] dbg_tslot,
+  output logic [31:0]                   dbg_cta_id
+);
+
+  localparam int unsigned FC_W  = $clog2(CU_CONTEXTS + 1);
+  localparam int unsigned CU_W  = (NUM_CU > 1) ? $clog2(NUM_CU) : 1;
+  localparam int unsigned CW    = $clog2(CU_CONTEXTS);
+  localparam int unsigned XW    = ppu_types_pkg::XLATE_REQ_W;
+  localparam int unsigned PW    = ppu_types_pkg::PADDR_W;
+  localparam int unsigned WW    = ppu_types_pkg::MEM_WR_REQ_W;
+  localparam int unsigned SW    = ppu_types_pkg::SEM_REQ_W;
+  localparam int unsigned EV_W  = $bits(ppu_types_pkg::cu_ev_t);
+  localparam int unsigned FL_W  = $bits(ppu_types_pkg::cu_fault_t);
+
+  if (NUM_CU < 1 || NUM_CU > 7) begin : g_bad_cu
+    $error("ppu_compute: NUM_CU must be 1..7 (3-bit per-cycle perf sums)");
+  end
+
+  // ---- task table <-> units ----
+  logic [NUM_CU*FC_W-1:0]      free_ctx;
+  logic [NUM_CU-1:0]           disp_valid, disp_ready, kill_valid, kill_ready;
+  ppu_types_pkg::cu_disp_t     disp;
+  ppu_types_pkg::cu_kill_t     kill;
+  logic                        ev_valid, ev_ready;
+  ppu_types_pkg::cu_ev_t       ev;
+  logic [CU_W-1:0]             ev_cu;
+  logic                        icache_inv_tasks;
+
+  // ---- per-unit ports, flat ----
+  logic [NUM_CU-1:0]           u_ev_valid, u_ev_ready, u_flt_valid, u_flt_ready;
+  logic [NUM_CU*EV_W-1:0]      u_ev;
+  logic [NUM_CU*FL_W-1:0]      u_flt;
+  logic [NUM_CU-1:0]           u_rd_valid, u_rd_ready, u_rd_rsp_valid;
+  logic [NUM_CU*PW-1:0]        u_rd_pa;
+  logic [NUM_CU-1:0]           u_wr_valid, u_wr_ready, u_wr_rsp_valid;
+  logic [NUM_CU*WW-1:0]        u_wr_req;
+  logic [NUM_CU-1:0]           u_sem_valid, u_sem_ready, u_sem_rsp_valid;
+  logic [NUM_CU*SW-1:0]        u_sem_req;
+  logic [NUM_CU-1:0]           u_issue, u_retire, u_imiss;
+  logic [NUM_CU*4-1:0]         u_dbg_state;
+  logic [NUM_CU*32-1:0]        u_dbg_pc, u_dbg_tid, u_dbg_cta;
+  logic [NUM_CU*ppu_types_pkg::CU_TSLOT_W-1:0] u_dbg_tslot;
+
+  // task table's memory read, merged with the units' below
+  logic                        t_rd_valid, t_rd_ready, t_rd_rsp_valid;
+  ppu_types_pkg::paddr_t       t_rd_pa;
+  logic                        t_xf_valid, t_xf_ready;
+  ppu_types_pkg::cu_fault_t    t_xf;
+  ppu_types_pkg::xlate_req_t   t_x_req;
+  logic [7:0]                  rsp_tid_unused;        // the host does not need the id
+  logic [NUM_CU*32-1:0]        dbg_rdata_unused;      // register reads: not on the debug window yet
+  wire unused_ok = &{1'b0, rsp_tid_unused, dbg_rdata_unused};
+
+  ppu_tasks #(
+    .NUM_TASKS(NUM_TASKS), .TASK_SLOTS(TASK_SLOTS), .NUM_CU(NUM_CU),
+    .CU_CONTEXTS(CU_CONTEXTS), .NC(NC)
+  ) u_tasks (
+    .clk, .rst_n,
+    .cl_valid, .cl_ready, .cl_req, .cl_rsp_valid, .cl_rsp_status,
+    .cl_rsp_tid(rsp_tid_unused), .can_accept,
+    .chan_kill, .chan_live, .chan_clear, .chan_tasks, .nonstall,
+    .xf_valid(t_xf_valid), .xf_ready(t_xf_ready), .xf(t_xf),
+    .x_req_valid(x_req_valid[NUM_CU]), .x_req_ready(x_req_ready[NUM_CU]), .x_req(t_x_req),
+    .x_rsp_valid(x_rsp_valid[NUM_CU]), .x_rsp,
+    .rd_valid(t_rd_valid), .rd_ready(t_rd_ready), .rd_pa(t_rd_pa),
+    .rd_rsp_valid(t_rd_rsp_valid), .rd_rsp,
+    .sem_valid(tsem_valid), .sem_ready(tsem_ready), .sem_req(tsem_req),
+    .sem_rsp_valid(tsem_rsp_valid), .sem_rsp,
+    .free_ctx, .disp_valid, .disp_ready, .disp,
+    .ev_valid, .ev_ready, .ev, .ev_cu,
+    .kill_valid, .kill_ready, .kill,
+    .icache_inv(icache_inv_tasks),
+    .trace, .perf_launch, .perf_dispatch, .perf_complete,
+    .dbg_tid, .dbg(dbg_task)
+  );
+  assign x_req[NUM_CU*XW +: XW] = t_x_req;
+
+  // The I-caches are tagged by page-table root, not by what the pages hold:
+  // a page-table change drops their lines as it drops the TLBs'.
+  wire icache_inv = icache_inv_tasks || mmu_invalidate;
+
+  for (genvar i = 0; i < NUM_CU; i++) begin : g_cu
+    ppu_types_pkg::cu_ev_t       ev_i;
+    ppu_types_pkg::cu_fault_t    flt_i;
+    ppu_types_pkg::xlate_req_t   x_req_i;
+    ppu_types_pkg::paddr_t       rd_pa_i;
+    ppu_types_pkg::mem_wr_req_t  wr_req_i;
+    ppu_types_pkg::sem_req_t     sem_req_i;
+    logic [3:0]                  st_i;
+    logic [31:0]                 pc_i, tid_i, cta_i;
+    logic [ppu_types_pkg::CU_TSLOT_W-1:0] tslot_i;
+
+    ppu_cu #(
+      .CU_CONTEXTS(CU_CONTEXTS), .CU_INDEX(i), .NUM_CU(NUM_CU), .ICACHE_BYTES(ICACHE_BYTES)
+    ) u_cu (
+      .clk, .rst_n, .timestamp, .icache_inv, .tlb_inv(mmu_invalidate),
+      .disp_valid(disp_valid[i]), .disp_ready(disp_ready[i]), .disp,
+      .free_ctx(free_ctx[i*FC_W +: FC_W]),
+      .ev_valid(u_ev_valid[i]), .ev_ready(u_ev_ready[i]), .ev(ev_i),
+      .kill_valid(kill_valid[i]), .kill_ready(kill_ready[i]), .kill,
+      .flt_valid(u_flt_valid[i]), .flt_ready(u_flt_ready[i]), .flt(flt_i),
+      .x_req_valid(x_req_valid[i]), .x_req_ready(x_req_ready[i]), .x_req(x_req_i),
+      .x_rsp_valid(x_rsp_valid[i]), .x_rsp,
+      .rd_valid(u_rd_valid[i]), .rd_ready(u_rd_ready[i]), .rd_pa(rd_pa_i),
+      .rd_rsp_valid(u_rd_rsp_valid[i]), .rd_rsp,
+      .wr_valid(u_wr_valid[i]), .wr_ready(u_wr_ready[i]), .wr_req(wr_req_i),
+      .wr_rsp_valid(u_wr_rsp_valid[i]), .wr_rsp_err,
+      .sem_valid(u_sem_valid[i]), .sem_ready(u_sem_ready[i]), .sem_req(sem_req_i),
+      .sem_rsp_valid(u_sem_rsp_valid[i]), .sem_rsp,
+      .perf_issue(u_issue[i]), .perf_retire(u_retire[i]), .perf_icache_miss(u_imiss[i]),
+      .dbg_ctx(dbg_ctx[CW-1:0]), .dbg_reg(5'd0),
+      .dbg_state(st_i), .dbg_pc(pc_i), .dbg_tid(tid_i), .dbg_tslot(tslot_i),
+      .dbg_cta_id(cta_i), .dbg_rdata(dbg_rdata_unused[i*32 +: 32])
+    );
+    assign u_ev[i*EV_W +: EV_W]    = ev_i;
+    assign u_flt[i*FL_W +: FL_W]   = flt_i;
+    assign x_req[i*XW +: XW]       = x_req_i;
+    assign u_rd_pa[i*PW +: PW]     = rd_pa_i;
+    assign u_wr_req[i*WW +: WW]    = wr_req_i;
+    assign u_sem_req[i*SW +: SW]   = sem_req_i;
+    assign u_dbg_state[i*4 +: 4]   = st_i;
+    assign u_dbg_pc[i*32 +: 32]    = pc_i;
+    assign u_dbg_tid[i*32 +: 32]   = tid_i;
+    assign u_dbg_cta[i*32 +: 32]   = cta_i;
+    assign u_dbg_tslot[i*ppu_types_pkg::CU_TSLOT_W +: ppu_types_pkg::CU_TSLOT_W] = tslot_i;
+  end
+
+  // ---- memory reads: the units, then the task table ----
+  logic [NUM_CU:0] m_rd_valid, m_rd_ready, m_rd_rsp_valid;
+  assign m_rd_valid = {t_rd_valid, u_rd_valid};
+  assign {t_rd_ready, u_rd_ready} = m_rd_ready;
+  assign {t_rd_rsp_valid, u_rd_rsp_valid} = m_rd_rsp_valid;
+  ppu_ord_arb #(.N(NUM_CU + 1), .W(PW), .DEPTH(64)) u_rd_arb (
+    .clk, .rst_n,
+    .s_valid(m_rd_valid), .s_ready(m_rd_ready), .s_req({t_rd_pa, u_rd_pa}),
+    .s_rsp_valid(m_rd_rsp_valid),
+    .m_valid(rd_valid), .m_ready(rd_ready), .m_req(rd_pa), .m_rsp_valid(rd_rsp_valid)
+  );
+
+  ppu_ord_arb #(.N(NUM_CU), .W(WW), .DEPTH(64)) u_wr_arb (
+    .clk, .rst_n,
+    .s_valid(u_wr_valid), .s_ready(u_wr_ready), .s_req(u_wr_req),
+    .s_rsp_valid(u_wr_rsp_valid),
+    .m_valid(wr_valid), .m_ready(wr_ready), .m_req(wr_req), .m_rsp_valid(wr_rsp_valid)
+  );
+
+  // One atomic per unit is outstanding at a time.
+  ppu_ord_arb #(.N(NUM_CU), .W(SW), .DEPTH(8)) u_sem_arb (
+    .clk, .rst_n,
+    .s_valid(u_sem_valid), .s_ready(u_sem_ready), .s_req(u_sem_req),
+    .s_rsp_valid(u_sem_rsp_valid),
+    .m_valid(asem_valid), .m_ready(asem_ready), .m_req(asem_req), .m_rsp_valid(asem_rsp_valid)
+  );
+
+  // ---- CTA events: round robin over the units ----
+  logic [CU_W-1:0] ev_rr;
+  always_comb begin
+    logic [CU_W:0] c;
+    ev_valid = 1'b0;
+    ev_cu    = '0;
+    c        = '0;
+    for (int k = NUM_CU - 1; k >= 0; k--) begin
+      c = (CU_W + 1)'(ev_rr) + (CU_W + 1)'(k);
+      if (c >= (CU_W + 1)'(NUM_CU)) c = c - (CU_W + 1)'(NUM_CU);
+      if (u_ev_valid[c[CU_W-1:0]]) begin
+        ev_valid = 1'b1;
+        ev_cu    = c[CU_W-1:0];
+      end
+    end
+    ev = u_ev[ev_cu*EV_W +: EV_W];
+    u_ev_ready = '0;
+    u_ev_ready[ev_cu] = ev_valid && ev_ready;
+  end
+  always_ff @(posedge clk) begin
+    if (!rst_n) ev_rr <= '0;
+    else if (ev_valid && ev_ready) ev_rr <= (32'(ev_cu) == NUM_CU - 1) ? '0 : ev_cu + 1'b1;
+  end
+
+  // ---- faults: the task table first, then the units by index ----
+  always_comb begin
+    logic found;
+    xf_valid    = t_xf_valid;
+    xf          = t_xf;
+    t_xf_ready  = xf_ready;
+    u_flt_ready = '0;
+    found       = t_xf_valid;
+    for (int i = 0; i < NUM_CU; i++) begin
+      if (!found && u_flt_valid[i]) begin
+        found          = 1'b1;
+        xf_valid       = 1'b1;
+        xf             = u_flt[i*FL_W +: FL_W];
+        u_flt_ready[i] = xf_ready;
+      end
+    end
+  end
+
+  // ---- performance: per-cycle sums over the units ----
+  always_comb begin
+    perf_retire      = '0;
+    perf_issue       = '0;
+    perf_icache_miss = '0;
+    for (int i = 0; i < NUM_CU; i++) begin
+      perf_retire      = perf_retire + 3'(u_retire[i]);
+      perf_issue       = perf_issue + 3'(u_issue[i]);
+      perf_icache_miss = perf_icache_miss + 3'(u_imiss[i]);
+    end
+  end
+
+  // ---- debug window of one context ----
+  always_comb begin
+    logic [CU_W-1:0] c;
+    c = CU_W'(dbg_cu);
+    dbg_state  = '0;
+    dbg_pc     = '0;
+    dbg_thread = '0;
+    dbg_tslot  = '0;
+    dbg_cta_id = '0;
+    if (32'(dbg_cu) < NUM_CU && 32'(dbg_ctx) < CU_CONTEXTS) begin
+      dbg_state  = u_dbg_state[c*4 +: 4];
+      dbg_pc     = u_dbg_pc[c*32 +: 32];
+      dbg_thread = u_dbg_tid[c*32 +: 32];
+      dbg_tslot  = u_dbg_tslot[c*ppu_types_pkg::CU_TSLOT_W +: ppu_types_pkg::CU_TSLOT_W];
+      dbg_cta_id = u_dbg_cta[c*32 +: 32];
+    end
+  end
+
+endmodule

@@ -74,12 +74,16 @@ build/tests/unit_tests: $(UNIT_TESTS) tests/unit/unit_main.c $(PPU_SVPKG) includ
 	$(CC) $(PPU_CFLAGS) -Iruntime $(CHECK_CFLAGS) -DPPU_SVPKG_PATH='"$(PPU_SVPKG)"' -o $@ \
 		tests/unit/unit_main.c $(UNIT_TESTS) $(RUNTIME_PURE) $(CHECK_LIBS)
 
+# The compute tests load the sample kernels (build/device/*.elf) with the
+# runtime's ELF loader and size their task blocks with its launch plan.
+RTL_RUNTIME_SRCS := runtime/module_elf.c runtime/launch_plan.c
 $(RTL_TEST_BIN): $(RTL_TESTS) tests/rtl/rtl_main.c tests/rtl/rtl_suites.h $(RTL_ENV) \
-		tests/rtl/rtl_check.c tests/rtl/rtl_check.h $(SEEDS_B) $(PPUSIM_LIB) include/ppu/*.h
+		tests/rtl/rtl_check.c tests/rtl/rtl_check.h $(SEEDS_B) $(PPUSIM_LIB) include/ppu/*.h \
+		$(RTL_RUNTIME_SRCS) runtime/module_elf.h runtime/launch_plan.h | device-kernels
 	@mkdir -p $(@D)
 	$(CC) $(PPU_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/rtl/rtl_main.c $(RTL_TESTS) \
 		tests/examples/seeds_b.c tests/rtl/rtl_env.c tests/rtl/rtl_check.c \
-		$(PPUSIM_LIB) $(PPUSIM_LDLIBS) $(CHECK_LIBS)
+		$(RTL_RUNTIME_SRCS) $(PPUSIM_LIB) $(PPUSIM_LDLIBS) $(CHECK_LIBS)
 
 $(BENCH_BIN): $(BENCH_SRCS) $(RTL_ENV) $(SEEDS_B) $(PPUSIM_LIB) include/ppu/*.h
 	@mkdir -p $(@D)

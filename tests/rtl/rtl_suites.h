@@ -17,10 +17,11 @@ Suite *suite_faults(void);
 Suite *suite_sched(void);
 Suite *suite_seeds_b(void);
 Suite *suite_harness(void);
+Suite *suite_compute(void);
 
 static Suite *(*const rtl_suites[])(void) = {
 	suite_regs, suite_gpfifo, suite_methods, suite_sem, suite_copy,
-	suite_mmu, suite_faults, suite_sched, suite_seeds_b, suite_harness,
+	suite_mmu, suite_faults, suite_sched, suite_seeds_b, suite_harness, suite_compute,
 };
 
 #endif

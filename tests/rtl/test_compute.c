@@ -1,0 +1,846 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The compute engine in the whole PPU: compute channels launch TMDs through
+ * the task table onto the compute units, which run the sample kernels of
+ * runtime/device/samples (the ELF files of make device-kernels, loaded as
+ * libppu loads them, with module_elf).  Results are checked against the CPU; completion
+ * semaphores, WFI, priorities, CSRs, atomics under contention from every
+ * context, fault isolation and unbind kills are checked from memory, the
+ * channel windows, the counters and the trace.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ppu/ppu_encode.h"
+#include "rtl_check.h"
+#include "rtl_env.h"
+#include "rtl_suites.h"
+#include "../../runtime/launch_plan.h"
+#include "../../runtime/module_elf.h"
+#include "../../runtime/device/samples/samples.h"
+
+#define PAGE 4096u
+#define KDIR "build/device"
+
+/* ---------------------------------------------------------------------- */
+
+struct kimage {
+	struct rtl_buf code;	/* mapped R/W/X */
+	struct ppu_elf elf;
+	unsigned char *file;
+};
+
+/* Loads build/device/<file>.elf into fresh executable memory of @ctx. */
+static void kimage_load(struct rtl_ctx *ctx, const char *file, struct kimage *k)
+{
+	char path[256], err[256];
+	unsigned char *img;
+	FILE *f;
+	long len;
+
+	snprintf(path, sizeof(path), KDIR "/%s.elf", file);
+	f = fopen(path, "rb");
+	ck_assert_msg(f, "%s missing: make device-kernels", path);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	k->file = malloc((size_t)len);
+	ck_assert_ptr_nonnull(k->file);
+	ck_assert_int_eq(fread(k->file, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	ck_assert_msg(!ppu_elf_open(&k->elf, k->file, (size_t)len, err, sizeof(err)), "%s", err);
+
+	k->code.size = k->elf.image_bytes;
+	k->code.sys = 0;
+	k->code.pa = rtl_alloc_pa(ctx->env, 0, (k->code.size + PAGE - 1) & ~(PAGE - 1), PAGE);
+	k->code.va = rtl_va_reserve(ctx, (k->code.size + PAGE - 1) & ~(PAGE - 1));
+	rtl_map(ctx, k->code.va, k->code.pa, 0, (k->code.size + PAGE - 1) & ~(PAGE - 1),
+		PPU_PTE_PERM_R | PPU_PTE_PERM_W | PPU_PTE_PERM_X);
+	img = calloc(1, k->code.size);
+	ck_assert_ptr_nonnull(img);
+	ck_assert_msg(!ppu_elf_load(&k->elf, k->code.va, img, err, sizeof(err)), "%s", err);
+	rtl_buf_write(ctx->env, &k->code, 0, img, k->code.size);
+	free(img);
+}
+
+static uint32_t kimage_fn(const struct kimage *k, const char *name)
+{
+	uint32_t off;
+
+	ck_assert_msg(!ppu_elf_symbol(&k->elf, name, &off), "no symbol %s", name);
+	return k->code.va + off;
+}
+
+static void kimage_free(struct kimage *k)
+{
+	free(k->file);
+}
+
+/* A compute channel with launch priorities [pmin, pmax] and depth N. */
+static struct rtl_chan *cchan(struct rtl_env *env, struct rtl_ctx *ctx, unsigned int chid,
+			      uint32_t pmin, uint32_t pmax, uint32_t max_depth)
+{
+	struct rtl_chan *ch = rtl_chan_create_ex(env, ctx, chid, 6, 0, PPU_ENGINE_TYPE_COMPUTE);
+	struct rtl_buf inst = { .pa = ch->inst_pa, .sys = 0, .size = PPU_INST_BYTES };
+
+	rtl_buf_wr32(env, &inst, PPU_INST_PRIORITY,
+		     PPU_FSET(PPU_INST_PRIORITY_MIN, pmin) | PPU_FSET(PPU_INST_PRIORITY_MAX, pmax) |
+		     PPU_FSET(PPU_INST_PRIORITY_MAX_DEPTH, max_depth));
+	return ch;
+}
+
+/* One launch: TMD, task block and parameter block in fresh memory. */
+struct klaunch {
+	uint32_t entry;
+	uint32_t grid[3], cta[3];
+	uint32_t prio, flags;
+	uint32_t stack_bytes;
+	const void *params;
+	uint32_t param_bytes;
+	struct rtl_buf sem;	/* completion semaphore (16 bytes, timestamped) */
+	struct rtl_buf tmd;
+	struct rtl_buf block;
+	struct rtl_buf pbuf;
+};
+
+static void klaunch_prepare(struct rtl_ctx *ctx, struct klaunch *l, uint32_t sem_payload)
+{
+	struct ppu_launch_limits lim = {
+		.num_cu = rtl_reg_read(ctx->env, PPU_REG_CAP_NUM_CU),
+		.cu_contexts = rtl_reg_read(ctx->env, PPU_REG_CAP_CU_CONTEXTS),
+		.max_cta_threads = rtl_reg_read(ctx->env, PPU_REG_CAP_MAX_CTA_THREADS),
+	};
+	struct ppu_launch_shape shape;
+	struct ppu_launch_plan plan;
+	struct ppu_tmd_desc d;
+	uint32_t tmd[16];
+	char err[128];
+	int i;
+
+	memset(&shape, 0, sizeof(shape));
+	for (i = 0; i < 3; i++) {
+		shape.grid[i] = l->grid[i] ? l->grid[i] : 1;
+		shape.cta[i] = l->cta[i] ? l->cta[i] : 1;
+	}
+	shape.stack_bytes = l->stack_bytes ? l->stack_bytes : 256;
+	ck_assert_msg(!ppu_launch_plan(&lim, &shape, &plan, err, sizeof(err)), "%s", err);
+
+	l->sem = rtl_buf_alloc(ctx, 0, 16);
+	l->tmd = rtl_buf_alloc(ctx, 0, 64);
+	l->block = rtl_buf_alloc(ctx, 0, plan.block_bytes);
+	l->pbuf = rtl_buf_alloc(ctx, 0, l->param_bytes ? l->param_bytes : 4);
+	if (l->param_bytes)
+		rtl_buf_write(ctx->env, &l->pbuf, 0, l->params, l->param_bytes);
+
+	memset(&d, 0, sizeof(d));
+	d.entry_pc = l->entry;
+	for (i = 0; i < 3; i++) {
+		d.grid[i] = shape.grid[i];
+		d.cta[i] = shape.cta[i];
+	}
+	d.param = l->pbuf.va;
+	d.prio = l->prio;
+	d.flags = l->flags | PPU_FSET(PPU_TMD_FLAGS_SEM_RELEASE, 1) |
+		  PPU_FSET(PPU_TMD_FLAGS_SEM_TIMESTAMP, 1);
+	d.sem_addr = l->sem.va;
+	d.sem_payload = sem_payload;
+	d.stack_bytes = plan.stack_bytes;
+	d.save_ctas = plan.save_ctas;
+	d.block_bytes = plan.block_bytes;
+	d.block_va = l->block.va;
+	ppu_tmd_fill(tmd, &d);
+	rtl_buf_write(ctx->env, &l->tmd, 0, tmd, sizeof(tmd));
+}
+
+/* Launch, WFI, then a host release of @after to after_va (0: none). */
+static void submit_launch(struct rtl_chan *ch, const struct klaunch *l, uint32_t after_va,
+			  uint32_t after)
+{
+	uint32_t dw[64];
+	struct ppu_pb pb;
+
+	ppu_pb_init(&pb, dw, 64);
+	ppu_pb_launch(&pb, l->tmd.va);
+	ppu_pb_method(&pb, PPU_HOST_WFI, 0);
+	if (after_va)
+		ppu_pb_sem_release(&pb, after_va, after);
+	rtl_chan_submit(ch, &pb);
+}
+
+struct cfx {
+	struct rtl_env *env;
+	struct rtl_ctx *ctx;
+	struct kimage k;
+};
+
+static void cfx_begin(struct cfx *f, const char *file)
+{
+	f->env = rtl_env_create(NULL);
+	f->ctx = rtl_ctx_create(f->env);
+	kimage_load(f->ctx, file, &f->k);
+}
+
+static void cfx_end(struct cfx *f)
+{
+	ck_assert_uint_eq(rtl_protocol_errors(f->env), 0);
+	kimage_free(&f->k);
+	rtl_ctx_destroy(f->ctx);
+	rtl_env_destroy(f->env);
+}
+
+static size_t count_kind(struct rtl_env *env, uint32_t kind)
+{
+	return rtl_log_count(env, kind, -1);
+}
+
+/* Clocks until register @off reads @val; fails the test after @max cycles. */
+static void wait_reg(struct rtl_env *env, uint32_t off, uint32_t val, uint64_t max)
+{
+	uint64_t t;
+
+	for (t = 0; rtl_reg_read(env, off) != val; t += 64) {
+		ck_assert_msg(t < max, "register 0x%x: 0x%x, waiting for 0x%x", off,
+			      rtl_reg_read(env, off), val);
+		ppu_sim_clock(env->sim, 64);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+
+START_TEST(caps_report_the_compute_engine)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+
+	ck_assert(rtl_reg_read(env, PPU_REG_CAP_FEATURES) &
+		  PPU_FSET(PPU_CAP_FEATURES_COMPUTE_ENGINE, 1));
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_NUM_CU), 4);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_NUM_TASK_SLOTS), 8);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_NUM_PRIORITIES), 64);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_CU_CONTEXTS), 8);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_NUM_TASKS), 64);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_MAX_CTA_THREADS), 8);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_ICACHE_BYTES), 1024);
+	rtl_env_destroy(env);
+}
+END_TEST
+
+/* SAXPY over 8 CTAs of 8 threads (odd n: the last threads do nothing). */
+START_TEST(saxpy_matches_the_cpu)
+{
+	enum { N = 61 };
+	int32_t x[64], y[64], out[64];
+	struct saxpy_params p;
+	struct klaunch l;
+	struct rtl_buf bx, by, after;
+	struct rtl_chan *ch;
+	struct cfx f;
+	uint32_t sem[4];
+	int i;
+
+	cfx_begin(&f, "saxpy");
+	bx = rtl_buf_alloc(f.ctx, 0, sizeof(x));
+	by = rtl_buf_alloc(f.ctx, 1, sizeof(y));
+	after = rtl_buf_alloc(f.ctx, 0, 4);
+	for (i = 0; i < 64; i++) {
+		x[i] = i * 7 - 100;
+		y[i] = 1000 - i * i;
+	}
+	rtl_buf_write(f.env, &bx, 0, x, sizeof(x));
+	rtl_buf_write(f.env, &by, 0, y, sizeof(y));
+	p = (struct saxpy_params){ .n = N, .a = -3, .x = bx.va, .y = by.va };
+
+	memset(&l, 0, sizeof(l));
+	l.entry = kimage_fn(&f.k, "saxpy");
+	l.grid[0] = 8;
+	l.cta[0] = 8;
+	l.prio = 7;
+	l.params = &p;
+	l.param_bytes = sizeof(p);
+	klaunch_prepare(f.ctx, &l, 0x5a);
+	ch = cchan(f.env, f.ctx, 1, 0, 63, 1);
+	submit_launch(ch, &l, after.va, 0xa5);
+	ck_assert_int_eq(rtl_chan_wait(ch, 2000000), 0);
+
+	rtl_buf_read(f.env, &by, 0, out, sizeof(out));
+	for (i = 0; i < 64; i++)
+		ck_assert_int_eq(out[i], i < N ? -3 * x[i] + y[i] : y[i]);
+	rtl_buf_read(f.env, &l.sem, 0, sem, sizeof(sem));
+	ck_assert_uint_eq(sem[0], 0x5a);
+	ck_assert_uint_ne(sem[2] | sem[3], 0);	/* timestamp */
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &after, 0), 0xa5);
+
+	ck_assert_uint_eq(count_kind(f.env, PPU_TRACE_TASK_LAUNCH), 1);
+	ck_assert_uint_eq(count_kind(f.env, PPU_TRACE_CTA_DISPATCH), 8);
+	ck_assert_uint_eq(count_kind(f.env, PPU_TRACE_CTA_EXIT), 8);
+	ck_assert_uint_eq(count_kind(f.env, PPU_TRACE_TASK_COMPLETE), 1);
+	ck_assert_uint_eq(rtl_perf_read(f.env, PPU_PERF_HOST_LAUNCHES), 1);
+	ck_assert_uint_eq(rtl_perf_read(f.env, PPU_PERF_TASKS_COMPLETED), 1);
+	ck_assert_uint_eq(rtl_perf_read(f.env, PPU_PERF_CTA_DISPATCHES), 8);
+	ck_assert_uint_gt(rtl_perf_read(f.env, PPU_PERF_CU_INSTRET), 64 * 8);
+	ck_assert_uint_gt(rtl_perf_read(f.env, PPU_PERF_CU_ISSUE_CYCLES), 0);
+	ck_assert_uint_gt(rtl_perf_read(f.env, PPU_PERF_ICACHE_MISSES), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_TASKS), 0);
+	rtl_chan_destroy(ch);
+	cfx_end(&f);
+}
+END_TEST
+
+/*
+ * WFI holds the channel until its task has completed: the host's release
+ * after it comes after TASK_COMPLETE in the trace, and while the kernel
+ * runs the channel is in WFI_WAIT with one task.
+ */
+START_TEST(wfi_waits_for_the_channels_tasks)
+{
+	enum { T = 16 };
+	struct checksum_params p = { .iters = 300, .seed = 0x1234 };
+	struct rtl_buf out, after;
+	struct klaunch l;
+	struct rtl_chan *ch;
+	struct cfx f;
+	long done, rel;
+	int i;
+
+	cfx_begin(&f, "checksum");
+	out = rtl_buf_alloc(f.ctx, 0, T * 4);
+	after = rtl_buf_alloc(f.ctx, 0, 4);
+	p.out = out.va;
+	memset(&l, 0, sizeof(l));
+	l.entry = kimage_fn(&f.k, "checksum");
+	l.grid[0] = 2;
+	l.cta[0] = 8;
+	l.params = &p;
+	l.param_bytes = sizeof(p);
+	klaunch_prepare(f.ctx, &l, 1);
+	ch = cchan(f.env, f.ctx, 0, 0, 63, 1);
+	submit_launch(ch, &l, after.va, 0x77);
+	ck_assert_int_eq(rtl_chan_wait_state(ch, PPU_CHAN_STATUS_STATE_WFI_WAIT, 16, 200000), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_TASKS), 1);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &after, 0), 0);
+	ck_assert_int_eq(rtl_chan_wait(ch, 4000000), 0);
+
+	done = rtl_log_find(f.env, PPU_TRACE_TASK_COMPLETE, -1, 0);
+	for (rel = 0; rel < (long)f.env->nev; rel++)
+		if (f.env->ev[rel].kind == PPU_TRACE_SEM_RELEASE && f.env->ev[rel].a == after.va)
+			break;
+	ck_assert_int_lt(rel, (long)f.env->nev);
+	ck_assert_int_ge(done, 0);
+	ck_assert_int_gt(rel, done);
+	for (i = 0; i < T; i++) {
+		uint32_t ring[8];
+
+		ck_assert_uint_eq(rtl_buf_rd32(f.env, &out, 4 * i),
+				  checksum_run(ring, p.seed, i, p.iters));
+	}
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &after, 0), 0x77);
+	rtl_chan_destroy(ch);
+	cfx_end(&f);
+}
+END_TEST
+
+/*
+ * Every context of every unit hammers the same three words: amoadd,
+ * amomaxu and an lr/sc loop.  4 CTAs x 8 threads = all 32 contexts.
+ */
+START_TEST(atomics_from_every_context_are_exact)
+{
+	enum { N = 32 * 6 };
+	uint32_t in[N], sum = 0, max = 0, res[3];
+	struct reduce_params p;
+	struct rtl_buf bin, bout;
+	struct klaunch l;
+	struct rtl_chan *ch;
+	struct cfx f;
+	int i;
+
+	cfx_begin(&f, "reduce_atomic");
+	for (i = 0; i < N; i++) {
+		in[i] = (uint32_t)i * 2654435761u;
+		sum += in[i];
+		if (in[i] > max)
+			max = in[i];
+	}
+	bin = rtl_buf_alloc(f.ctx, 0, sizeof(in));
+	bout = rtl_buf_alloc(f.ctx, 1, 12);
+	rtl_buf_write(f.env, &bin, 0, in, sizeof(in));
+	p = (struct reduce_params){ .n = N, .in = bin.va, .out = bout.va };
+	memset(&l, 0, sizeof(l));
+	l.entry = kimage_fn(&f.k, "reduce_atomic");
+	l.grid[0] = 4;
+	l.cta[0] = 8;
+	l.params = &p;
+	l.param_bytes = sizeof(p);
+	klaunch_prepare(f.ctx, &l, 1);
+	ch = cchan(f.env, f.ctx, 2, 0, 63, 1);
+	submit_launch(ch, &l, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(ch, 4000000), 0);
+	rtl_buf_read(f.env, &bout, 0, res, sizeof(res));
+	ck_assert_uint_eq(res[0], sum);
+	ck_assert_uint_eq(res[1], max);
+	ck_assert_uint_eq(res[2], 32);
+	ck_assert_uint_gt(rtl_perf_read(f.env, PPU_PERF_AMOS), 0);
+	rtl_chan_destroy(ch);
+	cfx_end(&f);
+}
+END_TEST
+
+START_TEST(histogram_matches_the_cpu)
+{
+	enum { N = 200, BINS = 13 };
+	uint32_t in[N], ref[BINS] = { 0 }, bins[BINS];
+	struct histogram_params p;
+	struct rtl_buf bin, bbins;
+	struct klaunch l;
+	struct rtl_chan *ch;
+	struct cfx f;
+	int i;
+
+	cfx_begin(&f, "histogram");
+	for (i = 0; i < N; i++) {
+		in[i] = (uint32_t)(i * i * 31 + 7) ^ 0x5bd1e995u;
+		ref[in[i] % BINS]++;
+	}
+	bin = rtl_buf_alloc(f.ctx, 1, sizeof(in));
+	bbins = rtl_buf_alloc(f.ctx, 0, sizeof(bins));
+	rtl_buf_write(f.env, &bin, 0, in, sizeof(in));
+	p = (struct histogram_params){ .n = N, .nbins = BINS, .in = bin.va, .bins = bbins.va };
+	memset(&l, 0, sizeof(l));
+	l.entry = kimage_fn(&f.k, "histogram");
+	l.grid[0] = 5;
+	l.cta[0] = 8;
+	l.params = &p;
+	l.param_bytes = sizeof(p);
+	klaunch_prepare(f.ctx, &l, 1);
+	ch = cchan(f.env, f.ctx, 3, 0, 63, 1);
+	submit_launch(ch, &l, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(ch, 4000000), 0);
+	rtl_buf_read(f.env, &bbins, 0, bins, sizeof(bins));
+	for (i = 0; i < BINS; i++)
+		ck_assert_uint_eq(bins[i], ref[i]);
+	rtl_chan_destroy(ch);
+	cfx_end(&f);
+}
+END_TEST
+
+/*
+ * Every id and dim CSR over a 3-D grid of 3-D CTAs, the priority clamped
+ * to the channel's bounds (asked 40, channel [5, 12]: 12) and its depth N.
+ */
+START_TEST(csrs_give_ids_dims_and_the_clamped_priority)
+{
+	enum { CX = 2, CY = 2, CZ = 2, GX = 3, GY = 2, GZ = 1, T = CX * CY * CZ };
+	enum { CTAS = GX * GY * GZ, THREADS = CTAS * T };
+	struct ids_params p = { .trap_id = 0xffffffffu };
+	uint32_t o[IDS_OUT_WORDS], id, tid, cta;
+	struct rtl_buf out;
+	struct klaunch l;
+	struct rtl_chan *ch;
+	struct cfx f;
+	long ev;
+
+	cfx_begin(&f, "ids");
+	out = rtl_buf_alloc(f.ctx, 0, THREADS * IDS_OUT_WORDS * 4);
+	p.out = out.va;
+	memset(&l, 0, sizeof(l));
+	l.entry = kimage_fn(&f.k, "ids");
+	l.grid[0] = GX;
+	l.grid[1] = GY;
+	l.grid[2] = GZ;
+	l.cta[0] = CX;
+	l.cta[1] = CY;
+	l.cta[2] = CZ;
+	l.prio = 40;
+	l.params = &p;
+	l.param_bytes = sizeof(p);
+	klaunch_prepare(f.ctx, &l, 1);
+	ch = cchan(f.env, f.ctx, 4, 5, 12, 3);
+	submit_launch(ch, &l, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(ch, 2000000), 0);
+
+	ev = rtl_log_find(f.env, PPU_TRACE_TASK_LAUNCH, -1, 0);
+	ck_assert_int_ge(ev, 0);
+	ck_assert_uint_eq((f.env->ev[ev].a >> 16) & 0xff, 12);
+	ck_assert_uint_eq((f.env->ev[ev].a >> 24) & 0xff, 1);
+	for (id = 0; id < THREADS; id++) {
+		cta = id / T;
+		tid = id % T;
+		rtl_buf_read(f.env, &out, id * IDS_OUT_WORDS * 4, o, sizeof(o));
+		ck_assert_uint_eq(o[0], tid);
+		ck_assert_uint_eq(o[1], T);
+		ck_assert_uint_eq(o[2], cta);
+		ck_assert_uint_eq(o[3], CTAS);
+		ck_assert_uint_eq(o[4], tid % CX);
+		ck_assert_uint_eq(o[5], (tid / CX) % CY);
+		ck_assert_uint_eq(o[6], tid / (CX * CY));
+		ck_assert_uint_eq(o[7], cta % GX);
+		ck_assert_uint_eq(o[8], (cta / GX) % GY);
+		ck_assert_uint_eq(o[9], cta / (GX * GY));
+		ck_assert_uint_eq(o[10], CX << 16 | CY << 8 | CZ);
+		ck_assert_uint_eq(o[11], GX << 16 | GY << 8 | GZ);
+		ck_assert_uint_eq(o[12], THREADS);
+		ck_assert_uint_eq(o[13], 0);
+		ck_assert_uint_eq(o[14], 12u << 16 | 1u << 8 | 3u);
+		ck_assert_uint_lt(o[15], 64);
+		ck_assert_uint_lt(o[16] >> 8, 4);
+		ck_assert_uint_lt(o[16] & 0xff, 8);
+		ck_assert_uint_eq(o[17], 8u << 8 | 4u);
+		ck_assert_uint_eq(o[18], 1);
+		ck_assert_uint_eq(o[19], 0x600d);
+	}
+	rtl_chan_destroy(ch);
+	cfx_end(&f);
+}
+END_TEST
+
+/*
+ * A kernel that traps faults only its channel (KERNEL_TRAP, unit COMPUTE,
+ * ADDR = PC, DATA = the code), gets no completion release, and is dropped
+ * from the task table; a SAXPY in another channel of the same context
+ * runs to the right result at the same time; unbinding the faulted channel
+ * leaves it UNBOUND with no task.
+ */
+START_TEST(a_trapping_kernel_faults_only_its_channel)
+{
+	enum { N = 64 };
+	struct ids_params ip = { .trap_id = 13 };
+	int32_t x[N], y[N], out[N];
+	struct saxpy_params sp;
+	struct rtl_buf bids, bx, by;
+	struct klaunch la, lb;
+	struct rtl_chan *a, *b;
+	struct kimage ks;
+	struct cfx f;
+	uint32_t info;
+	int i;
+
+	cfx_begin(&f, "ids");
+	kimage_load(f.ctx, "saxpy", &ks);
+	bids = rtl_buf_alloc(f.ctx, 0, 32 * IDS_OUT_WORDS * 4);
+	ip.out = bids.va;
+	bx = rtl_buf_alloc(f.ctx, 0, sizeof(x));
+	by = rtl_buf_alloc(f.ctx, 0, sizeof(y));
+	for (i = 0; i < N; i++) {
+		x[i] = i;
+		y[i] = 3 * i + 1;
+	}
+	rtl_buf_write(f.env, &bx, 0, x, sizeof(x));
+	rtl_buf_write(f.env, &by, 0, y, sizeof(y));
+	sp = (struct saxpy_params){ .n = N, .a = 5, .x = bx.va, .y = by.va };
+
+	memset(&la, 0, sizeof(la));
+	la.entry = kimage_fn(&f.k, "ids");
+	la.grid[0] = 4;
+	la.cta[0] = 8;
+	la.params = &ip;
+	la.param_bytes = sizeof(ip);
+	klaunch_prepare(f.ctx, &la, 0x11);
+	memset(&lb, 0, sizeof(lb));
+	lb.entry = kimage_fn(&ks, "saxpy");
+	lb.grid[0] = 8;
+	lb.cta[0] = 8;
+	lb.params = &sp;
+	lb.param_bytes = sizeof(sp);
+	klaunch_prepare(f.ctx, &lb, 0x22);
+
+	a = cchan(f.env, f.ctx, 5, 0, 63, 1);
+	b = cchan(f.env, f.ctx, 6, 0, 63, 1);
+	submit_launch(a, &la, 0, 0);
+	submit_launch(b, &lb, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(a, 2000000), 1);
+	ck_assert_int_eq(rtl_chan_wait(b, 2000000), 0);
+
+	info = rtl_chan_reg(a, PPU_CHAN_FAULT_INFO);
+	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_KIND, info), PPU_FAULT_KIND_KERNEL_TRAP);
+	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_UNIT, info), PPU_FAULT_UNIT_COMPUTE);
+	ck_assert_uint_eq(rtl_chan_reg(a, PPU_CHAN_FAULT_DATA), IDS_TRAP_CODE);
+	ck_assert_uint_ge(rtl_chan_reg(a, PPU_CHAN_FAULT_ADDR), la.entry);
+	ck_assert_uint_lt(rtl_chan_reg(a, PPU_CHAN_FAULT_ADDR), f.k.code.va + f.k.code.size);
+	ck_assert(rtl_reg_read(f.env, PPU_REG_FAULT_PENDING) & (1u << 5));
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &la.sem, 0), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &lb.sem, 0), 0x22);
+	rtl_buf_read(f.env, &by, 0, out, sizeof(out));
+	for (i = 0; i < N; i++)
+		ck_assert_int_eq(out[i], 5 * x[i] + y[i]);
+
+	/* the task table lets go of the faulted channel's task */
+	wait_reg(f.env, PPU_CHAN_BASE + 5 * PPU_CHAN_STRIDE + PPU_CHAN_TASKS, 0, 100000);
+	rtl_reg_write(f.env, PPU_REG_CHAN_CTRL,
+		      PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) | 5);
+	ck_assert_int_eq(rtl_chan_wait_state(a, PPU_CHAN_STATUS_STATE_UNBOUND, 16, 100000), 0);
+	ck_assert_uint_eq(rtl_chan_reg(a, PPU_CHAN_FAULT_INFO), 0);
+	kimage_free(&ks);
+	rtl_chan_destroy(a);
+	rtl_chan_destroy(b);
+	cfx_end(&f);
+}
+END_TEST
+
+/*
+ * Faults of the launch itself: a TMD that breaks a shape rule faults the
+ * channel with TMD_INVALID, unit TASKS, ADDR = the TMD, DATA = the offset
+ * of the bad word; a TMD on an unmapped page with the translation fault.
+ */
+START_TEST(bad_tmds_fault_the_channel)
+{
+	struct klaunch l;
+	struct rtl_chan *ch;
+	struct cfx f;
+	uint32_t info, va;
+	uint32_t dw[16];
+	struct ppu_pb pb;
+
+	cfx_begin(&f, "saxpy");
+	memset(&l, 0, sizeof(l));
+	l.entry = kimage_fn(&f.k, "saxpy");
+	l.grid[0] = 1;
+	l.cta[0] = 8;
+	klaunch_prepare(f.ctx, &l, 1);
+	ch = cchan(f.env, f.ctx, 7, 0, 63, 1);
+	if (_i == 0) {
+		rtl_buf_wr32(f.env, &l.tmd, PPU_TMD_CTA_X, 0);
+		va = l.tmd.va;
+	} else {
+		va = rtl_va_reserve(f.ctx, PAGE);
+	}
+	ppu_pb_init(&pb, dw, 16);
+	ppu_pb_launch(&pb, va);
+	rtl_chan_submit(ch, &pb);
+	ck_assert_int_eq(rtl_chan_wait(ch, 200000), 1);
+	info = rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO);
+	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_UNIT, info), PPU_FAULT_UNIT_TASKS);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_ADDR), va);
+	if (_i == 0) {
+		ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_KIND, info), PPU_FAULT_KIND_TMD_INVALID);
+		ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_DATA), PPU_TMD_CTA_X);
+	} else {
+		ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_KIND, info), PPU_FAULT_KIND_PTE_NOT_PRESENT);
+	}
+	ck_assert_uint_eq(count_kind(f.env, PPU_TRACE_CTA_DISPATCH), 0);
+	rtl_chan_destroy(ch);
+	cfx_end(&f);
+}
+END_TEST
+
+/*
+ * Priorities reorder the compute units' work: a low-priority checksum of
+ * 32 CTAs fills the device; a high-priority one of 4 CTAs launched while
+ * it runs has all its CTAs dispatched before any further CTA of the low
+ * one, and completes first.
+ */
+START_TEST(higher_priority_ctas_dispatch_first)
+{
+	struct checksum_params plo = { .iters = 60, .seed = 1 }, phi = { .iters = 60, .seed = 2 };
+	struct rtl_buf olo, ohi;
+	struct klaunch llo, lhi;
+	struct rtl_chan *lo, *hi;
+	struct cfx f;
+	size_t k, first_hi = 0, hi_seen = 0, lo_after = 0;
+	long clo, chi;
+
+	cfx_begin(&f, "checksum");
+	olo = rtl_buf_alloc(f.ctx, 0, 32 * 8 * 4);
+	ohi = rtl_buf_alloc(f.ctx, 0, 4 * 8 * 4);
+	plo.out = olo.va;
+	phi.out = ohi.va;
+	memset(&llo, 0, sizeof(llo));
+	llo.entry = kimage_fn(&f.k, "checksum");
+	llo.grid[0] = 32;
+	llo.cta[0] = 8;
+	llo.prio = 3;
+	llo.params = &plo;
+	llo.param_bytes = sizeof(plo);
+	klaunch_prepare(f.ctx, &llo, 1);
+	lhi = llo;
+	lhi.grid[0] = 4;
+	lhi.prio = 40;
+	lhi.params = &phi;
+	lhi.param_bytes = sizeof(phi);
+	klaunch_prepare(f.ctx, &lhi, 1);
+
+	lo = cchan(f.env, f.ctx, 8, 0, 63, 1);
+	hi = cchan(f.env, f.ctx, 9, 0, 63, 1);
+	submit_launch(lo, &llo, 0, 0);
+	ck_assert_int_ge(rtl_wait_event(f.env, PPU_TRACE_CTA_DISPATCH, -1, 16, 200000), 0);
+	submit_launch(hi, &lhi, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(hi, 4000000), 0);
+	ck_assert_int_eq(rtl_chan_wait(lo, 8000000), 0);
+
+	for (k = 0; k < f.env->nev; k++) {
+		const struct ppu_sim_event *e = &f.env->ev[k];
+
+		if (e->kind != PPU_TRACE_CTA_DISPATCH)
+			continue;
+		if (e->chid == 9) {
+			if (!hi_seen++)
+				first_hi = k;
+		} else if (hi_seen && hi_seen < 4) {
+			lo_after++;
+		}
+	}
+	ck_assert_uint_eq(hi_seen, 4);
+	ck_assert_uint_gt(first_hi, 0);
+	ck_assert_uint_eq(lo_after, 0);
+	chi = rtl_log_find(f.env, PPU_TRACE_TASK_COMPLETE, 9, 0);
+	clo = rtl_log_find(f.env, PPU_TRACE_TASK_COMPLETE, 8, 0);
+	ck_assert_int_ge(chi, 0);
+	ck_assert_int_gt(clo, chi);
+	for (k = 0; k < 32 * 8; k++) {
+		uint32_t ring[8];
+
+		ck_assert_uint_eq(rtl_buf_rd32(f.env, &olo, 4 * k),
+				  checksum_run(ring, plo.seed, k, plo.iters));
+		if (k < 32)
+			ck_assert_uint_eq(rtl_buf_rd32(f.env, &ohi, 4 * k),
+					  checksum_run(ring, phi.seed, k, phi.iters));
+	}
+	rtl_chan_destroy(lo);
+	rtl_chan_destroy(hi);
+	cfx_end(&f);
+}
+END_TEST
+
+/*
+ * More launches than task ids: the channel waits (ENGINE_WAIT) for free
+ * ids and every one of 80 small launches still runs, in order, each
+ * completion releasing its own payload.
+ */
+START_TEST(launches_beyond_the_task_ids_wait_and_all_run)
+{
+	enum { L = 80 };
+	struct ids_params p = { .trap_id = 0xffffffffu };
+	struct rtl_buf out, sem;
+	struct rtl_chan *ch;
+	struct klaunch l;
+	struct cfx f;
+	uint32_t *dw = calloc(L * 16 + 16, 4);
+	struct ppu_pb pb;
+	int i;
+
+	cfx_begin(&f, "ids");
+	out = rtl_buf_alloc(f.ctx, 0, IDS_OUT_WORDS * 4);
+	sem = rtl_buf_alloc(f.ctx, 0, L * 16);
+	p.out = out.va;
+	memset(&l, 0, sizeof(l));
+	l.entry = kimage_fn(&f.k, "ids");
+	l.grid[0] = 1;
+	l.cta[0] = 1;
+	l.params = &p;
+	l.param_bytes = sizeof(p);
+	ch = cchan(f.env, f.ctx, 10, 0, 63, 1);
+	ppu_pb_init(&pb, dw, L * 16 + 16);
+	for (i = 0; i < L; i++) {
+		klaunch_prepare(f.ctx, &l, 0x100 + i);
+		rtl_buf_wr32(f.env, &l.tmd, PPU_TMD_SEM_ADDR, sem.va + 16 * i);
+		ppu_pb_launch(&pb, l.tmd.va);
+	}
+	ppu_pb_method(&pb, PPU_HOST_WFI, 0);
+	rtl_chan_submit(ch, &pb);
+	ck_assert_int_eq(rtl_chan_wait(ch, 8000000), 0);
+	for (i = 0; i < L; i++)
+		ck_assert_uint_eq(rtl_buf_rd32(f.env, &sem, 16 * i), 0x100 + i);
+	ck_assert_uint_eq(rtl_perf_read(f.env, PPU_PERF_HOST_LAUNCHES), L);
+	ck_assert_uint_eq(rtl_perf_read(f.env, PPU_PERF_TASKS_COMPLETED), L);
+	free(dw);
+	rtl_chan_destroy(ch);
+	cfx_end(&f);
+}
+END_TEST
+
+/*
+ * UNBIND of a channel whose long kernel runs kills its CTAs without a
+ * completion release; the units are free again (another channel's kernel
+ * runs on all of them), and the channel can be bound again.
+ */
+START_TEST(unbind_kills_a_running_kernel)
+{
+	struct checksum_params p = { .iters = 100000, .seed = 9 };
+	struct rtl_buf out;
+	struct klaunch l, l2;
+	struct rtl_chan *ch, *ch2;
+	struct cfx f;
+	uint32_t ring[8];
+	int i;
+
+	cfx_begin(&f, "checksum");
+	out = rtl_buf_alloc(f.ctx, 0, 32 * 4);
+	p.out = out.va;
+	memset(&l, 0, sizeof(l));
+	l.entry = kimage_fn(&f.k, "checksum");
+	l.grid[0] = 4;
+	l.cta[0] = 8;
+	l.params = &p;
+	l.param_bytes = sizeof(p);
+	klaunch_prepare(f.ctx, &l, 0x99);
+	ch = cchan(f.env, f.ctx, 11, 0, 63, 1);
+	submit_launch(ch, &l, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait_state(ch, PPU_CHAN_STATUS_STATE_WFI_WAIT, 16, 200000), 0);
+	ppu_sim_clock(f.env->sim, 5000);
+	rtl_reg_write(f.env, PPU_REG_CHAN_CTRL,
+		      PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) | 11);
+	ck_assert_int_eq(rtl_chan_wait_state(ch, PPU_CHAN_STATUS_STATE_UNBOUND, 16, 200000), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_TASKS), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &l.sem, 0), 0);
+	ck_assert_uint_eq(count_kind(f.env, PPU_TRACE_TASK_COMPLETE), 0);
+
+	p.iters = 20;
+	l2 = l;
+	l2.params = &p;
+	klaunch_prepare(f.ctx, &l2, 0x42);
+	ch2 = cchan(f.env, f.ctx, 12, 0, 63, 1);
+	submit_launch(ch2, &l2, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(ch2, 2000000), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &l2.sem, 0), 0x42);
+	for (i = 0; i < 32; i++)
+		ck_assert_uint_eq(rtl_buf_rd32(f.env, &out, 4 * i),
+				  checksum_run(ring, p.seed, i, p.iters));
+	rtl_chan_destroy(ch);
+	rtl_chan_destroy(ch2);
+	cfx_end(&f);
+}
+END_TEST
+
+/* Methods a compute channel does not have fault it (the copy class's). */
+START_TEST(copy_methods_on_a_compute_channel_are_illegal)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = cchan(env, ctx, 13, 0, 63, 1);
+	uint32_t dw[16];
+	struct ppu_pb pb;
+
+	ppu_pb_init(&pb, dw, 16);
+	ppu_pb_method(&pb, PPU_COPY_LAUNCH_DMA, 0);
+	rtl_chan_submit(ch, &pb);
+	ck_assert_int_eq(rtl_chan_wait(ch, 100000), 1);
+	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_KIND, rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO)),
+			  PPU_FAULT_KIND_ILLEGAL_METHOD);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_ADDR), PPU_COPY_LAUNCH_DMA);
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+END_TEST
+
+Suite *suite_compute(void)
+{
+	Suite *s = suite_create("compute");
+	TCase *tc = tcase_create("compute");
+
+	tcase_set_timeout(tc, RTL_TEST_TIMEOUT);
+	tcase_add_test(tc, caps_report_the_compute_engine);
+	tcase_add_test(tc, saxpy_matches_the_cpu);
+	tcase_add_test(tc, wfi_waits_for_the_channels_tasks);
+	tcase_add_test(tc, atomics_from_every_context_are_exact);
+	tcase_add_test(tc, histogram_matches_the_cpu);
+	tcase_add_test(tc, csrs_give_ids_dims_and_the_clamped_priority);
+	tcase_add_test(tc, a_trapping_kernel_faults_only_its_channel);
+	tcase_add_loop_test(tc, bad_tmds_fault_the_channel, 0, 2);
+	tcase_add_test(tc, higher_priority_ctas_dispatch_first);
+	tcase_add_test(tc, launches_beyond_the_task_ids_wait_and_all_run);
+	tcase_add_test(tc, unbind_kills_a_running_kernel);
+	tcase_add_test(tc, copy_methods_on_a_compute_channel_are_illegal);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -13,13 +13,20 @@
 //    channel, so no fairness is needed).
 //  * CTA events: the units' EXITED/KILLED events go to the task table round
 //    robin.
+//  * Clock: the engine runs on a gated clock that stops while it is quiet:
+//    no task id taken, no context allocated, nothing requested or in flight
+//    on any port, no event, fault, trace record or counter pulse pending,
+//    and nothing arriving (a launch, a changed channel kill, an MMU
+//    invalidation).  Every output is then constant, so no handshake or
+//    pulse is lost or repeated, and the frozen state resumes exactly.
 module ppu_compute #(
   parameter int unsigned NUM_CU       = 4,
   parameter int unsigned CU_CONTEXTS  = 8,
   parameter int unsigned TASK_SLOTS   = 8,
   parameter int unsigned NUM_TASKS    = 64,
   parameter int unsigned ICACHE_BYTES = 1024,
-  parameter int unsigned NC           = 16
+  parameter int unsigned NC           = 16,
+  parameter bit          CLOCK_GATE   = 1'b1
 ) (
   input  logic                          clk,
   input  logic                          rst_n,
@@ -93,8 +100,15 @@ module ppu_compute #(
   localparam int unsigned PW    = ppu_types_pkg::PADDR_W;
   localparam int unsigned WW    = ppu_types_pkg::MEM_WR_REQ_W;
   localparam int unsigned SW    = ppu_types_pkg::SEM_REQ_W;
-  localparam int unsigned EV_W  = $bits(ppu_types_pkg::cu_ev_t);
-  localparam int unsigned FL_W  = $bits(ppu_types_pkg::cu_fault_t);
+  localparam int unsigned EV_W  = ppu_types_pkg::CU_EV_W;
+  localparam int unsigned FL_W  = ppu_types_pkg::CU_FAULT_W;
+
+`ifdef VERILATOR
+  initial begin
+    assert ($bits(ppu_types_pkg::cu_ev_t) == EV_W && $bits(ppu_types_pkg::cu_fault_t) == FL_W)
+    else $fatal(1, "ppu_types_pkg widths disagree with the struct definitions");
+  end
+`endif
 
   if (NUM_CU < 1 || NUM_CU > 7) begin : g_bad_cu
     $error("ppu_compute: NUM_CU must be 1..7 (3-bit per-cycle perf sums)");
@@ -135,11 +149,48 @@ module ppu_compute #(
   logic [NUM_CU*32-1:0]        dbg_rdata_unused;      // register reads: not on the debug window yet
   wire unused_ok = &{1'b0, rsp_tid_unused, dbg_rdata_unused};
 
+  // ---- clock gate ----
+  logic            gclk, en;
+  logic            tasks_idle, rd_idle, wr_idle, sem_idle;
+  logic [NC-1:0]   kill_seen;          // chan_kill as the engine last saw it
+  logic [7:0]      x_out;              // translations requested, not answered
+  logic            quiet;
+
+  logic [3:0]      req_n, rsp_n;       // translations accepted / answered this cycle
+  always_comb begin
+    req_n = '0;
+    rsp_n = '0;
+    for (int i = 0; i <= NUM_CU; i++) begin
+      req_n = req_n + 4'(x_req_valid[i] && x_req_ready[i]);
+      rsp_n = rsp_n + 4'(x_rsp_valid[i]);
+    end
+    quiet = tasks_idle && rd_idle && wr_idle && sem_idle && x_out == '0 && !(|x_req_valid) &&
+            !tsem_valid && !t_xf_valid && !(|u_ev_valid) && !(|u_flt_valid) &&
+            !cl_rsp_valid && !(|nonstall) && !trace.valid && !icache_inv_tasks &&
+            !perf_launch && !perf_dispatch && !perf_complete &&
+            perf_retire == '0 && perf_issue == '0 && perf_icache_miss == '0;
+    for (int i = 0; i < NUM_CU; i++)
+      if (free_ctx[i*FC_W +: FC_W] != FC_W'(CU_CONTEXTS)) quiet = 1'b0;
+    en = !rst_n || !quiet || cl_valid || mmu_invalidate || chan_kill != kill_seen;
+  end
+
+  always_ff @(posedge gclk) begin
+    if (!rst_n) begin
+      kill_seen <= '0;
+      x_out     <= '0;
+    end else begin
+      kill_seen <= chan_kill;
+      x_out     <= x_out + 8'(req_n) - 8'(rsp_n);
+    end
+  end
+
+  ppu_clk_gate #(.GATE(CLOCK_GATE)) u_gate (.clk, .en, .gclk);
+
   ppu_tasks #(
     .NUM_TASKS(NUM_TASKS), .TASK_SLOTS(TASK_SLOTS), .NUM_CU(NUM_CU),
     .CU_CONTEXTS(CU_CONTEXTS), .NC(NC)
   ) u_tasks (
-    .clk, .rst_n,
+    .clk(gclk), .rst_n,
     .cl_valid, .cl_ready, .cl_req, .cl_rsp_valid, .cl_rsp_status,
     .cl_rsp_tid(rsp_tid_unused), .can_accept,
     .chan_kill, .chan_live, .chan_clear, .chan_tasks, .nonstall,
@@ -155,7 +206,7 @@ module ppu_compute #(
     .kill_valid, .kill_ready, .kill,
     .icache_inv(icache_inv_tasks),
     .trace, .perf_launch, .perf_dispatch, .perf_complete,
-    .dbg_tid, .dbg(dbg_task)
+    .dbg_tid, .dbg(dbg_task), .idle(tasks_idle)
   );
   assign x_req[NUM_CU*XW +: XW] = t_x_req;
 
@@ -177,7 +228,7 @@ module ppu_compute #(
     ppu_cu #(
       .CU_CONTEXTS(CU_CONTEXTS), .CU_INDEX(i), .NUM_CU(NUM_CU), .ICACHE_BYTES(ICACHE_BYTES)
     ) u_cu (
-      .clk, .rst_n, .timestamp, .icache_inv, .tlb_inv(mmu_invalidate),
+      .clk(gclk), .rst_n, .timestamp, .icache_inv, .tlb_inv(mmu_invalidate),
       .disp_valid(disp_valid[i]), .disp_ready(disp_ready[i]), .disp,
       .free_ctx(free_ctx[i*FC_W +: FC_W]),
       .ev_valid(u_ev_valid[i]), .ev_ready(u_ev_ready[i]), .ev(ev_i),
@@ -215,25 +266,28 @@ module ppu_compute #(
   assign {t_rd_ready, u_rd_ready} = m_rd_ready;
   assign {t_rd_rsp_valid, u_rd_rsp_valid} = m_rd_rsp_valid;
   ppu_ord_arb #(.N(NUM_CU + 1), .W(PW), .DEPTH(64)) u_rd_arb (
-    .clk, .rst_n,
+    .clk(gclk), .rst_n,
     .s_valid(m_rd_valid), .s_ready(m_rd_ready), .s_req({t_rd_pa, u_rd_pa}),
     .s_rsp_valid(m_rd_rsp_valid),
-    .m_valid(rd_valid), .m_ready(rd_ready), .m_req(rd_pa), .m_rsp_valid(rd_rsp_valid)
+    .m_valid(rd_valid), .m_ready(rd_ready), .m_req(rd_pa), .m_rsp_valid(rd_rsp_valid),
+    .idle(rd_idle)
   );
 
   ppu_ord_arb #(.N(NUM_CU), .W(WW), .DEPTH(64)) u_wr_arb (
-    .clk, .rst_n,
+    .clk(gclk), .rst_n,
     .s_valid(u_wr_valid), .s_ready(u_wr_ready), .s_req(u_wr_req),
     .s_rsp_valid(u_wr_rsp_valid),
-    .m_valid(wr_valid), .m_ready(wr_ready), .m_req(wr_req), .m_rsp_valid(wr_rsp_valid)
+    .m_valid(wr_valid), .m_ready(wr_ready), .m_req(wr_req), .m_rsp_valid(wr_rsp_valid),
+    .idle(wr_idle)
   );
 
   // One atomic per unit is outstanding at a time.
   ppu_ord_arb #(.N(NUM_CU), .W(SW), .DEPTH(8)) u_sem_arb (
-    .clk, .rst_n,
+    .clk(gclk), .rst_n,
     .s_valid(u_sem_valid), .s_ready(u_sem_ready), .s_req(u_sem_req),
     .s_rsp_valid(u_sem_rsp_valid),
-    .m_valid(asem_valid), .m_ready(asem_ready), .m_req(asem_req), .m_rsp_valid(asem_rsp_valid)
+    .m_valid(asem_valid), .m_ready(asem_ready), .m_req(asem_req), .m_rsp_valid(asem_rsp_valid),
+    .idle(sem_idle)
   );
 
   // ---- CTA events: round robin over the units ----
@@ -255,7 +309,7 @@ module ppu_compute #(
     u_ev_ready = '0;
     u_ev_ready[ev_cu] = ev_valid && ev_ready;
   end
-  always_ff @(posedge clk) begin
+  always_ff @(posedge gclk) begin
     if (!rst_n) ev_rr <= '0;
     else if (ev_valid && ev_ready) ev_rr <= (32'(ev_cu) == NUM_CU - 1) ? '0 : ev_cu + 1'b1;
   end

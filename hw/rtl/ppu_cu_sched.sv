@@ -185,7 +185,9 @@ module ppu_cu_sched #(
   logic [CW-1:0]      rr_q;
   // CTA entries
   logic [CTX*2-1:0]   est_q, est_d;
-  logic [CTX*DW-1:0]  rec_q, rec_d;
+  // Records are written only when a CTA is dispatched or a fault is latched,
+  // so they are arrays updated in place, not part of the next-state copy.
+  logic [DW-1:0]      rec_q [CTX];
   logic [CTX*NW-1:0]  live_q, live_d;
   logic [CTX*NW-1:0]  arr_q, arr_d;
   logic [CTX-1:0]     phase_q, phase_d;
@@ -193,7 +195,8 @@ module ppu_cu_sched #(
   logic [CTX-1:0]     killed_q, killed_d;
   logic [CTX-1:0]     evk_q, evk_d;         // done kind: 1 KILLED
   logic [CTX-1:0]     fpend_q, fpend_d;
-  logic [CTX*FRW-1:0] frec_q, frec_d;
+  logic [FRW-1:0]     frec_q [CTX];
+  logic               frec_sf, frec_cm;     // latch a store's / the pipeline's fault record
   // output registers
   logic               ev_busy_q;
   logic [CW-1:0]      ev_idx_q;
@@ -211,9 +214,6 @@ module ppu_cu_sched #(
     f_stack_bytes = (log2 == '0) ? 32'd0 : 32'd1 << log2;
   endfunction
 
-  function automatic logic [DW-1:0] f_rec(input logic [CTX*DW-1:0] recs, input logic [CW-1:0] e);
-    f_rec = recs[32'(e)*DW +: DW];
-  endfunction
 
   // ---- Per-entry fields of the records ----
   // Bit offsets of cu_disp_t fields (packed: the last field is at bit 0);
@@ -228,9 +228,9 @@ module ppu_cu_sched #(
   always_comb begin
     for (int e = 0; e < CTX; e++) begin
       e_tslot[e*ppu_types_pkg::CU_TSLOT_W +: ppu_types_pkg::CU_TSLOT_W] =
-        rec_q[e*DW + OFF_TSLOT +: ppu_types_pkg::CU_TSLOT_W];
-      e_ctaid[e*32 +: 32] = rec_q[e*DW + OFF_CTA_ID +: 32];
-      e_chid[e*8 +: 8]    = rec_q[e*DW + OFF_CHID +: 8];
+        rec_q[e][OFF_TSLOT +: ppu_types_pkg::CU_TSLOT_W];
+      e_ctaid[e*32 +: 32] = rec_q[e][OFF_CTA_ID +: 32];
+      e_chid[e*8 +: 8]    = rec_q[e][OFF_CHID +: 8];
     end
   end
 
@@ -288,20 +288,20 @@ module ppu_cu_sched #(
   logic [CW-1:0]           e1, e2, e3, ed;
 
   assign e1 = cta_q[32'(s1_ctx)*CW +: CW];
-  assign r1 = f_rec(rec_q, e1);
+  assign r1 = rec_q[e1];
   assign l1_root   = r1.root;
   assign l1_ferr   = ferr_q[s1_ctx];
   assign l1_frozen = frozen_q[e1];
 
   assign e2 = cta_q[32'(l2_ctx)*CW +: CW];
-  assign r2 = f_rec(rec_q, e2);
+  assign r2 = rec_q[e2];
   assign l2_tp    = f_tp(r2.stack_va, r2.stack_log2, tid_q[32'(l2_ctx)*CW +: CW]);
   assign l2_sp    = l2_tp + f_stack_bytes(r2.stack_log2);
   assign l2_param = r2.param;
   assign l2_tid   = 32'(tid_q[32'(l2_ctx)*CW +: CW]);
 
   assign e3 = cta_q[32'(l3_ctx)*CW +: CW];
-  assign r3 = f_rec(rec_q, e3);
+  assign r3 = rec_q[e3];
   assign l3_frozen = frozen_q[e3];
   assign l3_snone  = scnt_q[32'(l3_ctx)*SW +: SW] == '0;
   assign l3_sfull  = scnt_q[32'(l3_ctx)*SW +: SW] >= SW'(SMAX);
@@ -313,7 +313,7 @@ module ppu_cu_sched #(
   assign l3_cta    = r3;
 
   assign ed = cta_q[32'(dbg_ctx)*CW +: CW];
-  assign rd = f_rec(rec_q, ed);
+  assign rd = rec_q[ed];
   assign dbg_state  = st_q[32'(dbg_ctx)*4 +: 4];
   assign dbg_pc     = pc_q[32'(dbg_ctx)*32 +: 32];
   assign dbg_tid    = 32'(tid_q[32'(dbg_ctx)*CW +: CW]);
@@ -410,7 +410,6 @@ module ppu_cu_sched #(
     ferr_d   = ferr_q;
     fkind_d  = fkind_q;
     est_d    = est_q;
-    rec_d    = rec_q;
     live_d   = live_q;
     arr_d    = arr_q;
     phase_d  = phase_q;
@@ -418,8 +417,9 @@ module ppu_cu_sched #(
     killed_d = killed_q;
     evk_d    = evk_q;
     fpend_d  = fpend_q;
-    frec_d   = frec_q;
     release_e = '0;
+    frec_sf   = 1'b0;
+    frec_cm   = 1'b0;
 
     // -- S3 commit: CTA bookkeeping --
     lv = live_q[32'(cm_e)*NW +: NW];
@@ -448,12 +448,12 @@ module ppu_cu_sched #(
     if (sflt_valid && !frozen_q[sf_e] && est_q[32'(sf_e)*2 +: 2] == E_RUN) begin
       frozen_d[sf_e] = 1'b1;
       fpend_d[sf_e]  = 1'b1;
-      frec_d[32'(sf_e)*FRW +: FRW] = {sflt_kind, 2'(ppu_types_pkg::ACC_WRITE), sflt_va, sflt_pc};
+      frec_sf = 1'b1;
     end
     if (cm_valid && cm_act == ppu_types_pkg::CU_A_FAULT && !frozen_q[cm_e]) begin
       frozen_d[cm_e] = 1'b1;
       fpend_d[cm_e]  = 1'b1;
-      frec_d[32'(cm_e)*FRW +: FRW] = {cm_kind, cm_access, cm_addr, cm_data};
+      frec_cm = 1'b1;
     end
 
     // -- Kill --
@@ -585,7 +585,6 @@ module ppu_cu_sched #(
     if (flt_latch) fpend_d[fp_idx] = 1'b0;
     if (disp_go) begin
       est_d[32'(efree_idx)*2 +: 2]     = E_RUN;
-      rec_d[32'(efree_idx)*DW +: DW]   = disp;
       live_d[32'(efree_idx)*NW +: NW]  = NW'(disp.nthreads);
       arr_d[32'(efree_idx)*NW +: NW]   = '0;
       phase_d[efree_idx]               = 1'b0;
@@ -610,7 +609,7 @@ module ppu_cu_sched #(
       fkind_q    <= '0;
       rr_q       <= CW'(CTX - 1);
       est_q      <= '0;
-      rec_q      <= '0;
+      for (int e = 0; e < CTX; e++) rec_q[e] <= '0;
       live_q     <= '0;
       arr_q      <= '0;
       phase_q    <= '0;
@@ -618,7 +617,7 @@ module ppu_cu_sched #(
       killed_q   <= '0;
       evk_q      <= '0;
       fpend_q    <= '0;
-      frec_q     <= '0;
+      for (int e = 0; e < CTX; e++) frec_q[e] <= '0;
       ev_busy_q  <= 1'b0;
       ev_idx_q   <= '0;
       ev_q       <= '0;
@@ -637,7 +636,7 @@ module ppu_cu_sched #(
       ferr_q   <= ferr_d;
       fkind_q  <= fkind_d;
       est_q    <= est_d;
-      rec_q    <= rec_d;
+      if (disp_go) rec_q[efree_idx] <= disp;
       live_q   <= live_d;
       arr_q    <= arr_d;
       phase_q  <= phase_d;
@@ -645,7 +644,10 @@ module ppu_cu_sched #(
       killed_q <= killed_d;
       evk_q    <= evk_d;
       fpend_q  <= fpend_d;
-      frec_q   <= frec_d;
+      // (the pipeline's fault wins over a store's for the same CTA)
+      if (frec_sf && !(frec_cm && cm_e == sf_e))
+        frec_q[sf_e] <= {sflt_kind, 2'(ppu_types_pkg::ACC_WRITE), sflt_va, sflt_pc};
+      if (frec_cm) frec_q[cm_e] <= {cm_kind, cm_access, cm_addr, cm_data};
       if (pick_valid) rr_q <= pick_ctx;
 
       if (ev_latch) begin
@@ -660,8 +662,8 @@ module ppu_cu_sched #(
 
       if (flt_latch) begin
         flt_busy_q <= 1'b1;
-        flt_q      <= {e_chid[32'(fp_idx)*8 +: 8], frec_q[32'(fp_idx)*FRW + 66 +: 8], UNIT_COMPUTE,
-                       frec_q[32'(fp_idx)*FRW +: 66]};
+        flt_q      <= {e_chid[32'(fp_idx)*8 +: 8], frec_q[fp_idx][66 +: 8], UNIT_COMPUTE,
+                       frec_q[fp_idx][65:0]};
       end else if (flt_ready) begin
         flt_busy_q <= 1'b0;
       end

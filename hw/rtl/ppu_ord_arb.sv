@@ -26,7 +26,8 @@ module ppu_ord_arb #(
   output logic           m_valid,
   input  logic           m_ready,
   output logic [W-1:0]   m_req,
-  input  logic           m_rsp_valid
+  input  logic           m_rsp_valid,
+  output logic           idle          // nothing requested, nothing in flight
 );
 
   localparam int unsigned IW = (N > 1) ? $clog2(N) : 1;
@@ -67,6 +68,7 @@ module ppu_ord_arb #(
   end
 
   assign m_valid = gnt_v;
+  assign idle    = (wp == rp) && !held && !(|s_valid);
   assign m_req   = s_req[gnt*W +: W];
   always_comb begin
     s_ready = '0;

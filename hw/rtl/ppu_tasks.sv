@@ -114,7 +114,9 @@ module ppu_tasks #(
   output logic                         perf_dispatch,     // CTA accepted by a CU
   output logic                         perf_complete,     // task completed
   input  logic [7:0]                   dbg_tid,
-  output ppu_types_pkg::task_dbg_t     dbg
+  output ppu_types_pkg::task_dbg_t     dbg,
+  // nothing in progress: no task id taken, the memory FSM idle
+  output logic                         idle
 );
 
   // ---------------------------------------------------------------------
@@ -1089,6 +1091,7 @@ module ppu_tasks #(
   assign cl_rsp_tid    = 8'(rsp_tid_q);
   assign can_accept    = id_free != '0;
   assign nonstall      = nonstall_q;
+  assign idle          = (st == S_IDLE) && (&id_free);
   assign icache_inv    = icache_inv_q;
   assign perf_launch   = rsp_v_q && rsp_st_q == ppu_types_pkg::TASK_LAUNCH_OK;
   assign perf_dispatch = disp_fire;

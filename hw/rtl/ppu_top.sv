@@ -218,12 +218,14 @@ module ppu_top #(
   // tasks keep their ids until they complete or are dropped).
   assign idle = host_idle && !(|chan_live) && !xf_valid && !(|comp_nonstall);
 
+  // debug window views (Yosys 0.23: struct-typed signals at module scope)
+  ppu_types_pkg::task_dbg_t td;
+  logic [3:0]  cst;
+  logic [31:0] cthread;
+  logic [ppu_types_pkg::CU_TSLOT_W-1:0] ctslot;
+  wire unused_thread = &{1'b0, cthread[31:11]};
+
   if (HAS_CU) begin : g_compute
-    ppu_types_pkg::task_dbg_t td;
-    logic [3:0]  cst;
-    logic [31:0] cthread;
-    wire unused_thread = &{1'b0, cthread[31:11]};
-    logic [ppu_types_pkg::CU_TSLOT_W-1:0] ctslot;
 
     ppu_compute #(
         .NUM_CU(NUM_CU), .CU_CONTEXTS(CU_CONTEXTS), .TASK_SLOTS(TASK_SLOTS),
@@ -274,6 +276,8 @@ module ppu_top #(
     end
   end else begin : g_no_compute
     wire unused_nc = &{1'b0, task_dbg_sel, cu_dbg_sel, x_req_comp};
+    assign td = '0;
+    assign {cst, cthread, ctslot} = '0;
     assign cl_ready = 1'b0;
     assign cl_rsp_valid = 1'b0;
     assign cl_rsp_status = ppu_types_pkg::TASK_LAUNCH_FAULTED;

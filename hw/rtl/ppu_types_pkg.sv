@@ -273,6 +273,8 @@ package ppu_types_pkg;
     CU_EV_KILLED = 2'd1        // dropped by a kill, after quiescing
   } cu_ev_e;
 
+  localparam int unsigned CU_EV_W = 2 + CU_TSLOT_W + 32;     // cu_ev_t
+
   typedef struct packed {
     cu_ev_e                kind;
     logic [CU_TSLOT_W-1:0] tslot;
@@ -284,6 +286,8 @@ package ppu_types_pkg;
     logic [CU_TSLOT_W-1:0] tslot;
     logic [31:0]           cta_id;
   } cu_kill_t;
+
+  localparam int unsigned CU_FAULT_W = 8 + 8 + 4 + 2 + 32 + 32;   // cu_fault_t
 
   // A channel fault raised by a compute unit (unit = COMPUTE): addr is the
   // data VA, or the PC for EXEC, ILLEGAL_INSTR and KERNEL_TRAP; data is the

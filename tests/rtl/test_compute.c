@@ -17,175 +17,30 @@
 #include "rtl_check.h"
 #include "rtl_env.h"
 #include "rtl_suites.h"
-#include "../../runtime/launch_plan.h"
-#include "../../runtime/module_elf.h"
+#include "rtl_compute.h"
 #include "../../runtime/device/samples/samples.h"
 
 #define PAGE 4096u
-#define KDIR "build/device"
 
 /* ---------------------------------------------------------------------- */
-
-struct kimage {
-	struct rtl_buf code;	/* mapped R/W/X */
-	struct ppu_elf elf;
-	unsigned char *file;
-};
-
-/* Loads build/device/<file>.elf into fresh executable memory of @ctx. */
-static void kimage_load(struct rtl_ctx *ctx, const char *file, struct kimage *k)
-{
-	char path[256], err[256];
-	unsigned char *img;
-	FILE *f;
-	long len;
-
-	snprintf(path, sizeof(path), KDIR "/%s.elf", file);
-	f = fopen(path, "rb");
-	ck_assert_msg(f, "%s missing: make device-kernels", path);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	k->file = malloc((size_t)len);
-	ck_assert_ptr_nonnull(k->file);
-	ck_assert_int_eq(fread(k->file, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	ck_assert_msg(!ppu_elf_open(&k->elf, k->file, (size_t)len, err, sizeof(err)), "%s", err);
-
-	k->code.size = k->elf.image_bytes;
-	k->code.sys = 0;
-	k->code.pa = rtl_alloc_pa(ctx->env, 0, (k->code.size + PAGE - 1) & ~(PAGE - 1), PAGE);
-	k->code.va = rtl_va_reserve(ctx, (k->code.size + PAGE - 1) & ~(PAGE - 1));
-	rtl_map(ctx, k->code.va, k->code.pa, 0, (k->code.size + PAGE - 1) & ~(PAGE - 1),
-		PPU_PTE_PERM_R | PPU_PTE_PERM_W | PPU_PTE_PERM_X);
-	img = calloc(1, k->code.size);
-	ck_assert_ptr_nonnull(img);
-	ck_assert_msg(!ppu_elf_load(&k->elf, k->code.va, img, err, sizeof(err)), "%s", err);
-	rtl_buf_write(ctx->env, &k->code, 0, img, k->code.size);
-	free(img);
-}
-
-static uint32_t kimage_fn(const struct kimage *k, const char *name)
-{
-	uint32_t off;
-
-	ck_assert_msg(!ppu_elf_symbol(&k->elf, name, &off), "no symbol %s", name);
-	return k->code.va + off;
-}
-
-static void kimage_free(struct kimage *k)
-{
-	free(k->file);
-}
-
-/* A compute channel with launch priorities [pmin, pmax] and depth N. */
-static struct rtl_chan *cchan(struct rtl_env *env, struct rtl_ctx *ctx, unsigned int chid,
-			      uint32_t pmin, uint32_t pmax, uint32_t max_depth)
-{
-	struct rtl_chan *ch = rtl_chan_create_ex(env, ctx, chid, 6, 0, PPU_ENGINE_TYPE_COMPUTE);
-	struct rtl_buf inst = { .pa = ch->inst_pa, .sys = 0, .size = PPU_INST_BYTES };
-
-	rtl_buf_wr32(env, &inst, PPU_INST_PRIORITY,
-		     PPU_FSET(PPU_INST_PRIORITY_MIN, pmin) | PPU_FSET(PPU_INST_PRIORITY_MAX, pmax) |
-		     PPU_FSET(PPU_INST_PRIORITY_MAX_DEPTH, max_depth));
-	return ch;
-}
-
-/* One launch: TMD, task block and parameter block in fresh memory. */
-struct klaunch {
-	uint32_t entry;
-	uint32_t grid[3], cta[3];
-	uint32_t prio, flags;
-	uint32_t stack_bytes;
-	const void *params;
-	uint32_t param_bytes;
-	struct rtl_buf sem;	/* completion semaphore (16 bytes, timestamped) */
-	struct rtl_buf tmd;
-	struct rtl_buf block;
-	struct rtl_buf pbuf;
-};
-
-static void klaunch_prepare(struct rtl_ctx *ctx, struct klaunch *l, uint32_t sem_payload)
-{
-	struct ppu_launch_limits lim = {
-		.num_cu = rtl_reg_read(ctx->env, PPU_REG_CAP_NUM_CU),
-		.cu_contexts = rtl_reg_read(ctx->env, PPU_REG_CAP_CU_CONTEXTS),
-		.max_cta_threads = rtl_reg_read(ctx->env, PPU_REG_CAP_MAX_CTA_THREADS),
-	};
-	struct ppu_launch_shape shape;
-	struct ppu_launch_plan plan;
-	struct ppu_tmd_desc d;
-	uint32_t tmd[16];
-	char err[128];
-	int i;
-
-	memset(&shape, 0, sizeof(shape));
-	for (i = 0; i < 3; i++) {
-		shape.grid[i] = l->grid[i] ? l->grid[i] : 1;
-		shape.cta[i] = l->cta[i] ? l->cta[i] : 1;
-	}
-	shape.stack_bytes = l->stack_bytes ? l->stack_bytes : 256;
-	ck_assert_msg(!ppu_launch_plan(&lim, &shape, &plan, err, sizeof(err)), "%s", err);
-
-	l->sem = rtl_buf_alloc(ctx, 0, 16);
-	l->tmd = rtl_buf_alloc(ctx, 0, 64);
-	l->block = rtl_buf_alloc(ctx, 0, plan.block_bytes);
-	l->pbuf = rtl_buf_alloc(ctx, 0, l->param_bytes ? l->param_bytes : 4);
-	if (l->param_bytes)
-		rtl_buf_write(ctx->env, &l->pbuf, 0, l->params, l->param_bytes);
-
-	memset(&d, 0, sizeof(d));
-	d.entry_pc = l->entry;
-	for (i = 0; i < 3; i++) {
-		d.grid[i] = shape.grid[i];
-		d.cta[i] = shape.cta[i];
-	}
-	d.param = l->pbuf.va;
-	d.prio = l->prio;
-	d.flags = l->flags | PPU_FSET(PPU_TMD_FLAGS_SEM_RELEASE, 1) |
-		  PPU_FSET(PPU_TMD_FLAGS_SEM_TIMESTAMP, 1);
-	d.sem_addr = l->sem.va;
-	d.sem_payload = sem_payload;
-	d.stack_bytes = plan.stack_bytes;
-	d.save_ctas = plan.save_ctas;
-	d.block_bytes = plan.block_bytes;
-	d.block_va = l->block.va;
-	ppu_tmd_fill(tmd, &d);
-	rtl_buf_write(ctx->env, &l->tmd, 0, tmd, sizeof(tmd));
-}
-
-/* Launch, WFI, then a host release of @after to after_va (0: none). */
-static void submit_launch(struct rtl_chan *ch, const struct klaunch *l, uint32_t after_va,
-			  uint32_t after)
-{
-	uint32_t dw[64];
-	struct ppu_pb pb;
-
-	ppu_pb_init(&pb, dw, 64);
-	ppu_pb_launch(&pb, l->tmd.va);
-	ppu_pb_method(&pb, PPU_HOST_WFI, 0);
-	if (after_va)
-		ppu_pb_sem_release(&pb, after_va, after);
-	rtl_chan_submit(ch, &pb);
-}
 
 struct cfx {
 	struct rtl_env *env;
 	struct rtl_ctx *ctx;
-	struct kimage k;
+	struct rtl_kimage k;
 };
 
 static void cfx_begin(struct cfx *f, const char *file)
 {
 	f->env = rtl_env_create(NULL);
 	f->ctx = rtl_ctx_create(f->env);
-	kimage_load(f->ctx, file, &f->k);
+	rtl_kimage_load(f->ctx, file, &f->k);
 }
 
 static void cfx_end(struct cfx *f)
 {
 	ck_assert_uint_eq(rtl_protocol_errors(f->env), 0);
-	kimage_free(&f->k);
+	rtl_kimage_free(&f->k);
 	rtl_ctx_destroy(f->ctx);
 	rtl_env_destroy(f->env);
 }
@@ -232,7 +87,7 @@ START_TEST(saxpy_matches_the_cpu)
 	enum { N = 61 };
 	int32_t x[64], y[64], out[64];
 	struct saxpy_params p;
-	struct klaunch l;
+	struct rtl_klaunch l;
 	struct rtl_buf bx, by, after;
 	struct rtl_chan *ch;
 	struct cfx f;
@@ -252,15 +107,15 @@ START_TEST(saxpy_matches_the_cpu)
 	p = (struct saxpy_params){ .n = N, .a = -3, .x = bx.va, .y = by.va };
 
 	memset(&l, 0, sizeof(l));
-	l.entry = kimage_fn(&f.k, "saxpy");
+	l.entry = rtl_kimage_fn(&f.k, "saxpy");
 	l.grid[0] = 8;
 	l.cta[0] = 8;
 	l.prio = 7;
 	l.params = &p;
 	l.param_bytes = sizeof(p);
-	klaunch_prepare(f.ctx, &l, 0x5a);
-	ch = cchan(f.env, f.ctx, 1, 0, 63, 1);
-	submit_launch(ch, &l, after.va, 0xa5);
+	rtl_klaunch_prepare(f.ctx, &l, 0x5a);
+	ch = rtl_cchan_create(f.env, f.ctx, 1, 0, 63, 1);
+	rtl_klaunch_submit(ch, &l, after.va, 0xa5);
 	ck_assert_int_eq(rtl_chan_wait(ch, 2000000), 0);
 
 	rtl_buf_read(f.env, &by, 0, out, sizeof(out));
@@ -297,7 +152,7 @@ START_TEST(wfi_waits_for_the_channels_tasks)
 	enum { T = 16 };
 	struct checksum_params p = { .iters = 300, .seed = 0x1234 };
 	struct rtl_buf out, after;
-	struct klaunch l;
+	struct rtl_klaunch l;
 	struct rtl_chan *ch;
 	struct cfx f;
 	long done, rel;
@@ -308,14 +163,14 @@ START_TEST(wfi_waits_for_the_channels_tasks)
 	after = rtl_buf_alloc(f.ctx, 0, 4);
 	p.out = out.va;
 	memset(&l, 0, sizeof(l));
-	l.entry = kimage_fn(&f.k, "checksum");
+	l.entry = rtl_kimage_fn(&f.k, "checksum");
 	l.grid[0] = 2;
 	l.cta[0] = 8;
 	l.params = &p;
 	l.param_bytes = sizeof(p);
-	klaunch_prepare(f.ctx, &l, 1);
-	ch = cchan(f.env, f.ctx, 0, 0, 63, 1);
-	submit_launch(ch, &l, after.va, 0x77);
+	rtl_klaunch_prepare(f.ctx, &l, 1);
+	ch = rtl_cchan_create(f.env, f.ctx, 0, 0, 63, 1);
+	rtl_klaunch_submit(ch, &l, after.va, 0x77);
 	ck_assert_int_eq(rtl_chan_wait_state(ch, PPU_CHAN_STATUS_STATE_WFI_WAIT, 16, 200000), 0);
 	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_TASKS), 1);
 	ck_assert_uint_eq(rtl_buf_rd32(f.env, &after, 0), 0);
@@ -350,7 +205,7 @@ START_TEST(atomics_from_every_context_are_exact)
 	uint32_t in[N], sum = 0, max = 0, res[3];
 	struct reduce_params p;
 	struct rtl_buf bin, bout;
-	struct klaunch l;
+	struct rtl_klaunch l;
 	struct rtl_chan *ch;
 	struct cfx f;
 	int i;
@@ -367,14 +222,14 @@ START_TEST(atomics_from_every_context_are_exact)
 	rtl_buf_write(f.env, &bin, 0, in, sizeof(in));
 	p = (struct reduce_params){ .n = N, .in = bin.va, .out = bout.va };
 	memset(&l, 0, sizeof(l));
-	l.entry = kimage_fn(&f.k, "reduce_atomic");
+	l.entry = rtl_kimage_fn(&f.k, "reduce_atomic");
 	l.grid[0] = 4;
 	l.cta[0] = 8;
 	l.params = &p;
 	l.param_bytes = sizeof(p);
-	klaunch_prepare(f.ctx, &l, 1);
-	ch = cchan(f.env, f.ctx, 2, 0, 63, 1);
-	submit_launch(ch, &l, 0, 0);
+	rtl_klaunch_prepare(f.ctx, &l, 1);
+	ch = rtl_cchan_create(f.env, f.ctx, 2, 0, 63, 1);
+	rtl_klaunch_submit(ch, &l, 0, 0);
 	ck_assert_int_eq(rtl_chan_wait(ch, 4000000), 0);
 	rtl_buf_read(f.env, &bout, 0, res, sizeof(res));
 	ck_assert_uint_eq(res[0], sum);
@@ -392,7 +247,7 @@ START_TEST(histogram_matches_the_cpu)
 	uint32_t in[N], ref[BINS] = { 0 }, bins[BINS];
 	struct histogram_params p;
 	struct rtl_buf bin, bbins;
-	struct klaunch l;
+	struct rtl_klaunch l;
 	struct rtl_chan *ch;
 	struct cfx f;
 	int i;
@@ -407,14 +262,14 @@ START_TEST(histogram_matches_the_cpu)
 	rtl_buf_write(f.env, &bin, 0, in, sizeof(in));
 	p = (struct histogram_params){ .n = N, .nbins = BINS, .in = bin.va, .bins = bbins.va };
 	memset(&l, 0, sizeof(l));
-	l.entry = kimage_fn(&f.k, "histogram");
+	l.entry = rtl_kimage_fn(&f.k, "histogram");
 	l.grid[0] = 5;
 	l.cta[0] = 8;
 	l.params = &p;
 	l.param_bytes = sizeof(p);
-	klaunch_prepare(f.ctx, &l, 1);
-	ch = cchan(f.env, f.ctx, 3, 0, 63, 1);
-	submit_launch(ch, &l, 0, 0);
+	rtl_klaunch_prepare(f.ctx, &l, 1);
+	ch = rtl_cchan_create(f.env, f.ctx, 3, 0, 63, 1);
+	rtl_klaunch_submit(ch, &l, 0, 0);
 	ck_assert_int_eq(rtl_chan_wait(ch, 4000000), 0);
 	rtl_buf_read(f.env, &bbins, 0, bins, sizeof(bins));
 	for (i = 0; i < BINS; i++)
@@ -435,7 +290,7 @@ START_TEST(csrs_give_ids_dims_and_the_clamped_priority)
 	struct ids_params p = { .trap_id = 0xffffffffu };
 	uint32_t o[IDS_OUT_WORDS], id, tid, cta;
 	struct rtl_buf out;
-	struct klaunch l;
+	struct rtl_klaunch l;
 	struct rtl_chan *ch;
 	struct cfx f;
 	long ev;
@@ -444,7 +299,7 @@ START_TEST(csrs_give_ids_dims_and_the_clamped_priority)
 	out = rtl_buf_alloc(f.ctx, 0, THREADS * IDS_OUT_WORDS * 4);
 	p.out = out.va;
 	memset(&l, 0, sizeof(l));
-	l.entry = kimage_fn(&f.k, "ids");
+	l.entry = rtl_kimage_fn(&f.k, "ids");
 	l.grid[0] = GX;
 	l.grid[1] = GY;
 	l.grid[2] = GZ;
@@ -454,9 +309,9 @@ START_TEST(csrs_give_ids_dims_and_the_clamped_priority)
 	l.prio = 40;
 	l.params = &p;
 	l.param_bytes = sizeof(p);
-	klaunch_prepare(f.ctx, &l, 1);
-	ch = cchan(f.env, f.ctx, 4, 5, 12, 3);
-	submit_launch(ch, &l, 0, 0);
+	rtl_klaunch_prepare(f.ctx, &l, 1);
+	ch = rtl_cchan_create(f.env, f.ctx, 4, 5, 12, 3);
+	rtl_klaunch_submit(ch, &l, 0, 0);
 	ck_assert_int_eq(rtl_chan_wait(ch, 2000000), 0);
 
 	ev = rtl_log_find(f.env, PPU_TRACE_TASK_LAUNCH, -1, 0);
@@ -508,15 +363,15 @@ START_TEST(a_trapping_kernel_faults_only_its_channel)
 	int32_t x[N], y[N], out[N];
 	struct saxpy_params sp;
 	struct rtl_buf bids, bx, by;
-	struct klaunch la, lb;
+	struct rtl_klaunch la, lb;
 	struct rtl_chan *a, *b;
-	struct kimage ks;
+	struct rtl_kimage ks;
 	struct cfx f;
 	uint32_t info;
 	int i;
 
 	cfx_begin(&f, "ids");
-	kimage_load(f.ctx, "saxpy", &ks);
+	rtl_kimage_load(f.ctx, "saxpy", &ks);
 	bids = rtl_buf_alloc(f.ctx, 0, 32 * IDS_OUT_WORDS * 4);
 	ip.out = bids.va;
 	bx = rtl_buf_alloc(f.ctx, 0, sizeof(x));
@@ -530,24 +385,24 @@ START_TEST(a_trapping_kernel_faults_only_its_channel)
 	sp = (struct saxpy_params){ .n = N, .a = 5, .x = bx.va, .y = by.va };
 
 	memset(&la, 0, sizeof(la));
-	la.entry = kimage_fn(&f.k, "ids");
+	la.entry = rtl_kimage_fn(&f.k, "ids");
 	la.grid[0] = 4;
 	la.cta[0] = 8;
 	la.params = &ip;
 	la.param_bytes = sizeof(ip);
-	klaunch_prepare(f.ctx, &la, 0x11);
+	rtl_klaunch_prepare(f.ctx, &la, 0x11);
 	memset(&lb, 0, sizeof(lb));
-	lb.entry = kimage_fn(&ks, "saxpy");
+	lb.entry = rtl_kimage_fn(&ks, "saxpy");
 	lb.grid[0] = 8;
 	lb.cta[0] = 8;
 	lb.params = &sp;
 	lb.param_bytes = sizeof(sp);
-	klaunch_prepare(f.ctx, &lb, 0x22);
+	rtl_klaunch_prepare(f.ctx, &lb, 0x22);
 
-	a = cchan(f.env, f.ctx, 5, 0, 63, 1);
-	b = cchan(f.env, f.ctx, 6, 0, 63, 1);
-	submit_launch(a, &la, 0, 0);
-	submit_launch(b, &lb, 0, 0);
+	a = rtl_cchan_create(f.env, f.ctx, 5, 0, 63, 1);
+	b = rtl_cchan_create(f.env, f.ctx, 6, 0, 63, 1);
+	rtl_klaunch_submit(a, &la, 0, 0);
+	rtl_klaunch_submit(b, &lb, 0, 0);
 	ck_assert_int_eq(rtl_chan_wait(a, 2000000), 1);
 	ck_assert_int_eq(rtl_chan_wait(b, 2000000), 0);
 
@@ -570,7 +425,7 @@ START_TEST(a_trapping_kernel_faults_only_its_channel)
 		      PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) | 5);
 	ck_assert_int_eq(rtl_chan_wait_state(a, PPU_CHAN_STATUS_STATE_UNBOUND, 16, 100000), 0);
 	ck_assert_uint_eq(rtl_chan_reg(a, PPU_CHAN_FAULT_INFO), 0);
-	kimage_free(&ks);
+	rtl_kimage_free(&ks);
 	rtl_chan_destroy(a);
 	rtl_chan_destroy(b);
 	cfx_end(&f);
@@ -584,7 +439,7 @@ END_TEST
  */
 START_TEST(bad_tmds_fault_the_channel)
 {
-	struct klaunch l;
+	struct rtl_klaunch l;
 	struct rtl_chan *ch;
 	struct cfx f;
 	uint32_t info, va;
@@ -593,11 +448,11 @@ START_TEST(bad_tmds_fault_the_channel)
 
 	cfx_begin(&f, "saxpy");
 	memset(&l, 0, sizeof(l));
-	l.entry = kimage_fn(&f.k, "saxpy");
+	l.entry = rtl_kimage_fn(&f.k, "saxpy");
 	l.grid[0] = 1;
 	l.cta[0] = 8;
-	klaunch_prepare(f.ctx, &l, 1);
-	ch = cchan(f.env, f.ctx, 7, 0, 63, 1);
+	rtl_klaunch_prepare(f.ctx, &l, 1);
+	ch = rtl_cchan_create(f.env, f.ctx, 7, 0, 63, 1);
 	if (_i == 0) {
 		rtl_buf_wr32(f.env, &l.tmd, PPU_TMD_CTA_X, 0);
 		va = l.tmd.va;
@@ -633,7 +488,7 @@ START_TEST(higher_priority_ctas_dispatch_first)
 {
 	struct checksum_params plo = { .iters = 60, .seed = 1 }, phi = { .iters = 60, .seed = 2 };
 	struct rtl_buf olo, ohi;
-	struct klaunch llo, lhi;
+	struct rtl_klaunch llo, lhi;
 	struct rtl_chan *lo, *hi;
 	struct cfx f;
 	size_t k, first_hi = 0, hi_seen = 0, lo_after = 0;
@@ -645,25 +500,25 @@ START_TEST(higher_priority_ctas_dispatch_first)
 	plo.out = olo.va;
 	phi.out = ohi.va;
 	memset(&llo, 0, sizeof(llo));
-	llo.entry = kimage_fn(&f.k, "checksum");
+	llo.entry = rtl_kimage_fn(&f.k, "checksum");
 	llo.grid[0] = 32;
 	llo.cta[0] = 8;
 	llo.prio = 3;
 	llo.params = &plo;
 	llo.param_bytes = sizeof(plo);
-	klaunch_prepare(f.ctx, &llo, 1);
+	rtl_klaunch_prepare(f.ctx, &llo, 1);
 	lhi = llo;
 	lhi.grid[0] = 4;
 	lhi.prio = 40;
 	lhi.params = &phi;
 	lhi.param_bytes = sizeof(phi);
-	klaunch_prepare(f.ctx, &lhi, 1);
+	rtl_klaunch_prepare(f.ctx, &lhi, 1);
 
-	lo = cchan(f.env, f.ctx, 8, 0, 63, 1);
-	hi = cchan(f.env, f.ctx, 9, 0, 63, 1);
-	submit_launch(lo, &llo, 0, 0);
+	lo = rtl_cchan_create(f.env, f.ctx, 8, 0, 63, 1);
+	hi = rtl_cchan_create(f.env, f.ctx, 9, 0, 63, 1);
+	rtl_klaunch_submit(lo, &llo, 0, 0);
 	ck_assert_int_ge(rtl_wait_event(f.env, PPU_TRACE_CTA_DISPATCH, -1, 16, 200000), 0);
-	submit_launch(hi, &lhi, 0, 0);
+	rtl_klaunch_submit(hi, &lhi, 0, 0);
 	ck_assert_int_eq(rtl_chan_wait(hi, 4000000), 0);
 	ck_assert_int_eq(rtl_chan_wait(lo, 8000000), 0);
 
@@ -712,7 +567,7 @@ START_TEST(launches_beyond_the_task_ids_wait_and_all_run)
 	struct ids_params p = { .trap_id = 0xffffffffu };
 	struct rtl_buf out, sem;
 	struct rtl_chan *ch;
-	struct klaunch l;
+	struct rtl_klaunch l;
 	struct cfx f;
 	uint32_t *dw = calloc(L * 16 + 16, 4);
 	struct ppu_pb pb;
@@ -723,15 +578,15 @@ START_TEST(launches_beyond_the_task_ids_wait_and_all_run)
 	sem = rtl_buf_alloc(f.ctx, 0, L * 16);
 	p.out = out.va;
 	memset(&l, 0, sizeof(l));
-	l.entry = kimage_fn(&f.k, "ids");
+	l.entry = rtl_kimage_fn(&f.k, "ids");
 	l.grid[0] = 1;
 	l.cta[0] = 1;
 	l.params = &p;
 	l.param_bytes = sizeof(p);
-	ch = cchan(f.env, f.ctx, 10, 0, 63, 1);
+	ch = rtl_cchan_create(f.env, f.ctx, 10, 0, 63, 1);
 	ppu_pb_init(&pb, dw, L * 16 + 16);
 	for (i = 0; i < L; i++) {
-		klaunch_prepare(f.ctx, &l, 0x100 + i);
+		rtl_klaunch_prepare(f.ctx, &l, 0x100 + i);
 		rtl_buf_wr32(f.env, &l.tmd, PPU_TMD_SEM_ADDR, sem.va + 16 * i);
 		ppu_pb_launch(&pb, l.tmd.va);
 	}
@@ -757,7 +612,7 @@ START_TEST(unbind_kills_a_running_kernel)
 {
 	struct checksum_params p = { .iters = 100000, .seed = 9 };
 	struct rtl_buf out;
-	struct klaunch l, l2;
+	struct rtl_klaunch l, l2;
 	struct rtl_chan *ch, *ch2;
 	struct cfx f;
 	uint32_t ring[8];
@@ -767,14 +622,14 @@ START_TEST(unbind_kills_a_running_kernel)
 	out = rtl_buf_alloc(f.ctx, 0, 32 * 4);
 	p.out = out.va;
 	memset(&l, 0, sizeof(l));
-	l.entry = kimage_fn(&f.k, "checksum");
+	l.entry = rtl_kimage_fn(&f.k, "checksum");
 	l.grid[0] = 4;
 	l.cta[0] = 8;
 	l.params = &p;
 	l.param_bytes = sizeof(p);
-	klaunch_prepare(f.ctx, &l, 0x99);
-	ch = cchan(f.env, f.ctx, 11, 0, 63, 1);
-	submit_launch(ch, &l, 0, 0);
+	rtl_klaunch_prepare(f.ctx, &l, 0x99);
+	ch = rtl_cchan_create(f.env, f.ctx, 11, 0, 63, 1);
+	rtl_klaunch_submit(ch, &l, 0, 0);
 	ck_assert_int_eq(rtl_chan_wait_state(ch, PPU_CHAN_STATUS_STATE_WFI_WAIT, 16, 200000), 0);
 	ppu_sim_clock(f.env->sim, 5000);
 	rtl_reg_write(f.env, PPU_REG_CHAN_CTRL,
@@ -787,9 +642,9 @@ START_TEST(unbind_kills_a_running_kernel)
 	p.iters = 20;
 	l2 = l;
 	l2.params = &p;
-	klaunch_prepare(f.ctx, &l2, 0x42);
-	ch2 = cchan(f.env, f.ctx, 12, 0, 63, 1);
-	submit_launch(ch2, &l2, 0, 0);
+	rtl_klaunch_prepare(f.ctx, &l2, 0x42);
+	ch2 = rtl_cchan_create(f.env, f.ctx, 12, 0, 63, 1);
+	rtl_klaunch_submit(ch2, &l2, 0, 0);
 	ck_assert_int_eq(rtl_chan_wait(ch2, 2000000), 0);
 	ck_assert_uint_eq(rtl_buf_rd32(f.env, &l2.sem, 0), 0x42);
 	for (i = 0; i < 32; i++)
@@ -806,7 +661,7 @@ START_TEST(copy_methods_on_a_compute_channel_are_illegal)
 {
 	struct rtl_env *env = rtl_env_create(NULL);
 	struct rtl_ctx *ctx = rtl_ctx_create(env);
-	struct rtl_chan *ch = cchan(env, ctx, 13, 0, 63, 1);
+	struct rtl_chan *ch = rtl_cchan_create(env, ctx, 13, 0, 63, 1);
 	uint32_t dw[16];
 	struct ppu_pb pb;
 

@@ -105,7 +105,8 @@ module ppu_compute #(
 
 `ifdef VERILATOR
   initial begin
-    assert ($bits(ppu_types_pkg::cu_ev_t) == EV_W && $bits(ppu_types_pkg::cu_fault_t) == FL_W)
+    assert ($bits(ppu_types_pkg::cu_ev_t) == EV_W && $bits(ppu_types_pkg::cu_fault_t) == FL_W &&
+            $bits(ppu_types_pkg::task_launch_t) == ppu_types_pkg::TASK_LAUNCH_W)
     else $fatal(1, "ppu_types_pkg widths disagree with the struct definitions");
   end
 `endif
@@ -149,40 +150,126 @@ module ppu_compute #(
   logic [NUM_CU*32-1:0]        dbg_rdata_unused;      // register reads: not on the debug window yet
   wire unused_ok = &{1'b0, rsp_tid_unused, dbg_rdata_unused};
 
-  // ---- clock gate ----
-  logic            gclk, en;
+  // ---- clock domain boundary (docs/hw-internals.md "Compute engine clock") ----
+  // Everything inside runs on gclk and sees the always-running PPU only
+  // through flops of its own: requests leave through skid buffers (their
+  // ready is a flop), responses and levels are registered on the way in.
+  // So no logic of the engine is evaluated because of the rest of the PPU,
+  // and a quiet engine is really still.  The cost is one cycle on every
+  // response and on each launch.
+  logic            gclk, en, quiet;
   logic            tasks_idle, rd_idle, wr_idle, sem_idle;
-  logic [NC-1:0]   kill_seen;          // chan_kill as the engine last saw it
+  logic [NC-1:0]   kill_q;             // chan_kill as the engine sees it
+  logic            inv_q;              // mmu_invalidate, one cycle later
+  logic [63:0]     ts_q;               // = timestamp whenever gclk runs (see below)
   logic [7:0]      x_out;              // translations requested, not answered
-  logic            quiet;
+  logic [7:0]      dbg_tid_q, dbg_cu_q, dbg_ctx_q;   // debug selections, registered
+  // inside views of the ports
+  logic                        g_cl_valid, g_cl_ready;
+  ppu_types_pkg::task_launch_t g_cl_req;
+  logic                        g_xf_valid, g_xf_ready;
+  ppu_types_pkg::cu_fault_t    g_xf;
+  logic [NUM_CU:0]             g_x_req_valid, g_x_req_ready, g_x_rsp_valid;
+  logic [(NUM_CU+1)*XW-1:0]    g_x_req;
+  ppu_types_pkg::xlate_rsp_t   g_x_rsp;
+  logic                        g_rd_valid, g_rd_ready, g_rd_rsp_valid;
+  ppu_types_pkg::paddr_t       g_rd_pa;
+  ppu_types_pkg::mem_rd_rsp_t  g_rd_rsp;
+  logic                        g_wr_valid, g_wr_ready, g_wr_rsp_valid, g_wr_rsp_err;
+  ppu_types_pkg::mem_wr_req_t  g_wr_req;
+  logic                        g_tsem_valid, g_tsem_ready, g_tsem_rsp_valid;
+  logic                        g_asem_valid, g_asem_ready, g_asem_rsp_valid;
+  ppu_types_pkg::sem_req_t     g_tsem_req, g_asem_req;
+  ppu_types_pkg::sem_rsp_t     g_sem_rsp;
+  logic [NUM_CU+6:0]           sk_idle;
 
-  logic [3:0]      req_n, rsp_n;       // translations accepted / answered this cycle
-  always_comb begin
-    req_n = '0;
-    rsp_n = '0;
-    for (int i = 0; i <= NUM_CU; i++) begin
-      req_n = req_n + 4'(x_req_valid[i] && x_req_ready[i]);
-      rsp_n = rsp_n + 4'(x_rsp_valid[i]);
+  always_ff @(posedge gclk) begin
+    if (!rst_n) begin
+      kill_q           <= '0;
+      inv_q            <= 1'b0;
+      dbg_tid_q        <= '0;
+      dbg_cu_q         <= '0;
+      dbg_ctx_q        <= '0;
+      x_out            <= '0;
+      g_x_rsp_valid    <= '0;
+      g_rd_rsp_valid   <= 1'b0;
+      g_wr_rsp_valid   <= 1'b0;
+      g_tsem_rsp_valid <= 1'b0;
+      g_asem_rsp_valid <= 1'b0;
+    end else begin
+      logic [3:0] req_n, rsp_n;
+      req_n = '0;
+      rsp_n = '0;
+      for (int i = 0; i <= NUM_CU; i++) begin
+        req_n = req_n + 4'(x_req_valid[i] && x_req_ready[i]);
+        rsp_n = rsp_n + 4'(x_rsp_valid[i]);
+      end
+      kill_q           <= chan_kill;
+      inv_q            <= mmu_invalidate;
+      dbg_tid_q        <= dbg_tid;
+      dbg_cu_q         <= dbg_cu;
+      dbg_ctx_q        <= dbg_ctx;
+      x_out            <= x_out + 8'(req_n) - 8'(rsp_n);
+      g_x_rsp_valid    <= x_rsp_valid;
+      g_rd_rsp_valid   <= rd_rsp_valid;
+      g_wr_rsp_valid   <= wr_rsp_valid;
+      g_tsem_rsp_valid <= tsem_rsp_valid;
+      g_asem_rsp_valid <= asem_rsp_valid;
     end
-    quiet = tasks_idle && rd_idle && wr_idle && sem_idle && x_out == '0 && !(|x_req_valid) &&
-            !tsem_valid && !t_xf_valid && !(|u_ev_valid) && !(|u_flt_valid) &&
+    // Sampled on every gclk edge: the value timestamp has in the next
+    // cycle.  Stale only in the first cycle after the clock restarts, when
+    // no context can be running (the engine was quiet).
+    ts_q      <= timestamp + 64'd1;
+    g_x_rsp   <= x_rsp;
+    g_rd_rsp  <= rd_rsp;
+    g_wr_rsp_err <= wr_rsp_err;
+    g_sem_rsp <= sem_rsp;
+  end
+
+  ppu_skid #(.W(ppu_types_pkg::TASK_LAUNCH_W)) u_sk_cl (
+    .clk(gclk), .rst_n, .in_valid(cl_valid), .in_ready(cl_ready), .in_data(cl_req),
+    .out_valid(g_cl_valid), .out_ready(g_cl_ready), .out_data(g_cl_req), .idle(sk_idle[0]));
+  ppu_skid #(.W(FL_W)) u_sk_xf (
+    .clk(gclk), .rst_n, .in_valid(g_xf_valid), .in_ready(g_xf_ready), .in_data(g_xf),
+    .out_valid(xf_valid), .out_ready(xf_ready), .out_data(xf), .idle(sk_idle[1]));
+  ppu_skid #(.W(PW)) u_sk_rd (
+    .clk(gclk), .rst_n, .in_valid(g_rd_valid), .in_ready(g_rd_ready), .in_data(g_rd_pa),
+    .out_valid(rd_valid), .out_ready(rd_ready), .out_data(rd_pa), .idle(sk_idle[2]));
+  ppu_skid #(.W(WW)) u_sk_wr (
+    .clk(gclk), .rst_n, .in_valid(g_wr_valid), .in_ready(g_wr_ready), .in_data(g_wr_req),
+    .out_valid(wr_valid), .out_ready(wr_ready), .out_data(wr_req), .idle(sk_idle[3]));
+  ppu_skid #(.W(SW)) u_sk_tsem (
+    .clk(gclk), .rst_n, .in_valid(g_tsem_valid), .in_ready(g_tsem_ready), .in_data(g_tsem_req),
+    .out_valid(tsem_valid), .out_ready(tsem_ready), .out_data(tsem_req), .idle(sk_idle[4]));
+  ppu_skid #(.W(SW)) u_sk_asem (
+    .clk(gclk), .rst_n, .in_valid(g_asem_valid), .in_ready(g_asem_ready), .in_data(g_asem_req),
+    .out_valid(asem_valid), .out_ready(asem_ready), .out_data(asem_req), .idle(sk_idle[5]));
+  for (genvar i = 0; i <= NUM_CU; i++) begin : g_sk_x
+    ppu_skid #(.W(XW)) u_sk_x (
+      .clk(gclk), .rst_n, .in_valid(g_x_req_valid[i]), .in_ready(g_x_req_ready[i]),
+      .in_data(g_x_req[i*XW +: XW]),
+      .out_valid(x_req_valid[i]), .out_ready(x_req_ready[i]), .out_data(x_req[i*XW +: XW]),
+      .idle(sk_idle[6 + i]));
+  end
+
+  // Quiet: nothing held, requested, in flight or pending inside.  en is
+  // sampled at the falling edge (ppu_clk_gate), from flops of this domain
+  // and the requests arriving from outside.
+  always_comb begin
+    quiet = tasks_idle && rd_idle && wr_idle && sem_idle && (&sk_idle) && x_out == '0 &&
+            !(|g_x_req_valid) && !g_tsem_valid && !g_xf_valid && !g_cl_valid &&
+            !(|u_ev_valid) && !(|u_flt_valid) && !(|g_x_rsp_valid) && !g_rd_rsp_valid &&
+            !g_wr_rsp_valid && !g_tsem_rsp_valid && !g_asem_rsp_valid && !inv_q &&
             !cl_rsp_valid && !(|nonstall) && !trace.valid && !icache_inv_tasks &&
             !perf_launch && !perf_dispatch && !perf_complete &&
             perf_retire == '0 && perf_issue == '0 && perf_icache_miss == '0;
     for (int i = 0; i < NUM_CU; i++)
       if (free_ctx[i*FC_W +: FC_W] != FC_W'(CU_CONTEXTS)) quiet = 1'b0;
-    en = !rst_n || !quiet || cl_valid || mmu_invalidate || chan_kill != kill_seen;
   end
-
-  always_ff @(posedge gclk) begin
-    if (!rst_n) begin
-      kill_seen <= '0;
-      x_out     <= '0;
-    end else begin
-      kill_seen <= chan_kill;
-      x_out     <= x_out + 8'(req_n) - 8'(rsp_n);
-    end
-  end
+  // (a new debug selection is taken in the cycle after it is written, so
+  // the debug windows show it from the second cycle after the write)
+  assign en = !rst_n || !quiet || cl_valid || mmu_invalidate || chan_kill != kill_q ||
+              dbg_tid != dbg_tid_q || dbg_cu != dbg_cu_q || dbg_ctx != dbg_ctx_q;
 
   ppu_clk_gate #(.GATE(CLOCK_GATE)) u_gate (.clk, .en, .gclk);
 
@@ -191,28 +278,28 @@ module ppu_compute #(
     .CU_CONTEXTS(CU_CONTEXTS), .NC(NC)
   ) u_tasks (
     .clk(gclk), .rst_n,
-    .cl_valid, .cl_ready, .cl_req, .cl_rsp_valid, .cl_rsp_status,
-    .cl_rsp_tid(rsp_tid_unused), .can_accept,
-    .chan_kill, .chan_live, .chan_clear, .chan_tasks, .nonstall,
+    .cl_valid(g_cl_valid), .cl_ready(g_cl_ready), .cl_req(g_cl_req), .cl_rsp_valid,
+    .cl_rsp_status, .cl_rsp_tid(rsp_tid_unused), .can_accept,
+    .chan_kill(kill_q), .chan_live, .chan_clear, .chan_tasks, .nonstall,
     .xf_valid(t_xf_valid), .xf_ready(t_xf_ready), .xf(t_xf),
-    .x_req_valid(x_req_valid[NUM_CU]), .x_req_ready(x_req_ready[NUM_CU]), .x_req(t_x_req),
-    .x_rsp_valid(x_rsp_valid[NUM_CU]), .x_rsp,
+    .x_req_valid(g_x_req_valid[NUM_CU]), .x_req_ready(g_x_req_ready[NUM_CU]), .x_req(t_x_req),
+    .x_rsp_valid(g_x_rsp_valid[NUM_CU]), .x_rsp(g_x_rsp),
     .rd_valid(t_rd_valid), .rd_ready(t_rd_ready), .rd_pa(t_rd_pa),
-    .rd_rsp_valid(t_rd_rsp_valid), .rd_rsp,
-    .sem_valid(tsem_valid), .sem_ready(tsem_ready), .sem_req(tsem_req),
-    .sem_rsp_valid(tsem_rsp_valid), .sem_rsp,
+    .rd_rsp_valid(t_rd_rsp_valid), .rd_rsp(g_rd_rsp),
+    .sem_valid(g_tsem_valid), .sem_ready(g_tsem_ready), .sem_req(g_tsem_req),
+    .sem_rsp_valid(g_tsem_rsp_valid), .sem_rsp(g_sem_rsp),
     .free_ctx, .disp_valid, .disp_ready, .disp,
     .ev_valid, .ev_ready, .ev, .ev_cu,
     .kill_valid, .kill_ready, .kill,
     .icache_inv(icache_inv_tasks),
     .trace, .perf_launch, .perf_dispatch, .perf_complete,
-    .dbg_tid, .dbg(dbg_task), .idle(tasks_idle)
+    .dbg_tid(dbg_tid_q), .dbg(dbg_task), .idle(tasks_idle)
   );
-  assign x_req[NUM_CU*XW +: XW] = t_x_req;
+  assign g_x_req[NUM_CU*XW +: XW] = t_x_req;
 
   // The I-caches are tagged by page-table root, not by what the pages hold:
   // a page-table change drops their lines as it drops the TLBs'.
-  wire icache_inv = icache_inv_tasks || mmu_invalidate;
+  wire icache_inv = icache_inv_tasks || inv_q;
 
   for (genvar i = 0; i < NUM_CU; i++) begin : g_cu
     ppu_types_pkg::cu_ev_t       ev_i;
@@ -228,28 +315,28 @@ module ppu_compute #(
     ppu_cu #(
       .CU_CONTEXTS(CU_CONTEXTS), .CU_INDEX(i), .NUM_CU(NUM_CU), .ICACHE_BYTES(ICACHE_BYTES)
     ) u_cu (
-      .clk(gclk), .rst_n, .timestamp, .icache_inv, .tlb_inv(mmu_invalidate),
+      .clk(gclk), .rst_n, .timestamp(ts_q), .icache_inv, .tlb_inv(inv_q),
       .disp_valid(disp_valid[i]), .disp_ready(disp_ready[i]), .disp,
       .free_ctx(free_ctx[i*FC_W +: FC_W]),
       .ev_valid(u_ev_valid[i]), .ev_ready(u_ev_ready[i]), .ev(ev_i),
       .kill_valid(kill_valid[i]), .kill_ready(kill_ready[i]), .kill,
       .flt_valid(u_flt_valid[i]), .flt_ready(u_flt_ready[i]), .flt(flt_i),
-      .x_req_valid(x_req_valid[i]), .x_req_ready(x_req_ready[i]), .x_req(x_req_i),
-      .x_rsp_valid(x_rsp_valid[i]), .x_rsp,
+      .x_req_valid(g_x_req_valid[i]), .x_req_ready(g_x_req_ready[i]), .x_req(x_req_i),
+      .x_rsp_valid(g_x_rsp_valid[i]), .x_rsp(g_x_rsp),
       .rd_valid(u_rd_valid[i]), .rd_ready(u_rd_ready[i]), .rd_pa(rd_pa_i),
-      .rd_rsp_valid(u_rd_rsp_valid[i]), .rd_rsp,
+      .rd_rsp_valid(u_rd_rsp_valid[i]), .rd_rsp(g_rd_rsp),
       .wr_valid(u_wr_valid[i]), .wr_ready(u_wr_ready[i]), .wr_req(wr_req_i),
-      .wr_rsp_valid(u_wr_rsp_valid[i]), .wr_rsp_err,
+      .wr_rsp_valid(u_wr_rsp_valid[i]), .wr_rsp_err(g_wr_rsp_err),
       .sem_valid(u_sem_valid[i]), .sem_ready(u_sem_ready[i]), .sem_req(sem_req_i),
-      .sem_rsp_valid(u_sem_rsp_valid[i]), .sem_rsp,
+      .sem_rsp_valid(u_sem_rsp_valid[i]), .sem_rsp(g_sem_rsp),
       .perf_issue(u_issue[i]), .perf_retire(u_retire[i]), .perf_icache_miss(u_imiss[i]),
-      .dbg_ctx(dbg_ctx[CW-1:0]), .dbg_reg(5'd0),
+      .dbg_ctx(dbg_ctx_q[CW-1:0]), .dbg_reg(5'd0),
       .dbg_state(st_i), .dbg_pc(pc_i), .dbg_tid(tid_i), .dbg_tslot(tslot_i),
       .dbg_cta_id(cta_i), .dbg_rdata(dbg_rdata_unused[i*32 +: 32])
     );
     assign u_ev[i*EV_W +: EV_W]    = ev_i;
     assign u_flt[i*FL_W +: FL_W]   = flt_i;
-    assign x_req[i*XW +: XW]       = x_req_i;
+    assign g_x_req[i*XW +: XW]     = x_req_i;
     assign u_rd_pa[i*PW +: PW]     = rd_pa_i;
     assign u_wr_req[i*WW +: WW]    = wr_req_i;
     assign u_sem_req[i*SW +: SW]   = sem_req_i;
@@ -269,7 +356,7 @@ module ppu_compute #(
     .clk(gclk), .rst_n,
     .s_valid(m_rd_valid), .s_ready(m_rd_ready), .s_req({t_rd_pa, u_rd_pa}),
     .s_rsp_valid(m_rd_rsp_valid),
-    .m_valid(rd_valid), .m_ready(rd_ready), .m_req(rd_pa), .m_rsp_valid(rd_rsp_valid),
+    .m_valid(g_rd_valid), .m_ready(g_rd_ready), .m_req(g_rd_pa), .m_rsp_valid(g_rd_rsp_valid),
     .idle(rd_idle)
   );
 
@@ -277,7 +364,7 @@ module ppu_compute #(
     .clk(gclk), .rst_n,
     .s_valid(u_wr_valid), .s_ready(u_wr_ready), .s_req(u_wr_req),
     .s_rsp_valid(u_wr_rsp_valid),
-    .m_valid(wr_valid), .m_ready(wr_ready), .m_req(wr_req), .m_rsp_valid(wr_rsp_valid),
+    .m_valid(g_wr_valid), .m_ready(g_wr_ready), .m_req(g_wr_req), .m_rsp_valid(g_wr_rsp_valid),
     .idle(wr_idle)
   );
 
@@ -286,7 +373,8 @@ module ppu_compute #(
     .clk(gclk), .rst_n,
     .s_valid(u_sem_valid), .s_ready(u_sem_ready), .s_req(u_sem_req),
     .s_rsp_valid(u_sem_rsp_valid),
-    .m_valid(asem_valid), .m_ready(asem_ready), .m_req(asem_req), .m_rsp_valid(asem_rsp_valid),
+    .m_valid(g_asem_valid), .m_ready(g_asem_ready), .m_req(g_asem_req),
+    .m_rsp_valid(g_asem_rsp_valid),
     .idle(sem_idle)
   );
 
@@ -317,17 +405,17 @@ module ppu_compute #(
   // ---- faults: the task table first, then the units by index ----
   always_comb begin
     logic found;
-    xf_valid    = t_xf_valid;
-    xf          = t_xf;
-    t_xf_ready  = xf_ready;
+    g_xf_valid  = t_xf_valid;
+    g_xf        = t_xf;
+    t_xf_ready  = g_xf_ready;
     u_flt_ready = '0;
     found       = t_xf_valid;
     for (int i = 0; i < NUM_CU; i++) begin
       if (!found && u_flt_valid[i]) begin
         found          = 1'b1;
-        xf_valid       = 1'b1;
-        xf             = u_flt[i*FL_W +: FL_W];
-        u_flt_ready[i] = xf_ready;
+        g_xf_valid     = 1'b1;
+        g_xf           = u_flt[i*FL_W +: FL_W];
+        u_flt_ready[i] = g_xf_ready;
       end
     end
   end
@@ -347,13 +435,13 @@ module ppu_compute #(
   // ---- debug window of one context ----
   always_comb begin
     logic [CU_W-1:0] c;
-    c = CU_W'(dbg_cu);
+    c = CU_W'(dbg_cu_q);
     dbg_state  = '0;
     dbg_pc     = '0;
     dbg_thread = '0;
     dbg_tslot  = '0;
     dbg_cta_id = '0;
-    if (32'(dbg_cu) < NUM_CU && 32'(dbg_ctx) < CU_CONTEXTS) begin
+    if (32'(dbg_cu_q) < NUM_CU && 32'(dbg_ctx_q) < CU_CONTEXTS) begin
       dbg_state  = u_dbg_state[c*4 +: 4];
       dbg_pc     = u_dbg_pc[c*32 +: 32];
       dbg_thread = u_dbg_tid[c*32 +: 32];

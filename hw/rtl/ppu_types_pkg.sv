@@ -333,6 +333,8 @@ package ppu_types_pkg;
 
   // Host -> task table: launch of the TMD at tmd_va for channel chid, with
   // the channel's configuration (latched per channel at every launch).
+  localparam int unsigned TASK_LAUNCH_W = 8 + 23 + 32 + 6 + 6 + 7;   // task_launch_t
+
   typedef struct packed {
     logic [7:0]  chid;
     pt_root_t    root;

@@ -10,8 +10,8 @@
 #   make kmod-guest-tests  build the static guest programs (for the busybox
 #                          initramfs): build/guest/test_get_param, test_irq,
 #                          test_unplug, test_gem, test_vm, test_chan, test_sem,
-#                          test_lmem, test_isolation, bench_ioctl, bench_submit,
-#                          ppu-smi, seeds_b_guest
+#                          test_lmem, test_isolation, test_compute, bench_ioctl,
+#                          bench_submit, ppu-smi, seeds_b_guest
 #
 # KDIR defaults to the running kernel's headers; the co-simulated guest runs
 # Debian's 6.1 kernel, so tests use KDIR=/lib/modules/6.1.0-56-amd64/build.
@@ -30,7 +30,8 @@ KMOD_MAKE = $(MAKE) -C $(KDIR) M=$(abspath $(KMOD_BUILD))
 PPU_SMI := build/tools/ppu-smi
 KMOD_GUEST_BINS := build/guest/test_get_param build/guest/test_irq build/guest/test_unplug \
 	build/guest/test_gem build/guest/test_vm build/guest/test_chan build/guest/test_sem \
-	build/guest/test_lmem build/guest/test_isolation build/guest/bench_ioctl build/guest/bench_submit build/guest/ppu-smi build/guest/seeds_b_guest
+	build/guest/test_lmem build/guest/test_isolation build/guest/test_compute \
+	build/guest/bench_ioctl build/guest/bench_submit build/guest/ppu-smi build/guest/seeds_b_guest
 # Guest programs run in a busybox initramfs: link statically.
 KMOD_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude -Iinclude/uapi \
 	$(shell pkg-config --cflags libdrm) -pthread

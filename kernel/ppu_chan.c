@@ -48,8 +48,14 @@
 #include "ppu_gem.h"
 #include "ppu_vm.h"
 
-/* How long the PPU may take to drop an unbound channel (wall time). */
+/*
+ * How long the PPU may take to drop an unbound channel (wall time).  A
+ * compute channel is UNBOUND only once the task table has killed every CTA
+ * of its kernels and freed their ids, which waits for their memory
+ * accesses in flight: it gets longer.
+ */
 #define PPU_CHAN_UNBIND_TIMEOUT_MS	3000
+#define PPU_CHAN_UNBIND_COMPUTE_TIMEOUT_MS	10000
 
 static_assert(DRM_PPU_CHAN_LOG2_ENTRIES_MAX == PPU_GP_LOG2_ENTRIES_MAX);
 static_assert(DRM_PPU_USERD_GP_PUT == PPU_USERD_GP_PUT);
@@ -57,8 +63,19 @@ static_assert(DRM_PPU_USERD_GP_GET == PPU_USERD_GP_GET);
 static_assert(DRM_PPU_USERD_SIZE == PAGE_SIZE);
 static_assert(DRM_PPU_CHAN_STATE_FAULTED == PPU_CHAN_STATUS_STATE_FAULTED);
 static_assert(DRM_PPU_CHAN_STATE_LOADING == PPU_CHAN_STATUS_STATE_LOADING);
+static_assert(DRM_PPU_CHAN_STATE_WFI_WAIT == PPU_CHAN_STATUS_STATE_WFI_WAIT);
 static_assert(DRM_PPU_FAULT_ILLEGAL_METHOD == PPU_FAULT_KIND_ILLEGAL_METHOD);
 static_assert(DRM_PPU_FAULT_ENGINE_MISSING == PPU_FAULT_KIND_ENGINE_MISSING);
+static_assert(DRM_PPU_FAULT_ILLEGAL_INSTR == PPU_FAULT_KIND_ILLEGAL_INSTR);
+static_assert(DRM_PPU_FAULT_MISALIGNED == PPU_FAULT_KIND_MISALIGNED);
+static_assert(DRM_PPU_FAULT_TMD_INVALID == PPU_FAULT_KIND_TMD_INVALID);
+static_assert(DRM_PPU_FAULT_KERNEL_TRAP == PPU_FAULT_KIND_KERNEL_TRAP);
+static_assert(DRM_PPU_FAULT_UNIT_INST == PPU_FAULT_UNIT_INST);
+static_assert(DRM_PPU_FAULT_UNIT_COMPUTE == PPU_FAULT_UNIT_COMPUTE);
+static_assert(DRM_PPU_FAULT_UNIT_TASKS == PPU_FAULT_UNIT_TASKS);
+static_assert(DRM_PPU_FAULT_ACCESS_EXEC == PPU_FAULT_ACCESS_EXEC);
+/* The instance block's PRIORITY.MAX_DEPTH holds the deepest chain. */
+static_assert(DRM_PPU_MAX_NESTING_DEPTH <= PPU_FMAX(PPU_INST_PRIORITY_MAX_DEPTH));
 
 /* Priorities fit the instance block's 8-bit PRIORITY.MIN/MAX fields. */
 static_assert(DRM_PPU_CHAN_PRIORITY_MAX <
@@ -69,7 +86,8 @@ static_assert(DRM_PPU_CHAN_PRIORITY_MAX <
  * @chid: the hardware channel id
  * @file: the file that owns it; NULL for the driver's own channel
  * @pid: the creating process, for debugfs and fault reports
- * @priority: its priority (INST PRIORITY.MIN and MAX)
+ * @priority: its priority (INST PRIORITY.MAX; also MIN on copy channels)
+ * @compute: it runs on the compute engine
  * @inst: the instance block (little endian, as the PPU reads it)
  * @inst_dma: its bus address (page aligned, hence 64-byte aligned)
  * @userd: the USERD BO (a reference), pinned and DMA-mapped; NULL when the
@@ -81,6 +99,7 @@ struct ppu_chan {
 	struct drm_file *file;
 	pid_t pid;
 	u32 priority;
+	bool compute;
 	__le32 *inst;
 	dma_addr_t inst_dma;
 	struct drm_gem_object *userd;
@@ -203,17 +222,19 @@ static u32 ppu_chan_state(struct ppu_device *ppu, u32 chid)
 
 /*
  * CHAN_CTRL UNBIND, then wait (wall time) until the PPU reports the channel
- * UNBOUND: it has dropped its state and fault and no longer touches its
- * memory.  Called inside drm_dev_enter().
+ * UNBOUND: it has dropped its state and fault, killed the kernels of a
+ * compute channel and no longer touches its memory.  @compute: the id may
+ * hold a compute channel (a longer wait).  Called inside drm_dev_enter().
  */
-static int ppu_chan_unbind_hw(struct ppu_device *ppu, u32 chid)
+static int ppu_chan_unbind_hw(struct ppu_device *ppu, u32 chid, bool compute)
 {
 	unsigned long timeout;
 
 	ppu_write(ppu, PPU_REG_CHAN_CTRL,
 		  PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) |
 		  PPU_FSET(PPU_CHAN_CTRL_CHID, chid));
-	timeout = jiffies + msecs_to_jiffies(PPU_CHAN_UNBIND_TIMEOUT_MS);
+	timeout = jiffies + msecs_to_jiffies(compute ? PPU_CHAN_UNBIND_COMPUTE_TIMEOUT_MS :
+					     PPU_CHAN_UNBIND_TIMEOUT_MS);
 	for (;;) {
 		u32 state = ppu_chan_state(ppu, chid);
 
@@ -241,7 +262,7 @@ static int ppu_chan_destroy_locked(struct ppu_device *ppu, struct ppu_chan *chan
 	if (drm_dev_enter(&ppu->drm, &idx)) {
 		/* A later doorbell must not bind it again. */
 		ppu_chan_write_entry(ppu, chid, 0, false);
-		ret = ppu_chan_unbind_hw(ppu, chid);
+		ret = ppu_chan_unbind_hw(ppu, chid, chan->compute);
 		drm_dev_exit(idx);
 	}
 	if (ret) {
@@ -299,7 +320,7 @@ int ppu_chan_restart(struct ppu_device *ppu, struct ppu_chan *chan)
 
 	mutex_lock(&ppu->chan_lock);
 	if (drm_dev_enter(&ppu->drm, &idx)) {
-		ret = ppu_chan_unbind_hw(ppu, chan->chid);
+		ret = ppu_chan_unbind_hw(ppu, chan->chid, chan->compute);
 		drm_dev_exit(idx);
 	}
 	if (!ret) {
@@ -539,6 +560,7 @@ struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
 	chan->file = file;
 	chan->pid = file ? task_tgid_nr(current) : 0;
 	chan->priority = d->prio_max;
+	chan->compute = d->engine == PPU_ENGINE_TYPE_COMPUTE;
 
 	d->userd_pa = chan->userd_dma;
 	d->userd_sys = 1;
@@ -567,7 +589,7 @@ struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
 	 * A free id may still be faulted (a doorbell through the debugfs
 	 * hook on an invalid entry): start from a clean, unbound channel.
 	 */
-	ret = ppu_chan_unbind_hw(ppu, chid);
+	ret = ppu_chan_unbind_hw(ppu, chid, false);
 	if (ret) {
 		drm_dev_exit(idx);
 		goto err_unlock;
@@ -731,13 +753,14 @@ int ppu_ioctl_chan_status(struct drm_device *drm, void *data, struct drm_file *f
  * @m: the seq_file
  *
  * One line per channel in use: id, owner, priority, the hardware state,
- * GP_GET/GP_PUT as the PPU sees them, and whether it is dead.
+ * GP_GET/GP_PUT as the PPU sees them, whether it is dead, its engine and,
+ * for a compute channel, the task ids it holds (CHAN TASKS).
  */
 void ppu_chan_debugfs_show(struct ppu_device *ppu, struct seq_file *m)
 {
 	static const char * const states[] = {
 		"unbound", "idle", "ready", "acq_blocked", "engine_wait",
-		"engine_busy", "faulted", "loading",
+		"engine_busy", "faulted", "loading", "wfi_wait",
 	};
 	u32 chid;
 	int idx;
@@ -746,7 +769,7 @@ void ppu_chan_debugfs_show(struct ppu_device *ppu, struct seq_file *m)
 		seq_puts(m, "device gone\n");
 		return;
 	}
-	seq_puts(m, "chid owner    prio state        gp_get   gp_put   dead\n");
+	seq_puts(m, "chid owner    prio state        gp_get   gp_put   dead engine  tasks\n");
 	mutex_lock(&ppu->chan_lock);
 	for (chid = 0; chid < ppu->caps.num_channels; chid++) {
 		struct ppu_chan *chan = ppu->chans[chid];
@@ -759,11 +782,16 @@ void ppu_chan_debugfs_show(struct ppu_device *ppu, struct seq_file *m)
 			seq_printf(m, "%4u %-8d", chid, chan->pid);
 		else
 			seq_printf(m, "%4u %-8s", chid, "kernel");
-		seq_printf(m, " %4u %-12s %8u %8u %s\n", chan->priority,
+		seq_printf(m, " %4u %-12s %8u %8u %-4s", chan->priority,
 			   state < ARRAY_SIZE(states) ? states[state] : "?",
 			   ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_GET)),
 			   ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_PUT)),
 			   ppu_chan_check(ppu, chid, ppu->chan_gen[chid]) ? "yes" : "no");
+		if (chan->compute)
+			seq_printf(m, " compute %5u\n",
+				   ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_TASKS)));
+		else
+			seq_printf(m, " copy    %5s\n", "-");
 	}
 	mutex_unlock(&ppu->chan_lock);
 	drm_dev_exit(idx);

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * PPU debugfs: /sys/kernel/debug/dri/<minor>/{regs,counters,interrupts,
- * channels,faults,local_mem} to read, and doorbell to write.
+ * channels,faults,local_mem,tasks,cu} to read, and doorbell to write.
  *
  * regs, counters and interrupts have one "NAME value" pair per line, so
- * that scripts and tests can parse them; channels and faults are tables.
+ * that scripts and tests can parse them; channels, faults, tasks and cu
+ * are tables with a header line.  tasks and cu read the task table and
+ * the compute units through their select windows (TASK_DBG_SEL,
+ * CU_DBG_SEL) under &ppu_device.dbg_lock; on a device without compute
+ * they print the header only.
  * Every register is read live (reads have no side effects on the PPU);
  * once the device is unplugged the files fail with -ENODEV.
  */
@@ -42,6 +46,10 @@ static const struct ppu_reg_name ppu_cap_regs[] = {
 	PPU_REG_NAME(CAP_TLB_ENTRIES),
 	PPU_REG_NAME(CAP_COPY_MAX_READS),
 	PPU_REG_NAME(CAP_PB_PREFETCH_BEATS),
+	PPU_REG_NAME(CAP_CU_CONTEXTS),
+	PPU_REG_NAME(CAP_NUM_TASKS),
+	PPU_REG_NAME(CAP_MAX_CTA_THREADS),
+	PPU_REG_NAME(CAP_ICACHE_BYTES),
 };
 
 /* Identity, interrupt state and setup: printed in hex. */
@@ -78,7 +86,50 @@ static const char * const ppu_perf_names[PPU_PERF_COUNT] = {
 	[PPU_PERF_MEM_WR_BEATS] = "MEM_WR_BEATS",
 	[PPU_PERF_TLB_MISSES] = "TLB_MISSES",
 	[PPU_PERF_NONSTALL_INTRS] = "NONSTALL_INTRS",
+	[PPU_PERF_HOST_LAUNCHES] = "HOST_LAUNCHES",
+	[PPU_PERF_DEV_LAUNCHES] = "DEV_LAUNCHES",
+	[PPU_PERF_DEV_LAUNCH_DEPTH_ERRORS] = "DEV_LAUNCH_DEPTH_ERRORS",
+	[PPU_PERF_DEV_LAUNCH_ERRORS] = "DEV_LAUNCH_ERRORS",
+	[PPU_PERF_TASKS_COMPLETED] = "TASKS_COMPLETED",
+	[PPU_PERF_CTA_DISPATCHES] = "CTA_DISPATCHES",
+	[PPU_PERF_CTA_RESUMES] = "CTA_RESUMES",
+	[PPU_PERF_PREEMPTIONS] = "PREEMPTIONS",
+	[PPU_PERF_EVICTIONS] = "EVICTIONS",
+	[PPU_PERF_WAIT_SAVES] = "WAIT_SAVES",
+	[PPU_PERF_WAVE_SWITCHES] = "WAVE_SWITCHES",
+	[PPU_PERF_CTXSW_CYCLES] = "CTXSW_CYCLES",
+	[PPU_PERF_CU_INSTRET] = "CU_INSTRET",
+	[PPU_PERF_CU_ISSUE_CYCLES] = "CU_ISSUE_CYCLES",
+	[PPU_PERF_ICACHE_MISSES] = "ICACHE_MISSES",
+	[PPU_PERF_AMOS] = "AMOS",
 };
+
+static const char * const ppu_task_states[] = {
+	[PPU_TASK_STATE_FREE] = "free",
+	[PPU_TASK_STATE_PENDING] = "pending",
+	[PPU_TASK_STATE_ACTIVE] = "active",
+	[PPU_TASK_STATE_EVICTING] = "evicting",
+	[PPU_TASK_STATE_DRAINING] = "draining",
+	[PPU_TASK_STATE_LAUNCHING] = "launching",
+	[PPU_TASK_STATE_COMPLETING] = "completing",
+};
+
+static const char * const ppu_cu_ctx_states[] = {
+	[PPU_CU_CTX_FREE] = "free",
+	[PPU_CU_CTX_READY] = "ready",
+	[PPU_CU_CTX_PIPE] = "pipe",
+	[PPU_CU_CTX_FETCH_WAIT] = "fetch_wait",
+	[PPU_CU_CTX_MEM_WAIT] = "mem_wait",
+	[PPU_CU_CTX_STORE_WAIT] = "store_wait",
+	[PPU_CU_CTX_BARRIER] = "barrier",
+	[PPU_CU_CTX_EXIT] = "exit",
+	[PPU_CU_CTX_FAULT] = "fault",
+};
+
+static const char *ppu_debugfs_name(const char * const *names, size_t n, u32 v)
+{
+	return v < n && names[v] ? names[v] : "?";
+}
 
 static struct ppu_device *ppu_from_seq(struct seq_file *m)
 {
@@ -120,9 +171,14 @@ static int ppu_debugfs_counters(struct seq_file *m, void *data)
 	if (!drm_dev_enter(&ppu->drm, &idx))
 		return -ENODEV;
 
-	for (i = 0; i < PPU_PERF_COUNT; i++)
-		seq_printf(m, "%-24s %llu\n", ppu_perf_names[i],
-			   ppu_read64(ppu, PPU_PERF_LO(i), PPU_PERF_HI(i)));
+	for (i = 0; i < PPU_PERF_COUNT; i++) {
+		u64 v = ppu_read64(ppu, PPU_PERF_LO(i), PPU_PERF_HI(i));
+
+		if (ppu_perf_names[i])
+			seq_printf(m, "%-24s %llu\n", ppu_perf_names[i], v);
+		else
+			seq_printf(m, "PERF%-20u %llu\n", i, v);
+	}
 
 	drm_dev_exit(idx);
 	return 0;
@@ -160,6 +216,95 @@ static int ppu_debugfs_channels(struct seq_file *m, void *data)
 static int ppu_debugfs_faults(struct seq_file *m, void *data)
 {
 	ppu_fault_debugfs_show(ppu_from_seq(m), m);
+	return 0;
+}
+
+/*
+ * The task table: one line per hardware task id that is not FREE.  The
+ * save slot, NEXT_CTA and EXITED are only meaningful while the task holds
+ * a slot ("-" otherwise); parent is the launching task of a device launch.
+ */
+static int ppu_debugfs_tasks(struct seq_file *m, void *data)
+{
+	struct ppu_device *ppu = ppu_from_seq(m);
+	bool compute = PPU_FGET(PPU_CAP_FEATURES_COMPUTE_ENGINE, ppu->caps.features);
+	u32 tid;
+	int idx;
+
+	if (!drm_dev_enter(&ppu->drm, &idx))
+		return -ENODEV;
+	seq_puts(m, "tid state      chid prio depth slot next_cta   exited     tmd_va     parent kids\n");
+	mutex_lock(&ppu->dbg_lock);
+	for (tid = 0; compute && tid < ppu->caps.num_tasks; tid++) {
+		u32 d0, d1, state;
+
+		ppu_write(ppu, PPU_REG_TASK_DBG_SEL, tid);
+		d0 = ppu_read(ppu, PPU_REG_TASK_DBG0);
+		state = PPU_FGET(PPU_TASK_DBG0_STATE, d0);
+		if (state == PPU_TASK_STATE_FREE)
+			continue;
+		d1 = ppu_read(ppu, PPU_REG_TASK_DBG1);
+		seq_printf(m, "%3u %-10s %4u %4u %5u", tid,
+			   ppu_debugfs_name(ppu_task_states, ARRAY_SIZE(ppu_task_states), state),
+			   PPU_FGET(PPU_TASK_DBG0_CHID, d0), PPU_FGET(PPU_TASK_DBG0_PRIO, d0),
+			   PPU_FGET(PPU_TASK_DBG0_DEPTH, d0));
+		if (PPU_FGET(PPU_TASK_DBG0_SLOT_VALID, d0))
+			seq_printf(m, " %4u %-10u %-10u", PPU_FGET(PPU_TASK_DBG0_TSLOT, d0),
+				   ppu_read(ppu, PPU_REG_TASK_DBG_NEXT_CTA),
+				   ppu_read(ppu, PPU_REG_TASK_DBG_EXITED));
+		else
+			seq_printf(m, " %4s %-10s %-10s", "-", "-", "-");
+		seq_printf(m, " 0x%08x", ppu_read(ppu, PPU_REG_TASK_DBG_TMD_VA));
+		if (PPU_FGET(PPU_TASK_DBG1_HAS_PARENT, d1))
+			seq_printf(m, " %6u", PPU_FGET(PPU_TASK_DBG1_PARENT, d1));
+		else
+			seq_printf(m, " %6s", "-");
+		seq_printf(m, " %4u\n", PPU_FGET(PPU_TASK_DBG1_CHILDREN, d1));
+	}
+	mutex_unlock(&ppu->dbg_lock);
+	drm_dev_exit(idx);
+	return 0;
+}
+
+/*
+ * The compute units: one line per thread context, every one of them.  The
+ * task slot, thread index, PC and CTA id are those of the context's
+ * current or last CTA ("-" for a free context).
+ */
+static int ppu_debugfs_cu(struct seq_file *m, void *data)
+{
+	struct ppu_device *ppu = ppu_from_seq(m);
+	bool compute = PPU_FGET(PPU_CAP_FEATURES_COMPUTE_ENGINE, ppu->caps.features);
+	u32 cu, ctx;
+	int idx;
+
+	if (!drm_dev_enter(&ppu->drm, &idx))
+		return -ENODEV;
+	seq_puts(m, " cu ctx state      tslot thread pc         cta_id\n");
+	mutex_lock(&ppu->dbg_lock);
+	for (cu = 0; compute && cu < ppu->caps.num_cu; cu++) {
+		for (ctx = 0; ctx < ppu->caps.cu_contexts; ctx++) {
+			u32 d0, state;
+
+			ppu_write(ppu, PPU_REG_CU_DBG_SEL, PPU_FSET(PPU_CU_DBG_SEL_CU, cu) |
+				  PPU_FSET(PPU_CU_DBG_SEL_CTX, ctx));
+			d0 = ppu_read(ppu, PPU_REG_CU_DBG0);
+			state = PPU_FGET(PPU_CU_DBG0_STATE, d0);
+			seq_printf(m, "%3u %3u %-10s", cu, ctx,
+				   ppu_debugfs_name(ppu_cu_ctx_states,
+						    ARRAY_SIZE(ppu_cu_ctx_states), state));
+			if (state == PPU_CU_CTX_FREE) {
+				seq_printf(m, " %5s %6s %-10s %s\n", "-", "-", "-", "-");
+				continue;
+			}
+			seq_printf(m, " %5u %6u 0x%08x %u\n", PPU_FGET(PPU_CU_DBG0_TSLOT, d0),
+				   PPU_FGET(PPU_CU_DBG0_THREAD, d0),
+				   ppu_read(ppu, PPU_REG_CU_DBG_PC),
+				   ppu_read(ppu, PPU_REG_CU_DBG_CTA_ID));
+		}
+	}
+	mutex_unlock(&ppu->dbg_lock);
+	drm_dev_exit(idx);
 	return 0;
 }
 
@@ -259,6 +404,8 @@ static const struct drm_info_list ppu_debugfs_list[] = {
 	{ "channels", ppu_debugfs_channels, 0 },
 	{ "faults", ppu_debugfs_faults, 0 },
 	{ "local_mem", ppu_debugfs_lmem, 0 },
+	{ "tasks", ppu_debugfs_tasks, 0 },
+	{ "cu", ppu_debugfs_cu, 0 },
 };
 
 void ppu_debugfs_init(struct drm_minor *minor)

@@ -11,6 +11,7 @@
 
 #include <drm/drm_drv.h>
 
+#include "uapi/drm/ppu_drm.h"
 #include "ppu/ppu_encode.h"
 #include "ppu_device.h"
 
@@ -86,6 +87,32 @@ static int ppu_device_check_id(struct ppu_device *ppu)
 	return 0;
 }
 
+/*
+ * COMPUTE_ENGINE is only believed with compute capabilities that make it
+ * usable: units with contexts, task ids and slots that the debug windows
+ * can select, the channel priorities, and CTAs of at least one thread.
+ * Otherwise compute channels are refused (-ENODEV) as without the engine.
+ */
+static void ppu_device_check_compute(struct ppu_device *ppu)
+{
+	struct ppu_caps *caps = &ppu->caps;
+
+	if (!PPU_FGET(PPU_CAP_FEATURES_COMPUTE_ENGINE, caps->features))
+		return;
+	if (caps->num_cu >= 1 && caps->num_cu <= PPU_FMAX(PPU_CU_DBG_SEL_CU) + 1 &&
+	    caps->cu_contexts >= 1 && caps->cu_contexts <= PPU_FMAX(PPU_CU_DBG_SEL_CTX) + 1 &&
+	    caps->num_tasks >= 1 && caps->num_tasks <= PPU_FMAX(PPU_TASK_DBG1_PARENT) + 1 &&
+	    caps->num_task_slots >= 1 &&
+	    caps->num_priorities == DRM_PPU_CHAN_PRIORITY_MAX + 1 &&
+	    caps->max_cta_threads >= 1)
+		return;
+	dev_warn(&ppu->pdev->dev,
+		 "compute engine disabled: %u CUs x %u contexts, %u task ids, %u task slots, %u priorities, CTAs of %u threads\n",
+		 caps->num_cu, caps->cu_contexts, caps->num_tasks, caps->num_task_slots,
+		 caps->num_priorities, caps->max_cta_threads);
+	caps->features &= ~PPU_FMASK(PPU_CAP_FEATURES_COMPUTE_ENGINE);
+}
+
 static int ppu_device_read_caps(struct ppu_device *ppu)
 {
 	struct ppu_caps *caps = &ppu->caps;
@@ -102,6 +129,10 @@ static int ppu_device_read_caps(struct ppu_device *ppu)
 	caps->pb_prefetch_beats = ppu_read(ppu, PPU_REG_CAP_PB_PREFETCH_BEATS);
 	caps->features = ppu_read(ppu, PPU_REG_CAP_FEATURES);
 	caps->local_mem_mib = ppu_read(ppu, PPU_REG_CAP_LOCAL_MEM_MIB);
+	caps->cu_contexts = ppu_read(ppu, PPU_REG_CAP_CU_CONTEXTS);
+	caps->num_tasks = ppu_read(ppu, PPU_REG_CAP_NUM_TASKS);
+	caps->max_cta_threads = ppu_read(ppu, PPU_REG_CAP_MAX_CTA_THREADS);
+	caps->icache_bytes = ppu_read(ppu, PPU_REG_CAP_ICACHE_BYTES);
 
 	if (caps->num_channels < 1 || caps->num_channels > PPU_MAX_CHANNELS) {
 		dev_err(dev, "CAP_NUM_CHANNELS %u out of range 1..%u\n",
@@ -115,6 +146,7 @@ static int ppu_device_read_caps(struct ppu_device *ppu)
 		return -ENODEV;
 	}
 	ppu->chan_mask = GENMASK(caps->num_channels - 1, 0);
+	ppu_device_check_compute(ppu);
 
 	dev_info(dev,
 		 "PPU %u.%u: %u channels, %u CUs, copy chunk %u B, beat %u B, TLB %u, local %u MiB, features %#x\n",
@@ -123,6 +155,12 @@ static int ppu_device_read_caps(struct ppu_device *ppu)
 		 caps->num_channels, caps->num_cu, caps->copy_chunk_bytes,
 		 caps->mem_data_bytes, caps->tlb_entries, caps->local_mem_mib,
 		 caps->features);
+	if (PPU_FGET(PPU_CAP_FEATURES_COMPUTE_ENGINE, caps->features))
+		dev_info(dev,
+			 "compute: %u CUs x %u contexts, %u task ids, %u task slots, %u priorities, CTAs up to %u threads, I-cache %u B\n",
+			 caps->num_cu, caps->cu_contexts, caps->num_tasks,
+			 caps->num_task_slots, caps->num_priorities,
+			 caps->max_cta_threads, caps->icache_bytes);
 	return 0;
 }
 

@@ -41,6 +41,14 @@ struct ppu_kchan;
  * @pb_prefetch_beats: CAP_PB_PREFETCH_BEATS
  * @features: CAP_FEATURES, PPU_CAP_FEATURES_* bits
  * @local_mem_mib: CAP_LOCAL_MEM_MIB, local memory in MiB (0: none)
+ * @cu_contexts: CAP_CU_CONTEXTS, thread contexts per compute unit
+ * @num_tasks: CAP_NUM_TASKS, hardware task ids
+ * @max_cta_threads: CAP_MAX_CTA_THREADS
+ * @icache_bytes: CAP_ICACHE_BYTES, per compute unit
+ *
+ * The compute capabilities are 0 without a compute engine; the driver
+ * clears PPU_CAP_FEATURES_COMPUTE_ENGINE in @features when they do not
+ * describe a usable one.
  *
  * Read once at probe; constant while the device is bound, so readers need
  * no lock.
@@ -59,6 +67,10 @@ struct ppu_caps {
 	u32 pb_prefetch_beats;
 	u32 features;
 	u32 local_mem_mib;
+	u32 cu_contexts;
+	u32 num_tasks;
+	u32 max_cta_threads;
+	u32 icache_bytes;
 };
 
 /**
@@ -125,6 +137,9 @@ struct ppu_fault_rec {
  * @chans: the channel using each hardware id, NULL when free
  * @chan_gen: bumped whenever an id is taken or given back, so that a
  *            waiter can tell its channel from a later one on the same id
+ * @dbg_lock: serialises users of the select-register debug windows
+ *            (TASK_DBG_SEL, CU_DBG_SEL) so that a select and the reads
+ *            after it are not interleaved with another reader's
  * @fault_work: logs faults outside the interrupt handler
  * @fault_lock: protects @fault_log and @fault_count
  * @fault_log: ring of the last PPU_FAULT_LOG_SIZE faults
@@ -160,6 +175,8 @@ struct ppu_device {
 	struct mutex chan_lock;
 	struct ppu_chan *chans[PPU_MAX_CHANNELS];
 	u32 chan_gen[PPU_MAX_CHANNELS];
+
+	struct mutex dbg_lock;
 
 	struct work_struct fault_work;
 	spinlock_t fault_lock;

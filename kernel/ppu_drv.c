@@ -111,6 +111,24 @@ static int ppu_ioctl_get_param(struct drm_device *drm, void *data,
 	case DRM_PPU_PARAM_NUM_USER_CHANNELS:
 		args->value = ppu_chan_user_ids(ppu);
 		break;
+	case DRM_PPU_PARAM_CU_CONTEXTS:
+		args->value = caps->cu_contexts;
+		break;
+	case DRM_PPU_PARAM_NUM_TASKS:
+		args->value = caps->num_tasks;
+		break;
+	case DRM_PPU_PARAM_MAX_CTA_THREADS:
+		args->value = caps->max_cta_threads;
+		break;
+	case DRM_PPU_PARAM_ICACHE_BYTES:
+		args->value = caps->icache_bytes;
+		break;
+	case DRM_PPU_PARAM_TASK_BLOCK_HEADER_BYTES:
+		args->value = PPU_TASK_BLOCK_HEADER_BYTES;
+		break;
+	case DRM_PPU_PARAM_THREAD_RECORD_BYTES:
+		args->value = PPU_THREAD_RECORD_BYTES;
+		break;
 	default:
 		drm_dbg(drm, "GET_PARAM: unknown param %u\n", args->param);
 		return -EINVAL;
@@ -197,6 +215,7 @@ static int ppu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ppu->pdev = pdev;
 	pci_set_drvdata(pdev, ppu);
 	ppu_chan_init(ppu);
+	mutex_init(&ppu->dbg_lock);
 
 	ret = pcim_enable_device(pdev);
 	if (ret) {

@@ -10,10 +10,17 @@
  * kernel log (rate limited) and keeps the last PPU_FAULT_LOG_SIZE faults for
  * debugfs.  The hardware keeps the fault registers until the channel is
  * unbound, so the owner reads them with DRM_IOCTL_PPU_CHAN_STATUS.
+ *
+ * The log line names the unit, kind and access and says what FAULT_ADDR
+ * and FAULT_DATA hold for that fault: for a compute unit the data address,
+ * the PC, the instruction word or the trap code; for the task table the
+ * TMD and the offset of its bad word.  debugfs adds the unit and kind by
+ * name to the numbers.
  */
 #include <linux/bitops.h>
 #include <linux/device.h>
 #include <linux/ktime.h>
+#include <linux/kernel.h>
 #include <linux/seq_file.h>
 #include <linux/workqueue.h>
 
@@ -23,6 +30,110 @@
 #include "ppu_chan.h"
 #include "ppu_device.h"
 #include "ppu_fault.h"
+
+static const char * const ppu_fault_units[] = {
+	[PPU_FAULT_UNIT_HOST] = "host",
+	[PPU_FAULT_UNIT_SEM] = "sem",
+	[PPU_FAULT_UNIT_COPY_SRC] = "copy_src",
+	[PPU_FAULT_UNIT_COPY_DST] = "copy_dst",
+	[PPU_FAULT_UNIT_INST] = "inst",
+	[PPU_FAULT_UNIT_COMPUTE] = "compute",
+	[PPU_FAULT_UNIT_TASKS] = "tasks",
+};
+
+static const char * const ppu_fault_kinds[] = {
+	[PPU_FAULT_KIND_NONE] = "none",
+	[PPU_FAULT_KIND_PTE_NOT_PRESENT] = "pte_not_present",
+	[PPU_FAULT_KIND_PERMISSION] = "permission",
+	[PPU_FAULT_KIND_BUS_ERROR] = "bus_error",
+	[PPU_FAULT_KIND_ILLEGAL_METHOD] = "illegal_method",
+	[PPU_FAULT_KIND_ILLEGAL_OPCODE] = "illegal_opcode",
+	[PPU_FAULT_KIND_PB_UNALIGNED] = "pb_unaligned",
+	[PPU_FAULT_KIND_PB_RUNAWAY] = "pb_runaway",
+	[PPU_FAULT_KIND_GP_PUT_RANGE] = "gp_put_range",
+	[PPU_FAULT_KIND_ACQ_TIMEOUT] = "acq_timeout",
+	[PPU_FAULT_KIND_SEM_UNALIGNED] = "sem_unaligned",
+	[PPU_FAULT_KIND_VA_RANGE] = "va_range",
+	[PPU_FAULT_KIND_INST_INVALID] = "inst_invalid",
+	[PPU_FAULT_KIND_ENGINE_MISSING] = "engine_missing",
+	[PPU_FAULT_KIND_ILLEGAL_INSTR] = "illegal_instr",
+	[PPU_FAULT_KIND_MISALIGNED] = "misaligned",
+	[PPU_FAULT_KIND_TMD_INVALID] = "tmd_invalid",
+	[PPU_FAULT_KIND_KERNEL_TRAP] = "kernel_trap",
+};
+
+static const char * const ppu_fault_accesses[] = {
+	[PPU_FAULT_ACCESS_READ] = "read",
+	[PPU_FAULT_ACCESS_WRITE] = "write",
+	[PPU_FAULT_ACCESS_RMW] = "rmw",
+	[PPU_FAULT_ACCESS_EXEC] = "exec",
+};
+
+static const char *ppu_fault_name(const char * const *names, size_t n, u32 v)
+{
+	return v < n && names[v] ? names[v] : "unknown";
+}
+
+#define PPU_FAULT_NAME(table, v) ppu_fault_name(table, ARRAY_SIZE(table), v)
+
+/**
+ * ppu_fault_unit_name() - name of a FAULT_INFO.UNIT value
+ * @info: FAULT_INFO
+ *
+ * Return: "host", "compute", ..., or "unknown".
+ */
+const char *ppu_fault_unit_name(u32 info)
+{
+	return PPU_FAULT_NAME(ppu_fault_units, PPU_FGET(PPU_FAULT_INFO_UNIT, info));
+}
+
+/**
+ * ppu_fault_kind_name() - name of a FAULT_INFO.KIND value
+ * @info: FAULT_INFO
+ *
+ * Return: "pte_not_present", "illegal_instr", ..., or "unknown".
+ */
+const char *ppu_fault_kind_name(u32 info)
+{
+	return PPU_FAULT_NAME(ppu_fault_kinds, PPU_FGET(PPU_FAULT_INFO_KIND, info));
+}
+
+/*
+ * What FAULT_ADDR and FAULT_DATA mean for this fault, in words: the kernel
+ * log line of a fault.
+ */
+static void ppu_fault_describe(char *buf, size_t len, const struct ppu_fault_rec *r)
+{
+	u32 unit = PPU_FGET(PPU_FAULT_INFO_UNIT, r->info);
+	u32 kind = PPU_FGET(PPU_FAULT_INFO_KIND, r->info);
+	u32 access = PPU_FGET(PPU_FAULT_INFO_ACCESS, r->info);
+	const char *kname = ppu_fault_kind_name(r->info);
+	const char *aname = PPU_FAULT_NAME(ppu_fault_accesses, access);
+
+	if (unit == PPU_FAULT_UNIT_COMPUTE) {
+		switch (kind) {
+		case PPU_FAULT_KIND_ILLEGAL_INSTR:
+			snprintf(buf, len, "illegal instruction %#010x at pc %#x", r->data,
+				 r->addr);
+			return;
+		case PPU_FAULT_KIND_KERNEL_TRAP:
+			snprintf(buf, len, "kernel trap, code %#x, at pc %#x", r->data, r->addr);
+			return;
+		}
+		if (access == PPU_FAULT_ACCESS_EXEC)
+			snprintf(buf, len, "%s fetching pc %#x", kname, r->addr);
+		else
+			snprintf(buf, len, "%s on %s of %#x at pc %#x", kname, aname, r->addr,
+				 r->data);
+		return;
+	}
+	if (unit == PPU_FAULT_UNIT_TASKS && kind == PPU_FAULT_KIND_TMD_INVALID) {
+		snprintf(buf, len, "invalid TMD at %#x, word +%#x", r->addr, r->data);
+		return;
+	}
+	snprintf(buf, len, "%s on %s of %#x by %s, data %#x", kname, aname, r->addr,
+		 ppu_fault_unit_name(r->info), r->data);
+}
 
 static void ppu_fault_record(struct ppu_device *ppu, u32 chid)
 {
@@ -34,6 +145,7 @@ static void ppu_fault_record(struct ppu_device *ppu, u32 chid)
 		.data = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_DATA)),
 	};
 	struct ppu_chan *chan;
+	char what[96];
 
 	mutex_lock(&ppu->chan_lock);
 	chan = ppu->chans[chid];
@@ -45,11 +157,12 @@ static void ppu_fault_record(struct ppu_device *ppu, u32 chid)
 	ppu->fault_count++;
 	spin_unlock(&ppu->fault_lock);
 
+	ppu_fault_describe(what, sizeof(what), &rec);
 	dev_warn_ratelimited(ppu->drm.dev,
-			     "channel %u (pid %d) faulted: kind %u access %u unit %u addr %#x data %#x\n",
+			     "channel %u (pid %d) faulted: kind %u access %u unit %u addr %#x data %#x: %s\n",
 			     chid, rec.pid, PPU_FGET(PPU_FAULT_INFO_KIND, rec.info),
 			     PPU_FGET(PPU_FAULT_INFO_ACCESS, rec.info),
-			     PPU_FGET(PPU_FAULT_INFO_UNIT, rec.info), rec.addr, rec.data);
+			     PPU_FGET(PPU_FAULT_INFO_UNIT, rec.info), rec.addr, rec.data, what);
 }
 
 static void ppu_fault_work(struct work_struct *work)
@@ -92,7 +205,8 @@ int ppu_fault_init(struct ppu_device *ppu)
  * @ppu: the device
  * @m: the seq_file
  *
- * The number of faults since probe and the most recent ones, oldest first.
+ * The number of faults since probe and the most recent ones, oldest first,
+ * with the unit and kind by name.  The data word stays last on the line.
  */
 void ppu_fault_debugfs_show(struct ppu_device *ppu, struct seq_file *m)
 {
@@ -105,14 +219,15 @@ void ppu_fault_debugfs_show(struct ppu_device *ppu, struct seq_file *m)
 	spin_unlock(&ppu->fault_lock);
 
 	seq_printf(m, "FAULTS %llu\n", count);
-	seq_puts(m, "time_ns          chid pid      kind access unit addr       data\n");
+	seq_puts(m, "time_ns          chid pid      kind access unit unit_name kind_name       addr       data\n");
 	first = count > PPU_FAULT_LOG_SIZE ? count - PPU_FAULT_LOG_SIZE : 0;
 	for (i = first; i < count; i++) {
 		const struct ppu_fault_rec *r = &log[i % PPU_FAULT_LOG_SIZE];
 
-		seq_printf(m, "%-16llu %4u %-8d %4u %6u %4u 0x%08x 0x%08x\n", r->time_ns,
-			   r->chid, r->pid, PPU_FGET(PPU_FAULT_INFO_KIND, r->info),
+		seq_printf(m, "%-16llu %4u %-8d %4u %6u %4u %-9s %-15s 0x%08x 0x%08x\n",
+			   r->time_ns, r->chid, r->pid, PPU_FGET(PPU_FAULT_INFO_KIND, r->info),
 			   PPU_FGET(PPU_FAULT_INFO_ACCESS, r->info),
-			   PPU_FGET(PPU_FAULT_INFO_UNIT, r->info), r->addr, r->data);
+			   PPU_FGET(PPU_FAULT_INFO_UNIT, r->info), ppu_fault_unit_name(r->info),
+			   ppu_fault_kind_name(r->info), r->addr, r->data);
 	}
 }

@@ -5,10 +5,14 @@
 #ifndef __PPU_FAULT_H__
 #define __PPU_FAULT_H__
 
+#include <linux/types.h>
+
 struct ppu_device;
 struct seq_file;
 
 int ppu_fault_init(struct ppu_device *ppu);
 void ppu_fault_debugfs_show(struct ppu_device *ppu, struct seq_file *m);
+const char *ppu_fault_unit_name(u32 info);
+const char *ppu_fault_kind_name(u32 info);
 
 #endif /* __PPU_FAULT_H__ */

@@ -7,8 +7,8 @@
  * so every pointer and leaf PTE has SYS set) and a drm_mm allocator over
  * the user range [DRM_PPU_VA_START, DRM_PPU_VA_END).  Level-0 tables are
  * allocated when a bind first needs them and kept until the address space
- * is destroyed.  Leaves are R/W/U with A and D preset (the PPU does not
- * update them).
+ * is destroyed.  Leaves are R/W/X/U with A and D preset (the PPU does not
+ * update them): compute units fetch their kernels' code from ordinary BOs.
  *
  * A mapping holds a reference on its BO; the pages of a system-memory BO
  * are pinned and DMA-mapped by the first bind and stay so until the BO is
@@ -46,8 +46,12 @@
 static_assert(PAGE_SIZE == DRM_PPU_PAGE_SIZE);
 static_assert(PPU_PT_BYTES == DRM_PPU_PAGE_SIZE);
 
-/* Leaf permissions: engine accesses are user accesses, read and write. */
-#define PPU_VM_LEAF_PERMS	(PPU_PTE_PERM_R | PPU_PTE_PERM_W | PPU_PTE_PERM_U)
+/*
+ * Leaf permissions: engine accesses are user accesses, read and write, and
+ * instruction fetches of the compute units (EXEC needs X).
+ */
+#define PPU_VM_LEAF_PERMS	(PPU_PTE_PERM_R | PPU_PTE_PERM_W | PPU_PTE_PERM_X | \
+				 PPU_PTE_PERM_U)
 
 /**
  * struct ppu_pt - one page table (either level)

@@ -64,9 +64,14 @@ START_TEST(get_param_reports_default_capabilities)
 	ck_assert(features & DRM_PPU_FEATURE_COPY_ENGINE);
 	ck_assert(features & DRM_PPU_FEATURE_SYS_APERTURE);
 	ck_assert_uint_eq(features & ~(uint64_t)FEATURES_KNOWN, 0);
-	/* No compute engine yet: no CUs means no task table either. */
-	if (!(features & DRM_PPU_FEATURE_COMPUTE_ENGINE))
+	/* Without a compute engine: no CUs means no task table either. */
+	if (!(features & DRM_PPU_FEATURE_COMPUTE_ENGINE)) {
 		ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_NUM_CU), 0);
+		ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_NUM_TASKS), 0);
+	}
+	/* Format constants, the same on every device. */
+	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_TASK_BLOCK_HEADER_BYTES), 0x280);
+	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_THREAD_RECORD_BYTES), 128);
 }
 END_TEST
 
@@ -87,6 +92,10 @@ START_TEST(get_param_matches_capability_registers)
 		{ DRM_PPU_PARAM_TLB_ENTRIES, "CAP_TLB_ENTRIES" },
 		{ DRM_PPU_PARAM_COPY_MAX_READS, "CAP_COPY_MAX_READS" },
 		{ DRM_PPU_PARAM_PB_PREFETCH_BEATS, "CAP_PB_PREFETCH_BEATS" },
+		{ DRM_PPU_PARAM_CU_CONTEXTS, "CAP_CU_CONTEXTS" },
+		{ DRM_PPU_PARAM_NUM_TASKS, "CAP_NUM_TASKS" },
+		{ DRM_PPU_PARAM_MAX_CTA_THREADS, "CAP_MAX_CTA_THREADS" },
+		{ DRM_PPU_PARAM_ICACHE_BYTES, "CAP_ICACHE_BYTES" },
 	};
 	uint64_t before, after, cycle;
 	size_t i;
@@ -130,7 +139,7 @@ END_TEST
 START_TEST(get_param_unknown_param_fails_with_einval)
 {
 	static const uint32_t unknown[] = {
-		DRM_PPU_PARAM_NUM_USER_CHANNELS + 1, 0x100, 0x7fffffff, 0x80000000, 0xffffffff,
+		DRM_PPU_PARAM_THREAD_RECORD_BYTES + 1, 0x100, 0x7fffffff, 0x80000000, 0xffffffff,
 	};
 	uint64_t v;
 	size_t i;
@@ -177,8 +186,13 @@ START_TEST(debugfs_counters_lists_every_perf_counter)
 		"DOORBELLS", "GP_ENTRIES", "METHODS", "SEM_ACQ_OK", "SEM_ACQ_FAIL",
 		"SEM_RELEASES", "SEM_REDUCTIONS", "COPIES", "COPY_BYTES",
 		"COPY_BUSY_CYCLES", "CHAN_SWITCHES", "FAULTS", "MEM_RD_BEATS",
-		"MEM_WR_BEATS", "TLB_MISSES", "NONSTALL_INTRS",
+		"MEM_WR_BEATS", "TLB_MISSES", "NONSTALL_INTRS", "HOST_LAUNCHES",
+		"DEV_LAUNCHES", "DEV_LAUNCH_DEPTH_ERRORS", "DEV_LAUNCH_ERRORS",
+		"TASKS_COMPLETED", "CTA_DISPATCHES", "CTA_RESUMES", "PREEMPTIONS",
+		"EVICTIONS", "WAIT_SAVES", "WAVE_SWITCHES", "CTXSW_CYCLES", "CU_INSTRET",
+		"CU_ISSUE_CYCLES", "ICACHE_MISSES", "AMOS",
 	};
+	_Static_assert(PPU_PERF_COUNT == 32, "a name for every counter");
 	static char text[4096];
 	int lines = 0;
 	const char *p;

@@ -159,6 +159,43 @@ enum drm_ppu_param {
 	 * are the ids 0 .. DRM_PPU_PARAM_NUM_USER_CHANNELS - 1.
 	 */
 	DRM_PPU_PARAM_NUM_USER_CHANNELS = 13,
+	/**
+	 * @DRM_PPU_PARAM_CU_CONTEXTS: hardware thread contexts per compute
+	 * unit (0: no compute engine).  A CTA of at most this many threads
+	 * runs in one wave; larger CTAs rotate their threads through the
+	 * contexts.
+	 */
+	DRM_PPU_PARAM_CU_CONTEXTS = 14,
+	/**
+	 * @DRM_PPU_PARAM_NUM_TASKS: hardware task ids, the launched but
+	 * not yet completed kernels the task table holds at once, over all
+	 * channels (0: no compute engine).
+	 */
+	DRM_PPU_PARAM_NUM_TASKS = 15,
+	/**
+	 * @DRM_PPU_PARAM_MAX_CTA_THREADS: the most threads per CTA a TMD may
+	 * ask for (0: no compute engine).
+	 */
+	DRM_PPU_PARAM_MAX_CTA_THREADS = 16,
+	/**
+	 * @DRM_PPU_PARAM_ICACHE_BYTES: instruction cache bytes per compute
+	 * unit (0: no compute engine).
+	 */
+	DRM_PPU_PARAM_ICACHE_BYTES = 17,
+	/**
+	 * @DRM_PPU_PARAM_TASK_BLOCK_HEADER_BYTES: bytes of a task block
+	 * before its thread records (TMD copy, hardware state, save-slot
+	 * headers): a block of k save slots for CTAs of t threads with
+	 * STACK_BYTES of stack each needs this + k * t * (thread record +
+	 * STACK_BYTES) bytes.  A property of the format (0x280), reported on
+	 * every device.
+	 */
+	DRM_PPU_PARAM_TASK_BLOCK_HEADER_BYTES = 18,
+	/**
+	 * @DRM_PPU_PARAM_THREAD_RECORD_BYTES: bytes of one saved thread in a
+	 * task block (PC and state, x1..x31): 128, reported on every device.
+	 */
+	DRM_PPU_PARAM_THREAD_RECORD_BYTES = 19,
 };
 
 /* Values of DRM_PPU_PARAM_FEATURES. */
@@ -273,7 +310,8 @@ struct drm_ppu_gem_mmap_offset {
  *
  * DRM_IOCTL_PPU_VM_BIND: maps @size bytes of the BO @handle, starting at
  * @bo_offset, at GPU address @va, readable and writable by the PPU's
- * engines.  @bo_offset and @size must be multiples of DRM_PPU_PAGE_SIZE,
+ * engines and executable by its compute units (code, TMDs, task blocks
+ * and data are all ordinary BOs).  @bo_offset and @size must be multiples of DRM_PPU_PAGE_SIZE,
  * @size nonzero and the range inside the BO.  With
  * DRM_PPU_VM_BIND_VA_ALLOC the kernel picks a free, page-aligned @va
  * (the @va passed in must be zero) and returns it; otherwise @va must be
@@ -325,7 +363,9 @@ struct drm_ppu_vm_unbind {
  *
  * A channel is one of the PPU's hardware command queues (DRM_PPU_PARAM_NUM_CHANNELS
  * of them), owned by the open file that created it and running in that
- * file's GPU address space on the copy engine.  Userspace owns the GPFIFO
+ * file's GPU address space on the copy engine, or on the compute engine
+ * (DRM_PPU_CHAN_CREATE_COMPUTE), whose pushbuffers launch kernels described
+ * by TMDs in the same address space.  Userspace owns the GPFIFO
  * ring (a BO it bound with DRM_IOCTL_PPU_VM_BIND) and the pushbuffers; the
  * kernel owns the instance block and the USERD page, which userspace maps
  * (mmap() of the render node at the offset DRM_IOCTL_PPU_CHAN_CREATE
@@ -336,8 +376,9 @@ struct drm_ppu_vm_unbind {
  * 3. DRM_IOCTL_PPU_DOORBELL.
  *
  * The PPU writes GP_GET (dword 1, offset 4) after every completed entry.
- * A fault stops only the faulting channel; DRM_IOCTL_PPU_CHAN_STATUS tells
- * what happened.  Closing the file destroys its channels before its
+ * A fault stops only the faulting channel (on a compute channel the PPU
+ * also kills every kernel of the channel, and only those);
+ * DRM_IOCTL_PPU_CHAN_STATUS tells what happened.  Closing the file destroys its channels before its
  * address space.
  */
 
@@ -394,7 +435,8 @@ struct drm_ppu_vm_unbind {
  * through it (@max_depth): a child runs one priority above its parent, so a
  * chain reaches priority + N - 1, which must not pass
  * DRM_PPU_CHAN_PRIORITY_MAX and needs CAP_SYS_NICE above
- * DRM_PPU_CHAN_PRIORITY_NORMAL.
+ * DRM_PPU_CHAN_PRIORITY_NORMAL.  The PPU clamps the priority of every
+ * launch to [@prio_min, priority].
  *
  * Errors: -EINVAL for unknown @flags, a nonzero @priority without
  * DRM_PPU_CHAN_CREATE_PRIORITY, a @priority above
@@ -442,8 +484,9 @@ struct drm_ppu_chan_create {
  * struct drm_ppu_chan_destroy - destroy a channel
  *
  * DRM_IOCTL_PPU_CHAN_DESTROY: unbinds the channel from the PPU (work in
- * flight is abandoned, a copy in flight completes first), waits until the
- * PPU has dropped it and frees its id.  Errors: -EINVAL for nonzero @pad;
+ * flight is abandoned, a copy in flight completes first, the kernels of a
+ * compute channel are killed without their completion semaphores), waits
+ * until the PPU has dropped it and frees its id.  Errors: -EINVAL for nonzero @pad;
  * -ENOENT when this file has no channel @chid; -ETIMEDOUT if the PPU did
  * not let the channel go within seconds (the channel id stays reserved).
  */
@@ -479,6 +522,8 @@ struct drm_ppu_doorbell {
 #define DRM_PPU_CHAN_STATE_ENGINE_BUSY	5
 #define DRM_PPU_CHAN_STATE_FAULTED	6
 #define DRM_PPU_CHAN_STATE_LOADING	7
+/* A compute channel at WFI: it waits until its kernels have completed. */
+#define DRM_PPU_CHAN_STATE_WFI_WAIT	8
 
 /* Fields of drm_ppu_chan_status.fault_info (the FAULT_INFO register). */
 #define DRM_PPU_FAULT_INFO_KIND(x)	((x) & 0xff)
@@ -499,6 +544,27 @@ struct drm_ppu_doorbell {
 #define DRM_PPU_FAULT_VA_RANGE		11
 #define DRM_PPU_FAULT_INST_INVALID	12
 #define DRM_PPU_FAULT_ENGINE_MISSING	13
+/* Compute faults: @fault_addr is the PC, @fault_data the instruction. */
+#define DRM_PPU_FAULT_ILLEGAL_INSTR	14
+/* A misaligned load, store or jump: @fault_addr the address, @fault_data the PC. */
+#define DRM_PPU_FAULT_MISALIGNED	15
+/* A TMD breaks a rule: @fault_addr is its VA, @fault_data the offset of the bad word. */
+#define DRM_PPU_FAULT_TMD_INVALID	16
+/* The kernel trapped (ecall TRAP, ebreak): @fault_addr the PC, @fault_data its code. */
+#define DRM_PPU_FAULT_KERNEL_TRAP	17
+/* Fault units: which part of the PPU faulted (DRM_PPU_FAULT_INFO_UNIT). */
+#define DRM_PPU_FAULT_UNIT_HOST		0	/* GPFIFO, pushbuffer, methods */
+#define DRM_PPU_FAULT_UNIT_SEM		1	/* semaphore access */
+#define DRM_PPU_FAULT_UNIT_COPY_SRC	2	/* copy engine reads */
+#define DRM_PPU_FAULT_UNIT_COPY_DST	3	/* copy engine writes */
+#define DRM_PPU_FAULT_UNIT_INST		4	/* channel table, instance block, USERD */
+#define DRM_PPU_FAULT_UNIT_COMPUTE	5	/* a compute unit: fetch, load, store, atomic */
+#define DRM_PPU_FAULT_UNIT_TASKS	6	/* the task table: TMD, task block */
+/* Fault accesses (DRM_PPU_FAULT_INFO_ACCESS). */
+#define DRM_PPU_FAULT_ACCESS_READ	0
+#define DRM_PPU_FAULT_ACCESS_WRITE	1
+#define DRM_PPU_FAULT_ACCESS_RMW	2
+#define DRM_PPU_FAULT_ACCESS_EXEC	3	/* an instruction fetch */
 
 /**
  * struct drm_ppu_chan_status - the hardware state of a channel
@@ -521,9 +587,17 @@ struct drm_ppu_chan_status {
 	__u32 gp_put;
 	/** @fault_info: out, kind 7:0, access 11:8, unit 15:12. */
 	__u32 fault_info;
-	/** @fault_addr: out, faulting VA (method byte offset for method faults). */
+	/**
+	 * @fault_addr: out, faulting VA (method byte offset for method faults;
+	 * for compute faults the data VA, or the PC for fetches, illegal
+	 * instructions and traps; the TMD's VA for TMD_INVALID).
+	 */
 	__u32 fault_addr;
-	/** @fault_data: out, the offending word. */
+	/**
+	 * @fault_data: out, the offending word (for compute faults the PC, or
+	 * the instruction for ILLEGAL_INSTR, the code for KERNEL_TRAP; the
+	 * offset of the bad word for TMD_INVALID).
+	 */
 	__u32 fault_data;
 };
 

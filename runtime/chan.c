@@ -19,9 +19,10 @@
 /* SEM_RELEASE of the timeline (6 dwords) and NON_STALL_INTR (1). */
 #define TAIL_DWORDS 7u
 
-ppu_status ppu_chan_new(ppu_ctx *ctx, unsigned int level, struct ppu_chan **out)
+/* @cc holds the compute fields (flags COMPUTE, prio_min, max_depth) or nothing. */
+static ppu_status chan_new(ppu_ctx *ctx, unsigned int level, struct drm_ppu_chan_create *cc,
+			   struct ppu_chan **out)
 {
-	struct drm_ppu_chan_create cc = { 0 };
 	struct drm_ppu_chan_destroy cd = { 0 };
 	struct ppu_chan *ch;
 	ppu_status st;
@@ -33,6 +34,7 @@ ppu_status ppu_chan_new(ppu_ctx *ctx, unsigned int level, struct ppu_chan **out)
 		return ppu_fail(PPU_ERROR_OUT_OF_MEMORY, "out of host memory");
 	ch->ctx = ctx;
 	ch->level = level;
+	ch->compute = !!(cc->flags & DRM_PPU_CHAN_CREATE_COMPUTE);
 	ch->dev_prio = ppu_prio_map_device(&ctx->map, (int)level);
 	ch->entries = 1u << PPU_RT_GP_LOG2;
 	ch->entry_start = calloc(ch->entries, sizeof(*ch->entry_start));
@@ -50,7 +52,8 @@ ppu_status ppu_chan_new(ppu_ctx *ctx, unsigned int level, struct ppu_chan **out)
 	st = ppu_sem_alloc(ctx, &ch->timeline);
 	if (st)
 		goto err_pb;
-	if (level > 0) {
+	/* S_level of the copy priorities; kernels take no part in them. */
+	if (level > 0 && !ch->compute) {
 		st = PPU_ERROR_NOT_SUPPORTED;
 		if (ctx->info.local_mem_bytes) {
 			/* cleared by the driver: S_level starts at 0 */
@@ -70,11 +73,19 @@ ppu_status ppu_chan_new(ppu_ctx *ctx, unsigned int level, struct ppu_chan **out)
 		}
 	}
 
-	cc.flags = DRM_PPU_CHAN_CREATE_PRIORITY;
-	cc.priority = ch->dev_prio;
-	cc.log2_entries = PPU_RT_GP_LOG2;
-	cc.gpfifo_va = ch->ring.va;
-	ret = ppu_ioctl(ctx->fd, DRM_IOCTL_PPU_CHAN_CREATE, &cc);
+	cc->flags |= DRM_PPU_CHAN_CREATE_PRIORITY;
+	cc->priority = ch->dev_prio;
+	cc->log2_entries = PPU_RT_GP_LOG2;
+	cc->gpfifo_va = ch->ring.va;
+	ret = ppu_ioctl(ctx->fd, DRM_IOCTL_PPU_CHAN_CREATE, cc);
+	if (ret == -EPERM && ch->compute) {
+		/* Children climb from the channel's priority: the chain's top counts. */
+		st = ppu_fail_errno(EPERM, "CHAN_CREATE: compute channel at device priority %u "
+				    "with nesting depth %u reaches %u, above normal (%u), which "
+				    "needs CAP_SYS_NICE", ch->dev_prio, cc->max_depth,
+				    ch->dev_prio + cc->max_depth - 1, DRM_PPU_CHAN_PRIORITY_NORMAL);
+		goto err_sem;
+	}
 	if (ret == -EPERM) {
 		st = ppu_fail_errno(EPERM, "CHAN_CREATE: device priority %u is above normal (%u) "
 				    "and needs CAP_SYS_NICE", ch->dev_prio,
@@ -82,19 +93,20 @@ ppu_status ppu_chan_new(ppu_ctx *ctx, unsigned int level, struct ppu_chan **out)
 		goto err_sem;
 	}
 	if (ret) {
-		st = ppu_fail_errno(-ret, "CHAN_CREATE at device priority %u", ch->dev_prio);
+		st = ppu_fail_errno(-ret, "CHAN_CREATE%s at device priority %u",
+				    ch->compute ? " (compute)" : "", ch->dev_prio);
 		goto err_sem;
 	}
 	userd = mmap(NULL, DRM_PPU_USERD_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, ctx->fd,
-		     (off_t)cc.userd_offset);
+		     (off_t)cc->userd_offset);
 	if (userd == MAP_FAILED) {
 		st = ppu_fail_errno(errno, "mmap of USERD");
-		cd.chid = cc.chid;
+		cd.chid = cc->chid;
 		ppu_ioctl(ctx->fd, DRM_IOCTL_PPU_CHAN_DESTROY, &cd);
 		goto err_sem;
 	}
 	ch->userd = userd;
-	ch->chid = cc.chid;
+	ch->chid = cc->chid;
 	*out = ch;
 	return PPU_SUCCESS;
 
@@ -111,6 +123,25 @@ err_free:
 	free(ch->entry_start);
 	free(ch);
 	return st;
+}
+
+ppu_status ppu_chan_new(ppu_ctx *ctx, unsigned int level, struct ppu_chan **out)
+{
+	struct drm_ppu_chan_create cc = { 0 };
+
+	return chan_new(ctx, level, &cc, out);
+}
+
+ppu_status ppu_chan_new_compute(ppu_ctx *ctx, unsigned int level, unsigned int prio_min,
+				unsigned int max_depth, struct ppu_chan **out)
+{
+	struct drm_ppu_chan_create cc = {
+		.flags = DRM_PPU_CHAN_CREATE_COMPUTE,
+		.prio_min = prio_min,
+		.max_depth = max_depth,
+	};
+
+	return chan_new(ctx, level, &cc, out);
 }
 
 void ppu_chan_free(struct ppu_chan *ch)
@@ -256,6 +287,7 @@ ppu_status ppu_chan_submit(struct ppu_chan *ch, struct ppu_pb *pb, uint32_t *seq
 	ppu_gp_entry(gp, (uint32_t)ch->pb.va + 4 * start, pb->len, 0);
 	ppu_pb_ring_push(&ch->pbr, ch->put, start, pb->len);
 	ch->seq = next;
+	ch->stamp = ++ch->ctx->submits;
 	ch->put = (ch->put + 1) & (ch->entries - 1);
 	/* The PPU must see the pushbuffer and the entry before GP_PUT. */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);

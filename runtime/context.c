@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Contexts: one open render node, one GPU address space, the stream
- * priority mapping and one copy channel per priority level in use.
+ * priority mapping and one copy channel per priority level in use (plus a
+ * compute channel per level that launched a kernel, kernel_launch.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -56,10 +57,22 @@ static ppu_status stream_attach(ppu_ctx *ctx, ppu_stream *s)
 	return PPU_SUCCESS;
 }
 
+struct ppu_chan *ppu_ctx_chan(ppu_ctx *ctx, unsigned int i)
+{
+	if (i < PPU_COPY_PRIO_LEVELS)
+		return ctx->chan[i];
+	return i < PPU_RT_CHANS ? ctx->kchan[i - PPU_COPY_PRIO_LEVELS] : NULL;
+}
+
 static void chans_free(ppu_ctx *ctx)
 {
 	unsigned int i;
 
+	for (i = 0; i < PPU_COPY_PRIO_LEVELS; i++) {
+		if (ctx->kchan[i])
+			ppu_chan_free(ctx->kchan[i]);
+		ctx->kchan[i] = NULL;
+	}
 	for (i = 0; i < PPU_COPY_PRIO_LEVELS; i++) {
 		if (ctx->chan[i])
 			ppu_chan_free(ctx->chan[i]);
@@ -122,6 +135,8 @@ ppu_status ppu_ctx_create(ppu_ctx **out, int index, unsigned int flags)
 	ctx->num_prios = ctx->info.num_device_priorities;
 	ctx->chunk_bytes = (uint64_t)ctx->info.copy_chunk_bytes * DEFAULT_CHUNK_FACTOR;
 	ctx->copy_sems = PPU_COPY_PRIORITIES_ON;
+	ctx->stack_bytes = PPU_RT_DEFAULT_STACK_BYTES;
+	ctx->kernel_prios = PPU_KERNEL_PRIORITIES_ON;
 	ppu_copy_prio_init(&ctx->cp, PPU_COPY_PRIO_STRICT);
 	st = map_init(ctx, PPU_RT_DEFAULT_MAX_DEPTH < ctx->num_prios ?
 			   PPU_RT_DEFAULT_MAX_DEPTH : ctx->num_prios);
@@ -151,11 +166,12 @@ ppu_status ppu_ctx_synchronize(ppu_ctx *ctx)
 	ppu_clear_error();
 	if (!ctx)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_ctx_synchronize: NULL context");
-	for (i = 0; i < PPU_COPY_PRIO_LEVELS; i++) {
-		if (!ctx->chan[i])
+	for (i = 0; i < PPU_RT_CHANS; i++) {
+		struct ppu_chan *ch = ppu_ctx_chan(ctx, i);
+
+		if (!ch)
 			continue;
-		st = ctx->chan[i]->dead ? ppu_chan_check(ctx->chan[i]) :
-		     ppu_chan_wait(ctx->chan[i], ctx->chan[i]->seq);
+		st = ch->dead ? ppu_chan_check(ch) : ppu_chan_wait(ch, ch->seq);
 		if (st && !first)
 			first = st;
 	}
@@ -182,6 +198,7 @@ ppu_status ppu_ctx_destroy(ppu_ctx *ctx)
 		free(e);
 	}
 	ppu_modules_free(ctx);
+	ppu_kernels_free(ctx);
 	chans_free(ctx);
 	while (ctx->allocs) {
 		struct ppu_alloc *a = ctx->allocs;
@@ -261,6 +278,22 @@ ppu_status ppu_ctx_set_limit(ppu_ctx *ctx, enum ppu_limit limit, uint64_t value)
 		ctx->copy_sems = (int)value;
 		ppu_copy_prio_set_mode(&ctx->cp, (enum ppu_copy_prio_mode)value);
 		return PPU_SUCCESS;
+	case PPU_LIMIT_STACK_SIZE:
+		if (value > PPU_MAX_STACK_SIZE)
+			return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_ctx_set_limit: stack size %llu "
+					"is more than %u", (unsigned long long)value,
+					PPU_MAX_STACK_SIZE);
+		ctx->stack_bytes = value;
+		return PPU_SUCCESS;
+	case PPU_LIMIT_KERNEL_PRIORITIES:
+		if (ctx->launched)
+			return ppu_fail(PPU_ERROR_CONTEXT_ACTIVE, "ppu_ctx_set_limit: kernel "
+					"priorities are fixed at the context's first launch");
+		if (value > PPU_KERNEL_PRIORITIES_ON)
+			return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_ctx_set_limit: kernel "
+					"priorities is 0 (off) or 1 (on)");
+		ctx->kernel_prios = (int)value;
+		return PPU_SUCCESS;
 	}
 	return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_ctx_set_limit: unknown limit %d", (int)limit);
 }
@@ -279,6 +312,12 @@ ppu_status ppu_ctx_get_limit(ppu_ctx *ctx, enum ppu_limit limit, uint64_t *value
 		return PPU_SUCCESS;
 	case PPU_LIMIT_COPY_PRIORITIES:
 		*value = (uint64_t)ctx->copy_sems;
+		return PPU_SUCCESS;
+	case PPU_LIMIT_STACK_SIZE:
+		*value = ctx->stack_bytes;
+		return PPU_SUCCESS;
+	case PPU_LIMIT_KERNEL_PRIORITIES:
+		*value = (uint64_t)ctx->kernel_prios;
 		return PPU_SUCCESS;
 	}
 	return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_ctx_get_limit: unknown limit %d", (int)limit);

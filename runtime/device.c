@@ -113,6 +113,13 @@ ppu_status ppu_dev_query(int fd, struct ppu_device_info *info)
 	info->copy_chunk_bytes = (uint32_t)v[5];
 	info->local_mem_bytes = v[6];
 	info->features = v[7];
+	/*
+	 * The compute limits (DRM_PPU_PARAM_CU_CONTEXTS, _MAX_CTA_THREADS):
+	 * a driver without them reports no compute, and kernels are refused.
+	 */
+	info->cu_contexts = get_param(fd, DRM_PPU_PARAM_CU_CONTEXTS, &v[0]) ? 0 : (uint32_t)v[0];
+	info->max_cta_threads = get_param(fd, DRM_PPU_PARAM_MAX_CTA_THREADS, &v[0]) ? 0 :
+				(uint32_t)v[0];
 	return PPU_SUCCESS;
 }
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * Events: a record is a timestamped 16-byte semaphore release in the
- * stream's channel (value = the record's number), so other streams can wait
- * for it on the PPU and its time comes from the PPU's cycle counter.  The
- * CPU side waits on the channel's timeline instead: once the entry after
- * the release has completed, all 16 bytes are surely written.
+ * channel of the stream's level's latest work, copy or compute (value =
+ * the record's number), so other streams can wait for it on the PPU and
+ * its time comes from the PPU's cycle counter.  The CPU side waits on the
+ * channel's timeline instead: once the entry after the release has
+ * completed, all 16 bytes are surely written.
  */
 #include <stdlib.h>
 
@@ -60,6 +61,7 @@ ppu_status ppu_event_destroy(ppu_event *ev)
 
 ppu_status ppu_event_record(ppu_event *ev, ppu_stream *s)
 {
+	struct ppu_chan *ch;
 	ppu_status st;
 	uint32_t seq;
 
@@ -70,11 +72,16 @@ ppu_status ppu_event_record(ppu_event *ev, ppu_stream *s)
 	if (s->chan->dead)
 		return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "ppu_event_record: channel %u faulted",
 				s->chan->chid);
+	st = ppu_stream_check(s, "ppu_event_record");
+	if (st)
+		return st;
+	/* In the channel of the level's latest work, after it: copies or kernels. */
+	ch = ppu_stream_sem_chan(s);
 	st = ppu_stream_sem_op(s, ev->sem.va, ev->count + 1, ppu_sem_release_op(0, 1, 0), &seq);
 	if (st)
 		return st;
 	ev->count++;
-	ev->chan = s->chan;
+	ev->chan = ch;
 	ev->seq = seq;
 	return PPU_SUCCESS;
 }

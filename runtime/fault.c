@@ -14,6 +14,9 @@
  *   would block for ever, and its work must not run on data that was never
  *   produced.  It is marked dead as well (its later work fails with
  *   PPU_ERROR_CHANNEL_FAULT naming the cause), and so on down the chain.
+ *   The waits that keep a level's order between its copy and its compute
+ *   channel (stream.c) are the same kind of dependency: a faulted kernel
+ *   takes the copies issued after it down, and the other way round.
  *
  * Nothing interrupts the application, so a fault is noticed when a call
  * asks: every wait also asks about the context's other channels once per
@@ -86,8 +89,8 @@ void ppu_chan_faulted(struct ppu_chan *ch, struct ppu_chan *cause)
 	ch->dead = 1;
 	ch->dead_cause = cause->chid;
 	prio_sem_clear(ch);
-	for (i = 0; i < PPU_COPY_PRIO_LEVELS; i++) {
-		struct ppu_chan *c = ctx->chan[i];
+	for (i = 0; i < PPU_RT_CHANS; i++) {
+		struct ppu_chan *c = ppu_ctx_chan(ctx, i);
 
 		if (c && !c->dead && waits_on(c, ch))
 			ppu_chan_faulted(c, cause);
@@ -133,17 +136,20 @@ void ppu_ctx_poll_faults(ppu_ctx *ctx)
 {
 	unsigned int i;
 
-	for (i = 0; i < PPU_COPY_PRIO_LEVELS; i++)
-		if (ctx->chan[i] && !ctx->chan[i]->dead)
-			ppu_chan_check(ctx->chan[i]);
+	for (i = 0; i < PPU_RT_CHANS; i++) {
+		struct ppu_chan *c = ppu_ctx_chan(ctx, i);
+
+		if (c && !c->dead)
+			ppu_chan_check(c);
+	}
 }
 
 void ppu_chan_forget(struct ppu_chan *ch)
 {
 	unsigned int i, j, n;
 
-	for (i = 0; i < PPU_COPY_PRIO_LEVELS; i++) {
-		struct ppu_chan *c = ch->ctx->chan[i];
+	for (i = 0; i < PPU_RT_CHANS; i++) {
+		struct ppu_chan *c = ppu_ctx_chan(ch->ctx, i);
 
 		if (!c || c == ch)
 			continue;

@@ -104,6 +104,8 @@ ppu_status ppu_module_load_data(ppu_ctx *ctx, const void *image, size_t bytes, p
 	}
 	m->next = ctx->modules;
 	ctx->modules = m;
+	/* New code: the next kernel of every compute channel drops cached instructions. */
+	ctx->module_gen++;
 	*out = m;
 	return PPU_SUCCESS;
 }
@@ -211,8 +213,20 @@ ppu_status ppu_module_unload(ppu_module *m)
 		}
 	}
 	ppu_mem_free(m->ctx, m->base);
+	/* The address may hold other code next: drop what the compute units cached. */
+	m->ctx->module_gen++;
 	module_free(m);
 	return PPU_SUCCESS;
+}
+
+ppu_ctx *ppu_function_ctx(const ppu_function *fn)
+{
+	return fn->mod->ctx;
+}
+
+uint32_t ppu_function_entry(const ppu_function *fn)
+{
+	return fn->entry;
 }
 
 void ppu_modules_free(ppu_ctx *ctx)

@@ -9,8 +9,10 @@
 
 #include "ppu_runtime.h"
 #include "copy_prio.h"
+#include "launch_plan.h"
 #include "pb_ring.h"
 #include "priority_map.h"
+#include "tl_ring.h"
 
 #define PPU_RT_DEFAULT_MAX_DEPTH 2u
 /* GPFIFO entries and pushbuffer dwords of every channel. */
@@ -21,6 +23,11 @@
 /* Semaphores per pool; pools are added as slots run out. */
 #define PPU_RT_POOL_SEMS 256u
 #define PPU_RT_MAX_POOLS 256u
+/* Channels a context can have: a copy and a compute channel per level. */
+#define PPU_RT_CHANS (2u * PPU_COPY_PRIO_LEVELS)
+#define PPU_RT_DEFAULT_STACK_BYTES 1024u
+/* ppu_pb_sem(): one incrementing header, five data words. */
+#define PPU_SEM_METHOD_DWORDS 6u
 
 /* Sets the thread's last-error message; returns @st. */
 ppu_status ppu_fail(ppu_status st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -57,11 +64,15 @@ struct ppu_alloc {
 	void *map;		/* host allocations */
 };
 
-/* One hardware copy channel: the copy priority level's. */
+/*
+ * One hardware channel of a priority level: its copy channel, or its
+ * compute channel (kernel launches), made at the first kernel of the level.
+ */
 struct ppu_chan {
 	ppu_ctx *ctx;
 	unsigned int level;
 	unsigned int dev_prio;
+	int compute;
 	uint32_t chid;
 	struct ppu_alloc ring;		/* GPFIFO */
 	struct ppu_alloc pb;		/* pushbuffer ring */
@@ -69,6 +80,10 @@ struct ppu_chan {
 	uint32_t entries;
 	uint32_t put;			/* GP_PUT */
 	uint32_t seq;			/* the last entry's timeline value */
+	/* When the last entry was submitted, in the context's submission count. */
+	uint64_t stamp;
+	/* Compute: the context's module generation its I-caches were last invalidated at. */
+	unsigned int icache_gen;
 	uint32_t *entry_start;		/* storage of pbr */
 	struct ppu_pb_ring pbr;		/* which pushbuffer dwords are free */
 	struct ppu_sem timeline;	/* value = seq of the last completed entry */
@@ -102,8 +117,9 @@ struct ppu_stream {
 	int req_prio;			/* as requested */
 	int prio;			/* clamped into the current range */
 	unsigned int level;
-	struct ppu_chan *chan;
-	uint32_t last_seq;		/* of chan, the stream's last work */
+	struct ppu_chan *chan;		/* the level's copy channel */
+	struct ppu_chan *last_chan;	/* the channel of the stream's last work */
+	uint32_t last_seq;		/* of last_chan, the stream's last work */
 	int has_work;
 	int is_default;
 };
@@ -117,6 +133,22 @@ struct ppu_event {
 	uint32_t seq;			/* the last record's entry in chan */
 };
 
+/*
+ * What kernel launches need (kernel_launch.c), set up at the first one: the
+ * device's limits, and two rings recycled by the channels' timelines: one
+ * of launch slots in system memory (a TMD, then the parameters), one of
+ * task blocks in local memory (system memory without).
+ */
+struct ppu_kernels {
+	struct ppu_launch_limits lim;
+	struct ppu_alloc slots_mem;
+	struct ppu_tl_ring slots;
+	struct ppu_tl_ring_tag *slots_tags;
+	struct ppu_alloc arena_mem;
+	struct ppu_tl_ring arena;
+	struct ppu_tl_ring_tag *arena_tags;
+};
+
 struct ppu_ctx {
 	int fd;
 	struct ppu_device_info info;
@@ -126,8 +158,14 @@ struct ppu_ctx {
 	uint64_t chunk_bytes;
 	int copy_sems;
 	int launched;
+	uint64_t stack_bytes;		/* PPU_LIMIT_STACK_SIZE */
+	int kernel_prios;		/* PPU_LIMIT_KERNEL_PRIORITIES */
+	uint64_t submits;		/* GPFIFO entries submitted, all channels */
+	unsigned int module_gen;	/* module loads and unloads so far */
+	struct ppu_kernels kern;
 	struct ppu_copy_prio cp;
 	struct ppu_chan *chan[PPU_COPY_PRIO_LEVELS];
+	struct ppu_chan *kchan[PPU_COPY_PRIO_LEVELS];	/* compute channels */
 	struct ppu_pool *pools[PPU_RT_MAX_POOLS];
 	unsigned int npools;
 	struct ppu_alloc *allocs;
@@ -158,7 +196,14 @@ ppu_status ppu_sem_wait(ppu_ctx *ctx, const struct ppu_sem *s, uint32_t value,
 			struct ppu_chan *chan);
 
 /* chan.c */
+/* The copy channel of @level. */
 ppu_status ppu_chan_new(ppu_ctx *ctx, unsigned int level, struct ppu_chan **out);
+/*
+ * The compute channel of @level: launches clamped to [@prio_min, the
+ * level's device priority], chains of @max_depth levels.
+ */
+ppu_status ppu_chan_new_compute(ppu_ctx *ctx, unsigned int level, unsigned int prio_min,
+				unsigned int max_depth, struct ppu_chan **out);
 /* Waits for the channel's work (when it is alive) and frees it. */
 void ppu_chan_free(struct ppu_chan *ch);
 /* Starts a segment with room for at least @min dwords. */
@@ -174,6 +219,13 @@ ppu_status ppu_chan_check(struct ppu_chan *ch);
 /* module.c */
 /* Frees what the context's modules hold on the host (at context destroy). */
 void ppu_modules_free(ppu_ctx *ctx);
+/* The context a function's module was loaded in, and its entry's device address. */
+ppu_ctx *ppu_function_ctx(const ppu_function *fn);
+uint32_t ppu_function_entry(const ppu_function *fn);
+
+/* kernel_launch.c */
+/* Frees the launch rings (at context destroy, after the final wait). */
+void ppu_kernels_free(ppu_ctx *ctx);
 
 /* fault.c */
 /*
@@ -197,8 +249,32 @@ void ppu_ctx_poll_faults(ppu_ctx *ctx);
 /* Marks the first launch: the nesting depth and the mapping are fixed from now on. */
 void ppu_ctx_launch(ppu_ctx *ctx);
 ppu_status ppu_stream_prepare(ppu_stream *s);
+/* Channel @i (0 .. PPU_RT_CHANS - 1) of the context: copy channels, then compute; or NULL. */
+struct ppu_chan *ppu_ctx_chan(ppu_ctx *ctx, unsigned int i);
 
 /* stream.c */
+/*
+ * The channels of a level run side by side, so a stream's work that goes
+ * to the other channel than the level's latest work first waits for that
+ * work on the PPU: a SEM_ACQUIRE of the other channel's timeline.
+ */
+struct ppu_stream_order {
+	struct ppu_chan *on;		/* NULL: no wait needed */
+	uint32_t on_seq;
+};
+/*
+ * Starts a segment of @s's work in @ch (a channel of the stream's level)
+ * with room for @min dwords, after the wait that keeps the level's order.
+ */
+ppu_status ppu_stream_begin(ppu_stream *s, struct ppu_chan *ch, uint32_t min, struct ppu_pb *pb,
+			    struct ppu_stream_order *o);
+/* Submits it; the stream's last work is now entry *@seq of @ch. */
+ppu_status ppu_stream_submit(ppu_stream *s, struct ppu_chan *ch, struct ppu_pb *pb,
+			     const struct ppu_stream_order *o, uint32_t *seq);
+/* PPU_SUCCESS, or the fault of one of the stream's level's channels (@fn: NULL stream). */
+ppu_status ppu_stream_check(ppu_stream *s, const char *fn);
+/* The channel a semaphore operation of @s goes to: the one of the level's latest work. */
+struct ppu_chan *ppu_stream_sem_chan(ppu_stream *s);
 /*
  * One SEM_EXECUTE (@exec) on @va as a GPFIFO entry of its own at the end
  * of @s; *@seq is the entry's timeline value.  Counts as a launch.

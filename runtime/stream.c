@@ -1,20 +1,42 @@
 // SPDX-License-Identifier: MIT
 /*
  * Stream work: copies through the copy-priority module, cross-stream waits,
- * stream synchronisation.  A stream's work is the tail of its channel's
- * (streams of one priority share a channel), so a stream is complete when
- * its channel's timeline has passed the stream's last entry.
+ * stream synchronisation.  A stream's work is the tail of its level's
+ * (streams of one priority share the level's channels), so a stream is
+ * complete when the timeline of the channel of its last work has passed
+ * the stream's last entry.
+ *
+ * A level has a copy channel and, once it launched a kernel, a compute
+ * channel; the two run side by side.  Work that goes to the other channel
+ * than the level's latest work first waits for that work on the PPU (a
+ * SEM_ACQUIRE of its timeline), so the level's work keeps its order across
+ * both and the last entry completes last.  Semaphore operations (events,
+ * waits, writes) go to the channel of the latest work and need no such wait.
  */
 #include "drm/ppu_drm.h"
 #include "ppu_internal.h"
 
-static ppu_status stream_check(ppu_stream *s, const char *fn)
+ppu_status ppu_stream_check(ppu_stream *s, const char *fn)
 {
+	struct ppu_chan *k;
+
 	if (!s || !s->ctx || !s->chan)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "%s: NULL stream", fn);
 	if (s->chan->dead)
 		return ppu_chan_fault_status(s->chan);
+	/* Later work of the level would wait for the lost kernels. */
+	k = s->ctx->kchan[s->level];
+	if (k && k->dead)
+		return ppu_chan_fault_status(k);
 	return PPU_SUCCESS;
+}
+
+/* The channel of the level's latest work (the copy channel before any). */
+static struct ppu_chan *level_last(ppu_ctx *ctx, unsigned int level)
+{
+	struct ppu_chan *c = ctx->chan[level], *k = ctx->kchan[level];
+
+	return k && k->stamp > c->stamp ? k : c;
 }
 
 ppu_status ppu_stream_get_priority(ppu_stream *s, int *prio)
@@ -41,10 +63,10 @@ ppu_status ppu_stream_synchronize(ppu_stream *s)
 	ppu_status st;
 
 	ppu_clear_error();
-	st = stream_check(s, "ppu_stream_synchronize");
+	st = ppu_stream_check(s, "ppu_stream_synchronize");
 	if (st || !s->has_work)
 		return st;
-	return ppu_chan_wait(s->chan, s->last_seq);
+	return ppu_chan_wait(s->last_chan, s->last_seq);
 }
 
 ppu_status ppu_stream_query(ppu_stream *s)
@@ -52,18 +74,61 @@ ppu_status ppu_stream_query(ppu_stream *s)
 	ppu_status st;
 
 	ppu_clear_error();
-	st = stream_check(s, "ppu_stream_query");
-	if (st || !s->has_work || ppu_chan_done(s->chan, s->last_seq))
+	st = ppu_stream_check(s, "ppu_stream_query");
+	if (st || !s->has_work || ppu_chan_done(s->last_chan, s->last_seq))
 		return st;
-	st = ppu_chan_check(s->chan);
+	st = ppu_chan_check(s->last_chan);
 	return st ? st : PPU_ERROR_NOT_READY;
 }
 
-/* The stream's channel now ends with entry @seq, which belongs to the stream. */
-static void stream_mark(ppu_stream *s, uint32_t seq)
+/* Channel @ch now ends with entry @seq, which belongs to the stream. */
+static void stream_mark(ppu_stream *s, struct ppu_chan *ch, uint32_t seq)
 {
+	s->last_chan = ch;
 	s->last_seq = seq;
 	s->has_work = 1;
+}
+
+ppu_status ppu_stream_begin(ppu_stream *s, struct ppu_chan *ch, uint32_t min, struct ppu_pb *pb,
+			    struct ppu_stream_order *o)
+{
+	struct ppu_chan *prev = level_last(s->ctx, s->level);
+	ppu_status st;
+
+	o->on = NULL;
+	if (prev != ch && prev->stamp && !ppu_chan_done(prev, prev->seq)) {
+		/* Work that waits for lost work is lost too (fault.c). */
+		if (prev->dead) {
+			ppu_chan_faulted(ch, prev);
+			return ppu_chan_fault_status(ch);
+		}
+		st = ppu_chan_dep_reserve(ch);
+		if (st)
+			return st;
+		o->on = prev;
+		o->on_seq = prev->seq;
+		min += PPU_SEM_METHOD_DWORDS;
+	}
+	st = ppu_chan_begin(ch, min, pb);
+	if (st)
+		return st;
+	if (o->on)
+		ppu_pb_sem(pb, o->on->timeline.va, o->on_seq,
+			   ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ, 0));
+	return PPU_SUCCESS;
+}
+
+ppu_status ppu_stream_submit(ppu_stream *s, struct ppu_chan *ch, struct ppu_pb *pb,
+			     const struct ppu_stream_order *o, uint32_t *seq)
+{
+	ppu_status st = ppu_chan_submit(ch, pb, seq);
+
+	if (st)
+		return st;
+	if (o->on)
+		ppu_chan_dep_add(ch, o->on, o->on_seq, *seq);
+	stream_mark(s, ch, *seq);
+	return PPU_SUCCESS;
 }
 
 /* The word of a stream memory operation: aligned, inside one allocation. */
@@ -79,20 +144,26 @@ static ppu_status value_word_check(ppu_stream *s, ppu_devptr addr, const char *f
 	return PPU_SUCCESS;
 }
 
+struct ppu_chan *ppu_stream_sem_chan(ppu_stream *s)
+{
+	return level_last(s->ctx, s->level);
+}
+
 ppu_status ppu_stream_sem_op(ppu_stream *s, uint32_t va, uint32_t payload, uint32_t exec,
 			     uint32_t *seq)
 {
+	struct ppu_chan *ch = ppu_stream_sem_chan(s);
 	struct ppu_pb pb;
 	ppu_status st;
 
 	ppu_ctx_launch(s->ctx);
-	st = ppu_chan_begin(s->chan, 6, &pb);
+	st = ppu_chan_begin(ch, PPU_SEM_METHOD_DWORDS, &pb);
 	if (st)
 		return st;
 	ppu_pb_sem(&pb, va, payload, exec);
-	st = ppu_chan_submit(s->chan, &pb, seq);
+	st = ppu_chan_submit(ch, &pb, seq);
 	if (!st)
-		stream_mark(s, *seq);
+		stream_mark(s, ch, *seq);
 	return st;
 }
 
@@ -105,31 +176,33 @@ static ppu_status stream_sem_op(ppu_stream *s, uint32_t va, uint32_t payload, ui
 
 ppu_status ppu_stream_wait_event(ppu_stream *s, ppu_event *ev)
 {
+	struct ppu_chan *ch;
 	ppu_status st;
 	uint32_t seq;
 
 	ppu_clear_error();
-	st = stream_check(s, "ppu_stream_wait_event");
+	st = ppu_stream_check(s, "ppu_stream_wait_event");
 	if (st)
 		return st;
 	if (!ev || ev->ctx != s->ctx)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE,
 				"ppu_stream_wait_event: NULL event or one of another context");
-	/* Nothing recorded, or recorded in this very channel: already in order. */
-	if (!ev->count || ev->chan == s->chan)
+	/* Nothing recorded, or recorded in this very level: already in order. */
+	if (!ev->count || ev->chan->level == s->level)
 		return PPU_SUCCESS;
+	ch = ppu_stream_sem_chan(s);
 	/* Work that waits for lost work is lost too (fault.c). */
 	if (ev->chan->dead && !ppu_chan_done(ev->chan, ev->seq)) {
-		ppu_chan_faulted(s->chan, ev->chan);
-		return ppu_chan_fault_status(s->chan);
+		ppu_chan_faulted(ch, ev->chan);
+		return ppu_chan_fault_status(ch);
 	}
-	st = ppu_chan_dep_reserve(s->chan);
+	st = ppu_chan_dep_reserve(ch);
 	if (!st)
 		st = ppu_stream_sem_op(s, ev->sem.va, ev->count,
 				       ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ, 0),
 				       &seq);
 	if (!st)
-		ppu_chan_dep_add(s->chan, ev->chan, ev->seq, seq);
+		ppu_chan_dep_add(ch, ev->chan, ev->seq, seq);
 	return st;
 }
 
@@ -144,7 +217,7 @@ ppu_status ppu_stream_wait_value32(ppu_stream *s, ppu_devptr addr, uint32_t valu
 	ppu_status st;
 
 	ppu_clear_error();
-	st = stream_check(s, "ppu_stream_wait_value32");
+	st = ppu_stream_check(s, "ppu_stream_wait_value32");
 	if (st)
 		return st;
 	if ((unsigned int)cond >= sizeof(op) / sizeof(op[0]))
@@ -164,7 +237,7 @@ ppu_status ppu_stream_write_value32(ppu_stream *s, ppu_devptr addr, uint32_t val
 	ppu_status st;
 
 	ppu_clear_error();
-	st = stream_check(s, "ppu_stream_write_value32");
+	st = ppu_stream_check(s, "ppu_stream_write_value32");
 	if (!st)
 		st = value_word_check(s, addr, "ppu_stream_write_value32");
 	if (st)
@@ -180,7 +253,7 @@ ppu_status ppu_memcpy_async(ppu_devptr dst, ppu_devptr src, size_t bytes, ppu_st
 	int done = 0;
 
 	ppu_clear_error();
-	st = stream_check(s, "ppu_memcpy_async");
+	st = ppu_stream_check(s, "ppu_memcpy_async");
 	if (st)
 		return st;
 	ctx = s->ctx;
@@ -199,17 +272,18 @@ ppu_status ppu_memcpy_async(ppu_devptr dst, ppu_devptr src, size_t bytes, ppu_st
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_memcpy_async: bad copy");
 	ppu_ctx_launch(ctx);
 	while (!done) {
+		struct ppu_stream_order o;
 		struct ppu_pb pb;
 		uint32_t seq;
 
-		st = ppu_chan_begin(s->chan, ppu_copy_prio_step_dwords(&ctx->cp, s->level), &pb);
+		st = ppu_stream_begin(s, s->chan, ppu_copy_prio_step_dwords(&ctx->cp, s->level),
+				      &pb, &o);
 		if (st)
 			return st;
 		done = ppu_copy_prio_emit(&ctx->cp, &op, &pb);
-		st = ppu_chan_submit(s->chan, &pb, &seq);
+		st = ppu_stream_submit(s, s->chan, &pb, &o, &seq);
 		if (st)
 			return st;
-		stream_mark(s, seq);
 	}
 	return PPU_SUCCESS;
 }

@@ -4,12 +4,13 @@
  *
  * A CUDA-shaped C API on top of ppu.ko (through libdrm): devices, contexts,
  * device-local and host memory, streams with priorities, asynchronous
- * copies, events and synchronisation.  Two of the project's techniques live
- * underneath it:
+ * copies, kernel modules and launches, events and synchronisation.  Two of
+ * the project's techniques live underneath it:
  *
  * - stream priorities that leave room for dynamic parallelism
  *   (US 9575760): with a max nesting depth N and M device priorities there
- *   are floor(M / N) stream priority levels, N device priorities apart;
+ *   are floor(M / N) stream priority levels, N device priorities apart, and
+ *   a kernel runs at its stream's device priority;
  * - prioritised copies (US 9483423): streams alias onto one copy channel
  *   per priority level and every copy is wrapped in semaphore commands, so
  *   the PPU's priority-unaware, time-sliced host runs higher-priority copies
@@ -116,6 +117,8 @@ struct ppu_device_info {
 	uint32_t copy_chunk_bytes;	/* the copy engine's chunk */
 	uint64_t local_mem_bytes;	/* device-local memory */
 	uint64_t features;		/* DRM_PPU_FEATURE_* bits */
+	uint32_t cu_contexts;		/* thread contexts per compute unit (0: none) */
+	uint32_t max_cta_threads;	/* threads of one CTA a kernel launch may have */
 };
 
 /* The number of PPUs (render nodes whose driver is "ppu"); 0 is not an error. */
@@ -138,10 +141,11 @@ PPU_API ppu_status ppu_ctx_get_info(ppu_ctx *ctx, struct ppu_device_info *info);
 enum ppu_limit {
 	/*
 	 * N: levels of a parent -> child launch chain (1 .. M).  Default 2.
-	 * Fixes the stream priority levels (floor(M / N)), so it can change
-	 * only before the context's first launch (the first copy, event
-	 * record or stream wait that reaches the device); later calls fail
-	 * with PPU_ERROR_CONTEXT_ACTIVE.
+	 * Fixes the stream priority levels (floor(M / N)) and the depth of
+	 * the compute channels, so it can change only before the context's
+	 * first launch (the first copy, event record, stream wait or kernel
+	 * launch that reaches the device); later calls fail with
+	 * PPU_ERROR_CONTEXT_ACTIVE.
 	 */
 	PPU_LIMIT_MAX_NESTING_DEPTH = 0,
 	/*
@@ -160,6 +164,38 @@ enum ppu_limit {
 	 * prior art.  Only before the first launch.
 	 */
 	PPU_LIMIT_COPY_PRIORITIES = 2,
+	/*
+	 * Stack bytes of every kernel thread, 0 .. PPU_MAX_STACK_SIZE; the
+	 * launch rounds it up to a power of two of at least 64 (0: no
+	 * stack).  Default 1024.  Can change at any time; applies to kernels
+	 * launched afterwards.  The stacks are part of each launch's task
+	 * block in device memory.
+	 */
+	PPU_LIMIT_STACK_SIZE = 3,
+	/*
+	 * Which device priority kernels run at (enum ppu_kernel_priorities):
+	 * their stream's (the default), or 0 for every kernel as in the
+	 * prior art.  Only before the first launch.
+	 */
+	PPU_LIMIT_KERNEL_PRIORITIES = 4,
+};
+
+/* The largest PPU_LIMIT_STACK_SIZE. */
+#define PPU_MAX_STACK_SIZE 65536u
+
+/* Values of PPU_LIMIT_KERNEL_PRIORITIES. */
+enum ppu_kernel_priorities {
+	/*
+	 * Every kernel launched by the host at device priority 0 whatever
+	 * its stream; children at 1 .. N - 1 (the prior art, for comparison).
+	 */
+	PPU_KERNEL_PRIORITIES_OFF = 0,
+	/*
+	 * A kernel at its stream's device priority (the stream priority
+	 * times N), its children at +1 per level below, so the priority
+	 * ranges of different streams never overlap (US 9575760).
+	 */
+	PPU_KERNEL_PRIORITIES_ON = 1,
 };
 
 /* Values of PPU_LIMIT_COPY_PRIORITIES. */
@@ -222,8 +258,9 @@ PPU_API ppu_status ppu_stream_create_with_priority(ppu_ctx *ctx, int prio, ppu_s
 /* The stream priority in use: the one requested, clamped into the current range. */
 PPU_API ppu_status ppu_stream_get_priority(ppu_stream *stream, int *prio);
 /*
- * The device priority every launch into the stream carries (parents too;
- * children run at +1 per level).
+ * The device priority every launch into the stream carries (kernels too,
+ * unless PPU_LIMIT_KERNEL_PRIORITIES is OFF; their children run at +1 per
+ * level).
  */
 PPU_API ppu_status ppu_stream_get_device_priority(ppu_stream *stream, unsigned int *device_prio);
 /* Waits for the stream's work, then frees it. */
@@ -295,6 +332,48 @@ PPU_API ppu_status ppu_module_get_global(ppu_module *mod, const char *name, ppu_
  * ppu_ctx_destroy() unloads the modules left.
  */
 PPU_API ppu_status ppu_module_unload(ppu_module *mod);
+
+/* ---- kernel launches ---- */
+
+/* Grid (CTAs) or CTA (threads) dimensions; every one at least 1. */
+typedef struct ppu_dim3 {
+	uint32_t x, y, z;
+} ppu_dim3;
+
+/* The most parameter bytes one launch carries. */
+#define PPU_MAX_PARAM_BYTES 4096u
+
+/*
+ * Launches kernel @fn on @grid CTAs of @cta threads each, in stream order:
+ * it starts once the stream's earlier work (copies, kernels, waits) has
+ * completed, and the stream's later work, event records and synchronize
+ * calls wait for it.  @param_bytes bytes at @params (NULL when 0) are
+ * copied at the call, so the caller may reuse its buffer at once; the
+ * kernel gets the device address of the copy (ppu_param(), the body's
+ * @params), 64-byte aligned, or 0 without parameters.  Parameter blocks
+ * hold device addresses, never host pointers.
+ *
+ * The kernel runs at the stream's device priority
+ * (ppu_stream_get_device_priority(), or 0 under PPU_LIMIT_KERNEL_PRIORITIES
+ * OFF), each thread with a stack of PPU_LIMIT_STACK_SIZE bytes.  It returns
+ * once the launch is submitted, blocking only while the launch resources
+ * (launch slots, task blocks, the channel's rings) are all in use by
+ * unfinished work.  A kernel launch is a launch: it fixes the nesting depth
+ * and the priority settings.
+ *
+ * Errors: INVALID_VALUE for a NULL @fn or @stream, NULL @params with
+ * @param_bytes > 0, @param_bytes above PPU_MAX_PARAM_BYTES, a function of
+ * another context, or a shape the device cannot run (a dimension 0, grid y
+ * or z above 65535, 2^32 CTAs or more, more threads per CTA than the
+ * device's limit; ppu_last_error() says which); NOT_SUPPORTED on a device
+ * without a compute engine; CHANNEL_FAULT once a channel of the stream's
+ * level has faulted (a faulting kernel is reported like a faulting copy);
+ * memory errors; channel errors when the level's compute channel is made
+ * (PERMISSION_DENIED when device priority + N - 1 passes 32 without
+ * CAP_SYS_NICE); submit errors.
+ */
+PPU_API ppu_status ppu_launch_kernel(ppu_function *fn, ppu_dim3 grid, ppu_dim3 cta,
+				     const void *params, size_t param_bytes, ppu_stream *stream);
 
 /* ---- events ---- */
 

@@ -34,6 +34,7 @@ void rt_raw_copy_unchecked(ppu_ctx *ctx, ppu_devptr dst, ppu_devptr src, uint32_
 	RT(ppu_chan_begin(s->chan, 16, &pb));
 	ppu_pb_copy(&pb, (uint32_t)src, (uint32_t)dst, len, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
 	RT(ppu_chan_submit(s->chan, &pb, &seq));
+	s->last_chan = s->chan;
 	s->last_seq = seq;
 	s->has_work = 1;
 }

@@ -9,6 +9,8 @@ Suite *suite_copy_prio(void);
 Suite *suite_pb_ring(void);
 Suite *suite_module_elf(void);
 Suite *suite_launch_plan(void);
+Suite *suite_tl_ring(void);
+Suite *suite_launch_cmds(void);
 
 int main(void)
 {
@@ -21,6 +23,8 @@ int main(void)
 	srunner_add_suite(sr, suite_pb_ring());
 	srunner_add_suite(sr, suite_module_elf());
 	srunner_add_suite(sr, suite_launch_plan());
+	srunner_add_suite(sr, suite_tl_ring());
+	srunner_add_suite(sr, suite_launch_cmds());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

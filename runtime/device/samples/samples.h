@@ -97,6 +97,35 @@ struct lookup_params {
 	uint32_t out;		/* uint32_t[n] */
 };
 
+/*
+ * A register-only loop of iters rounds per thread (no memory access until
+ * the end): out[global id] = spin_run(seed ^ global id, iters).  Used to
+ * fill the compute units for issue-rate and priority measurements.
+ */
+struct spin_params {
+	uint32_t iters;
+	uint32_t seed;
+	uint32_t out;		/* uint32_t[threads] */
+};
+
+static inline uint32_t spin_run(uint32_t x, uint32_t iters)
+{
+	uint32_t h = 0x811c9dc5u;
+
+	for (uint32_t i = 0; i < iters; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		h = (h ^ x) * 0x01000193u;
+	}
+	return h;
+}
+
+/* out[global id] = the low half of the PPU cycle counter at the thread's start. */
+struct stamp_params {
+	uint32_t out;		/* uint32_t[threads] */
+};
+
 /* Round r of the barrier kernel: thread tid's new value. */
 static inline uint32_t barrier_mix(const uint32_t *src, uint32_t tid, uint32_t active, uint32_t r)
 {

@@ -39,6 +39,7 @@ BENCH_BIN := build/bench/ppu_bench
 DEMO_BIN := build/examples/seeds_b_demo
 
 .PHONY: all deps check check-run bench bench-run demo demo-run demo-rtl demo-rtl-run lint lint-run \
+	synth synth-run \
 	soak soak-run \
 	clean help
 
@@ -46,11 +47,12 @@ help:
 	@echo "make deps   install missing Debian packages (root)"
 	@echo "make all    build the RTL model, harness, tests, benchmarks, demo"
 	@echo "make check  run every test (unit, RTL, demo --check, lint + synthesis)"
-	@echo "make demo   the showcase: priority mapping and copy priorities through libppu -> ppu.ko ->"
+	@echo "make demo   the showcase: priority mapping, copy and kernel priorities through libppu -> ppu.ko ->"
 	@echo "            RTL in the co-simulated guest"
 	@echo "make demo-rtl  the same example and latency ratios on the bare RTL harness"
 	@echo "make bench  run the benchmarks; results in build/bench.txt"
-	@echo "make lint   verilator -Wall lint + Yosys synthesis (no latches) + sparse on ppu.ko"
+	@echo "make lint   verilator -Wall lint + Yosys synthesis of a reduced compute engine (no latches) + sparse"
+	@echo "make synth  Yosys synthesis of the default PPU (four compute units; takes a while)"
 	@echo "make guest-check  ppu.ko and its ioctl tests in the co-simulated QEMU guest"
 	@echo "make soak   thousands of random prioritised-copy mixes through libppu (about 50 min)"
 
@@ -66,7 +68,8 @@ build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BI
 	$(RT_EXAMPLE_BINS) $(PPU_SMI) $(ISS_TEST_BIN) device-kernels
 
 # The runtime's device-free modules are unit-tested here.
-RUNTIME_PURE := runtime/priority_map.c runtime/copy_prio.c runtime/pb_ring.c runtime/module_elf.c runtime/launch_plan.c
+RUNTIME_PURE := runtime/priority_map.c runtime/copy_prio.c runtime/pb_ring.c runtime/module_elf.c runtime/launch_plan.c \
+	runtime/tl_ring.c runtime/launch_cmds.c
 
 build/tests/unit_tests: $(UNIT_TESTS) tests/unit/unit_main.c $(PPU_SVPKG) include/ppu/*.h \
 		include/ppu/*.def $(RUNTIME_PURE) $(RUNTIME_PURE:.c=.h) runtime/errbuf.h
@@ -77,18 +80,23 @@ build/tests/unit_tests: $(UNIT_TESTS) tests/unit/unit_main.c $(PPU_SVPKG) includ
 # The compute tests load the sample kernels (build/device/*.elf) with the
 # runtime's ELF loader and size their task blocks with its launch plan.
 RTL_RUNTIME_SRCS := runtime/module_elf.c runtime/launch_plan.c
+RTL_COMPUTE := tests/rtl/rtl_compute.c tests/rtl/rtl_compute.h
+# ... and compare them with the instruction-set reference model.
 $(RTL_TEST_BIN): $(RTL_TESTS) tests/rtl/rtl_main.c tests/rtl/rtl_suites.h $(RTL_ENV) \
 		tests/rtl/rtl_check.c tests/rtl/rtl_check.h $(SEEDS_B) $(PPUSIM_LIB) include/ppu/*.h \
-		$(RTL_RUNTIME_SRCS) runtime/module_elf.h runtime/launch_plan.h | device-kernels
+		$(RTL_COMPUTE) $(RTL_RUNTIME_SRCS) runtime/module_elf.h runtime/launch_plan.h \
+		$(ISS_SRCS) $(ISS_HDRS) | device-kernels
 	@mkdir -p $(@D)
 	$(CC) $(PPU_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/rtl/rtl_main.c $(RTL_TESTS) \
 		tests/examples/seeds_b.c tests/rtl/rtl_env.c tests/rtl/rtl_check.c \
-		$(RTL_RUNTIME_SRCS) $(PPUSIM_LIB) $(PPUSIM_LDLIBS) $(CHECK_LIBS)
+		tests/rtl/rtl_compute.c $(RTL_RUNTIME_SRCS) $(ISS_SRCS) $(PPUSIM_LIB) $(PPUSIM_LDLIBS) \
+		$(CHECK_LIBS)
 
-$(BENCH_BIN): $(BENCH_SRCS) $(RTL_ENV) $(SEEDS_B) $(PPUSIM_LIB) include/ppu/*.h
+$(BENCH_BIN): $(BENCH_SRCS) $(RTL_ENV) $(SEEDS_B) $(PPUSIM_LIB) include/ppu/*.h \
+		$(RTL_COMPUTE) $(RTL_RUNTIME_SRCS) | device-kernels
 	@mkdir -p $(@D)
 	$(CC) $(PPU_CFLAGS) -o $@ $(BENCH_SRCS) tests/examples/seeds_b.c tests/rtl/rtl_env.c \
-		$(PPUSIM_LIB) $(PPUSIM_LDLIBS)
+		tests/rtl/rtl_compute.c $(RTL_RUNTIME_SRCS) $(PPUSIM_LIB) $(PPUSIM_LDLIBS)
 
 $(DEMO_BIN): tests/examples/seeds_b_demo.c $(SEEDS_B) $(RTL_ENV) $(PPUSIM_LIB) include/ppu/*.h
 	@mkdir -p $(@D)
@@ -110,12 +118,12 @@ demo: deps
 	@$(MAKE) --no-print-directory demo-run
 
 # The main job: libppu -> ppu.ko -> RTL in the co-simulated guest: the
-# stream -> device priority mapping (SEEDS §A) and the copy priorities of
-# SEEDS §B through the runtime's API (about 15 s once built, 5 s of it the
-# guest's boot).
-demo-run: cosim-tools kmod build/guest/runtime_demo
+# stream -> device priority mapping (SEEDS §A), the copy priorities of
+# SEEDS §B and kernel priorities through the runtime's API.
+demo-run: cosim-tools kmod build/guest/runtime_demo device-kernels
 	$(COSIM_RUNNER) --kver $(PPU_KVER) --timeout 600 --module $(KMOD) \
-		--file build/guest/runtime_demo:/bin/runtime_demo --run /bin/runtime_demo
+		--file build/guest/runtime_demo:/bin/runtime_demo \
+		--file build/device/spin.elf:/lib/ppu/spin.elf --run /bin/runtime_demo
 
 # The same example on the bare RTL harness, plus the latency benchmark.
 demo-rtl: deps
@@ -137,9 +145,23 @@ bench-run: $(BENCH_BIN)
 lint: deps
 	@$(MAKE) --no-print-directory lint-run
 
+# Synthesis of the PPU with its default parameters (resource figures in
+# docs/hw-architecture.md).
+synth: deps
+	@$(MAKE) --no-print-directory synth-run
+
+synth-run: $(PPU_SVPKG)
+	tools/ppu-synth $(PPUSIM_VSRCS)
+
+# The check synthesises a reduced compute engine (one unit of 4 contexts,
+# 2 task slots, 8 task ids: the same modules, fewer copies; about 8 minutes
+# here) and lints the default PPU and one without compute; `make synth`
+# synthesises the default PPU (about half an hour).
+SYNTH_CHECK_PARAMS := NUM_CU=1 CU_CONTEXTS=4 TASK_SLOTS=2 NUM_TASKS=8
 lint-run: $(PPU_SVPKG)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_top $(PPUSIM_VSRCS)
-	tools/ppu-synth $(PPUSIM_VSRCS)
+	$(VERILATOR) --lint-only -Wall --top-module ppu_top -GNUM_CU=0 $(PPUSIM_VSRCS)
+	PPU_SYNTH_PARAMS="$(SYNTH_CHECK_PARAMS)" tools/ppu-synth $(PPUSIM_VSRCS)
 	@$(MAKE) --no-print-directory kmod-sparse 2>&1 | tee build/sparse.log
 	@! grep -E '(warning|error):' build/sparse.log
 
@@ -147,8 +169,9 @@ lint-run: $(PPU_SVPKG)
 # every program, a module unload/reload, the tests again.
 GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem \
 	--run /bin/test_vm --run /bin/test_chan --run /bin/test_sem --run /bin/test_lmem \
-	--run /bin/test_isolation --run '/bin/seeds_b_guest --check' --run /bin/test_runtime \
-	--run /bin/test_runtime_prio --run /bin/test_runtime_modules \
+	--run /bin/test_isolation --run /bin/test_compute --run '/bin/seeds_b_guest --check' \
+	--run /bin/test_runtime \
+	--run /bin/test_runtime_prio --run /bin/test_runtime_modules --run /bin/test_runtime_kernels \
 	--run '/bin/soak_copy_prio --mixes 40 --hold' \
 	--run '/bin/pipeline --check' --run /bin/test_unplug \
 	--run /bin/ppu-smi \

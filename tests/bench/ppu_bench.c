@@ -11,10 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "rtl_env.h"
 #include "seeds_b.h"
 
-static struct ppu_sim_config bench_cfg(void)
+struct ppu_sim_config bench_cfg(void)
 {
 	struct ppu_sim_config c;
 
@@ -28,7 +29,7 @@ static struct ppu_sim_config bench_cfg(void)
 	return c;
 }
 
-static void emit(const char *name, double v, const char *unit)
+void bench_emit(const char *name, double v, const char *unit)
 {
 	printf("bench: %s %.4g %s\n", name, v, unit);
 	fflush(stdout);
@@ -81,9 +82,9 @@ static void bench_copy_throughput(void)
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		cyc = copy_cycles(env, ch, &src, &dst, sizes[i], &e2e);
 		snprintf(name, sizeof(name), "copy_local_%uKiB_of_peak", sizes[i] >> 10);
-		emit(name, (double)sizes[i] / 8.0 / (double)cyc, "fraction");
+		bench_emit(name, (double)sizes[i] / 8.0 / (double)cyc, "fraction");
 		snprintf(name, sizeof(name), "copy_local_%uKiB_submit_to_done_of_peak", sizes[i] >> 10);
-		emit(name, (double)sizes[i] / 8.0 / (double)e2e, "fraction");
+		bench_emit(name, (double)sizes[i] / 8.0 / (double)e2e, "fraction");
 	}
 	/* misaligned source and destination */
 	{
@@ -92,13 +93,13 @@ static void bench_copy_throughput(void)
 		s.va += 3;
 		d.va += 5;
 		cyc = copy_cycles(env, ch, &s, &d, 1u << 20, &e2e);
-		emit("copy_local_1024KiB_misaligned_of_peak", (double)(1u << 20) / 8.0 / cyc,
+		bench_emit("copy_local_1024KiB_misaligned_of_peak", (double)(1u << 20) / 8.0 / cyc,
 		     "fraction");
 	}
 	cyc = copy_cycles(env, ch, &ssrc, &dst, 1u << 20, &e2e);
-	emit("copy_sys_to_local_1024KiB_of_peak", (double)(1u << 20) / 8.0 / cyc, "fraction");
+	bench_emit("copy_sys_to_local_1024KiB_of_peak", (double)(1u << 20) / 8.0 / cyc, "fraction");
 	ppu_sim_get_stats(env->sim, &st);
-	emit("verilator_speed_copy_stream", st.cycles_per_sec, "cycles/s");
+	bench_emit("verilator_speed_copy_stream", st.cycles_per_sec, "cycles/s");
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
 	rtl_env_destroy(env);
@@ -135,7 +136,7 @@ static void bench_doorbell_latency(void)
 		}
 		sum += env->ev[k].cycle - t0;
 	}
-	emit("doorbell_to_first_gpfifo_fetch", (double)sum / n, "cycles");
+	bench_emit("doorbell_to_first_gpfifo_fetch", (double)sum / n, "cycles");
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);
 	rtl_env_destroy(env);
@@ -174,31 +175,37 @@ static void bench_copy_priority(void)
 			}
 			snprintf(name, sizeof(name), "copy_prio_64KiB_behind_8x%uKiB_%s_ratio",
 				 lows[i] >> 10, cfg_name[k]);
-			emit(name, r.ratio, "x");
+			bench_emit(name, r.ratio, "x");
 			snprintf(name, sizeof(name), "copy_prio_64KiB_behind_8x%uKiB_%s_lows_first",
 				 lows[i] >> 10, cfg_name[k]);
-			emit(name, r.lows_before_high, "copies");
+			bench_emit(name, r.lows_before_high, "copies");
 			if (k == 2) {
 				snprintf(name, sizeof(name),
 					 "copy_prio_64KiB_behind_8x%uKiB_one_low_copy_bound", lows[i] >> 10);
-				emit(name, r.bound, "x");
+				bench_emit(name, r.bound, "x");
 				snprintf(name, sizeof(name),
 					 "copy_prio_64KiB_behind_8x%uKiB_semaphores_of_bound", lows[i] >> 10);
-				emit(name, r.ratio / r.bound, "fraction");
+				bench_emit(name, r.ratio / r.bound, "fraction");
 			}
 			if (lows[i] == 16u << 20 && k == 2)
-				emit("verilator_speed_copy_priority", r.sim_cycles_per_sec, "cycles/s");
+				bench_emit("verilator_speed_copy_priority", r.sim_cycles_per_sec, "cycles/s");
 		}
 	}
-	emit("h200_reference_64KiB_behind_8x256MiB_ratio", 4384, "x");
+	bench_emit("h200_reference_64KiB_behind_8x256MiB_ratio", 4384, "x");
 }
 
-int main(void)
+/* No argument: every benchmark; "compute": only the compute ones. */
+int main(int argc, char **argv)
 {
 	printf("PPU RTL benchmarks (memory: local 40 cycles, system 200 cycles, 8 B/cycle each;\n"
 	       "copy datapath peak 8 B/cycle; default time slice 1048576 cycles)\n");
+	if (argc > 1 && !strcmp(argv[1], "compute")) {
+		bench_compute();
+		return 0;
+	}
 	bench_doorbell_latency();
 	bench_copy_throughput();
 	bench_copy_priority();
+	bench_compute();
 	return 0;
 }

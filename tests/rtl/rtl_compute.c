@@ -88,6 +88,17 @@ struct rtl_chan *rtl_cchan_create(struct rtl_env *env, struct rtl_ctx *ctx, unsi
 	return ch;
 }
 
+void rtl_klaunch_init(struct rtl_klaunch *l, uint32_t entry, uint32_t grid_x, uint32_t cta_x,
+		      const void *params, uint32_t param_bytes)
+{
+	memset(l, 0, sizeof(*l));
+	l->entry = entry;
+	l->grid[0] = grid_x;
+	l->cta[0] = cta_x;
+	l->params = params;
+	l->param_bytes = param_bytes;
+}
+
 void rtl_klaunch_prepare(struct rtl_ctx *ctx, struct rtl_klaunch *l, uint32_t sem_payload)
 {
 	struct ppu_launch_limits lim = {
@@ -124,7 +135,7 @@ void rtl_klaunch_prepare(struct rtl_ctx *ctx, struct rtl_klaunch *l, uint32_t se
 		d.grid[i] = shape.grid[i];
 		d.cta[i] = shape.cta[i];
 	}
-	d.param = l->pbuf.va;
+	d.param = l->param_va ? l->param_va : l->pbuf.va;
 	d.prio = l->prio;
 	d.flags = l->flags | PPU_FSET(PPU_TMD_FLAGS_SEM_RELEASE, 1) |
 		  PPU_FSET(PPU_TMD_FLAGS_SEM_TIMESTAMP, 1);

@@ -39,12 +39,16 @@ struct rtl_klaunch {
 	uint32_t stack_bytes;		/* 0: 256 */
 	const void *params;
 	uint32_t param_bytes;
+	uint32_t param_va;		/* nonzero: PARAM_PTR as is, params not copied */
 	struct rtl_buf sem;		/* completion semaphore, 16 bytes, timestamped */
 	struct rtl_buf tmd;
 	struct rtl_buf block;
 	struct rtl_buf pbuf;
 };
 
+/* Zeroes @l and sets the entry, a 1-D grid and CTA, and the parameters. */
+void rtl_klaunch_init(struct rtl_klaunch *l, uint32_t entry, uint32_t grid_x, uint32_t cta_x,
+		      const void *params, uint32_t param_bytes);
 /* Allocates and writes the TMD, task block and parameters of @l. */
 void rtl_klaunch_prepare(struct rtl_ctx *ctx, struct rtl_klaunch *l, uint32_t sem_payload);
 /* Submits launch; WFI; and, if @after_va, a host release of @after there. */

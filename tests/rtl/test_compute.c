@@ -18,6 +18,7 @@
 #include "rtl_env.h"
 #include "rtl_suites.h"
 #include "rtl_compute.h"
+#include "../iss/ppu_iss.h"
 #include "../../runtime/device/samples/samples.h"
 
 #define PAGE 4096u
@@ -106,13 +107,8 @@ START_TEST(saxpy_matches_the_cpu)
 	rtl_buf_write(f.env, &by, 0, y, sizeof(y));
 	p = (struct saxpy_params){ .n = N, .a = -3, .x = bx.va, .y = by.va };
 
-	memset(&l, 0, sizeof(l));
-	l.entry = rtl_kimage_fn(&f.k, "saxpy");
-	l.grid[0] = 8;
-	l.cta[0] = 8;
+	rtl_klaunch_init(&l, rtl_kimage_fn(&f.k, "saxpy"), 8, 8, &p, sizeof(p));
 	l.prio = 7;
-	l.params = &p;
-	l.param_bytes = sizeof(p);
 	rtl_klaunch_prepare(f.ctx, &l, 0x5a);
 	ch = rtl_cchan_create(f.env, f.ctx, 1, 0, 63, 1);
 	rtl_klaunch_submit(ch, &l, after.va, 0xa5);
@@ -162,12 +158,7 @@ START_TEST(wfi_waits_for_the_channels_tasks)
 	out = rtl_buf_alloc(f.ctx, 0, T * 4);
 	after = rtl_buf_alloc(f.ctx, 0, 4);
 	p.out = out.va;
-	memset(&l, 0, sizeof(l));
-	l.entry = rtl_kimage_fn(&f.k, "checksum");
-	l.grid[0] = 2;
-	l.cta[0] = 8;
-	l.params = &p;
-	l.param_bytes = sizeof(p);
+	rtl_klaunch_init(&l, rtl_kimage_fn(&f.k, "checksum"), 2, 8, &p, sizeof(p));
 	rtl_klaunch_prepare(f.ctx, &l, 1);
 	ch = rtl_cchan_create(f.env, f.ctx, 0, 0, 63, 1);
 	rtl_klaunch_submit(ch, &l, after.va, 0x77);
@@ -221,12 +212,7 @@ START_TEST(atomics_from_every_context_are_exact)
 	bout = rtl_buf_alloc(f.ctx, 1, 12);
 	rtl_buf_write(f.env, &bin, 0, in, sizeof(in));
 	p = (struct reduce_params){ .n = N, .in = bin.va, .out = bout.va };
-	memset(&l, 0, sizeof(l));
-	l.entry = rtl_kimage_fn(&f.k, "reduce_atomic");
-	l.grid[0] = 4;
-	l.cta[0] = 8;
-	l.params = &p;
-	l.param_bytes = sizeof(p);
+	rtl_klaunch_init(&l, rtl_kimage_fn(&f.k, "reduce_atomic"), 4, 8, &p, sizeof(p));
 	rtl_klaunch_prepare(f.ctx, &l, 1);
 	ch = rtl_cchan_create(f.env, f.ctx, 2, 0, 63, 1);
 	rtl_klaunch_submit(ch, &l, 0, 0);
@@ -261,12 +247,7 @@ START_TEST(histogram_matches_the_cpu)
 	bbins = rtl_buf_alloc(f.ctx, 0, sizeof(bins));
 	rtl_buf_write(f.env, &bin, 0, in, sizeof(in));
 	p = (struct histogram_params){ .n = N, .nbins = BINS, .in = bin.va, .bins = bbins.va };
-	memset(&l, 0, sizeof(l));
-	l.entry = rtl_kimage_fn(&f.k, "histogram");
-	l.grid[0] = 5;
-	l.cta[0] = 8;
-	l.params = &p;
-	l.param_bytes = sizeof(p);
+	rtl_klaunch_init(&l, rtl_kimage_fn(&f.k, "histogram"), 5, 8, &p, sizeof(p));
 	rtl_klaunch_prepare(f.ctx, &l, 1);
 	ch = rtl_cchan_create(f.env, f.ctx, 3, 0, 63, 1);
 	rtl_klaunch_submit(ch, &l, 0, 0);
@@ -384,19 +365,9 @@ START_TEST(a_trapping_kernel_faults_only_its_channel)
 	rtl_buf_write(f.env, &by, 0, y, sizeof(y));
 	sp = (struct saxpy_params){ .n = N, .a = 5, .x = bx.va, .y = by.va };
 
-	memset(&la, 0, sizeof(la));
-	la.entry = rtl_kimage_fn(&f.k, "ids");
-	la.grid[0] = 4;
-	la.cta[0] = 8;
-	la.params = &ip;
-	la.param_bytes = sizeof(ip);
+	rtl_klaunch_init(&la, rtl_kimage_fn(&f.k, "ids"), 4, 8, &ip, sizeof(ip));
 	rtl_klaunch_prepare(f.ctx, &la, 0x11);
-	memset(&lb, 0, sizeof(lb));
-	lb.entry = rtl_kimage_fn(&ks, "saxpy");
-	lb.grid[0] = 8;
-	lb.cta[0] = 8;
-	lb.params = &sp;
-	lb.param_bytes = sizeof(sp);
+	rtl_klaunch_init(&lb, rtl_kimage_fn(&ks, "saxpy"), 8, 8, &sp, sizeof(sp));
 	rtl_klaunch_prepare(f.ctx, &lb, 0x22);
 
 	a = rtl_cchan_create(f.env, f.ctx, 5, 0, 63, 1);
@@ -499,13 +470,8 @@ START_TEST(higher_priority_ctas_dispatch_first)
 	ohi = rtl_buf_alloc(f.ctx, 0, 4 * 8 * 4);
 	plo.out = olo.va;
 	phi.out = ohi.va;
-	memset(&llo, 0, sizeof(llo));
-	llo.entry = rtl_kimage_fn(&f.k, "checksum");
-	llo.grid[0] = 32;
-	llo.cta[0] = 8;
+	rtl_klaunch_init(&llo, rtl_kimage_fn(&f.k, "checksum"), 32, 8, &plo, sizeof(plo));
 	llo.prio = 3;
-	llo.params = &plo;
-	llo.param_bytes = sizeof(plo);
 	rtl_klaunch_prepare(f.ctx, &llo, 1);
 	lhi = llo;
 	lhi.grid[0] = 4;
@@ -577,12 +543,7 @@ START_TEST(launches_beyond_the_task_ids_wait_and_all_run)
 	out = rtl_buf_alloc(f.ctx, 0, IDS_OUT_WORDS * 4);
 	sem = rtl_buf_alloc(f.ctx, 0, L * 16);
 	p.out = out.va;
-	memset(&l, 0, sizeof(l));
-	l.entry = rtl_kimage_fn(&f.k, "ids");
-	l.grid[0] = 1;
-	l.cta[0] = 1;
-	l.params = &p;
-	l.param_bytes = sizeof(p);
+	rtl_klaunch_init(&l, rtl_kimage_fn(&f.k, "ids"), 1, 1, &p, sizeof(p));
 	ch = rtl_cchan_create(f.env, f.ctx, 10, 0, 63, 1);
 	ppu_pb_init(&pb, dw, L * 16 + 16);
 	for (i = 0; i < L; i++) {
@@ -621,12 +582,7 @@ START_TEST(unbind_kills_a_running_kernel)
 	cfx_begin(&f, "checksum");
 	out = rtl_buf_alloc(f.ctx, 0, 32 * 4);
 	p.out = out.va;
-	memset(&l, 0, sizeof(l));
-	l.entry = rtl_kimage_fn(&f.k, "checksum");
-	l.grid[0] = 4;
-	l.cta[0] = 8;
-	l.params = &p;
-	l.param_bytes = sizeof(p);
+	rtl_klaunch_init(&l, rtl_kimage_fn(&f.k, "checksum"), 4, 8, &p, sizeof(p));
 	rtl_klaunch_prepare(f.ctx, &l, 0x99);
 	ch = rtl_cchan_create(f.env, f.ctx, 11, 0, 63, 1);
 	rtl_klaunch_submit(ch, &l, 0, 0);
@@ -678,6 +634,201 @@ START_TEST(copy_methods_on_a_compute_channel_are_illegal)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------- */
+/*
+ * Every deterministic sample kernel on the whole PPU against the
+ * instruction-set reference model running the same launch: the parameter
+ * and data arena and the kernel image (its globals) must end up identical.
+ */
+
+#define ARENA_BYTES (64u << 10)
+
+static uint32_t lcg_next(uint32_t *s)
+{
+	*s = *s * 1664525u + 1013904223u;
+	return *s;
+}
+
+struct iss_case {
+	const char *name;
+	uint32_t grid, cta;
+	/* fills the arena (at VA @va, host copy @a) and returns the parameter bytes at its start */
+	void (*setup)(uint8_t *a, uint32_t va, uint32_t threads);
+};
+
+static void words(uint8_t *a, uint32_t off, uint32_t n, uint32_t seed)
+{
+	uint32_t i, s = seed;
+
+	for (i = 0; i < n; i++) {
+		uint32_t v = lcg_next(&s);
+
+		memcpy(a + off + 4 * i, &v, 4);
+	}
+}
+
+static void setup_saxpy(uint8_t *a, uint32_t va, uint32_t t)
+{
+	struct saxpy_params p = { .n = t - 3, .a = 7, .x = va + 0x100, .y = va + 0x100 + 4 * t };
+
+	words(a, 0x100, 2 * t, 1);
+	memcpy(a, &p, sizeof(p));
+}
+
+static void setup_reduce(uint8_t *a, uint32_t va, uint32_t t)
+{
+	struct reduce_params p = { .n = 3 * t + 5, .in = va + 0x100, .out = va + 0x40 };
+
+	words(a, 0x100, p.n, 2);
+	memcpy(a, &p, sizeof(p));
+}
+
+static void setup_histogram(uint8_t *a, uint32_t va, uint32_t t)
+{
+	struct histogram_params p = { .n = 2 * t + 1, .nbins = 11, .in = va + 0x200,
+				      .bins = va + 0x100 };
+
+	words(a, 0x200, p.n, 3);
+	memcpy(a, &p, sizeof(p));
+}
+
+static void setup_checksum(uint8_t *a, uint32_t va, uint32_t t)
+{
+	struct checksum_params p = { .iters = 57, .seed = 0xfeed, .out = va + 0x100 };
+
+	(void)t;
+	memcpy(a, &p, sizeof(p));
+}
+
+static void setup_barrier(uint8_t *a, uint32_t va, uint32_t t)
+{
+	struct barrier_params p = { .rounds = 5, .active = 7, .exit_round = 2, .seed = 99,
+				    .buf = va + 0x100, .out = va + 0x100 + 8 * t };
+
+	memcpy(a, &p, sizeof(p));
+}
+
+static void setup_divergent(uint8_t *a, uint32_t va, uint32_t t)
+{
+	static const uint32_t corner[] = { 0x80000000u, 0xffffffffu, 7, 0, 0, 0,
+					   0xffffffffu, 0xffffffffu, 0x80000000u, 1 };
+	struct divergent_params p = { .n = t, .in = va + 0x100, .out = va + 0x100 + 8 * t };
+
+	words(a, 0x100, 2 * t, 4);
+	memcpy(a + 0x100, corner, sizeof(corner));	/* INT_MIN / -1, x / 0, ... */
+	memcpy(a, &p, sizeof(p));
+}
+
+static void setup_lookup(uint8_t *a, uint32_t va, uint32_t t)
+{
+	struct lookup_params p = { .n = t, .which = 1, .out = va + 0x100 };
+
+	memcpy(a, &p, sizeof(p));
+}
+
+static void setup_spin(uint8_t *a, uint32_t va, uint32_t t)
+{
+	struct spin_params p = { .iters = 33, .seed = 5, .out = va + 0x100 };
+
+	(void)t;
+	memcpy(a, &p, sizeof(p));
+}
+
+static const struct iss_case iss_cases[] = {
+	{ "saxpy", 6, 8, setup_saxpy },
+	{ "reduce_atomic", 5, 7, setup_reduce },
+	{ "histogram", 4, 8, setup_histogram },
+	{ "checksum", 6, 5, setup_checksum },
+	{ "barrier_phases", 3, 8, setup_barrier },
+	{ "divergent", 4, 8, setup_divergent },
+	{ "lookup", 3, 6, setup_lookup },
+	{ "spin", 9, 8, setup_spin },
+};
+
+START_TEST(sample_kernels_match_the_reference_model)
+{
+	const struct iss_case *c = &iss_cases[_i];
+	uint32_t t = c->cta, threads = c->grid * c->cta, lo, hi;
+	struct rtl_buf arena, stacks;
+	struct ppu_iss_launch il;
+	struct ppu_iss_flat flat;
+	struct ppu_iss_mem mem;
+	struct rtl_klaunch l;
+	struct rtl_chan *ch;
+	struct ppu_iss m;
+	uint8_t *a, *ppu;
+	struct cfx f;
+	int st;
+
+	cfx_begin(&f, c->name);
+	arena = rtl_buf_alloc(f.ctx, 0, ARENA_BYTES);
+	stacks = rtl_buf_alloc(f.ctx, 0, 64u << 10);
+	a = calloc(1, ARENA_BYTES);
+	ppu = calloc(1, ARENA_BYTES);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(ppu);
+	c->setup(a, arena.va, threads);
+	rtl_buf_write(f.env, &arena, 0, a, ARENA_BYTES);
+
+	/* the reference: code image, arena and its own stacks, one flat range */
+	lo = f.k.code.va;
+	hi = stacks.va + stacks.size;
+	ck_assert_uint_lt(lo, arena.va);
+	ck_assert_uint_lt(arena.va, stacks.va);
+	flat.base = lo;
+	flat.size = hi - lo;
+	flat.buf = calloc(1, flat.size);
+	ck_assert_ptr_nonnull(flat.buf);
+	rtl_buf_read(f.env, &f.k.code, 0, flat.buf, f.k.code.size);
+	memcpy(flat.buf + (arena.va - lo), a, ARENA_BYTES);
+	mem = (struct ppu_iss_mem){ ppu_iss_flat_read, ppu_iss_flat_write, &flat };
+	memset(&il, 0, sizeof(il));
+	il.entry_pc = rtl_kimage_fn(&f.k, c->name);
+	il.grid_x = c->grid;
+	il.grid_y = il.grid_z = 1;
+	il.cta_x = t;
+	il.cta_y = il.cta_z = 1;
+	il.param = arena.va;
+	il.depth = 1;
+	il.maxdepth = 1;
+	il.cu_contexts = 8;
+	il.num_cu = 4;
+	il.stack_va = stacks.va;
+	il.stack_bytes = 256;
+	il.slots = 1;
+	ck_assert_int_eq(ppu_iss_init(&m, &il, &mem), 0);
+	st = ppu_iss_run(&m, 50000000);
+	ck_assert_msg(st == PPU_ISS_DONE, "%s: reference status %d", c->name, st);
+	ppu_iss_fini(&m);
+
+	/* the PPU */
+	rtl_klaunch_init(&l, il.entry_pc, c->grid, t, NULL, 0);
+	l.param_va = arena.va;
+	rtl_klaunch_prepare(f.ctx, &l, 0x600d);
+	ch = rtl_cchan_create(f.env, f.ctx, 14, 0, 63, 1);
+	rtl_klaunch_submit(ch, &l, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(ch, 4000000), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &l.sem, 0), 0x600d);
+
+	rtl_buf_read(f.env, &arena, 0, ppu, ARENA_BYTES);
+	ck_assert_msg(!memcmp(ppu, flat.buf + (arena.va - lo), ARENA_BYTES),
+		      "%s: the PPU's data differ from the reference model's", c->name);
+	free(ppu);
+	ppu = calloc(1, f.k.code.size);
+	rtl_buf_read(f.env, &f.k.code, 0, ppu, f.k.code.size);
+	ck_assert_msg(!memcmp(ppu, flat.buf, f.k.code.size),
+		      "%s: the kernel image (globals) differs from the reference model's",
+		      c->name);
+	/* and the kernel did write something */
+	ck_assert(memcmp(a, flat.buf + (arena.va - lo), ARENA_BYTES));
+	free(ppu);
+	free(a);
+	free(flat.buf);
+	rtl_chan_destroy(ch);
+	cfx_end(&f);
+}
+END_TEST
+
 Suite *suite_compute(void)
 {
 	Suite *s = suite_create("compute");
@@ -696,6 +847,8 @@ Suite *suite_compute(void)
 	tcase_add_test(tc, launches_beyond_the_task_ids_wait_and_all_run);
 	tcase_add_test(tc, unbind_kills_a_running_kernel);
 	tcase_add_test(tc, copy_methods_on_a_compute_channel_are_illegal);
+	tcase_add_loop_test(tc, sample_kernels_match_the_reference_model, 0,
+			    sizeof(iss_cases) / sizeof(iss_cases[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

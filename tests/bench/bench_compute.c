@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Compute benchmarks (docs/benchmarks.md "Compute"): launch latency, the
+ * compute units' issue rate, and how long a small high-priority kernel
+ * takes behind a device-filling low-priority one, in device cycles.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "rtl_compute.h"
+#include "rtl_env.h"
+#include "../../runtime/device/samples/samples.h"
+
+static void die(const char *what)
+{
+	fprintf(stderr, "bench: %s\n", what);
+	exit(1);
+}
+
+static void wait_idle(struct rtl_chan *ch, uint64_t max)
+{
+	if (rtl_chan_wait(ch, max))
+		die("compute channel did not finish");
+}
+
+/* The PPU cycle counter minus the harness's cycle count (constant). */
+static int64_t cycle_offset(struct rtl_env *env)
+{
+	uint64_t c0 = ppu_sim_cycles(env->sim);
+	uint32_t v = rtl_reg_read(env, PPU_REG_CYCLE_LO);
+
+	/* the read samples the counter one cycle after it is issued */
+	return (int64_t)v - (int64_t)(uint32_t)(c0 + 1);
+}
+
+/*
+ * Doorbell -> the kernel's first cycle-CSR read (its 5th instruction, after
+ * the entry wrapper), steady state: channel bound, code in the I-cache or
+ * not (first launch of a fresh image vs a repeat).
+ */
+static void bench_launch_latency(void)
+{
+	struct ppu_sim_config c = bench_cfg();
+	struct rtl_env *env = rtl_env_create(&c);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_cchan_create(env, ctx, 0, 0, 63, 1);
+	struct rtl_buf out = rtl_buf_alloc(ctx, 0, 64);
+	struct stamp_params p = { .out = out.va };
+	struct rtl_klaunch l;
+	struct rtl_kimage k;
+	uint64_t sum_cold = 0, sum_warm = 0;
+	int64_t off = cycle_offset(env);
+	int i, n = 8;
+
+	rtl_kimage_load(ctx, "stamp", &k);
+	memset(&l, 0, sizeof(l));
+	l.entry = rtl_kimage_fn(&k, "stamp");
+	l.params = &p;
+	l.param_bytes = sizeof(p);
+	/* bind the channel first */
+	{
+		uint32_t dw[4];
+		struct ppu_pb pb;
+
+		ppu_pb_init(&pb, dw, 4);
+		ppu_pb_method(&pb, PPU_HOST_NOP, 0);
+		rtl_chan_submit(ch, &pb);
+		wait_idle(ch, 100000);
+	}
+	for (i = 0; i < 2 * n; i++) {
+		uint32_t dw[16], stamp;
+		struct ppu_pb pb;
+		uint64_t t0;
+
+		/* even: invalidate the I-caches first (cold), odd: warm */
+		l.flags = (i % 2 == 0) ? PPU_FSET(PPU_TMD_FLAGS_ICACHE_INVALIDATE, 1) : 0;
+		rtl_klaunch_prepare(ctx, &l, 1);
+		ppu_pb_init(&pb, dw, 16);
+		ppu_pb_launch(&pb, l.tmd.va);
+		ppu_pb_method(&pb, PPU_HOST_WFI, 0);
+		rtl_chan_push_entry(ch, rtl_chan_pb_put(ch, pb.dw, pb.len), pb.len);
+		t0 = ppu_sim_cycles(env->sim);
+		rtl_chan_doorbell(ch);
+		wait_idle(ch, 200000);
+		stamp = rtl_buf_rd32(env, &out, 0);
+		/* the doorbell write reaches the register block one cycle later */
+		t0 = (uint64_t)((int64_t)t0 + off + 1);
+		if (i % 2 == 0)
+			sum_cold += (uint32_t)(stamp - (uint32_t)t0);
+		else
+			sum_warm += (uint32_t)(stamp - (uint32_t)t0);
+	}
+	bench_emit("kernel_doorbell_to_first_instruction_cold_icache", (double)sum_cold / n, "cycles");
+	bench_emit("kernel_doorbell_to_first_instruction_warm_icache", (double)sum_warm / n, "cycles");
+	rtl_kimage_free(&k);
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+
+/* Cycles from the first CTA_DISPATCH to the last CTA_EXIT of channel @chid. */
+static uint64_t busy_span(struct rtl_env *env, unsigned int chid, size_t from)
+{
+	uint64_t first = 0, last = 0;
+	size_t k;
+
+	for (k = from; k < env->nev; k++) {
+		const struct ppu_sim_event *e = &env->ev[k];
+
+		if (e->chid != chid)
+			continue;
+		if (e->kind == PPU_TRACE_CTA_DISPATCH && !first)
+			first = e->cycle;
+		if (e->kind == PPU_TRACE_CTA_EXIT)
+			last = e->cycle;
+	}
+	if (!first || last <= first)
+		die("no CTA span in the trace");
+	return last - first;
+}
+
+/*
+ * Issue rate with every context of every unit busy with register-only
+ * work (spin: 4 CTAs x 8 threads), and the simulator's speed meanwhile.
+ */
+static void bench_issue_rate(void)
+{
+	struct ppu_sim_config c = bench_cfg();
+	struct rtl_env *env = rtl_env_create(&c);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_cchan_create(env, ctx, 0, 0, 63, 1);
+	struct rtl_buf out = rtl_buf_alloc(ctx, 0, 32 * 4);
+	struct spin_params p = { .iters = 4000, .seed = 5, .out = out.va };
+	uint32_t ncu = rtl_reg_read(env, PPU_REG_CAP_NUM_CU);
+	struct ppu_sim_stats st;
+	struct rtl_klaunch l;
+	struct rtl_kimage k;
+	uint64_t i0, i1, span;
+	int i;
+
+	rtl_kimage_load(ctx, "spin", &k);
+	rtl_klaunch_init(&l, rtl_kimage_fn(&k, "spin"), ncu, rtl_reg_read(env, PPU_REG_CAP_CU_CONTEXTS), &p, sizeof(p));
+	rtl_klaunch_prepare(ctx, &l, 1);
+	i0 = rtl_perf_read(env, PPU_PERF_CU_INSTRET);
+	ppu_sim_reset_stats(env->sim);
+	rtl_klaunch_submit(ch, &l, 0, 0);
+	wait_idle(ch, 20000000);
+	ppu_sim_get_stats(env->sim, &st);
+	i1 = rtl_perf_read(env, PPU_PERF_CU_INSTRET);
+	for (i = 0; i < 32; i++)
+		if (rtl_buf_rd32(env, &out, 4 * i) != spin_run(p.seed ^ (uint32_t)i, p.iters))
+			die("spin: wrong result");
+	span = busy_span(env, 0, 0);
+	bench_emit("cu_issue_rate_all_contexts_busy", (double)(i1 - i0) / (double)span / ncu,
+		   "instructions/cycle/unit");
+	bench_emit("verilator_speed_compute_all_units_busy", st.cycles_per_sec, "cycles/s");
+	rtl_kimage_free(&k);
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+
+/*
+ * A small high-priority kernel (one CTA per unit, short) launched while a
+ * low-priority kernel of 16 CTAs per unit fills every context: cycles from
+ * its doorbell to its TASK_COMPLETE, divided by the same on an idle device.
+ *   prior_art:       both at device priority 0, as when every parent kernel
+ *                    gets the lowest priority: the small one queues behind
+ *                    every CTA of the big one.
+ *   priorities:      the small one at 40, the big one at 0; no preemption
+ *                    yet, so it waits for the running CTAs to finish.
+ */
+static uint64_t hi_latency(int lo_prio, int hi_prio, int with_lo, double *sim_speed)
+{
+	struct ppu_sim_config c = bench_cfg();
+	struct rtl_env *env = rtl_env_create(&c);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *lo = rtl_cchan_create(env, ctx, 0, 0, 63, 1);
+	struct rtl_chan *hi = rtl_cchan_create(env, ctx, 1, 0, 63, 1);
+	uint32_t ncu = rtl_reg_read(env, PPU_REG_CAP_NUM_CU);
+	uint32_t ctx_n = rtl_reg_read(env, PPU_REG_CAP_CU_CONTEXTS);
+	struct rtl_buf olo = rtl_buf_alloc(ctx, 0, 16 * ncu * ctx_n * 4);
+	struct rtl_buf ohi = rtl_buf_alloc(ctx, 0, ncu * ctx_n * 4);
+	struct spin_params plo = { .iters = 400, .seed = 1, .out = olo.va };
+	struct spin_params phi = { .iters = 100, .seed = 2, .out = ohi.va };
+	struct rtl_klaunch llo, lhi;
+	struct ppu_sim_stats st;
+	struct rtl_kimage k;
+	uint32_t dw[16];
+	struct ppu_pb pb;
+	uint64_t t0;
+	long done;
+
+	rtl_kimage_load(ctx, "spin", &k);
+	rtl_klaunch_init(&llo, rtl_kimage_fn(&k, "spin"), 16 * ncu, ctx_n, &plo, sizeof(plo));
+	llo.prio = (uint32_t)lo_prio;
+	rtl_klaunch_prepare(ctx, &llo, 1);
+	lhi = llo;
+	lhi.grid[0] = ncu;
+	lhi.prio = (uint32_t)hi_prio;
+	lhi.params = &phi;
+	lhi.param_bytes = sizeof(phi);
+	rtl_klaunch_prepare(ctx, &lhi, 1);
+
+	ppu_sim_reset_stats(env->sim);
+	if (with_lo) {
+		rtl_klaunch_submit(lo, &llo, 0, 0);
+		/* the big kernel fills the device: a few CTAs in */
+		if (rtl_wait_event(env, PPU_TRACE_CTA_EXIT, 0, 16, 2000000) < 0)
+			die("low-priority kernel did not start");
+	}
+	ppu_pb_init(&pb, dw, 16);
+	ppu_pb_launch(&pb, lhi.tmd.va);
+	ppu_pb_method(&pb, PPU_HOST_WFI, 0);
+	rtl_chan_push_entry(hi, rtl_chan_pb_put(hi, pb.dw, pb.len), pb.len);
+	t0 = ppu_sim_cycles(env->sim);
+	rtl_chan_doorbell(hi);
+	wait_idle(hi, 20000000);
+	done = rtl_log_find(env, PPU_TRACE_TASK_COMPLETE, 1, 0);
+	if (done < 0)
+		die("no TASK_COMPLETE of the small kernel");
+	if (with_lo)
+		wait_idle(lo, 50000000);
+	ppu_sim_get_stats(env->sim, &st);
+	if (sim_speed)
+		*sim_speed = st.cycles_per_sec;
+	t0 = env->ev[done].cycle - t0;
+	rtl_kimage_free(&k);
+	rtl_chan_destroy(lo);
+	rtl_chan_destroy(hi);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+	return t0;
+}
+
+static void bench_kernel_priority(void)
+{
+	uint64_t alone = hi_latency(0, 40, 0, NULL);
+	uint64_t prior = hi_latency(0, 0, 1, NULL);
+	double speed;
+	uint64_t prio = hi_latency(0, 40, 1, &speed);
+
+	bench_emit("kernel_prio_small_alone", (double)alone, "cycles");
+	bench_emit("kernel_prio_small_behind_filling_prior_art_ratio", (double)prior / alone, "x");
+	bench_emit("kernel_prio_small_behind_filling_priorities_no_preemption_ratio",
+		   (double)prio / alone, "x");
+	bench_emit("verilator_speed_compute_priority", speed, "cycles/s");
+}
+
+void bench_compute(void)
+{
+	bench_launch_latency();
+	bench_issue_rate();
+	bench_kernel_priority();
+}

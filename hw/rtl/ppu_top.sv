@@ -275,7 +275,7 @@ module ppu_top #(
       cu_dbg0[ppu_hw_pkg::PPU_CU_DBG0_THREAD__MSB:ppu_hw_pkg::PPU_CU_DBG0_THREAD__LSB] = cthread[10:0];
     end
   end else begin : g_no_compute
-    wire unused_nc = &{1'b0, task_dbg_sel, cu_dbg_sel, x_req_comp};
+    wire unused_nc = &{1'b0, task_dbg_sel, cu_dbg_sel, x_req_comp, td, cst, cthread, ctslot};
     assign td = '0;
     assign {cst, cthread, ctslot} = '0;
     assign cl_ready = 1'b0;

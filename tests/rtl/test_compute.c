@@ -612,6 +612,67 @@ START_TEST(unbind_kills_a_running_kernel)
 }
 END_TEST
 
+/*
+ * SEM_EXECUTE RELEASE with RELEASE_WFI on a compute channel waits, like
+ * WFI, for the channel's tasks (WFI_WAIT meanwhile), and a plain release
+ * before it does not: the first lands while the kernel runs, the second
+ * after its TASK_COMPLETE, and the methods after it still run.
+ */
+START_TEST(release_wfi_waits_for_the_channels_tasks)
+{
+	struct checksum_params p = { .iters = 200, .seed = 3 };
+	struct rtl_buf out, sems;
+	struct rtl_klaunch l;
+	struct rtl_chan *ch;
+	struct ppu_pb pb;
+	uint32_t dw[64];
+	struct cfx f;
+	long done, r1 = -1, r2 = -1, r3 = -1;
+	size_t k;
+
+	cfx_begin(&f, "checksum");
+	out = rtl_buf_alloc(f.ctx, 0, 16 * 4);
+	sems = rtl_buf_alloc(f.ctx, 0, 16);
+	p.out = out.va;
+	rtl_klaunch_init(&l, rtl_kimage_fn(&f.k, "checksum"), 2, 8, &p, sizeof(p));
+	rtl_klaunch_prepare(f.ctx, &l, 1);
+	ch = rtl_cchan_create(f.env, f.ctx, 15, 0, 63, 1);
+	ppu_pb_init(&pb, dw, 64);
+	ppu_pb_launch(&pb, l.tmd.va);
+	ppu_pb_sem_release(&pb, sems.va, 0x11);
+	ppu_pb_sem(&pb, sems.va + 4, 0x22, ppu_sem_release_op(0, 0, 1));
+	ppu_pb_sem_release(&pb, sems.va + 8, 0x33);
+	rtl_chan_submit(ch, &pb);
+	ck_assert_int_eq(rtl_chan_wait_state(ch, PPU_CHAN_STATUS_STATE_WFI_WAIT, 16, 200000), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &sems, 0), 0x11);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &sems, 4), 0);
+	ck_assert_int_eq(rtl_chan_wait(ch, 4000000), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &sems, 4), 0x22);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &sems, 8), 0x33);
+
+	done = rtl_log_find(f.env, PPU_TRACE_TASK_COMPLETE, -1, 0);
+	for (k = 0; k < f.env->nev; k++) {
+		const struct ppu_sim_event *e = &f.env->ev[k];
+
+		if (e->kind != PPU_TRACE_SEM_RELEASE)
+			continue;
+		if (e->a == sems.va)
+			r1 = (long)k;
+		if (e->a == sems.va + 4)
+			r2 = (long)k;
+		if (e->a == sems.va + 8)
+			r3 = (long)k;
+	}
+	ck_assert_int_ge(done, 0);
+	ck_assert_int_ge(r1, 0);
+	ck_assert_int_lt(r1, done);
+	ck_assert_int_gt(r2, done);
+	ck_assert_int_gt(r3, r2);
+	rtl_chan_destroy(ch);
+	cfx_end(&f);
+}
+END_TEST
+
 /* Methods a compute channel does not have fault it (the copy class's). */
 START_TEST(copy_methods_on_a_compute_channel_are_illegal)
 {
@@ -838,6 +899,7 @@ Suite *suite_compute(void)
 	tcase_add_test(tc, caps_report_the_compute_engine);
 	tcase_add_test(tc, saxpy_matches_the_cpu);
 	tcase_add_test(tc, wfi_waits_for_the_channels_tasks);
+	tcase_add_test(tc, release_wfi_waits_for_the_channels_tasks);
 	tcase_add_test(tc, atomics_from_every_context_are_exact);
 	tcase_add_test(tc, histogram_matches_the_cpu);
 	tcase_add_test(tc, csrs_give_ids_dims_and_the_clamped_priority);

@@ -673,6 +673,70 @@ START_TEST(release_wfi_waits_for_the_channels_tasks)
 }
 END_TEST
 
+/*
+ * Every compute fault kind reaches the channel window with its address and
+ * data: a one-instruction kernel (a0 = an aligned parameter pointer).
+ */
+static const struct {
+	uint32_t insn;
+	uint32_t kind, access;
+	int addr_off;			/* ADDR: -1 = the PC, else parameter + n */
+	int data_pc;			/* DATA: 1 = the PC, 0 = the word below */
+	uint32_t data;
+} fault_cases[] = {
+	/* a reserved major opcode */
+	{ 0xdead0077u, PPU_FAULT_KIND_ILLEGAL_INSTR, PPU_FAULT_ACCESS_EXEC, -1, 0, 0xdead0077u },
+	/* lw a0, 1(a0) */
+	{ (1u << 20) | (10u << 15) | (2u << 12) | (10u << 7) | 0x03u, PPU_FAULT_KIND_MISALIGNED,
+	  PPU_FAULT_ACCESS_READ, 1, 1, 0 },
+	/* sw a0, 2(a0) */
+	{ (10u << 20) | (10u << 15) | (2u << 12) | (2u << 7) | 0x23u, PPU_FAULT_KIND_MISALIGNED,
+	  PPU_FAULT_ACCESS_WRITE, 2, 1, 0 },
+	/* jalr x0, 2(a0): the target */
+	{ (2u << 20) | (10u << 15) | 0x67u, PPU_FAULT_KIND_MISALIGNED, PPU_FAULT_ACCESS_EXEC, 2, 1,
+	  0 },
+	/* ebreak: a trap with code 0 */
+	{ 0x00100073u, PPU_FAULT_KIND_KERNEL_TRAP, PPU_FAULT_ACCESS_EXEC, -1, 0, 0 },
+};
+
+START_TEST(compute_fault_kinds_are_reported)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_buf code = rtl_buf_alloc(ctx, 0, PAGE), param = rtl_buf_alloc(ctx, 0, 64);
+	struct rtl_klaunch l;
+	struct rtl_chan *ch;
+	uint32_t info, insn = fault_cases[_i].insn;
+
+	rtl_map(ctx, code.va, code.pa, 0, PAGE, PPU_PTE_PERM_R | PPU_PTE_PERM_X);
+	rtl_buf_write(env, &code, 0, &insn, 4);
+	rtl_klaunch_init(&l, code.va, 1, 1, NULL, 0);
+	l.param_va = param.va;
+	rtl_klaunch_prepare(ctx, &l, 1);
+	ch = rtl_cchan_create(env, ctx, 3, 0, 63, 1);
+	rtl_klaunch_submit(ch, &l, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(ch, 200000), 1);
+	info = rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO);
+	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_UNIT, info), PPU_FAULT_UNIT_COMPUTE);
+	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_KIND, info), fault_cases[_i].kind);
+	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_ACCESS, info), fault_cases[_i].access);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_ADDR),
+			  fault_cases[_i].addr_off < 0 ? code.va :
+			  param.va + (uint32_t)fault_cases[_i].addr_off);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_DATA),
+			  fault_cases[_i].data_pc ? code.va : fault_cases[_i].data);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &l.sem, 0), 0);
+	/* the task table lets go of the task; the channel unbinds */
+	rtl_reg_write(env, PPU_REG_CHAN_CTRL, PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) | 3);
+	ck_assert_int_eq(rtl_chan_wait_state(ch, PPU_CHAN_STATUS_STATE_UNBOUND, 16, 100000), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_TASKS), 0);
+	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+END_TEST
+
 /* Methods a compute channel does not have fault it (the copy class's). */
 START_TEST(copy_methods_on_a_compute_channel_are_illegal)
 {
@@ -909,6 +973,8 @@ Suite *suite_compute(void)
 	tcase_add_test(tc, launches_beyond_the_task_ids_wait_and_all_run);
 	tcase_add_test(tc, unbind_kills_a_running_kernel);
 	tcase_add_test(tc, copy_methods_on_a_compute_channel_are_illegal);
+	tcase_add_loop_test(tc, compute_fault_kinds_are_reported, 0,
+			    sizeof(fault_cases) / sizeof(fault_cases[0]));
 	tcase_add_loop_test(tc, sample_kernels_match_the_reference_model, 0,
 			    sizeof(iss_cases) / sizeof(iss_cases[0]));
 	suite_add_tcase(s, tc);

@@ -173,7 +173,7 @@ GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem 
 	--run /bin/test_runtime \
 	--run /bin/test_runtime_prio --run /bin/test_runtime_modules --run /bin/test_runtime_kernels \
 	--run '/bin/soak_copy_prio --mixes 40 --hold' \
-	--run '/bin/pipeline --check' --run /bin/test_unplug \
+	--run '/bin/pipeline --check' --run /bin/runtime_demo --run /bin/test_unplug \
 	--run /bin/ppu-smi \
 	--run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko' --run '/bin/reload-stress 20' \
 	--run /bin/test_irq --run /bin/test_vm --run /bin/test_chan --run /bin/test_sem \

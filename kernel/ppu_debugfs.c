@@ -124,6 +124,9 @@ static const char * const ppu_cu_ctx_states[] = {
 	[PPU_CU_CTX_BARRIER] = "barrier",
 	[PPU_CU_CTX_EXIT] = "exit",
 	[PPU_CU_CTX_FAULT] = "fault",
+	[PPU_CU_CTX_SAVE] = "save",
+	[PPU_CU_CTX_RESTORE] = "restore",
+	[PPU_CU_CTX_SAVED] = "saved",
 };
 
 static const char *ppu_debugfs_name(const char * const *names, size_t n, u32 v)

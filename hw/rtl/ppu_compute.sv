@@ -82,6 +82,9 @@ module ppu_compute #(
   output logic [2:0]                    perf_retire,      // instructions retired this cycle
   output logic [2:0]                    perf_issue,       // units that issued this cycle
   output logic [2:0]                    perf_icache_miss,
+  output logic                          perf_preempt,     // CTA preemption requested
+  output logic                          perf_resume,      // preempted CTA resumed
+  output logic [2:0]                    perf_ctxsw,       // units saving or restoring this cycle
   input  logic [7:0]                    dbg_tid,
   output ppu_types_pkg::task_dbg_t      dbg_task,
   input  logic [7:0]                    dbg_cu,
@@ -135,7 +138,7 @@ module ppu_compute #(
   logic [NUM_CU*WW-1:0]        u_wr_req;
   logic [NUM_CU-1:0]           u_sem_valid, u_sem_ready, u_sem_rsp_valid;
   logic [NUM_CU*SW-1:0]        u_sem_req;
-  logic [NUM_CU-1:0]           u_issue, u_retire, u_imiss;
+  logic [NUM_CU-1:0]           u_issue, u_retire, u_imiss, u_ctxsw;
   logic [NUM_CU*4-1:0]         u_dbg_state;
   logic [NUM_CU*32-1:0]        u_dbg_pc, u_dbg_tid, u_dbg_cta;
   logic [NUM_CU*ppu_types_pkg::CU_TSLOT_W-1:0] u_dbg_tslot;
@@ -261,8 +264,8 @@ module ppu_compute #(
             !(|u_ev_valid) && !(|u_flt_valid) && !(|g_x_rsp_valid) && !g_rd_rsp_valid &&
             !g_wr_rsp_valid && !g_tsem_rsp_valid && !g_asem_rsp_valid && !inv_q &&
             !cl_rsp_valid && !(|nonstall) && !trace.valid && !icache_inv_tasks &&
-            !perf_launch && !perf_dispatch && !perf_complete &&
-            perf_retire == '0 && perf_issue == '0 && perf_icache_miss == '0;
+            !perf_launch && !perf_dispatch && !perf_complete && !perf_preempt && !perf_resume &&
+            perf_ctxsw == '0 && perf_retire == '0 && perf_issue == '0 && perf_icache_miss == '0;
     for (int i = 0; i < NUM_CU; i++)
       if (free_ctx[i*FC_W +: FC_W] != FC_W'(CU_CONTEXTS)) quiet = 1'b0;
   end
@@ -292,7 +295,7 @@ module ppu_compute #(
     .ev_valid, .ev_ready, .ev, .ev_cu,
     .kill_valid, .kill_ready, .kill,
     .icache_inv(icache_inv_tasks),
-    .trace, .perf_launch, .perf_dispatch, .perf_complete,
+    .trace, .perf_launch, .perf_dispatch, .perf_complete, .perf_preempt, .perf_resume,
     .dbg_tid(dbg_tid_q), .dbg(dbg_task), .idle(tasks_idle)
   );
   assign g_x_req[NUM_CU*XW +: XW] = t_x_req;
@@ -330,6 +333,7 @@ module ppu_compute #(
       .sem_valid(u_sem_valid[i]), .sem_ready(u_sem_ready[i]), .sem_req(sem_req_i),
       .sem_rsp_valid(u_sem_rsp_valid[i]), .sem_rsp(g_sem_rsp),
       .perf_issue(u_issue[i]), .perf_retire(u_retire[i]), .perf_icache_miss(u_imiss[i]),
+      .perf_ctxsw(u_ctxsw[i]),
       .dbg_ctx(dbg_ctx_q[CW-1:0]), .dbg_reg(5'd0),
       .dbg_state(st_i), .dbg_pc(pc_i), .dbg_tid(tid_i), .dbg_tslot(tslot_i),
       .dbg_cta_id(cta_i), .dbg_rdata(dbg_rdata_unused[i*32 +: 32])
@@ -425,10 +429,12 @@ module ppu_compute #(
     perf_retire      = '0;
     perf_issue       = '0;
     perf_icache_miss = '0;
+    perf_ctxsw       = '0;
     for (int i = 0; i < NUM_CU; i++) begin
       perf_retire      = perf_retire + 3'(u_retire[i]);
       perf_issue       = perf_issue + 3'(u_issue[i]);
       perf_icache_miss = perf_icache_miss + 3'(u_imiss[i]);
+      perf_ctxsw       = perf_ctxsw + 3'(u_ctxsw[i]);
     end
   end
 

@@ -26,6 +26,15 @@
 // Stores are posted (the LSU acknowledges them later); a context keeps at
 // most SMAX unacknowledged, and loads, atomics, ecalls, fence and fence.i
 // wait (SWAIT) until it has none.
+//
+// Context save and restore (preemption) are micro-ops of the same
+// pipeline: a context in SAVE or RSTR issues one record word per pass
+// without the I-cache.  A save step reads x_k in S1 (start values
+// substituted in S2 like any operand) and stores it, or word 0 = PC |
+// state, at record + 4k; a restore step loads the word and its
+// completion pass writes x_k, or the PC and state.  Both go through the
+// micro-TLB and the LSU, so a bad save area faults the channel like any
+// other access.
 module ppu_cu #(
   parameter int unsigned CU_CONTEXTS  = 8,
   parameter int unsigned CU_INDEX     = 0,
@@ -82,6 +91,7 @@ module ppu_cu #(
   output logic                                  perf_issue,    // an instruction entered S1
   output logic                                  perf_retire,   // an instruction retired
   output logic                                  perf_icache_miss,
+  output logic                                  perf_ctxsw,    // a context saving or restoring
   // debug: one context (CU_DBG) and one of its registers
   input  logic [$clog2(CU_CONTEXTS)-1:0]        dbg_ctx,
   input  logic [4:0]                            dbg_reg,
@@ -127,6 +137,10 @@ module ppu_cu #(
   logic [7:0]              l3_rkind, l3_fkind;
   logic [10:0]             l3_tid;
   ppu_types_pkg::cu_disp_t l3_cta;
+  logic                    l1_uop, uop_any;
+  logic [4:0]              l1_k, l3_k;
+  logic [1:0]              l3_um, l3_tst, cm_tst;
+  logic [31:0]             l3_rec;
   logic                    cm_valid;
   ppu_types_pkg::cu_act_e  cm_act;
   logic [31:0]             cm_pc, cm_addr, cm_data;
@@ -182,8 +196,9 @@ module ppu_cu #(
     .s1_back, .s1_ctx(s1_ctx_q), .s1_fwait, .l1_root, .l1_ferr, .l1_frozen,
     .l2_ctx(s2_ctx_q), .l2_sp, .l2_tp, .l2_param, .l2_tid,
     .l3_ctx(s3_ctx_q), .l3_frozen, .l3_snone, .l3_sfull, .l3_res, .l3_rerr, .l3_rkind,
-    .l3_fkind, .l3_tid, .l3_cta,
+    .l3_fkind, .l3_tid, .l3_cta, .l1_uop, .l1_k, .l3_um, .l3_k, .l3_tst, .l3_rec,
     .cm_valid, .cm_ctx(s3_ctx_q), .cm_act, .cm_pc, .cm_kind, .cm_access, .cm_addr, .cm_data,
+    .cm_tst, .uop_any,
     .ld_valid(ld_res_valid), .ld_ctx(ld_res_ctx), .ld_data(ld_res_data), .ld_err(ld_res_err),
     .ld_kind(ld_res_kind),
     .amo_valid(amo_res_valid), .amo_ctx(amo_res_ctx), .amo_data(amo_res_data),
@@ -275,7 +290,7 @@ module ppu_cu #(
     if (s1_valid_q) begin
       if (l1_frozen) begin
         s1_back = 1'b1;
-      end else if (l1_ferr || s1_hit) begin
+      end else if (l1_uop || l1_ferr || s1_hit) begin
         s1_go = 1'b1;
       end else begin
         // A miss waits only for a refill whose end is still to come.
@@ -287,7 +302,7 @@ module ppu_cu #(
   end
 
   assign s1_rs1 = (s1_instr == ECALL_WORD) ? R_A7 : s1_instr[19:15];
-  assign s1_rs2 = (s1_instr == ECALL_WORD) ? R_A0 : s1_instr[24:20];
+  assign s1_rs2 = l1_uop ? l1_k : (s1_instr == ECALL_WORD) ? R_A0 : s1_instr[24:20];
 
   logic [31:0] rf_data1, rf_data2;
   logic        rf_written1, rf_written2;
@@ -317,7 +332,7 @@ module ppu_cu #(
     end else begin
       s2_valid_q  <= s1_go;
       s2_done_q   <= s1_done_q;
-      s2_ffault_q <= l1_ferr;
+      s2_ffault_q <= l1_ferr && !l1_uop;
       s2_ctx_q    <= s1_ctx_q;
       s2_pc_q     <= s1_pc_q;
       s2_instr_q  <= s1_instr;
@@ -415,8 +430,13 @@ module ppu_cu #(
   // LSU push
   logic        push_ready, push_valid, lsu_busy;
   logic [2:0]  push_op;
+  logic        push_uop;       // a save/restore word: W at uop_va
+  logic [31:0] uop_va, uop_wdata;
 
-  logic        we;
+  assign uop_va    = l3_rec + {25'b0, l3_k, 2'b00};
+  assign uop_wdata = (l3_k == 5'd0) ? {s3_pc_q[31:2], l3_tst} : s3_v2_q;
+
+  logic        we, we_uop;
   logic [4:0]  wrd;
   logic [31:0] wval;
   logic        misal;          // data address not aligned to its size
@@ -449,6 +469,9 @@ module ppu_cu #(
     cm_addr   = s3_pc_q;
     cm_data   = s3_pc_q;
     we        = 1'b0;
+    we_uop    = 1'b0;
+    cm_tst    = '0;
+    push_uop  = 1'b0;
     wrd       = d.rd;
     wval      = alu_res;
     push_valid = 1'b0;
@@ -458,6 +481,50 @@ module ppu_cu #(
 
     if (l3_frozen) begin
       cm_act = ppu_types_pkg::CU_A_REPLAY;
+    end else if (l3_um == 2'd1) begin
+      // save step: store record word k
+      if (l3_sfull || !push_ready) begin
+        cm_act = ppu_types_pkg::CU_A_REPLAY;
+      end else begin
+        push_valid = 1'b1;
+        push_uop   = 1'b1;
+        push_op    = LSU_STORE;
+        cm_act     = ppu_types_pkg::CU_A_UOP;
+      end
+    end else if (l3_um != 2'd0 && !s3_done_q) begin
+      // restore step: load record word k
+      if (!push_ready) begin
+        cm_act = ppu_types_pkg::CU_A_REPLAY;
+      end else begin
+        push_valid = 1'b1;
+        push_uop   = 1'b1;
+        push_op    = LSU_LOAD;
+        cm_act     = ppu_types_pkg::CU_A_MWAIT;
+      end
+    end else if (l3_um != 2'd0) begin
+      // restore step, completion pass: the word arrived
+      if (l3_rerr) begin
+        cm_act    = ppu_types_pkg::CU_A_FAULT;
+        cm_kind   = l3_rkind;
+        cm_access = ppu_types_pkg::ACC_READ;
+        cm_addr   = uop_va;
+      end else if (l3_k == 5'd0) begin
+        cm_act = (l3_res[1:0] == 2'(ppu_hw_pkg::PPU_THREAD_STATE_EXIT)) ? ppu_types_pkg::CU_A_EXIT
+                                                                         : ppu_types_pkg::CU_A_UOP;
+        cm_pc  = {l3_res[31:2], 2'b00};
+        cm_tst = l3_res[1:0];
+      end else begin
+        we_uop = 1'b1;
+        wrd    = l3_k;
+        wval   = l3_res;
+        cm_pc  = s3_pc_q;
+        if (l3_k != 5'd31)
+          cm_act = ppu_types_pkg::CU_A_UOP;
+        else if (l3_tst == 2'(ppu_hw_pkg::PPU_THREAD_STATE_RUN))
+          cm_act = ppu_types_pkg::CU_A_NEXT;
+        else
+          cm_act = ppu_types_pkg::CU_A_BAR;
+      end
     end else if (s3_ffault_q) begin
       // The I-cache refill for this PC failed: EXEC fault at the PC.
       cm_act  = ppu_types_pkg::CU_A_FAULT;
@@ -581,6 +648,7 @@ module ppu_cu #(
     if (!s3_valid_q) begin
       cm_valid   = 1'b0;
       we         = 1'b0;
+      we_uop     = 1'b0;
       push_valid = 1'b0;
       div_valid  = 1'b0;
       fence_i    = 1'b0;
@@ -593,7 +661,7 @@ module ppu_cu #(
                                cm_act == ppu_types_pkg::CU_A_STORE ||
                                cm_act == ppu_types_pkg::CU_A_EXIT ||
                                cm_act == ppu_types_pkg::CU_A_BAR) &&
-                  !(s3_done_q && d.unit == ppu_types_pkg::CU_UNIT_ECALL);
+                  !(s3_done_q && d.unit == ppu_types_pkg::CU_UNIT_ECALL) && l3_um == 2'd0;
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
@@ -603,7 +671,7 @@ module ppu_cu #(
       s4_val_q  <= '0;
       instret_q <= '0;
     end else begin
-      s4_we_q   <= we && cm_act == ppu_types_pkg::CU_A_NEXT;
+      s4_we_q   <= (we && cm_act == ppu_types_pkg::CU_A_NEXT) || we_uop;
       s4_ctx_q  <= s3_ctx_q;
       s4_rd_q   <= wrd;
       s4_val_q  <= wval;
@@ -614,8 +682,10 @@ module ppu_cu #(
   // ---- LSU ----
   ppu_cu_lsu #(.CTX(CTX), .CU_INDEX(CU_INDEX)) u_lsu (
     .clk, .rst_n,
-    .push_ready, .push_valid, .push_ctx(s3_ctx_q), .push_op, .push_size(d.ls_size),
-    .push_uns(d.ls_unsigned), .push_amo(d.amo), .push_va(alu_res), .push_wdata(s3_v2_q),
+    .push_ready, .push_valid, .push_ctx(s3_ctx_q), .push_op,
+    .push_size(push_uop ? 2'(ppu_types_pkg::CU_SIZE_W) : d.ls_size),
+    .push_uns(d.ls_unsigned && !push_uop), .push_amo(d.amo),
+    .push_va(push_uop ? uop_va : alu_res), .push_wdata(push_uop ? uop_wdata : s3_v2_q),
     .push_pc(s3_pc_q), .push_root(l3_cta.root), .push_chid(l3_cta.chid),
     .lk_valid(ls_lk_valid), .lk_va(ls_lk_va), .lk_root(ls_lk_root), .lk_acc(ls_lk_acc),
     .lk_hit(lk_hit[1]), .lk_pa(ls_lk_pa), .lk_fault(lk_fault[1]), .lk_fault_kind,
@@ -633,6 +703,7 @@ module ppu_cu #(
   assign perf_issue       = s1_valid_q;
   assign perf_retire      = retire;
   assign perf_icache_miss = miss_start;
+  assign perf_ctxsw        = uop_any;
 
   assign dbg_rdata = (dbg_reg == '0) ? '0 : dbg_written ? dbg_raw
                    : f_start(dbg_reg, dbg_sp, dbg_tp, dbg_param, dbg_tid);

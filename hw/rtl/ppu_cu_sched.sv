@@ -34,6 +34,19 @@
 //    refill, a load, atomic or division outstanding or a store not yet
 //    acknowledged, it is done (KILLED).  A kill of a CTA that is done or
 //    not here is ignored: every CTA has exactly one event.
+//  - kill with save = 1 preempts the matching running CTA: its contexts
+//    issue nothing new, only the completion passes of results already
+//    under way.  Once every context is settled (READY without a result,
+//    BAR or EXIT, no store outstanding) each stores its thread record
+//    (docs/registers.md "Thread records"): word 0 = PC | state, words
+//    1..31 = x1..x31 (exited threads word 0 only), as store micro-ops
+//    through the pipeline and the LSU (SAVE, then SAVED).  When every
+//    store is acknowledged the CTA is done (SAVED).  A CTA that exits,
+//    faults or is killed first is reported as that instead.
+//  - A resumed CTA (disp.resume) starts its contexts in RSTR: each loads
+//    its record word by word (load micro-ops, the completion pass writes
+//    the register, or the PC and state for word 0) and then continues as
+//    RUN, BAR (counted as arrived) or EXIT (LIVE - 1).
 //  - A done CTA is latched into the event register (ev, held until
 //    ev_ready); at the handshake its entry and contexts become free.  The
 //    fault register works the same way.
@@ -90,6 +103,15 @@ module ppu_cu_sched #(
   output logic [7:0]                        l3_fkind,
   output logic [10:0]                       l3_tid,
   output ppu_types_pkg::cu_disp_t           l3_cta,
+  // save/restore micro-ops: mode (0 none, 1 save, 2 restore), record word,
+  // thread state for word 0, VA of the thread's record
+  output logic                              l1_uop,
+  output logic [4:0]                        l1_k,
+  output logic [1:0]                        l3_um,
+  output logic [4:0]                        l3_k,
+  output logic [1:0]                        l3_tst,
+  output logic [31:0]                       l3_rec,
+  output logic                              uop_any,     // a context saves or restores
   // S3 commit
   input  logic                              cm_valid,
   input  logic [$clog2(CTX)-1:0]            cm_ctx,
@@ -99,6 +121,7 @@ module ppu_cu_sched #(
   input  ppu_types_pkg::access_e            cm_access,
   input  logic [31:0]                       cm_addr,
   input  logic [31:0]                       cm_data,
+  input  logic [1:0]                        cm_tst,      // CU_A_UOP of restore word 0
   // results for MWAIT contexts
   input  logic                              ld_valid,
   input  logic [$clog2(CTX)-1:0]            ld_ctx,
@@ -160,6 +183,18 @@ module ppu_cu_sched #(
   localparam logic [3:0] S_BAR   = 4'(ppu_types_pkg::CU_CTX_BAR);
   localparam logic [3:0] S_EXIT  = 4'(ppu_types_pkg::CU_CTX_EXIT);
   localparam logic [3:0] S_FAULT = 4'(ppu_types_pkg::CU_CTX_FAULT);
+  localparam logic [3:0] S_SAVE  = 4'(ppu_types_pkg::CU_CTX_SAVE);
+  localparam logic [3:0] S_RSTR  = 4'(ppu_types_pkg::CU_CTX_RSTR);
+  localparam logic [3:0] S_SAVED = 4'(ppu_types_pkg::CU_CTX_SAVED);
+
+  // micro-op modes, thread states of a record's word 0
+  localparam logic [1:0] UM_NONE = 2'd0;
+  localparam logic [1:0] UM_SAVE = 2'd1;
+  localparam logic [1:0] UM_RSTR = 2'd2;
+  localparam logic [1:0] T_RUN   = 2'(ppu_hw_pkg::PPU_THREAD_STATE_RUN);
+  localparam logic [1:0] T_BAR0  = 2'(ppu_hw_pkg::PPU_THREAD_STATE_BAR0);
+  localparam logic [1:0] T_BAR1  = 2'(ppu_hw_pkg::PPU_THREAD_STATE_BAR1);
+  localparam logic [1:0] T_EXIT  = 2'(ppu_hw_pkg::PPU_THREAD_STATE_EXIT);
 
   // CTA entry states
   localparam logic [1:0] E_FREE  = 2'd0;
@@ -182,6 +217,9 @@ module ppu_cu_sched #(
   logic [CTX*8-1:0]   rkind_q, rkind_d;
   logic [CTX-1:0]     ferr_q, ferr_d;
   logic [CTX*8-1:0]   fkind_q, fkind_d;
+  logic [CTX*2-1:0]   um_q, um_d;        // micro-op mode
+  logic [CTX*5-1:0]   k_q, k_d;          // record word
+  logic [CTX*2-1:0]   tst_q, tst_d;      // thread state of the record
   logic [CW-1:0]      rr_q;
   // CTA entries
   logic [CTX*2-1:0]   est_q, est_d;
@@ -193,7 +231,9 @@ module ppu_cu_sched #(
   logic [CTX-1:0]     phase_q, phase_d;
   logic [CTX-1:0]     frozen_q, frozen_d;
   logic [CTX-1:0]     killed_q, killed_d;
-  logic [CTX-1:0]     evk_q, evk_d;         // done kind: 1 KILLED
+  logic [CTX-1:0]     pre_q, pre_d;         // preemption requested
+  logic [CTX-1:0]     sav_q, sav_d;         // ... and its records being stored
+  logic [CTX*2-1:0]   evk_q, evk_d;         // done kind (cu_ev_e)
   logic [CTX-1:0]     fpend_q, fpend_d;
   logic [FRW-1:0]     frec_q [CTX];
   logic               frec_sf, frec_cm;     // latch a store's / the pipeline's fault record
@@ -237,14 +277,15 @@ module ppu_cu_sched #(
 `ifdef VERILATOR
   // The offsets and CU_DISP_W against the struct (Yosys cannot take $bits
   // of a package type).
-  if ($bits(ppu_types_pkg::cu_disp_t) != DW || OFF_TSLOT + ppu_types_pkg::CU_TSLOT_W != DW)
+  if ($bits(ppu_types_pkg::cu_disp_t) != DW || OFF_TSLOT + ppu_types_pkg::CU_TSLOT_W + 1 + 32 != DW)
   begin : g_bad_layout
     $error("ppu_cu_sched: cu_disp_t layout changed: update CU_DISP_W and the offsets");
   end
 `endif
 
   // ---- Per-context views ----
-  logic [CTX-1:0] is_free, ready, busy, cfrozen;
+  logic [CTX-1:0] is_free, ready, busy, cfrozen, settled;
+  logic [CTX*4-1:0] home;          // where a replayed instruction goes back to
 
   always_comb begin
     for (int c = 0; c < CTX; c++) begin
@@ -253,9 +294,18 @@ module ppu_cu_sched #(
       s = st_q[c*4 +: 4];
       e = cta_q[c*CW +: CW];
       is_free[c] = s == S_FREE;
-      cfrozen[c] = !is_free[c] && frozen_q[e];
-      ready[c]   = s == S_READY && !frozen_q[e];
+      // (a preempted CTA's contexts release a held I-cache refill too)
+      cfrozen[c] = !is_free[c] && (frozen_q[e] || pre_q[e]);
+      ready[c]   = !frozen_q[e] &&
+                   ((s == S_READY && (!pre_q[e] || resv_q[c])) || s == S_SAVE || s == S_RSTR);
       busy[c]    = s == S_PIPE || s == S_FWAIT || s == S_MWAIT || scnt_q[c*SW +: SW] != '0;
+      settled[c] = scnt_q[c*SW +: SW] == '0 &&
+                   ((s == S_READY && !resv_q[c]) || s == S_BAR || s == S_EXIT);
+      unique case (um_q[c*2 +: 2])
+        UM_SAVE: home[c*4 +: 4] = S_SAVE;
+        UM_RSTR: home[c*4 +: 4] = S_RSTR;
+        default: home[c*4 +: 4] = S_READY;
+      endcase
     end
   end
 
@@ -290,6 +340,13 @@ module ppu_cu_sched #(
   assign e1 = cta_q[32'(s1_ctx)*CW +: CW];
   assign r1 = rec_q[e1];
   assign l1_root   = r1.root;
+  assign l1_uop    = um_q[32'(s1_ctx)*2 +: 2] != UM_NONE;
+  always_comb begin
+    uop_any = 1'b0;
+    for (int c = 0; c < CTX; c++)
+      if (!is_free[c] && um_q[c*2 +: 2] != UM_NONE) uop_any = 1'b1;
+  end
+  assign l1_k      = k_q[32'(s1_ctx)*5 +: 5];
   assign l1_ferr   = ferr_q[s1_ctx];
   assign l1_frozen = frozen_q[e1];
 
@@ -311,6 +368,11 @@ module ppu_cu_sched #(
   assign l3_fkind  = fkind_q[32'(l3_ctx)*8 +: 8];
   assign l3_tid    = 11'(tid_q[32'(l3_ctx)*CW +: CW]);
   assign l3_cta    = r3;
+  assign l3_um     = um_q[32'(l3_ctx)*2 +: 2];
+  assign l3_k      = k_q[32'(l3_ctx)*5 +: 5];
+  assign l3_tst    = tst_q[32'(l3_ctx)*2 +: 2];
+  assign l3_rec    = r3.save_va +
+                     (32'(tid_q[32'(l3_ctx)*CW +: CW]) << $clog2(ppu_hw_pkg::PPU_THREAD_RECORD_BYTES));
 
   assign ed = cta_q[32'(dbg_ctx)*CW +: CW];
   assign rd = rec_q[ed];
@@ -395,7 +457,7 @@ module ppu_cu_sched #(
 
   always_comb begin
     logic [CTX-1:0] release_e;
-    logic [CTX-1:0] quiet;
+    logic [CTX-1:0] quiet, allset, allsaved, save_go;
     logic [NW-1:0]  lv, ar;
 
     st_d     = st_q;
@@ -409,12 +471,17 @@ module ppu_cu_sched #(
     rkind_d  = rkind_q;
     ferr_d   = ferr_q;
     fkind_d  = fkind_q;
+    um_d     = um_q;
+    k_d      = k_q;
+    tst_d    = tst_q;
     est_d    = est_q;
     live_d   = live_q;
     arr_d    = arr_q;
     phase_d  = phase_q;
     frozen_d = frozen_q;
     killed_d = killed_q;
+    pre_d    = pre_q;
+    sav_d    = sav_q;
     evk_d    = evk_q;
     fpend_d  = fpend_q;
     release_e = '0;
@@ -428,7 +495,7 @@ module ppu_cu_sched #(
       live_d[32'(cm_e)*NW +: NW] = lv - NW'(1);
       if (lv == NW'(1)) begin
         est_d[32'(cm_e)*2 +: 2] = E_DONE;
-        evk_d[cm_e]             = 1'b0;
+        evk_d[32'(cm_e)*2 +: 2] = 2'(ppu_types_pkg::CU_EV_EXITED);
       end else if (ar != '0 && ar == lv - NW'(1)) begin
         release_e[cm_e] = 1'b1;
       end
@@ -456,24 +523,46 @@ module ppu_cu_sched #(
       frec_cm = 1'b1;
     end
 
-    // -- Kill --
+    // -- Kill and preemption requests --
     for (int e = 0; e < CTX; e++) begin
       if (kill_valid && est_q[e*2 +: 2] == E_RUN &&
           e_tslot[e*ppu_types_pkg::CU_TSLOT_W +: ppu_types_pkg::CU_TSLOT_W] == kill.tslot &&
           e_ctaid[e*32 +: 32] == kill.cta_id) begin
-        killed_d[e] = 1'b1;
-        frozen_d[e] = 1'b1;
+        if (!kill.save) begin
+          killed_d[e] = 1'b1;
+          frozen_d[e] = 1'b1;
+        end else if (!frozen_q[e]) begin
+          pre_d[e] = 1'b1;
+        end
       end
     end
 
-    // -- Quiesced killed CTAs are done --
-    quiet = '1;
-    for (int c = 0; c < CTX; c++)
-      if (!is_free[c] && busy[c]) quiet[cta_q[c*CW +: CW]] = 1'b0;
+    // -- Quiesced killed CTAs are done; preempted ones start or finish
+    //    their save --
+    quiet    = '1;
+    allset   = '1;
+    allsaved = '1;
+    for (int c = 0; c < CTX; c++) begin
+      if (!is_free[c]) begin
+        if (busy[c]) quiet[cta_q[c*CW +: CW]] = 1'b0;
+        if (!settled[c]) allset[cta_q[c*CW +: CW]] = 1'b0;
+        if (st_q[c*4 +: 4] != S_SAVED || scnt_q[c*SW +: SW] != '0)
+          allsaved[cta_q[c*CW +: CW]] = 1'b0;
+      end
+    end
+    save_go = '0;
     for (int e = 0; e < CTX; e++) begin
-      if (killed_q[e] && est_q[e*2 +: 2] == E_RUN && quiet[e]) begin
-        est_d[e*2 +: 2] = E_DONE;
-        evk_d[e]        = 1'b1;
+      if (est_q[e*2 +: 2] == E_RUN) begin
+        if (killed_q[e] && quiet[e]) begin
+          est_d[e*2 +: 2] = E_DONE;
+          evk_d[e*2 +: 2] = 2'(ppu_types_pkg::CU_EV_KILLED);
+        end else if (pre_q[e] && !frozen_q[e] && !sav_q[e] && allset[e]) begin
+          save_go[e] = 1'b1;
+          sav_d[e]   = 1'b1;
+        end else if (sav_q[e] && !frozen_q[e] && allsaved[e]) begin
+          est_d[e*2 +: 2] = E_DONE;
+          evk_d[e*2 +: 2] = 2'(ppu_types_pkg::CU_EV_SAVED);
+        end
       end
     end
 
@@ -487,7 +576,8 @@ module ppu_cu_sched #(
       sc = scnt_q[c*SW +: SW];
 
       // outstanding stores
-      if (cm_valid && cm_ctx == CW'(c) && cm_act == ppu_types_pkg::CU_A_STORE) sc = sc + SW'(1);
+      if (cm_valid && cm_ctx == CW'(c) && (cm_act == ppu_types_pkg::CU_A_STORE ||
+          (cm_act == ppu_types_pkg::CU_A_UOP && um_q[c*2 +: 2] == UM_SAVE))) sc = sc + SW'(1);
       if (sack_valid && sack_ctx == CW'(c)) sc = sc - SW'(1);
       scnt_d[c*SW +: SW] = sc;
 
@@ -495,7 +585,7 @@ module ppu_cu_sched #(
         st_d[c*4 +: 4] = S_PIPE;
 
       if (s1_back && s1_ctx == CW'(c))
-        st_d[c*4 +: 4] = s1_fwait ? S_FWAIT : S_READY;
+        st_d[c*4 +: 4] = s1_fwait ? S_FWAIT : home[c*4 +: 4];
 
       if (s == S_FWAIT && rf_done)
         st_d[c*4 +: 4] = S_READY;
@@ -515,7 +605,7 @@ module ppu_cu_sched #(
       end
 
       if (ld_valid && ld_ctx == CW'(c)) begin
-        st_d[c*4 +: 4]    = S_READY;
+        st_d[c*4 +: 4]    = home[c*4 +: 4];
         resv_d[c]         = 1'b1;
         res_d[c*32 +: 32] = ld_data;
         rerr_d[c]         = ld_err;
@@ -542,7 +632,23 @@ module ppu_cu_sched #(
             pc_d[c*32 +: 32]  = cm_pc;
             resv_d[c]         = 1'b0;
           end
-          ppu_types_pkg::CU_A_REPLAY: st_d[c*4 +: 4] = S_READY;
+          ppu_types_pkg::CU_A_REPLAY: st_d[c*4 +: 4] = home[c*4 +: 4];
+          ppu_types_pkg::CU_A_UOP: begin
+            if (um_q[c*2 +: 2] == UM_SAVE) begin
+              // a record word stored: the last one, or word 0 of an exited thread
+              if (k_q[c*5 +: 5] == 5'd31 || tst_q[c*2 +: 2] == T_EXIT) st_d[c*4 +: 4] = S_SAVED;
+              else st_d[c*4 +: 4] = S_SAVE;
+            end else begin
+              // a record word restored (word 0: the PC and thread state)
+              st_d[c*4 +: 4] = S_RSTR;
+              resv_d[c]      = 1'b0;
+              if (k_q[c*5 +: 5] == 5'd0) begin
+                pc_d[c*32 +: 32] = cm_pc;
+                tst_d[c*2 +: 2]  = cm_tst;
+              end
+            end
+            k_d[c*5 +: 5] = k_q[c*5 +: 5] + 5'd1;
+          end
           ppu_types_pkg::CU_A_SWAIT:  st_d[c*4 +: 4] = S_SWAIT;
           ppu_types_pkg::CU_A_MWAIT:  st_d[c*4 +: 4] = S_MWAIT;
           ppu_types_pkg::CU_A_EXIT:   st_d[c*4 +: 4] = S_EXIT;
@@ -558,6 +664,19 @@ module ppu_cu_sched #(
           end
           default: st_d[c*4 +: 4] = S_FAULT;   // CU_A_FAULT
         endcase
+        // the last step of a restore continues as the thread
+        if (um_q[c*2 +: 2] == UM_RSTR && (cm_act == ppu_types_pkg::CU_A_NEXT ||
+            cm_act == ppu_types_pkg::CU_A_BAR || cm_act == ppu_types_pkg::CU_A_EXIT))
+          um_d[c*2 +: 2] = UM_NONE;
+      end
+
+      // A preempted CTA settled: every context stores its record.
+      if (save_go[e] && !is_free[c]) begin
+        st_d[c*4 +: 4]  = S_SAVE;
+        um_d[c*2 +: 2]  = UM_SAVE;
+        k_d[c*5 +: 5]   = 5'd0;
+        tst_d[c*2 +: 2] = (s == S_EXIT) ? T_EXIT : (s == S_BAR) ? (phase_q[e] ? T_BAR1 : T_BAR0)
+                        : T_RUN;
       end
 
       // The CTA's event went out: the context is free.
@@ -566,7 +685,10 @@ module ppu_cu_sched #(
 
       // A new thread.
       if (ctx_start[c]) begin
-        st_d[c*4 +: 4]    = S_READY;
+        st_d[c*4 +: 4]    = disp.resume ? S_RSTR : S_READY;
+        um_d[c*2 +: 2]    = disp.resume ? UM_RSTR : UM_NONE;
+        k_d[c*5 +: 5]     = 5'd0;
+        tst_d[c*2 +: 2]   = T_RUN;
         pc_d[c*32 +: 32]  = disp.entry_pc;
         cta_d[c*CW +: CW] = efree_idx;
         tid_d[c*CW +: CW] = CW'(rank[c*NW +: NW]);
@@ -590,6 +712,8 @@ module ppu_cu_sched #(
       phase_d[efree_idx]               = 1'b0;
       frozen_d[efree_idx]              = 1'b0;
       killed_d[efree_idx]              = 1'b0;
+      pre_d[efree_idx]                 = 1'b0;
+      sav_d[efree_idx]                 = 1'b0;
       fpend_d[efree_idx]               = 1'b0;
     end
   end
@@ -607,6 +731,9 @@ module ppu_cu_sched #(
       rkind_q    <= '0;
       ferr_q     <= '0;
       fkind_q    <= '0;
+      um_q       <= '0;
+      k_q        <= '0;
+      tst_q      <= '0;
       rr_q       <= CW'(CTX - 1);
       est_q      <= '0;
       for (int e = 0; e < CTX; e++) rec_q[e] <= '0;
@@ -615,6 +742,8 @@ module ppu_cu_sched #(
       phase_q    <= '0;
       frozen_q   <= '0;
       killed_q   <= '0;
+      pre_q      <= '0;
+      sav_q      <= '0;
       evk_q      <= '0;
       fpend_q    <= '0;
       for (int e = 0; e < CTX; e++) frec_q[e] <= '0;
@@ -635,6 +764,9 @@ module ppu_cu_sched #(
       rkind_q  <= rkind_d;
       ferr_q   <= ferr_d;
       fkind_q  <= fkind_d;
+      um_q     <= um_d;
+      k_q      <= k_d;
+      tst_q    <= tst_d;
       est_q    <= est_d;
       if (disp_go) rec_q[efree_idx] <= disp;
       live_q   <= live_d;
@@ -642,6 +774,8 @@ module ppu_cu_sched #(
       phase_q  <= phase_d;
       frozen_q <= frozen_d;
       killed_q <= killed_d;
+      pre_q    <= pre_d;
+      sav_q    <= sav_d;
       evk_q    <= evk_d;
       fpend_q  <= fpend_d;
       // (the pipeline's fault wins over a store's for the same CTA)
@@ -653,7 +787,7 @@ module ppu_cu_sched #(
       if (ev_latch) begin
         ev_busy_q <= 1'b1;
         ev_idx_q  <= done_idx;
-        ev_q      <= {evk_q[done_idx] ? ppu_types_pkg::CU_EV_KILLED : ppu_types_pkg::CU_EV_EXITED,
+        ev_q      <= {ppu_types_pkg::cu_ev_e'(evk_q[32'(done_idx)*2 +: 2]),
                       e_tslot[32'(done_idx)*ppu_types_pkg::CU_TSLOT_W +: ppu_types_pkg::CU_TSLOT_W],
                       e_ctaid[32'(done_idx)*32 +: 32]};
       end else if (ev_free) begin

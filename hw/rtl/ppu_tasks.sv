@@ -113,6 +113,8 @@ module ppu_tasks #(
   output logic                         perf_launch,       // host launch accepted (OK)
   output logic                         perf_dispatch,     // CTA accepted by a CU
   output logic                         perf_complete,     // task completed
+  output logic                         perf_preempt,      // CTA preemption requested
+  output logic                         perf_resume,       // preempted CTA accepted back by a CU
   input  logic [7:0]                   dbg_tid,
   output ppu_types_pkg::task_dbg_t     dbg,
   // nothing in progress: no task id taken, the memory FSM idle
@@ -160,6 +162,9 @@ module ppu_tasks #(
   localparam logic [7:0] TR_ACTIVATE = 8'(ppu_hw_pkg::PPU_TRACE_TASK_ACTIVATE);
   localparam logic [7:0] TR_DISPATCH = 8'(ppu_hw_pkg::PPU_TRACE_CTA_DISPATCH);
   localparam logic [7:0] TR_EXIT     = 8'(ppu_hw_pkg::PPU_TRACE_CTA_EXIT);
+  localparam logic [7:0] TR_PREEMPT  = 8'(ppu_hw_pkg::PPU_TRACE_CTA_PREEMPT);
+  localparam logic [7:0] TR_SAVED    = 8'(ppu_hw_pkg::PPU_TRACE_CTA_SAVED);
+  localparam logic [7:0] TR_RESUME   = 8'(ppu_hw_pkg::PPU_TRACE_CTA_RESUME);
   localparam logic [7:0] TR_COMPLETE = 8'(ppu_hw_pkg::PPU_TRACE_TASK_COMPLETE);
   localparam logic [7:0] TR_FAIL     = 8'(ppu_hw_pkg::PPU_TRACE_LAUNCH_FAIL);
 
@@ -247,6 +252,7 @@ module ppu_tasks #(
   logic [4:0]       sl_slog2  [S];        // log2 STACK_BYTES, 0 = no stack
   logic [KMAX-1:0]  sl_kmask  [S];        // save slots 0..k-1
   logic [31:0]      sl_stack0 [S];        // stack of thread 0 of save slot 0
+  logic [31:0]      sl_rec0   [S];        // record of thread 0 of save slot 0
   logic [31:0]      sl_next   [S];        // NEXT_CTA
   logic [31:0]      sl_exited [S];        // CTAS_EXITED
   logic [S*S-1:0]   older;                // bit a*S+b: slot a activated before slot b
@@ -258,6 +264,8 @@ module ppu_tasks #(
   logic [S*KMAX-1:0]      jp_run;         // RUN: on a CU (slot s at s*KMAX)
   logic [S*KMAX-1:0]      jp_kill;        // KILLING: on a CU, kill sent
   logic [S*KMAX-1:0]      jp_kids;        // EXITED_KIDS (issue 13): never set yet
+  logic [S*KMAX-1:0]      jp_save;        // SAVING: on a CU, preemption requested
+  logic [S*KMAX-1:0]      jp_saved;       // SAVED: its thread records in the task block
   logic [KMAX*8-1:0]      js_kids [S];    // children outstanding per j (issue 13)
   logic [KMAX*32-1:0]     js_cta  [S];    // CTA id while RUN/KILLING
   logic [KMAX*CU_W-1:0]   js_cu   [S];    // its CU
@@ -304,6 +312,7 @@ module ppu_tasks #(
   // kill register
   logic             kq_valid;
   logic [CU_W-1:0]  kq_cu;
+  logic             kq_save;              // a preemption, not a kill
   logic [TS_W-1:0]  kq_slot;
   logic [J_W-1:0]   kq_j;
   logic [31:0]      kq_cta;
@@ -358,6 +367,7 @@ module ppu_tasks #(
   logic [KMAX-1:0] v_kmask;
   logic [31:0] v_stack0;
   logic [32:0] v_kmask33;
+  logic [31:0] v_rec0;
   logic v_on;   // the check is only looked at in these states (saves simulation time)
   assign v_on = st == S_L_CHECK || st == S_A_FILL;
   always_comb begin
@@ -372,6 +382,7 @@ module ppu_tasks #(
     v_slog2 = '0;
     v_kmask33 = '0;
     v_stack0  = '0;
+    v_rec0    = '0;
     v_any     = 1'b0;
     v_off     = '0;
     if (v_on) begin
@@ -403,6 +414,7 @@ module ppu_tasks #(
         if (w[12][b]) v_slog2 = 5'(b);
       v_kmask33 = (33'd1 << w[13][5:0]) - 33'd1;
       v_stack0  = w[15] + HDR_BYTES + ((32'(w[13][5:0]) * 32'(v_t)) << REC_SHIFT);
+      v_rec0    = w[15] + HDR_BYTES;
     end
     v_kmask = v_kmask33[KMAX-1:0];
   end
@@ -418,15 +430,17 @@ module ppu_tasks #(
   // ---------------------------------------------------------------------
   // Per save slot masks
   // ---------------------------------------------------------------------
-  logic [KMAX-1:0] m_free [S];    // FREE and below k
-  logic [KMAX-1:0] m_run  [S];    // RUN
-  logic [KMAX-1:0] m_live [S];    // RUN or KILLING: on a CU
+  logic [KMAX-1:0] m_free  [S];   // FREE and below k
+  logic [KMAX-1:0] m_run   [S];   // RUN
+  logic [KMAX-1:0] m_live  [S];   // RUN, KILLING or SAVING: on a CU
+  logic [KMAX-1:0] m_saved [S];   // SAVED
   always_comb begin
     for (int s = 0; s < S; s++) begin
-      m_free[s] = ~(jp_run[s*KMAX +: KMAX] | jp_kill[s*KMAX +: KMAX] | jp_kids[s*KMAX +: KMAX]) &
-                  sl_kmask[s];
-      m_run[s]  = jp_run[s*KMAX +: KMAX];
-      m_live[s] = jp_run[s*KMAX +: KMAX] | jp_kill[s*KMAX +: KMAX];
+      m_free[s]  = ~(jp_run[s*KMAX +: KMAX] | jp_kill[s*KMAX +: KMAX] | jp_kids[s*KMAX +: KMAX] |
+                     jp_save[s*KMAX +: KMAX] | jp_saved[s*KMAX +: KMAX]) & sl_kmask[s];
+      m_run[s]   = jp_run[s*KMAX +: KMAX];
+      m_live[s]  = jp_run[s*KMAX +: KMAX] | jp_kill[s*KMAX +: KMAX] | jp_save[s*KMAX +: KMAX];
+      m_saved[s] = jp_saved[s*KMAX +: KMAX];
     end
   end
 
@@ -438,8 +452,8 @@ module ppu_tasks #(
   logic [S*11-1:0] slot_need_f;
   always_comb begin
     for (int s = 0; s < S; s++) begin
-      slot_disp[s] = sl_ready[s] && !killed[sl_chid[s]] && sl_next[s] < sl_ncta[s] &&
-                     m_free[s] != '0;
+      slot_disp[s] = sl_ready[s] && !killed[sl_chid[s]] &&
+                     ((sl_next[s] < sl_ncta[s] && m_free[s] != '0) || m_saved[s] != '0);
       slot_prio_f[s*6 +: 6]   = sl_prio[s];
       slot_need_f[s*11 +: 11] = sl_t[s];
     end
@@ -751,14 +765,14 @@ module ppu_tasks #(
   end
 
   // ---------------------------------------------------------------------
-  // CTA events, dispatch and kill decisions
+  // CTA events, dispatch, kill and preemption decisions
   // ---------------------------------------------------------------------
   logic [TS_W-1:0]  ev_slot;
   logic [KMAX-1:0]  ev_match;
   logic [J_W:0]     ev_ff;
   logic             ev_hit, ev_fire;
   logic [J_W-1:0]   ev_j;
-  logic             ev_exit;
+  logic             ev_exit, ev_saved;
   always_comb begin
     ev_slot  = ev.tslot[TS_W-1:0];
     ev_match = '0;
@@ -769,28 +783,46 @@ module ppu_tasks #(
     ev_hit  = !ev_ff[J_W] && sl_ready[ev_slot];
     ev_j    = ev_ff[J_W-1:0];
     ev_exit = ev.kind == ppu_types_pkg::CU_EV_EXITED;
+    // saved, and no kill was sent meanwhile (else the CTA is dropped)
+    ev_saved = ev.kind == ppu_types_pkg::CU_EV_SAVED &&
+               !jp_kill[32'(ev_slot)*KMAX + 32'(ev_j)];
   end
   assign ev_ready = !tr_fsm_v;
   assign ev_fire  = ev_valid && ev_ready;
 
-  // dispatch decision: the candidate, its lowest free save slot, its CU
+  // dispatch decision: the candidate, its lowest saved slot (a resume) or
+  // else its lowest free save slot (a new CTA), its CU
   logic             disp_go, disp_fire;
-  logic [J_W:0]     d_ff;
+  logic [J_W:0]     d_ff, d_sff;
+  logic             d_resume;
   logic [J_W-1:0]   d_j;
-  logic [31:0]      d_stack;
+  logic [31:0]      d_stack, d_save, d_cta;
   always_comb begin
-    d_ff    = ffs32(m_free[cand_slot]);
-    d_j     = d_ff[J_W-1:0];
-    d_stack = sl_stack0[cand_slot];
+    d_sff    = ffs32(m_saved[cand_slot]);
+    d_ff     = ffs32(m_free[cand_slot]);
+    d_resume = !d_sff[J_W];
+    d_j      = d_resume ? d_sff[J_W-1:0] : d_ff[J_W-1:0];
+    d_stack  = sl_stack0[cand_slot];
     if (sl_slog2[cand_slot] != 5'd0)
       d_stack = d_stack + ((32'(d_j) * 32'(sl_t[cand_slot])) << sl_slog2[cand_slot]);
+    d_save  = sl_rec0[cand_slot] + ((32'(d_j) * 32'(sl_t[cand_slot])) << REC_SHIFT);
+    d_cta   = sl_next[cand_slot];
+    if (d_resume)
+      for (int j = 0; j < KMAX; j++)
+        if (d_j == J_W'(j)) d_cta = js_cta[cand_slot][j*32 +: 32];
   end
   assign disp_go   = place_valid && !dq_valid && !tr_fsm_v && !ev_fire;
 
   assign disp_fire = dq_valid && disp_ready[dq_cu];
 
+  // the CTA in the dispatch register: not on its CU yet, so neither killed
+  // nor preempted
+  logic [KMAX-1:0] dq_mask [S];
+  always_comb
+    for (int s = 0; s < S; s++)
+      dq_mask[s] = (dq_valid && dq_slot == TS_W'(s)) ? (KMAX'(1) << dq_j) : '0;
+
   // kill: the first resident CTA of a killed channel not yet sent a kill
-  // (and not still waiting in the dispatch register)
   logic            kpick_v;
   logic [TS_W-1:0] kpick_s;
   logic [J_W-1:0]  kpick_j;
@@ -806,10 +838,10 @@ module ppu_tasks #(
     if (killed != '0) begin
       for (int s = S - 1; s >= 0; s--) begin
         if (sl_ready[s] && killed[sl_chid[s]] &&
-            (m_run[s] & ~((dq_valid && dq_slot == TS_W'(s)) ? (KMAX'(1) << dq_j) : '0)) != '0) begin
+            ((m_run[s] | jp_save[s*KMAX +: KMAX]) & ~dq_mask[s]) != '0) begin
           kpick_v = 1'b1;
           kpick_s = TS_W'(s);
-          kp_mask = m_run[s] & ~((dq_valid && dq_slot == TS_W'(s)) ? (KMAX'(1) << dq_j) : '0);
+          kp_mask = (m_run[s] | jp_save[s*KMAX +: KMAX]) & ~dq_mask[s];
         end
       end
     end
@@ -826,35 +858,159 @@ module ppu_tasks #(
   end
   assign kill_fire = kq_valid && kill_ready[kq_cu];
 
+  // Preemption (rule 6): the candidate cannot be placed.  Per CU: have =
+  // free contexts + contexts being freed (CTAs saving or being killed),
+  // fits = how many of the candidate's CTAs have would hold, victims = the
+  // running CTAs of lower-priority tasks.  While the fits of all CUs fall
+  // short of the candidate's CTAs left, preempt one victim (one decision
+  // at a time): on a CU where the victims complete one more fit, the one
+  // with the lowest victim priority (ties: lowest index); there the victim
+  // of the lowest priority (ties: the youngest task, its highest save slot).
+  // Equal priorities never preempt each other; what is being freed counts,
+  // so no more is preempted than needed.
+  localparam int unsigned CTXC_W = $clog2(CU_CONTEXTS + 1);
+  localparam int unsigned HAVE_W = $clog2(2 * CU_CONTEXTS + 1);
+  logic            pre_on, ppick_v;
+  logic [5:0]      c_prio_d;            // the candidate's priority
+  logic [10:0]     c_need;
+  logic [6:0]      c_rem, c_fits;       // CTAs left to place, fits of all CUs
+  logic [HAVE_W-1:0] u_have  [NUM_CU];
+  logic [HAVE_W-1:0] u_vctx  [NUM_CU];
+  logic [6:0]        u_vprio [NUM_CU];  // lowest victim priority, 64 = none
+  logic [NUM_CU-1:0] u_useful;
+  logic [CU_W-1:0] ppick_cu;
+  logic [TS_W-1:0] ppick_s;
+  logic [J_W-1:0]  ppick_j;
+  logic [31:0]     ppick_cta;
+  always_comb begin
+    logic [HAVE_W-1:0] fit;
+    logic [6:0]        n_free, n_saved;
+    logic              best;
+    logic [CU_W-1:0]   vu;
+    fit      = '0;
+    n_free   = '0;
+    n_saved  = '0;
+    best     = 1'b0;
+    vu       = '0;
+    pre_on   = cand_valid && !place_valid && !kq_valid && !kpick_v && !dq_valid &&
+               !tr_fsm_v && !ev_fire;
+    c_prio_d = sl_prio[cand_slot];
+    c_need   = sl_t[cand_slot];
+    c_rem    = '0;
+    c_fits   = '0;
+    ppick_v  = 1'b0;
+    ppick_cu = '0;
+    ppick_s  = '0;
+    ppick_j  = '0;
+    ppick_cta = '0;
+    u_useful = '0;
+    for (int u = 0; u < NUM_CU; u++) begin
+      u_have[u]  = '0;
+      u_vctx[u]  = '0;
+      u_vprio[u] = 7'd64;
+    end
+    if (pre_on) begin
+      n_free  = '0;
+      n_saved = '0;
+      for (int j = 0; j < KMAX; j++) begin
+        n_free  = n_free + 7'(m_free[cand_slot][j]);
+        n_saved = n_saved + 7'(m_saved[cand_slot][j]);
+      end
+      c_rem = n_saved + ((32'(sl_ncta[cand_slot] - sl_next[cand_slot]) < 32'(n_free)) ?
+                         7'(sl_ncta[cand_slot] - sl_next[cand_slot]) : n_free);
+      for (int u = 0; u < NUM_CU; u++)
+        u_have[u] = HAVE_W'(free_ctx[u*CTXC_W +: CTXC_W]);
+      for (int s = 0; s < S; s++)
+        for (int j = 0; j < KMAX; j++) begin
+          vu = js_cu[s][j*CU_W +: CU_W];
+          if (jp_save[s*KMAX + j] || jp_kill[s*KMAX + j])
+            u_have[vu] = u_have[vu] + HAVE_W'(sl_t[s]);
+          if (sl_ready[s] && !killed[sl_chid[s]] && sl_prio[s] < c_prio_d &&
+              m_run[s][j] && !dq_mask[s][j]) begin
+            u_vctx[vu] = u_vctx[vu] + HAVE_W'(sl_t[s]);
+            if (7'(sl_prio[s]) < u_vprio[vu]) u_vprio[vu] = 7'(sl_prio[s]);
+          end
+        end
+      for (int u = 0; u < NUM_CU; u++) begin
+        fit = '0;
+        for (int m = 1; m <= 2 * CU_CONTEXTS; m++)
+          if (32'(m) * 32'(c_need) <= 32'(u_have[u])) fit = HAVE_W'(m);
+        c_fits = c_fits + 7'(fit);
+        u_useful[u] = u_vprio[u] != 7'd64 &&
+                      32'(u_have[u]) + 32'(u_vctx[u]) >= (32'(fit) + 32'd1) * 32'(c_need);
+      end
+      // the CU
+      best = 1'b0;
+      for (int u = 0; u < NUM_CU; u++)
+        if (u_useful[u] && (!best || u_vprio[u] < u_vprio[ppick_cu])) begin
+          best     = 1'b1;
+          ppick_cu = CU_W'(u);
+        end
+      ppick_v = best && c_fits < c_rem;
+      // the victim on it
+      best = 1'b0;
+      for (int s = 0; s < S; s++)
+        for (int j = 0; j < KMAX; j++)
+          if (sl_ready[s] && !killed[sl_chid[s]] && sl_prio[s] < c_prio_d && m_run[s][j] &&
+              !dq_mask[s][j] && js_cu[s][j*CU_W +: CU_W] == ppick_cu &&
+              (!best || sl_prio[s] < sl_prio[ppick_s] ||
+               (sl_prio[s] == sl_prio[ppick_s] && (TS_W'(s) == ppick_s || older[32'(ppick_s)*S + s])))) begin
+            best      = 1'b1;
+            ppick_s   = TS_W'(s);
+            ppick_j   = J_W'(j);
+            ppick_cta = js_cta[s][j*32 +: 32];
+          end
+    end
+  end
+
   // Next save-slot planes: a fill frees them all; a kill accepted by the
-  // CU marks its CTA (unless its event came first); a CTA event frees its
-  // save slot (EXITED_KIDS if it has children outstanding); a dispatch takes
-  // one.  Distinct save slots but for a kill and an event of the same CTA.
-  logic [S*KMAX-1:0] jp_run_n, jp_kill_n, jp_kids_n;
+  // CU marks its CTA (unless its event came first); a preemption decided
+  // marks it SAVING; a CTA event frees its save slot (EXITED_KIDS if it has
+  // children outstanding) or, SAVED, keeps it as SAVED; a dispatch takes a
+  // free or a saved one.  Distinct save slots but for a kill and an event
+  // of the same CTA.
+  logic [S*KMAX-1:0] jp_run_n, jp_kill_n, jp_kids_n, jp_save_n, jp_saved_n;
   logic            ev_has_kids;
+  logic            pre_go;
+  assign pre_go = ppick_v;
   always_comb begin
     ev_has_kids = 1'b0;
     if (ev_valid)
       for (int j = 0; j < KMAX; j++)
         if (ev_j == J_W'(j) && js_kids[ev_slot][j*8 +: 8] != 8'd0) ev_has_kids = 1'b1;
-    jp_run_n  = jp_run;
-    jp_kill_n = jp_kill;
-    jp_kids_n = jp_kids;
+    jp_run_n   = jp_run;
+    jp_kill_n  = jp_kill;
+    jp_kids_n  = jp_kids;
+    jp_save_n  = jp_save;
+    jp_saved_n = jp_saved;
     if (a_fill) begin
-      jp_run_n[32'(f_slot)*KMAX +: KMAX]  = '0;
-      jp_kill_n[32'(f_slot)*KMAX +: KMAX] = '0;
-      jp_kids_n[32'(f_slot)*KMAX +: KMAX] = '0;
+      jp_run_n[32'(f_slot)*KMAX +: KMAX]   = '0;
+      jp_kill_n[32'(f_slot)*KMAX +: KMAX]  = '0;
+      jp_kids_n[32'(f_slot)*KMAX +: KMAX]  = '0;
+      jp_save_n[32'(f_slot)*KMAX +: KMAX]  = '0;
+      jp_saved_n[32'(f_slot)*KMAX +: KMAX] = '0;
     end
-    if (kill_fire && jp_run[32'(kq_slot)*KMAX + 32'(kq_j)]) begin
+    if (kill_fire && !kq_save &&
+        (jp_run[32'(kq_slot)*KMAX + 32'(kq_j)] || jp_save[32'(kq_slot)*KMAX + 32'(kq_j)])) begin
       jp_run_n[32'(kq_slot)*KMAX + 32'(kq_j)]  = 1'b0;
+      jp_save_n[32'(kq_slot)*KMAX + 32'(kq_j)] = 1'b0;
       jp_kill_n[32'(kq_slot)*KMAX + 32'(kq_j)] = 1'b1;
     end
-    if (ev_fire && ev_hit) begin
-      jp_run_n[32'(ev_slot)*KMAX + 32'(ev_j)]  = 1'b0;
-      jp_kill_n[32'(ev_slot)*KMAX + 32'(ev_j)] = 1'b0;
-      jp_kids_n[32'(ev_slot)*KMAX + 32'(ev_j)] = ev_has_kids;
+    if (pre_go) begin
+      jp_run_n[32'(ppick_s)*KMAX + 32'(ppick_j)]  = 1'b0;
+      jp_save_n[32'(ppick_s)*KMAX + 32'(ppick_j)] = 1'b1;
     end
-    if (disp_go) jp_run_n[32'(cand_slot)*KMAX + 32'(d_j)] = 1'b1;
+    if (ev_fire && ev_hit) begin
+      jp_run_n[32'(ev_slot)*KMAX + 32'(ev_j)]   = 1'b0;
+      jp_kill_n[32'(ev_slot)*KMAX + 32'(ev_j)]  = 1'b0;
+      jp_save_n[32'(ev_slot)*KMAX + 32'(ev_j)]  = 1'b0;
+      jp_saved_n[32'(ev_slot)*KMAX + 32'(ev_j)] = ev_saved;
+      jp_kids_n[32'(ev_slot)*KMAX + 32'(ev_j)]  = ev_has_kids && !ev_saved;
+    end
+    if (disp_go) begin
+      jp_run_n[32'(cand_slot)*KMAX + 32'(d_j)]   = 1'b1;
+      jp_saved_n[32'(cand_slot)*KMAX + 32'(d_j)] = 1'b0;
+    end
   end
 
   // ---------------------------------------------------------------------
@@ -1094,7 +1250,9 @@ module ppu_tasks #(
   assign idle          = (st == S_IDLE) && (&id_free);
   assign icache_inv    = icache_inv_q;
   assign perf_launch   = rsp_v_q && rsp_st_q == ppu_types_pkg::TASK_LAUNCH_OK;
-  assign perf_dispatch = disp_fire;
+  assign perf_dispatch = disp_fire && !dq.resume;
+  assign perf_resume   = disp_fire && dq.resume;
+  assign perf_preempt  = pre_go;
   assign perf_complete = trace_q.valid && trace_q.kind == TR_COMPLETE;
 
   always_comb
@@ -1117,6 +1275,8 @@ module ppu_tasks #(
       jp_run   <= '0;
       jp_kill  <= '0;
       jp_kids  <= '0;
+      jp_save  <= '0;
+      jp_saved <= '0;
       dq_valid <= 1'b0;
       dq_cu    <= '0;
       dq_slot  <= '0;
@@ -1124,6 +1284,7 @@ module ppu_tasks #(
       dq       <= '0;
       kq_valid <= 1'b0;
       kq_cu    <= '0;
+      kq_save  <= 1'b0;
       kq_slot  <= '0;
       kq_j     <= '0;
       kq_cta   <= '0;
@@ -1153,6 +1314,7 @@ module ppu_tasks #(
         sl_slog2[f_slot]  <= v_slog2;
         sl_kmask[f_slot]  <= v_kmask;
         sl_stack0[f_slot] <= v_stack0;
+        sl_rec0[f_slot]   <= v_rec0;
         sl_next[f_slot]   <= '0;
         sl_exited[f_slot] <= '0;
         // the new slot is younger than every other (older[] and the save
@@ -1168,10 +1330,18 @@ module ppu_tasks #(
         kq_valid <= 1'b0;
       end else if (!kq_valid && kpick_v) begin
         kq_valid <= 1'b1;
+        kq_save  <= 1'b0;
         kq_slot  <= kpick_s;
         kq_j     <= kpick_j;
         kq_cu    <= kpick_cu;
         kq_cta   <= kpick_cta;
+      end else if (pre_go) begin
+        kq_valid <= 1'b1;
+        kq_save  <= 1'b1;
+        kq_slot  <= ppick_s;
+        kq_j     <= ppick_j;
+        kq_cu    <= ppick_cu;
+        kq_cta   <= ppick_cta;
       end
 
       // CTA event: the save slot is free again (children are 0 for now)
@@ -1186,11 +1356,13 @@ module ppu_tasks #(
         dq_cu    <= place_cu;
         dq_slot  <= cand_slot;
         dq_j     <= d_j;
+        dq.resume     <= d_resume;
+        dq.save_va    <= d_save;
         dq.tslot      <= TSW'(cand_slot);
         dq.tid        <= 8'(sl_tid[cand_slot]);
         dq.chid       <= 8'(sl_chid[cand_slot]);
         dq.root       <= ch_root[sl_chid[cand_slot]];
-        dq.cta_id     <= sl_next[cand_slot];
+        dq.cta_id     <= d_cta;
         dq.nthreads   <= sl_t[cand_slot];
         dq.entry_pc   <= sl_entry[cand_slot];
         dq.param      <= sl_param[cand_slot];
@@ -1206,7 +1378,7 @@ module ppu_tasks #(
         dq.prio       <= sl_prio[cand_slot];
         dq.depth      <= sl_depth[cand_slot];
         dq.maxdepth   <= ch_maxdepth[sl_chid[cand_slot]];
-        sl_next[cand_slot] <= sl_next[cand_slot] + 32'd1;
+        if (!d_resume) sl_next[cand_slot] <= sl_next[cand_slot] + 32'd1;
       end
 
       // Activation order and save slots, every index constant (decoded):
@@ -1223,9 +1395,11 @@ module ppu_tasks #(
       jp_run  <= jp_run_n;
       jp_kill <= jp_kill_n;
       jp_kids <= jp_kids_n;
+      jp_save <= jp_save_n;
+      jp_saved <= jp_saved_n;
       if (a_fill) js_kids[f_slot] <= '0;
       if (disp_go) begin
-        js_cta[cand_slot][32'(d_j)*32 +: 32]     <= sl_next[cand_slot];
+        js_cta[cand_slot][32'(d_j)*32 +: 32]     <= d_cta;
         js_cu[cand_slot][32'(d_j)*CU_W +: CU_W]  <= place_cu;
       end
 
@@ -1235,16 +1409,23 @@ module ppu_tasks #(
         trace_q <= tr_fsm;
       end else if (ev_fire && ev_hit) begin
         trace_q.valid <= 1'b1;
-        trace_q.kind  <= TR_EXIT;
+        trace_q.kind  <= (ev.kind == ppu_types_pkg::CU_EV_SAVED) ? TR_SAVED : TR_EXIT;
         trace_q.chid  <= 8'(sl_chid[ev_slot]);
-        trace_q.a     <= {7'b0, !ev_exit, 8'(ev_cu), 3'b0, ev_j, 8'(sl_tid[ev_slot])};
+        trace_q.a     <= {7'b0, !ev_exit && ev.kind != ppu_types_pkg::CU_EV_SAVED, 8'(ev_cu), 3'b0,
+                          ev_j, 8'(sl_tid[ev_slot])};
         trace_q.b     <= ev.cta_id;
       end else if (disp_go) begin
         trace_q.valid <= 1'b1;
-        trace_q.kind  <= TR_DISPATCH;
+        trace_q.kind  <= d_resume ? TR_RESUME : TR_DISPATCH;
         trace_q.chid  <= 8'(sl_chid[cand_slot]);
         trace_q.a     <= {8'b0, 8'(place_cu), 3'b0, d_j, 8'(sl_tid[cand_slot])};
-        trace_q.b     <= sl_next[cand_slot];
+        trace_q.b     <= d_cta;
+      end else if (pre_go) begin
+        trace_q.valid <= 1'b1;
+        trace_q.kind  <= TR_PREEMPT;
+        trace_q.chid  <= 8'(sl_chid[ppick_s]);
+        trace_q.a     <= {8'b0, 8'(ppick_cu), 3'b0, ppick_j, 8'(sl_tid[ppick_s])};
+        trace_q.b     <= ppick_cta;
       end
     end
   end
@@ -1257,6 +1438,7 @@ module ppu_tasks #(
   end
   assign disp = dq;
   always_comb begin
+    kill.save   = kq_save;
     kill.tslot  = TSW'(kq_slot);
     kill.cta_id = kq_cta;
   end
@@ -1300,7 +1482,7 @@ module ppu_tasks #(
   // implies it), the "none" bits of find-firsts whose mask is not empty and
   // the carry of the save-slot mask.
   logic unused;
-  assign unused = ^{cl_req.chid, sem_rsp.value, sem_rsp.acq_fail, cand_valid, d_ff[J_W], kp_ff[J_W],
+  assign unused = ^{cl_req.chid, sem_rsp.value, sem_rsp.acq_fail, d_ff[J_W], kp_ff[J_W],
                     v_kmask33[32]};
 
 endmodule

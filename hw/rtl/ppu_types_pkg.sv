@@ -241,10 +241,15 @@ package ppu_types_pkg;
   // = 0: no stack, sp = tp = stack_va); every other register reads 0.
   localparam int unsigned CU_TSLOT_W = 4;     // task-table slot index
   // Flat width of cu_disp_t (per-CTA tables store records as vectors).
-  localparam int unsigned CU_DISP_W = CU_TSLOT_W + 8 + 8 + 23 + 32 + 11 + 32 + 32 + 32 + 5
+  localparam int unsigned CU_DISP_W = 1 + 32 + CU_TSLOT_W + 8 + 8 + 23 + 32 + 11 + 32 + 32 + 32 + 5
                                       + 3 * 11 + 32 + 16 + 16 + 32 + 6 + 7 + 7;
 
+  // resume = 1: the CTA was preempted; thread i's registers, PC and state
+  // are read back from its thread record at save_va + i * 128 (entry_pc is
+  // then unused).  save_va is the record of thread 0 of the CTA's save slot.
   typedef struct packed {
+    logic        resume;
+    logic [31:0] save_va;
     logic [CU_TSLOT_W-1:0] tslot;
     logic [7:0]  tid;          // hardware task id (PPU_TASKID)
     logic [7:0]  chid;
@@ -270,7 +275,8 @@ package ppu_types_pkg;
   // What became of a dispatched CTA; exactly one event per CTA.
   typedef enum logic [1:0] {
     CU_EV_EXITED = 2'd0,       // every thread exited, every store acknowledged
-    CU_EV_KILLED = 2'd1        // dropped by a kill, after quiescing
+    CU_EV_KILLED = 2'd1,       // dropped by a kill, after quiescing
+    CU_EV_SAVED  = 2'd2        // preempted: every thread record written and acknowledged
   } cu_ev_e;
 
   localparam int unsigned CU_EV_W = 2 + CU_TSLOT_W + 32;     // cu_ev_t
@@ -281,8 +287,10 @@ package ppu_types_pkg;
     logic [31:0]           cta_id;
   } cu_ev_t;
 
-  // A CTA to drop: every resident CTA with this {tslot, cta_id}.
+  // A CTA to drop (save = 0) or to preempt (save = 1): the resident CTA
+  // with this {tslot, cta_id}.
   typedef struct packed {
+    logic                  save;
     logic [CU_TSLOT_W-1:0] tslot;
     logic [31:0]           cta_id;
   } cu_kill_t;
@@ -311,7 +319,10 @@ package ppu_types_pkg;
     CU_CTX_SWAIT = 4'd5,       // its stores must be acknowledged first
     CU_CTX_BAR   = 4'd6,       // arrived at the CTA barrier
     CU_CTX_EXIT  = 4'd7,
-    CU_CTX_FAULT = 4'd8        // faulted; its CTA is frozen
+    CU_CTX_FAULT = 4'd8,       // faulted; its CTA is frozen
+    CU_CTX_SAVE  = 4'd9,       // preempted: storing its thread record
+    CU_CTX_RSTR  = 4'd10,      // resumed: loading its thread record
+    CU_CTX_SAVED = 4'd11       // record issued, waiting for the acknowledgements
   } cu_ctx_e;
 
   // What S3 does with a context (ppu_cu -> ppu_cu_sched).
@@ -323,7 +334,8 @@ package ppu_types_pkg;
     CU_A_STORE  = 4'd4,        // store queued: one more outstanding, PC = next
     CU_A_EXIT   = 4'd5,
     CU_A_BAR    = 4'd6,        // arrived at the barrier (PC stays at the ecall)
-    CU_A_FAULT  = 4'd7
+    CU_A_FAULT  = 4'd7,
+    CU_A_UOP    = 4'd8         // a save/restore step done: next word of the record
   } cu_act_e;
 
   // ---- Task table ----

@@ -66,15 +66,15 @@ constexpr Field maxdepth = first(7), depth = after(maxdepth, 7), prio = after(de
 		entry_pc = after(param, 32), nthreads = after(entry_pc, 11),
 		cta_id = after(nthreads, 32), root_ppn = after(cta_id, tp::ROOT_PPN_W),
 		root_sys = after(root_ppn, 1), chid = after(root_sys, 8), tid = after(chid, 8),
-		tslot = after(tid, 4);
-constexpr unsigned W = end_of(tslot);
-static_assert(W == 336, "CU_DISP_W");
+		tslot = after(tid, 4), save_va = after(tslot, 32), resume = after(save_va, 1);
+constexpr unsigned W = end_of(resume);
+static_assert(W == 369, "CU_DISP_W");
 } // namespace disp
 namespace ev { // cu_ev_t {kind, tslot, cta_id}
 constexpr Field cta_id = first(32), tslot = after(cta_id, 4), kind = after(tslot, 2);
 }
-namespace kill { // cu_kill_t {tslot, cta_id}
-constexpr Field cta_id = first(32), tslot = after(cta_id, 4);
+namespace kill { // cu_kill_t {save, tslot, cta_id}
+constexpr Field cta_id = first(32), tslot = after(cta_id, 4), save = after(tslot, 1);
 }
 namespace flt { // cu_fault_t {chid, kind, unit, access, addr, data}
 constexpr Field data = first(32), addr = after(data, 32), access = after(addr, 2),

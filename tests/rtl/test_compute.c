@@ -870,86 +870,206 @@ static const struct iss_case iss_cases[] = {
 	{ "spin", 9, 8, setup_spin },
 };
 
-START_TEST(sample_kernels_match_the_reference_model)
-{
-	const struct iss_case *c = &iss_cases[_i];
-	uint32_t t = c->cta, threads = c->grid * c->cta, lo, hi;
+/* A sample kernel's launch run by the reference model: the arena and the kernel image as they must end up. */
+struct iss_ref {
 	struct rtl_buf arena, stacks;
-	struct ppu_iss_launch il;
 	struct ppu_iss_flat flat;
+	uint32_t lo, entry;
+	uint8_t *a;
+};
+
+static void iss_ref_run(struct cfx *f, const struct iss_case *c, struct iss_ref *r)
+{
+	uint32_t t = c->cta, threads = c->grid * c->cta, hi;
+	struct ppu_iss_launch il;
 	struct ppu_iss_mem mem;
-	struct rtl_klaunch l;
-	struct rtl_chan *ch;
 	struct ppu_iss m;
-	uint8_t *a, *ppu;
-	struct cfx f;
 	int st;
 
-	cfx_begin(&f, c->name);
-	arena = rtl_buf_alloc(f.ctx, 0, ARENA_BYTES);
-	stacks = rtl_buf_alloc(f.ctx, 0, 64u << 10);
-	a = calloc(1, ARENA_BYTES);
-	ppu = calloc(1, ARENA_BYTES);
-	ck_assert_ptr_nonnull(a);
-	ck_assert_ptr_nonnull(ppu);
-	c->setup(a, arena.va, threads);
-	rtl_buf_write(f.env, &arena, 0, a, ARENA_BYTES);
+	r->arena = rtl_buf_alloc(f->ctx, 0, ARENA_BYTES);
+	r->stacks = rtl_buf_alloc(f->ctx, 0, 64u << 10);
+	r->a = calloc(1, ARENA_BYTES);
+	ck_assert_ptr_nonnull(r->a);
+	c->setup(r->a, r->arena.va, threads);
+	rtl_buf_write(f->env, &r->arena, 0, r->a, ARENA_BYTES);
 
 	/* the reference: code image, arena and its own stacks, one flat range */
-	lo = f.k.code.va;
-	hi = stacks.va + stacks.size;
-	ck_assert_uint_lt(lo, arena.va);
-	ck_assert_uint_lt(arena.va, stacks.va);
-	flat.base = lo;
-	flat.size = hi - lo;
-	flat.buf = calloc(1, flat.size);
-	ck_assert_ptr_nonnull(flat.buf);
-	rtl_buf_read(f.env, &f.k.code, 0, flat.buf, f.k.code.size);
-	memcpy(flat.buf + (arena.va - lo), a, ARENA_BYTES);
-	mem = (struct ppu_iss_mem){ ppu_iss_flat_read, ppu_iss_flat_write, &flat };
+	r->lo = f->k.code.va;
+	hi = r->stacks.va + r->stacks.size;
+	ck_assert_uint_lt(r->lo, r->arena.va);
+	ck_assert_uint_lt(r->arena.va, r->stacks.va);
+	r->flat.base = r->lo;
+	r->flat.size = hi - r->lo;
+	r->flat.buf = calloc(1, r->flat.size);
+	ck_assert_ptr_nonnull(r->flat.buf);
+	rtl_buf_read(f->env, &f->k.code, 0, r->flat.buf, f->k.code.size);
+	memcpy(r->flat.buf + (r->arena.va - r->lo), r->a, ARENA_BYTES);
+	mem = (struct ppu_iss_mem){ ppu_iss_flat_read, ppu_iss_flat_write, &r->flat };
 	memset(&il, 0, sizeof(il));
-	il.entry_pc = rtl_kimage_fn(&f.k, c->name);
+	r->entry = il.entry_pc = rtl_kimage_fn(&f->k, c->name);
 	il.grid_x = c->grid;
 	il.grid_y = il.grid_z = 1;
 	il.cta_x = t;
 	il.cta_y = il.cta_z = 1;
-	il.param = arena.va;
+	il.param = r->arena.va;
 	il.depth = 1;
 	il.maxdepth = 1;
 	il.cu_contexts = 8;
 	il.num_cu = 4;
-	il.stack_va = stacks.va;
+	il.stack_va = r->stacks.va;
 	il.stack_bytes = 256;
 	il.slots = 1;
 	ck_assert_int_eq(ppu_iss_init(&m, &il, &mem), 0);
-	st = ppu_iss_run(&m, 50000000);
+	st = ppu_iss_run(&m, 400000000);
 	ck_assert_msg(st == PPU_ISS_DONE, "%s: reference status %d", c->name, st);
 	ppu_iss_fini(&m);
+}
 
-	/* the PPU */
-	rtl_klaunch_init(&l, il.entry_pc, c->grid, t, NULL, 0);
-	l.param_va = arena.va;
+/* The PPU's arena and kernel image against the reference's. */
+static void iss_ref_check(struct cfx *f, const struct iss_case *c, struct iss_ref *r)
+{
+	uint8_t *ppu = calloc(1, ARENA_BYTES);
+
+	ck_assert_ptr_nonnull(ppu);
+	rtl_buf_read(f->env, &r->arena, 0, ppu, ARENA_BYTES);
+	ck_assert_msg(!memcmp(ppu, r->flat.buf + (r->arena.va - r->lo), ARENA_BYTES),
+		      "%s: the PPU's data differ from the reference model's", c->name);
+	free(ppu);
+	ppu = calloc(1, f->k.code.size);
+	ck_assert_ptr_nonnull(ppu);
+	rtl_buf_read(f->env, &f->k.code, 0, ppu, f->k.code.size);
+	ck_assert_msg(!memcmp(ppu, r->flat.buf, f->k.code.size),
+		      "%s: the kernel image (globals) differs from the reference model's",
+		      c->name);
+	/* and the kernel did write something */
+	ck_assert(memcmp(r->a, r->flat.buf + (r->arena.va - r->lo), ARENA_BYTES));
+	free(ppu);
+	free(r->a);
+	free(r->flat.buf);
+}
+
+START_TEST(sample_kernels_match_the_reference_model)
+{
+	const struct iss_case *c = &iss_cases[_i];
+	struct rtl_klaunch l;
+	struct rtl_chan *ch;
+	struct iss_ref r;
+	struct cfx f;
+
+	cfx_begin(&f, c->name);
+	iss_ref_run(&f, c, &r);
+
+	rtl_klaunch_init(&l, r.entry, c->grid, c->cta, NULL, 0);
+	l.param_va = r.arena.va;
 	rtl_klaunch_prepare(f.ctx, &l, 0x600d);
 	ch = rtl_cchan_create(f.env, f.ctx, 14, 0, 63, 1);
 	rtl_klaunch_submit(ch, &l, 0, 0);
 	ck_assert_int_eq(rtl_chan_wait(ch, 4000000), 0);
 	ck_assert_uint_eq(rtl_buf_rd32(f.env, &l.sem, 0), 0x600d);
-
-	rtl_buf_read(f.env, &arena, 0, ppu, ARENA_BYTES);
-	ck_assert_msg(!memcmp(ppu, flat.buf + (arena.va - lo), ARENA_BYTES),
-		      "%s: the PPU's data differ from the reference model's", c->name);
-	free(ppu);
-	ppu = calloc(1, f.k.code.size);
-	rtl_buf_read(f.env, &f.k.code, 0, ppu, f.k.code.size);
-	ck_assert_msg(!memcmp(ppu, flat.buf, f.k.code.size),
-		      "%s: the kernel image (globals) differs from the reference model's",
-		      c->name);
-	/* and the kernel did write something */
-	ck_assert(memcmp(a, flat.buf + (arena.va - lo), ARENA_BYTES));
-	free(ppu);
-	free(a);
-	free(flat.buf);
+	iss_ref_check(&f, c, &r);
 	rtl_chan_destroy(ch);
+	cfx_end(&f);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
+/*
+ * Preemption: a low-priority kernel that fills every compute unit is
+ * preempted again and again by high-priority launches on another channel.
+ * Each preempted CTA stores its thread records (PC, state, x1..x31) in its
+ * task block and is resumed later, on whichever unit frees up first; the
+ * kernel's data and globals must still equal the reference model's bit for
+ * bit.  The barrier case saves threads waiting at a barrier and threads
+ * that have exited.
+ */
+static void setup_checksum_long(uint8_t *a, uint32_t va, uint32_t t)
+{
+	struct checksum_params p = { .iters = 1500, .seed = 0xc0ffee, .out = va + 0x100 };
+
+	(void)t;
+	memcpy(a, &p, sizeof(p));
+}
+
+static void setup_barrier_long(uint8_t *a, uint32_t va, uint32_t t)
+{
+	struct barrier_params p = { .rounds = 400, .active = 7, .exit_round = 150, .seed = 31,
+				    .buf = va + 0x100, .out = va + 0x100 + 8 * t };
+
+	memcpy(a, &p, sizeof(p));
+}
+
+static const struct iss_case preempt_cases[] = {
+	{ "checksum", 8, 8, setup_checksum_long },
+	{ "barrier_phases", 8, 8, setup_barrier_long },
+};
+
+#define PREEMPT_ROUNDS 60u
+
+START_TEST(preempted_kernels_resume_bit_exact)
+{
+	const struct iss_case *c = &preempt_cases[_i];
+	struct spin_params sp = { .iters = 20, .seed = 77 };
+	struct rtl_klaunch l, h;
+	struct rtl_kimage spin;
+	struct rtl_chan *lo, *hi;
+	struct rtl_buf hout;
+	struct iss_ref r;
+	uint32_t i, k, rng = 12345;
+	size_t npre, nsaved, nres;
+	struct cfx f;
+
+	cfx_begin(&f, c->name);
+	iss_ref_run(&f, c, &r);
+	rtl_kimage_load(f.ctx, "spin", &spin);
+	hout = rtl_buf_alloc(f.ctx, 0, 8 * 4);
+	sp.out = hout.va;
+
+	rtl_klaunch_init(&l, r.entry, c->grid, c->cta, NULL, 0);
+	l.param_va = r.arena.va;
+	l.prio = 2;
+	rtl_klaunch_prepare(f.ctx, &l, 0x600d);
+	rtl_klaunch_init(&h, rtl_kimage_fn(&spin, "spin"), 1, 8, &sp, sizeof(sp));
+	h.prio = 50;
+	rtl_klaunch_prepare(f.ctx, &h, 0);
+
+	lo = rtl_cchan_create(f.env, f.ctx, 14, 0, 63, 1);
+	hi = rtl_cchan_create(f.env, f.ctx, 15, 0, 63, 1);
+	rtl_klaunch_submit(lo, &l, 0, 0);
+	ck_assert_int_ge(rtl_wait_event(f.env, PPU_TRACE_CTA_DISPATCH, 14, 4, 400000), 0);
+	for (i = 0; i < PREEMPT_ROUNDS; i++) {
+		/* the next high launch at a different point of the low kernel's run */
+		ppu_sim_clock(f.env->sim, 200 + lcg_next(&rng) % 1500);
+		ck_assert_msg(rtl_log_find(f.env, PPU_TRACE_TASK_COMPLETE, 14, 0) < 0,
+			      "%s: the low-priority kernel ended after %u preemption rounds",
+			      c->name, i);
+		rtl_klaunch_submit(hi, &h, h.sem.va, i + 1);
+		ck_assert_int_eq(rtl_chan_wait(hi, 400000), 0);
+		ck_assert_uint_eq(rtl_buf_rd32(f.env, &h.sem, 0), i + 1);
+	}
+	ck_assert_int_eq(rtl_chan_wait(lo, 20000000), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &l.sem, 0), 0x600d);
+	iss_ref_check(&f, c, &r);
+	for (k = 0; k < 8; k++) {
+		ck_assert_uint_eq(rtl_buf_rd32(f.env, &hout, 4 * k), spin_run(sp.seed ^ k, sp.iters));
+	}
+
+	/* every high launch preempted; every saved CTA resumed once */
+	npre = count_kind(f.env, PPU_TRACE_CTA_PREEMPT);
+	nsaved = count_kind(f.env, PPU_TRACE_CTA_SAVED);
+	nres = count_kind(f.env, PPU_TRACE_CTA_RESUME);
+	ck_assert_uint_ge(nsaved, PREEMPT_ROUNDS - 5);
+	ck_assert_uint_eq(nsaved, nres);
+	ck_assert_uint_ge(npre, nsaved);
+	ck_assert_uint_eq(rtl_perf_read(f.env, PPU_PERF_PREEMPTIONS), npre);
+	ck_assert_uint_eq(rtl_perf_read(f.env, PPU_PERF_CTA_RESUMES), nres);
+	ck_assert_uint_gt(rtl_perf_read(f.env, PPU_PERF_CTXSW_CYCLES), 0);
+	printf("preemption %s: %zu preempted, %zu saved and resumed, %llu context-switch unit cycles, "
+	       "done at cycle %llu\n", c->name, npre, nsaved,
+	       (unsigned long long)rtl_perf_read(f.env, PPU_PERF_CTXSW_CYCLES),
+	       (unsigned long long)ppu_sim_cycles(f.env->sim));
+	rtl_kimage_free(&spin);
+	rtl_chan_destroy(lo);
+	rtl_chan_destroy(hi);
 	cfx_end(&f);
 }
 END_TEST
@@ -977,6 +1097,8 @@ Suite *suite_compute(void)
 			    sizeof(fault_cases) / sizeof(fault_cases[0]));
 	tcase_add_loop_test(tc, sample_kernels_match_the_reference_model, 0,
 			    sizeof(iss_cases) / sizeof(iss_cases[0]));
+	tcase_add_loop_test(tc, preempted_kernels_resume_bit_exact, 0,
+			    sizeof(preempt_cases) / sizeof(preempt_cases[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -62,7 +62,7 @@ constexpr unsigned W = end_of(resume);
 } // namespace disp
 namespace ev { // cu_ev_t {kind, tslot, cta_id}
 constexpr Field cta_id = first(32), tslot = after(cta_id, 4), kind = after(tslot, 2);
-constexpr unsigned EXITED = 0, KILLED = 1;
+constexpr unsigned EXITED = 0, KILLED = 1, SAVED = 2;
 } // namespace ev
 namespace kill { // cu_kill_t {save, tslot, cta_id}
 constexpr Field cta_id = first(32), tslot = after(cta_id, 4), save = after(tslot, 1);
@@ -172,8 +172,11 @@ struct Task {
 	unsigned prio = 0, slot = 0, tid = 0;
 	uint64_t stamp = 0; // activation order
 	uint32_t next = 0, exited = 0;
-	uint32_t jocc = 0;  // save slots in use
-	unsigned running = 0;
+	uint32_t jocc = 0;  // save slots in use (running, being saved or saved)
+	uint32_t jsaving = 0, jsaved = 0;  // ... preempted: being saved, saved
+	uint32_t jcta[32] = {};             // CTA id of each save slot in use
+	unsigned running = 0;               // on a CU (including being saved)
+	unsigned preempted = 0, resumed = 0;
 	unsigned releases = 0;
 	uint64_t release_cyc = 0, last_exit_cyc = 0, done_cyc = 0;
 	unsigned dispatches = 0, kills_seen = 0;
@@ -205,7 +208,7 @@ struct Cta {
 	uint32_t cta;
 	unsigned n;
 	uint64_t done_at;
-	bool killed = false, queued = false;
+	bool killed = false, queued = false, saving = false;
 	int task;
 	unsigned j;
 };
@@ -241,6 +244,7 @@ public:
 	std::vector<unsigned> activations; // launch indices in activation order
 	unsigned nonstall_cnt[NC] = {};
 	unsigned perf_launch = 0, perf_dispatch = 0, perf_complete = 0, icache_inv = 0;
+	unsigned perf_preempt = 0, perf_resume = 0;
 	uint32_t kill_mask = 0;
 	unsigned max_resident[S] = {}; // per slot, checked against k
 
@@ -557,7 +561,8 @@ private:
 		// finished CTAs queue up for the event port
 		for (unsigned i = 0; i < NCU; i++)
 			for (Cta &c : cu_[i])
-				if (!c.queued && ((!cu_hold && c.done_at <= d.cyc) || (c.killed && c.done_at <= d.cyc))) {
+				if (!c.queued && ((!cu_hold && c.done_at <= d.cyc) ||
+						  ((c.killed || c.saving) && c.done_at <= d.cyc))) {
 					c.queued = true;
 					ev_q_.push_back({i, c});
 				}
@@ -572,7 +577,9 @@ private:
 			uint64_t e = 0;
 			set(e, lay::ev::cta_id, ev_cta_.cta);
 			set(e, lay::ev::tslot, ev_cta_.tslot);
-			set(e, lay::ev::kind, ev_cta_.killed ? lay::ev::KILLED : lay::ev::EXITED);
+			set(e, lay::ev::kind, ev_cta_.killed   ? lay::ev::KILLED
+					      : ev_cta_.saving ? lay::ev::SAVED
+							       : lay::ev::EXITED);
 			d->ev = e;
 			d->ev_cu = ev_cu_;
 		} else {
@@ -613,7 +620,8 @@ private:
 			const Launch &l = launches[t];
 			if (kill >> l.chid & 1)
 				continue;
-			if (r.next >= l.tmd.ncta() || unsigned(__builtin_popcount(r.jocc)) >= l.tmd[PPU_TMD_SAVE_CTAS])
+			if (!r.jsaved &&
+			    (r.next >= l.tmd.ncta() || unsigned(__builtin_popcount(r.jocc)) >= l.tmd[PPU_TMD_SAVE_CTAS]))
 				continue;
 			if (best < 0 || r.prio > tasks[best].prio ||
 			    (r.prio == tasks[best].prio && r.stamp < tasks[best].stamp))
@@ -633,7 +641,8 @@ public:
 	// Coverage of the decisions (printed with TB_TASKS_STATS=1).
 	struct Cover {
 		unsigned prio_ties = 0, cu_ties = 0, multi_cand = 0, k_full = 0, retries = 0, killed_ctas = 0,
-			 activations = 0, dispatches = 0, exits = 0, completes = 0, faults = 0;
+			 activations = 0, dispatches = 0, exits = 0, completes = 0, faults = 0, preemptions = 0,
+			 resumes = 0;
 	} cov;
 	void stats(const char *name)
 	{
@@ -648,10 +657,10 @@ public:
 		fprintf(stderr,
 			"%s: %llu cycles, %zu launches (%u retries), %u activations, %u dispatches, %u exits "
 			"(%u killed), %u completions, %zu faults; decisions with several candidates %u, priority "
-			"ties %u, CU ties %u, tasks at k %u\n",
+			"ties %u, CU ties %u, tasks at k %u, %u preemptions, %u resumes\n",
 			name, (unsigned long long)d.cyc, launches.size(), cov.retries, cov.activations, cov.dispatches,
 			cov.exits, cov.killed_ctas, cov.completes, faults.size(), cov.multi_cand, cov.prio_ties,
-			cov.cu_ties, cov.k_full);
+			cov.cu_ties, cov.k_full, cov.preemptions, cov.resumes);
 	}
 
 private:
@@ -691,6 +700,8 @@ private:
 		switch (tr.kind) {
 		case PPU_TRACE_TASK_ACTIVATE: cov.activations++; break;
 		case PPU_TRACE_CTA_DISPATCH: cov.dispatches++; break;
+		case PPU_TRACE_CTA_PREEMPT: cov.preemptions++; break;
+		case PPU_TRACE_CTA_RESUME: cov.resumes++; break;
 		case PPU_TRACE_CTA_EXIT: cov.exits++; cov.killed_ctas += (tr.a >> 24) & 1; break;
 		case PPU_TRACE_TASK_COMPLETE: cov.completes++; break;
 		default: break;
@@ -788,9 +799,11 @@ private:
 			Task &r = tasks[t];
 			TB_EQ(tr.b, r.next);
 			TB_EQ(tr.chid, launches[t].chid);
+			TB_EQ(r.jsaved, 0u); // resumes go first
 			unsigned want_j = unsigned(__builtin_ctz(~r.jocc));
 			TB_EQ(j, want_j);
 			r.jocc |= 1u << j;
+			r.jcta[j] = tr.b;
 			r.next++;
 			r.dispatches++;
 			r.running++;
@@ -798,7 +811,69 @@ private:
 			if (n > max_resident[r.slot])
 				max_resident[r.slot] = n;
 			TB_TRUE(n <= launches[t].tmd[PPU_TMD_SAVE_CTAS]);
-			disp_expect_.push_back({cu, t, j, tr.b});
+			disp_expect_.push_back({cu, t, j, tr.b, false});
+			break;
+		}
+		case PPU_TRACE_CTA_RESUME: {
+			TB_CTX("tasks: CTA_RESUME at %llu, tid %u", (unsigned long long)tr.cyc, tid);
+			int t = task_of_tid(tid);
+			unsigned j = (tr.a >> 8) & 0xff, cu = (tr.a >> 16) & 0xff;
+			auto want = ref_disp(kill_at(ev_cyc), fc_hist_[ev_cyc % 64]);
+			if (want.first != t)
+				TB_FAIL("%s: resumed launch %d, expected launch %d", tb_ctx_buf(), t, want.first);
+			TB_EQ(cu, unsigned(want.second));
+			Task &r = tasks[t];
+			TB_EQ(tr.chid, launches[t].chid);
+			TB_TRUE(r.jsaved != 0);
+			TB_EQ(j, unsigned(__builtin_ctz(r.jsaved))); // the lowest saved slot
+			TB_EQ(tr.b, r.jcta[j]);
+			r.jsaved &= ~(1u << j);
+			r.running++;
+			r.resumed++;
+			disp_expect_.push_back({cu, t, j, tr.b, true});
+			break;
+		}
+		case PPU_TRACE_CTA_PREEMPT: {
+			TB_CTX("tasks: CTA_PREEMPT at %llu, tid %u", (unsigned long long)tr.cyc, tid);
+			int t = task_of_tid(tid);
+			unsigned j = (tr.a >> 8) & 0xff, cu = (tr.a >> 16) & 0xff;
+			Task &r = tasks[t];
+			TB_TRUE(j < 32 && (r.jocc >> j & 1) && !(r.jsaving >> j & 1) && !(r.jsaved >> j & 1));
+			TB_EQ(tr.b, r.jcta[j]);
+			TB_EQ(tr.chid, launches[t].chid);
+			// for a candidate of higher priority that no CU fits
+			auto want = ref_disp(kill_at(ev_cyc), fc_hist_[ev_cyc % 64]);
+			TB_TRUE(want.first >= 0 && want.second < 0);
+			if (r.prio >= tasks[want.first].prio)
+				TB_FAIL("%s: preempted launch %d (prio %u) for launch %d (prio %u)", tb_ctx_buf(), t,
+					r.prio, want.first, tasks[want.first].prio);
+			// the lowest priority running on its CU
+			for (const Cta &x : cu_[cu])
+				if (!x.queued && !x.killed && !x.saving && tasks[x.task].prio < r.prio &&
+				    !(kill_at(ev_cyc) >> launches[x.task].chid & 1))
+					TB_FAIL("%s: preempted launch %d (prio %u) on CU %u, launch %d (prio %u) runs there",
+						tb_ctx_buf(), t, r.prio, cu, x.task, tasks[x.task].prio);
+			r.jsaving |= 1u << j;
+			r.preempted++;
+			preempt_expect_.insert(std::make_tuple(cu, t, tr.b));
+			break;
+		}
+		case PPU_TRACE_CTA_SAVED: {
+			TB_CTX("tasks: CTA_SAVED at %llu, tid %u", (unsigned long long)tr.cyc, tid);
+			TB_TRUE(!exit_expect_.empty());
+			auto e = exit_expect_.front();
+			exit_expect_.pop_front();
+			int t = task_of_tid(tid);
+			TB_EQ(t, e.second.task);
+			TB_TRUE(e.second.saving && !e.second.killed);
+			TB_EQ((tr.a >> 8) & 0xff, e.second.j);
+			TB_EQ((tr.a >> 16) & 0xff, e.first);
+			TB_EQ(tr.b, e.second.cta);
+			Task &r = tasks[t];
+			TB_TRUE(r.jsaving >> e.second.j & 1);
+			r.jsaving &= ~(1u << e.second.j);
+			r.jsaved |= 1u << e.second.j;
+			r.running--;
 			break;
 		}
 		case PPU_TRACE_CTA_EXIT: {
@@ -813,8 +888,10 @@ private:
 			TB_EQ((tr.a >> 24) & 1, e.second.killed ? 1u : 0u);
 			TB_EQ(tr.b, e.second.cta);
 			Task &r = tasks[t];
+			TB_TRUE(!e.second.saving || e.second.killed);
 			TB_TRUE(r.jocc >> e.second.j & 1);
 			r.jocc &= ~(1u << e.second.j);
+			r.jsaving &= ~(1u << e.second.j);
 			r.running--;
 			if (!e.second.killed) {
 				r.exited++;
@@ -832,6 +909,7 @@ private:
 			TB_EQ(r.st, Task::ACTIVE);
 			TB_EQ(r.exited, l.tmd.ncta());
 			TB_EQ(r.running, 0u);
+			TB_EQ(r.jsaved, 0u);
 			TB_TRUE(!r.killed_ctas);
 			TB_EQ((tr.a >> 8) & 0xff, r.slot);
 			TB_EQ((tr.a >> 16) & 0xff, l.tmd[PPU_TMD_FLAGS] & 0xff);
@@ -891,8 +969,10 @@ private:
 		int task;
 		unsigned j;
 		uint32_t cta;
+		bool resume;
 	};
 	std::deque<DispExp> disp_expect_;
+	std::set<std::tuple<unsigned, int, uint32_t>> preempt_expect_; // (CU, launch, CTA) traced, not yet sent
 	std::set<std::tuple<unsigned, int, uint32_t>> accepted_; // (CU, launch, CTA)
 	int fail_expect_ = -1;
 	unsigned nonstall_expect_[NC] = {};
@@ -933,6 +1013,8 @@ private:
 		TB_EQ(get(p, lay::disp::prio), r.prio);
 		TB_EQ(get(p, lay::disp::depth), 1);
 		TB_EQ(get(p, lay::disp::maxdepth), l.maxd ? l.maxd : 1);
+		TB_EQ(get(p, lay::disp::resume), e.resume ? 1u : 0u);
+		TB_EQ(get(p, lay::disp::save_va), m[PPU_TMD_BLOCK_VA] + 0x280 + e.j * m.t() * 128);
 		// the CU has room (never over-subscribed)
 		TB_TRUE(free_of(cu) >= m.t());
 		accepted_.insert(std::make_tuple(cu, e.task, e.cta));
@@ -1085,12 +1167,20 @@ private:
 		last_disp_accepted_ = false;
 		for (unsigned i = 0; i < NCU; i++)
 			if ((dv >> i & 1) && (d->disp_ready >> i & 1)) {
+				bool resume = !disp_expect_.empty() && disp_expect_.front().resume;
 				check_disp(i);
 				last_disp_accepted_ = true;
-				perf_dispatch_expect_++;
+				if (resume)
+					perf_resume_expect_++;
+				else
+					perf_dispatch_expect_++;
 			}
 		if (d->perf_dispatch)
 			perf_dispatch++;
+		if (d->perf_resume)
+			perf_resume++;
+		if (d->perf_preempt)
+			perf_preempt++;
 
 		// 5. CTA events
 		if (d->ev_valid && d->ev_ready) {
@@ -1112,13 +1202,26 @@ private:
 			if ((kv >> i & 1) && (d->kill_ready >> i & 1)) {
 				unsigned ts = unsigned(get(d->kill, lay::kill::tslot));
 				uint32_t cta = uint32_t(get(d->kill, lay::kill::cta_id));
+				bool save = get(d->kill, lay::kill::save) != 0;
 				TB_TRUE(ts < S && slot_task_[ts] >= 0);
-				TB_TRUE(kill_mask >> launches[slot_task_[ts]].chid & 1);
-				tasks[slot_task_[ts]].kills_seen++;
 				// only for a CTA this CU has accepted (it may have exited since)
 				if (!accepted_.count(std::make_tuple(i, slot_task_[ts], cta)))
-					TB_FAIL("%s: kill of CTA %u of launch %d on CU %u, which never got it", tb_ctx_buf(),
-						cta, slot_task_[ts], i);
+					TB_FAIL("%s: %s of CTA %u of launch %d on CU %u, which never got it", tb_ctx_buf(),
+						save ? "preemption" : "kill", cta, slot_task_[ts], i);
+				if (save) {
+					// the one traced before
+					auto key = std::make_tuple(i, slot_task_[ts], cta);
+					TB_TRUE(preempt_expect_.count(key) == 1);
+					preempt_expect_.erase(key);
+					for (Cta &x : cu_[i])
+						if (x.tslot == ts && x.cta == cta && !x.queued && !x.killed && !x.saving) {
+							x.saving = true;
+							x.done_at = c + 1 + rng.below(k.kill_delay * 4);
+						}
+					continue;
+				}
+				TB_TRUE(kill_mask >> launches[slot_task_[ts]].chid & 1);
+				tasks[slot_task_[ts]].kills_seen++;
 				for (Cta &x : cu_[i])
 					if (x.tslot == ts && x.cta == cta && !x.queued && !x.killed) {
 						x.killed = true;
@@ -1149,9 +1252,11 @@ private:
 		}
 	}
 	bool last_disp_accepted_ = false;
-	unsigned perf_dispatch_expect_ = 0, perf_complete_expect_ = 0;
+	unsigned perf_dispatch_expect_ = 0, perf_complete_expect_ = 0, perf_resume_expect_ = 0;
 
 public:
+	unsigned perf_resume_expected() const { return perf_resume_expect_; }
+	unsigned preemptions_traced() const { return cov.preemptions; }
 	unsigned perf_dispatch_expected() const { return perf_dispatch_expect_; }
 	unsigned perf_complete_expected() const { return perf_complete_expect_; }
 };
@@ -1165,6 +1270,8 @@ template <class E> void final_checks(E &e)
 	TB_CTX("tasks: final counters");
 	TB_EQ(e.perf_dispatch, e.perf_dispatch_expected());
 	TB_EQ(e.perf_complete, e.perf_complete_expected());
+	TB_EQ(e.perf_resume, e.perf_resume_expected());
+	TB_EQ(e.perf_preempt, e.preemptions_traced());
 	unsigned ok = 0;
 	for (const Launch &l : e.launches)
 		ok += l.status == ST_OK;

@@ -81,9 +81,9 @@ constexpr Field data = first(32), addr = after(data, 32), access = after(addr, 2
 		unit = after(access, 4), kind = after(unit, 8), chid = after(kind, 8);
 }
 
-enum { EV_EXITED = 0, EV_KILLED = 1 };
+enum { EV_EXITED = 0, EV_KILLED = 1, EV_SAVED = 2 };
 // cu_ctx_e
-enum { S_FREE, S_READY, S_PIPE, S_FWAIT, S_MWAIT, S_SWAIT, S_BAR, S_EXIT, S_FAULT };
+enum { S_FREE, S_READY, S_PIPE, S_FWAIT, S_MWAIT, S_SWAIT, S_BAR, S_EXIT, S_FAULT, S_SAVE, S_RSTR, S_SAVED };
 
 // ---------------------------------------------------------------------------
 // Instruction encoders (RV32IMA), checked against the reference decoder.
@@ -200,6 +200,8 @@ constexpr uint32_t STACKS = 0x00180000u;    // R W, 256 KiB
 constexpr uint32_t STACK_BYTES = 0x40000u;
 constexpr uint32_t XO_PAGE = 0x001c0000u;   // X only
 constexpr uint32_t WO_PAGE = 0x001c1000u;   // W only
+constexpr uint32_t SAVE = 0x001d0000u;      // R W, 64 KiB: thread records (not compared)
+constexpr uint32_t SAVE_BYTES = 0x10000u;
 constexpr uint32_t TS_CONST = 0x9abcdef0u;  // timestamp low word in compared runs
 constexpr uint32_t TS_CONST_HI = 0x12u;
 
@@ -306,8 +308,26 @@ public:
 	uint64_t retired = 0, issued = 0, misses = 0;
 	uint64_t xlates = 0, reads = 0, writes = 0, amos = 0;
 	// stimulus
-	std::deque<std::pair<const Launch *, uint32_t>> disp_q;
-	std::deque<std::pair<unsigned, uint32_t>> kill_q;
+	struct DispReq {
+		const Launch *l;
+		uint32_t cta;
+		bool resume;
+		DispReq(const Launch *l_, uint32_t c, bool r = false) : l(l_), cta(c), resume(r) {}
+	};
+	struct KillReq {
+		unsigned tslot;
+		uint32_t cta;
+		bool save;
+		KillReq(unsigned t, uint32_t c, bool s = false) : tslot(t), cta(c), save(s) {}
+	};
+	std::deque<DispReq> disp_q;
+	std::deque<KillReq> kill_q;
+	// preemption: the chance that a CTA of these launches, once dispatched
+	// (or resumed), is preempted 1..preempt_max cycles later; a saved CTA is
+	// dispatched again to resume
+	unsigned preempt_pct = 0, preempt_max = 1500;
+	std::vector<const Launch *> preemptible;
+	unsigned preemptions = 0, saves = 0;
 	bool icache_inv = false, tlb_inv = false;
 
 	explicit Tb(uint64_t seed = 1) : dut(int(seed)), mem(7), imem(7), rng(seed)
@@ -318,6 +338,7 @@ public:
 		space.map(ROOT_A, STACKS, STACK_BYTES, true, true, false);
 		space.map(ROOT_A, XO_PAGE, 0x1000, false, false, true);
 		space.map(ROOT_A, WO_PAGE, 0x1000, false, true, false);
+		space.map(ROOT_A, SAVE, SAVE_BYTES, true, true, false);
 		idle_inputs();
 		dut.reset();
 	}
@@ -382,6 +403,8 @@ public:
 				continue;
 			const Page &p = kv.second;
 			uint64_t base = p.ppn << 12;
+			if (kv.first.second << 12 >= SAVE && kv.first.second << 12 < SAVE + SAVE_BYTES)
+				continue;
 			for (uint32_t o = 0; o < 0x1000; o += 8) {
 				uint64_t a = mem.r64(p.sys, base + o), b = imem.r64(p.sys, base + o);
 				if (a != b)
@@ -523,11 +546,13 @@ private:
 				kv.second.valid = false;
 	}
 	uint64_t sem_exec(const VlWide<6> &req);
-	void pack_disp(const Launch &l, uint32_t cta);
+	void pack_disp(const Launch &l, uint32_t cta, bool resume);
+	void preempt_some();
+	std::map<std::pair<unsigned, uint32_t>, uint64_t> pre_at_; // (tslot, cta) -> preemption cycle
 	void take_event();
 };
 
-void Tb::pack_disp(const Launch &l, uint32_t c)
+void Tb::pack_disp(const Launch &l, uint32_t c, bool resume)
 {
 	auto &d = dut->disp;
 	clear(d);
@@ -552,6 +577,24 @@ void Tb::pack_disp(const Launch &l, uint32_t c)
 	set(d, disp::prio, l.prio);
 	set(d, disp::depth, l.depth);
 	set(d, disp::maxdepth, l.maxdepth);
+	// thread records: 4 KiB per task slot and CTA
+	set(d, disp::save_va, SAVE + (l.tslot * 4 + c) * 0x1000);
+	set(d, disp::resume, resume);
+}
+
+// Preempts a random running CTA of the preemptible launches, now and then.
+void Tb::preempt_some()
+{
+	if (!kill_q.empty())
+		return;
+	for (auto it = pre_at_.begin(); it != pre_at_.end(); ++it) {
+		if (it->second <= dut.cyc) {
+			kill_q.emplace_back(it->first.first, it->first.second, true);
+			pre_at_.erase(it);
+			preemptions++;
+			return;
+		}
+	}
 }
 
 // The semaphore unit: one AMO, LR or SC; returns the sem_rsp_t bits.
@@ -673,6 +716,20 @@ void Tb::take_event()
 	}
 	dut->dbg_ctx = saved_ctx;
 	dut->dbg_reg = saved_reg;
+	pre_at_.erase({ev.tslot, ev.cta_id});
+	if (ev.kind == EV_SAVED) {
+		// every context of the CTA is free again; resume it (to the back of the queue)
+		saves++;
+		const Launch *l = nullptr;
+		for (const Launch *pl : preemptible)
+			if (pl->tslot == ev.tslot)
+				l = pl;
+		TB_TRUE(l != nullptr);
+		disp_q.emplace_back(l, ev.cta_id, true);
+		dut->ev_ready = 1;
+		dut.eval();
+		return;
+	}
 	events.push_back(ev);
 	dut->ev_ready = 1;
 	dut.eval();
@@ -718,14 +775,16 @@ void Tb::cycle()
 	m->ev_ready = 0;
 
 	// requests to the CU
+	preempt_some();
 	m->disp_valid = !disp_q.empty();
 	if (m->disp_valid)
-		pack_disp(*disp_q.front().first, disp_q.front().second);
+		pack_disp(*disp_q.front().l, disp_q.front().cta, disp_q.front().resume);
 	m->kill_valid = !kill_q.empty();
 	m->kill = 0;
 	if (m->kill_valid) {
-		set(m->kill, kill::tslot, kill_q.front().first);
-		set(m->kill, kill::cta_id, kill_q.front().second);
+		set(m->kill, kill::tslot, kill_q.front().tslot);
+		set(m->kill, kill::cta_id, kill_q.front().cta);
+		set(m->kill, kill::save, kill_q.front().save);
 	}
 	m->icache_inv = icache_inv;
 	m->tlb_inv = tlb_inv;
@@ -789,8 +848,12 @@ void Tb::cycle()
 		amos++;
 	}
 	// dispatch, kill, faults, events
-	if (m->disp_valid && m->disp_ready)
+	if (m->disp_valid && m->disp_ready) {
+		for (const Launch *pl : preemptible)
+			if (pl == disp_q.front().l && rng.pct(preempt_pct))
+				pre_at_[{pl->tslot, disp_q.front().cta}] = now + 1 + rng.below(preempt_max);
 		disp_q.pop_front();
+	}
 	if (m->kill_valid && m->kill_ready)
 		kill_q.pop_front();
 	if (m->flt_valid && m->flt_ready) {
@@ -1581,7 +1644,9 @@ const uint32_t shared_f5[NSHARED] = {F5_ADD, F5_XOR, F5_OR, F5_AND, F5_MIN, F5_M
 
 class RandProg {
 public:
-	RandProg(uint64_t seed, unsigned items) : r_(seed)
+	// lrsc = false: no LR/SC pairs (a CTA preempted between them fails its SC,
+	// which RISC-V allows and the ISS does not model)
+	RandProg(uint64_t seed, unsigned items, bool lrsc = true) : r_(seed), lrsc_(lrsc)
 	{
 		for (unsigned x = 1; x < 32; x++)
 			if (x != S0 && x != S1 && x != T4 && x != T5 && x != T6)
@@ -1595,6 +1660,7 @@ public:
 
 private:
 	Rng r_;
+	bool lrsc_;
 	std::vector<unsigned> wregs_;    // registers random instructions may write
 
 	unsigned wr() { return wregs_[r_.below(uint32_t(wregs_.size()))]; }
@@ -1656,8 +1722,10 @@ private:
 		} else if (k < 90) {
 			unsigned w = r_.below(NSHARED);
 			p << ADDI(T4, S1, int32_t(4 * w)) << AMO(shared_f5[w], ZERO, T4, rs());
-		} else if (k < 92) {
+		} else if (k < 92 && lrsc_) {
 			p << ADDI(T4, S0, int32_t(4 * r_.below(WIN / 4))) << LR(wr(), T4) << SC(wr(), T4, rs());
+		} else if (k < 92) {
+			p << ADDI(T4, S0, int32_t(4 * r_.below(WIN / 4))) << LOAD(2, wr(), T4, 0);
 		} else if (k < 95) {
 			static const uint32_t csrs[] = {
 				PPU_CSR_TID, PPU_CSR_NTID, PPU_CSR_CTAID, PPU_CSR_NCTAID, PPU_CSR_CTADIM_X,
@@ -1719,12 +1787,15 @@ private:
 
 uint64_t rand_retired, rand_cycles, rand_threads;
 
-// One random launch: program, CTA shape, memory timing from the seed.
-void random_case(uint64_t seed, unsigned items)
+uint64_t rand_preemptions, rand_saves;
+
+// One random launch: program, CTA shape, memory timing from the seed; with
+// @preempt_pct, its CTAs are preempted at random and resumed.
+void random_case(uint64_t seed, unsigned items, unsigned preempt_pct = 0)
 {
 	Tb tb(seed);
 	Rng r(seed * 7919 + 1);
-	RandProg rp(seed, items);
+	RandProg rp(seed, items, preempt_pct == 0);
 	Launch l;
 	l.cta[0] = 1 + r.below(CTX);
 	l.grid[0] = 1 + r.below(4);
@@ -1737,10 +1808,16 @@ void random_case(uint64_t seed, unsigned items)
 	for (unsigned w = 0; w < NSHARED; w++)
 		tb.poke32(DATA + 4 * w, w == 3 ? 0xffffffffu : r.u32());
 	tb.load_prog(rp.p);
-	TB_CTX("seed %llu (%u x %u threads, %zu words, lat %u/%u, ready %u%%)",
+	if (preempt_pct) {
+		tb.preempt_pct = preempt_pct;
+		tb.preemptible.push_back(&l);
+	}
+	TB_CTX("seed %llu (%u x %u threads, %zu words, lat %u/%u, ready %u%%, preemption %u%%)",
 	       (unsigned long long)seed, l.grid[0], l.cta[0], rp.p.w.size(), tb.rd_lat, tb.wr_lat,
-	       tb.ready_pct);
+	       tb.ready_pct, preempt_pct);
 	run_compare(tb, l, 3000000);
+	rand_preemptions += tb.preemptions;
+	rand_saves += tb.saves;
 	rand_retired += tb.retired;
 	rand_cycles += tb.dut.cyc;
 	rand_threads += l.t() * l.ncta();
@@ -1758,6 +1835,22 @@ START_TEST(random_programs_short)
 	for (uint64_t seed = 1; seed <= 120; seed++)
 		random_case(seed, 60);
 	random_report("60 items", 120);
+}
+END_TEST
+
+// Random programs whose CTAs are preempted (saved to their thread records)
+// and resumed at random points: loads, divisions and atomics under way,
+// stores not yet acknowledged, barriers, exited threads; the registers at
+// exit and memory must still equal the ISS's.
+START_TEST(random_programs_preempted)
+{
+	rand_retired = rand_cycles = rand_threads = rand_preemptions = rand_saves = 0;
+	for (uint64_t seed = 3001; seed <= 3080; seed++)
+		random_case(seed, 120, 50 + 10 * unsigned(seed % 5));
+	random_report("120 items, preempted", 80);
+	printf("tb_cu: %llu preemptions requested, %llu CTAs saved and resumed\n",
+	       (unsigned long long)rand_preemptions, (unsigned long long)rand_saves);
+	ck_assert_uint_gt(rand_saves, 200);
 }
 END_TEST
 
@@ -2605,7 +2698,7 @@ int main()
 		 loads_stores_every_size, atomics_every_op, lr_sc_counter, csrs_every_csr,
 		 csr_instret_cycle, ecall_ops, kernel_saxpy, kernel_reduce_atomic, kernel_histogram,
 		 kernel_checksum, kernel_barrier_phases, kernel_divergent, kernel_ids, kernel_trap,
-		 random_programs_short, random_programs_long, random_two_tasks, fault_illegal_instruction,
+		 random_programs_short, random_programs_long, random_programs_preempted, random_two_tasks, fault_illegal_instruction,
 		 fault_misaligned, fault_translation, fault_bus_error, fault_trap, fault_freezes_cta,
 		 kill_running, barrier_rounds_with_exits, barrier_released_by_exits,
 		 several_tasks_resident, back_to_back_dispatch, icache_conflicts, icache_invalidate,

@@ -115,6 +115,7 @@ module ppu_tasks #(
   output logic                         perf_complete,     // task completed
   output logic                         perf_preempt,      // CTA preemption requested
   output logic                         perf_resume,       // preempted CTA accepted back by a CU
+  input  logic                         no_preempt,        // policy: never preempt
   input  logic [7:0]                   dbg_tid,
   output ppu_types_pkg::task_dbg_t     dbg,
   // nothing in progress: no task id taken, the memory FSM idle
@@ -892,7 +893,7 @@ module ppu_tasks #(
     n_saved  = '0;
     best     = 1'b0;
     vu       = '0;
-    pre_on   = cand_valid && !place_valid && !kq_valid && !kpick_v && !dq_valid &&
+    pre_on   = !no_preempt && cand_valid && !place_valid && !kq_valid && !kpick_v && !dq_valid &&
                !tr_fsm_v && !ev_fire;
     c_prio_d = sl_prio[cand_slot];
     c_need   = sl_t[cand_slot];

@@ -169,10 +169,22 @@ static void bench_issue_rate(void)
  *   prior_art:       both at device priority 0, as when every parent kernel
  *                    gets the lowest priority: the small one queues behind
  *                    every CTA of the big one.
- *   priorities:      the small one at 40, the big one at 0; no preemption
- *                    yet, so it waits for the running CTAs to finish.
+ *   no_preemption:   the small one at 40, the big one at 0, TASK_CTRL.
+ *                    NO_PREEMPT: it waits for running CTAs to finish.
+ *   preemption:      the same with preemption: the big one's CTAs on as
+ *                    many units as needed are saved to their task block,
+ *                    and resumed once the small one is done.
+ * With preemption, the cost of one: PREEMPT -> SAVED in cycles (the CTA's
+ * 8 threads store 32 words each through the unit's pipeline), and the
+ * context-switch unit-cycles (saves and restores) per preemption.
  */
-static uint64_t hi_latency(int lo_prio, int hi_prio, int with_lo, double *sim_speed)
+struct preempt_cost {
+	double save_cycles, ctxsw_per_preemption;
+	uint64_t preemptions;
+};
+
+static uint64_t hi_latency(int lo_prio, int hi_prio, int with_lo, int no_preempt,
+			   double *sim_speed, struct preempt_cost *cost)
 {
 	struct ppu_sim_config c = bench_cfg();
 	struct rtl_env *env = rtl_env_create(&c);
@@ -204,6 +216,7 @@ static uint64_t hi_latency(int lo_prio, int hi_prio, int with_lo, double *sim_sp
 	lhi.param_bytes = sizeof(phi);
 	rtl_klaunch_prepare(ctx, &lhi, 1);
 
+	rtl_reg_write(env, PPU_REG_TASK_CTRL, PPU_FSET(PPU_TASK_CTRL_NO_PREEMPT, no_preempt != 0));
 	ppu_sim_reset_stats(env->sim);
 	if (with_lo) {
 		rtl_klaunch_submit(lo, &llo, 0, 0);
@@ -227,6 +240,28 @@ static uint64_t hi_latency(int lo_prio, int hi_prio, int with_lo, double *sim_sp
 	if (sim_speed)
 		*sim_speed = st.cycles_per_sec;
 	t0 = env->ev[done].cycle - t0;
+	if (cost) {
+		size_t i, j, n = 0;
+		uint64_t sum = 0;
+
+		/* each PREEMPT with the SAVED of the same CTA (B = CTA id, A's tid | j) */
+		for (i = 0; i < env->nev; i++) {
+			if (env->ev[i].kind != PPU_TRACE_CTA_PREEMPT)
+				continue;
+			for (j = i + 1; j < env->nev; j++)
+				if (env->ev[j].kind == PPU_TRACE_CTA_SAVED &&
+				    env->ev[j].b == env->ev[i].b &&
+				    (env->ev[j].a & 0xffff) == (env->ev[i].a & 0xffff)) {
+					sum += env->ev[j].cycle - env->ev[i].cycle;
+					n++;
+					break;
+				}
+		}
+		cost->preemptions = rtl_perf_read(env, PPU_PERF_PREEMPTIONS);
+		cost->save_cycles = n ? (double)sum / (double)n : 0;
+		cost->ctxsw_per_preemption = cost->preemptions ?
+			(double)rtl_perf_read(env, PPU_PERF_CTXSW_CYCLES) / (double)cost->preemptions : 0;
+	}
 	rtl_kimage_free(&k);
 	rtl_chan_destroy(lo);
 	rtl_chan_destroy(hi);
@@ -237,15 +272,21 @@ static uint64_t hi_latency(int lo_prio, int hi_prio, int with_lo, double *sim_sp
 
 static void bench_kernel_priority(void)
 {
-	uint64_t alone = hi_latency(0, 40, 0, NULL);
-	uint64_t prior = hi_latency(0, 0, 1, NULL);
+	uint64_t alone = hi_latency(0, 40, 0, 0, NULL, NULL);
+	uint64_t prior = hi_latency(0, 0, 1, 0, NULL, NULL);
+	uint64_t nopre = hi_latency(0, 40, 1, 1, NULL, NULL);
+	struct preempt_cost pc;
 	double speed;
-	uint64_t prio = hi_latency(0, 40, 1, &speed);
+	uint64_t pre = hi_latency(0, 40, 1, 0, &speed, &pc);
 
 	bench_emit("kernel_prio_small_alone", (double)alone, "cycles");
 	bench_emit("kernel_prio_small_behind_filling_prior_art_ratio", (double)prior / alone, "x");
 	bench_emit("kernel_prio_small_behind_filling_priorities_no_preemption_ratio",
-		   (double)prio / alone, "x");
+		   (double)nopre / alone, "x");
+	bench_emit("kernel_prio_small_behind_filling_preemption_ratio", (double)pre / alone, "x");
+	bench_emit("kernel_prio_preemptions", (double)pc.preemptions, "CTAs");
+	bench_emit("kernel_prio_preemption_save_cycles", pc.save_cycles, "cycles");
+	bench_emit("kernel_prio_ctxsw_unit_cycles_per_preemption", pc.ctxsw_per_preemption, "cycles");
 	bench_emit("verilator_speed_compute_priority", speed, "cycles/s");
 }
 

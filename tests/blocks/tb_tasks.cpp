@@ -270,6 +270,7 @@ public:
 		d->ev_cu = 0;
 		d->kill_ready = 0;
 		d->dbg_tid = 0;
+		d->no_preempt = 0;
 		d.reset();
 		for (unsigned i = 0; i < 64; i++)
 			fc_hist_[i].fill(CTX);
@@ -1940,9 +1941,10 @@ END_TEST
 
 // Long random runs: many channels and priorities, random CTA lengths,
 // latencies and back-pressure everywhere.
-template <class E> void random_run(uint64_t seed, unsigned ntasks, bool stress)
+template <class E> void random_run(uint64_t seed, unsigned ntasks, bool stress, bool no_preempt = false)
 {
 	E e(seed_of(seed));
+	e.d->no_preempt = no_preempt;
 	if (stress) {
 		e.k.x_ready = 60;
 		e.k.rd_ready = 60;
@@ -1982,7 +1984,18 @@ template <class E> void random_run(uint64_t seed, unsigned ntasks, bool stress)
 	e.drain(4000000);
 	final_checks(e);
 	e.stats("random");
+	if (no_preempt)
+		TB_EQ(e.cov.preemptions, 0u);
+	else
+		TB_TRUE(e.cov.preemptions > 0);
 }
+
+// The same with TASK_CTRL.NO_PREEMPT: higher priorities wait for contexts.
+START_TEST(random_no_preempt)
+{
+	random_run<Big>(77, 200, false, true);
+}
+END_TEST
 
 START_TEST(random_long)
 {
@@ -2047,7 +2060,7 @@ int main()
 			     tmd_bad_stack_not_pow2, tmd_bad_stack_small, tmd_bad_stack_big, tmd_bad_save_ctas_zero,
 			     tmd_bad_save_ctas_big, tmd_bad_block_bytes, tmd_bad_block_va, tmd_bad_first_wins,
 			     tmd_edges_ok, tmd_unreadable, fault_after_launch, completion_xlate_fault, kill_channel,
-			     kill_channel_2, kill_channel_3, kill_pending, kill_resident, kill_in_dispatch, random_long, random_stress, min_launch_retry,
+			     kill_channel_2, kill_channel_3, kill_pending, kill_resident, kill_in_dispatch, random_long, random_no_preempt, random_stress, min_launch_retry,
 			     min_random, min_kill},
 			    600);
 }

@@ -1074,6 +1074,130 @@ START_TEST(preempted_kernels_resume_bit_exact)
 }
 END_TEST
 
+/*
+ * A preemption whose thread records cannot be written (the record pages
+ * of the task block mapped read-only) faults the low-priority channel only,
+ * with the record's VA, access WRITE and unit COMPUTE; the channel's task is
+ * dropped and the high-priority kernel on another channel still runs.
+ */
+START_TEST(a_save_that_faults_faults_only_its_channel)
+{
+	struct spin_params plo = { .iters = 200000, .seed = 3 }, phi = { .iters = 20, .seed = 4 };
+	struct rtl_buf olo, ohi;
+	struct rtl_klaunch l, h;
+	struct rtl_chan *lo, *hi;
+	uint32_t info, addr, rec, k;
+	struct cfx f;
+
+	cfx_begin(&f, "spin");
+	olo = rtl_buf_alloc(f.ctx, 0, 8 * 8 * 4);
+	ohi = rtl_buf_alloc(f.ctx, 0, 8 * 4);
+	plo.out = olo.va;
+	phi.out = ohi.va;
+	rtl_klaunch_init(&l, rtl_kimage_fn(&f.k, "spin"), 8, 8, &plo, sizeof(plo));
+	l.prio = 1;
+	rtl_klaunch_prepare(f.ctx, &l, 0x11);
+	/* the records (spin needs no stack): read-only */
+	rec = l.block.va + PPU_TASK_BLOCK_HEADER_BYTES;
+	rtl_map(f.ctx, l.block.va, l.block.pa, l.block.sys, 2 * PAGE, PPU_PTE_PERM_R);
+	rtl_reg_write(f.env, PPU_REG_MMU_CTRL, PPU_FSET(PPU_MMU_CTRL_INVALIDATE, 1));
+	rtl_klaunch_init(&h, rtl_kimage_fn(&f.k, "spin"), 1, 8, &phi, sizeof(phi));
+	h.prio = 60;
+	rtl_klaunch_prepare(f.ctx, &h, 0x22);
+
+	lo = rtl_cchan_create(f.env, f.ctx, 3, 0, 63, 1);
+	hi = rtl_cchan_create(f.env, f.ctx, 4, 0, 63, 1);
+	rtl_klaunch_submit(lo, &l, 0, 0);
+	ck_assert_int_ge(rtl_wait_event(f.env, PPU_TRACE_CTA_DISPATCH, 3, 4, 400000), 0);
+	ppu_sim_clock(f.env->sim, 2000);
+	rtl_klaunch_submit(hi, &h, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(hi, 2000000), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &h.sem, 0), 0x22);
+	for (k = 0; k < 8; k++)
+		ck_assert_uint_eq(rtl_buf_rd32(f.env, &ohi, 4 * k), spin_run(phi.seed ^ k, phi.iters));
+
+	ck_assert_int_eq(rtl_chan_wait(lo, 2000000), 1);
+	info = rtl_chan_reg(lo, PPU_CHAN_FAULT_INFO);
+	addr = rtl_chan_reg(lo, PPU_CHAN_FAULT_ADDR);
+	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_KIND, info), PPU_FAULT_KIND_PERMISSION);
+	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_UNIT, info), PPU_FAULT_UNIT_COMPUTE);
+	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_ACCESS, info), PPU_FAULT_ACCESS_WRITE);
+	ck_assert_uint_ge(addr, rec);
+	ck_assert_uint_lt(addr, rec + 8 * 8 * PPU_THREAD_RECORD_BYTES);
+	ck_assert_uint_ge(count_kind(f.env, PPU_TRACE_CTA_PREEMPT), 1);
+	ck_assert_uint_eq(count_kind(f.env, PPU_TRACE_CTA_SAVED), 0);
+	/* the faulted channel's task is dropped, its CTAs killed */
+	wait_reg(f.env, PPU_CHAN_BASE + 3 * PPU_CHAN_STRIDE + PPU_CHAN_TASKS, 0, 400000);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &l.sem, 0), 0);
+	rtl_reg_write(f.env, PPU_REG_CHAN_CTRL,
+		      PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) | 3);
+	ck_assert_int_eq(rtl_chan_wait_state(lo, PPU_CHAN_STATUS_STATE_UNBOUND, 16, 100000), 0);
+	rtl_chan_destroy(lo);
+	rtl_chan_destroy(hi);
+	cfx_end(&f);
+}
+END_TEST
+
+/*
+ * Unbinding a channel whose CTAs are preempted (saved in their task block,
+ * on no unit) drops them: the channel holds no task afterwards, nothing of
+ * it resumes, and the high-priority kernel and a later launch run.
+ */
+START_TEST(unbind_drops_preempted_ctas)
+{
+	struct spin_params plo = { .iters = 200000, .seed = 5 }, phi = { .iters = 3000, .seed = 6 };
+	struct rtl_buf olo, ohi;
+	struct rtl_klaunch l, h;
+	struct rtl_chan *lo, *hi;
+	size_t saved;
+	struct cfx f;
+
+	cfx_begin(&f, "spin");
+	olo = rtl_buf_alloc(f.ctx, 0, 8 * 8 * 4);
+	ohi = rtl_buf_alloc(f.ctx, 0, 4 * 8 * 4);
+	plo.out = olo.va;
+	phi.out = ohi.va;
+	rtl_klaunch_init(&l, rtl_kimage_fn(&f.k, "spin"), 8, 8, &plo, sizeof(plo));
+	l.prio = 1;
+	rtl_klaunch_prepare(f.ctx, &l, 0x11);
+	rtl_klaunch_init(&h, rtl_kimage_fn(&f.k, "spin"), 4, 8, &phi, sizeof(phi));
+	h.prio = 60;
+	rtl_klaunch_prepare(f.ctx, &h, 0x22);
+
+	lo = rtl_cchan_create(f.env, f.ctx, 3, 0, 63, 1);
+	hi = rtl_cchan_create(f.env, f.ctx, 4, 0, 63, 1);
+	rtl_klaunch_submit(lo, &l, 0, 0);
+	ck_assert_int_ge(rtl_wait_event(f.env, PPU_TRACE_CTA_DISPATCH, 3, 4, 400000), 0);
+	ppu_sim_clock(f.env->sim, 2000);
+	rtl_klaunch_submit(hi, &h, 0, 0);
+	/* every unit taken from the low kernel, then unbind it */
+	ck_assert_int_ge(rtl_wait_event(f.env, PPU_TRACE_CTA_DISPATCH, 4, 4, 400000), 0);
+	for (saved = 0; saved < 4; saved = count_kind(f.env, PPU_TRACE_CTA_SAVED))
+		ppu_sim_clock(f.env->sim, 64);
+	rtl_reg_write(f.env, PPU_REG_CHAN_CTRL,
+		      PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) | 3);
+	ck_assert_int_eq(rtl_chan_wait_state(lo, PPU_CHAN_STATUS_STATE_UNBOUND, 16, 400000), 0);
+	ck_assert_uint_eq(rtl_chan_reg(lo, PPU_CHAN_TASKS), 0);
+	ck_assert_int_eq(rtl_chan_wait(hi, 2000000), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &h.sem, 0), 0x22);
+	ppu_sim_clock(f.env->sim, 20000);
+	ck_assert_uint_eq(count_kind(f.env, PPU_TRACE_CTA_RESUME), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &l.sem, 0), 0);
+	ck_assert_int_lt(rtl_log_find(f.env, PPU_TRACE_TASK_COMPLETE, 3, 0), 0);
+	/* the unit contexts are all free: a full-device launch runs */
+	plo.iters = 10;
+	rtl_klaunch_prepare(f.ctx, &l, 0x33);
+	rtl_chan_destroy(lo);
+	lo = rtl_cchan_create(f.env, f.ctx, 3, 0, 63, 1);
+	rtl_klaunch_submit(lo, &l, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(lo, 2000000), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &l.sem, 0), 0x33);
+	rtl_chan_destroy(lo);
+	rtl_chan_destroy(hi);
+	cfx_end(&f);
+}
+END_TEST
+
 Suite *suite_compute(void)
 {
 	Suite *s = suite_create("compute");
@@ -1097,6 +1221,8 @@ Suite *suite_compute(void)
 			    sizeof(fault_cases) / sizeof(fault_cases[0]));
 	tcase_add_loop_test(tc, sample_kernels_match_the_reference_model, 0,
 			    sizeof(iss_cases) / sizeof(iss_cases[0]));
+	tcase_add_test(tc, a_save_that_faults_faults_only_its_channel);
+	tcase_add_test(tc, unbind_drops_preempted_ctas);
 	tcase_add_loop_test(tc, preempted_kernels_resume_bit_exact, 0,
 			    sizeof(preempt_cases) / sizeof(preempt_cases[0]));
 	suite_add_tcase(s, tc);

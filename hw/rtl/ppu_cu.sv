@@ -140,6 +140,7 @@ module ppu_cu #(
   logic                    l1_uop, uop_any;
   logic [4:0]              l1_k, l3_k;
   logic [1:0]              l3_um, l3_tst, cm_tst;
+  logic                    l3_lrv, cm_lr, cm_sc;
   logic [31:0]             l3_rec;
   logic                    cm_valid;
   ppu_types_pkg::cu_act_e  cm_act;
@@ -198,7 +199,7 @@ module ppu_cu #(
     .l3_ctx(s3_ctx_q), .l3_frozen, .l3_snone, .l3_sfull, .l3_res, .l3_rerr, .l3_rkind,
     .l3_fkind, .l3_tid, .l3_cta, .l1_uop, .l1_k, .l3_um, .l3_k, .l3_tst, .l3_rec,
     .cm_valid, .cm_ctx(s3_ctx_q), .cm_act, .cm_pc, .cm_kind, .cm_access, .cm_addr, .cm_data,
-    .cm_tst, .uop_any,
+    .cm_tst, .uop_any, .l3_lrv, .cm_lr, .cm_sc,
     .ld_valid(ld_res_valid), .ld_ctx(ld_res_ctx), .ld_data(ld_res_data), .ld_err(ld_res_err),
     .ld_kind(ld_res_kind),
     .amo_valid(amo_res_valid), .amo_ctx(amo_res_ctx), .amo_data(amo_res_data),
@@ -471,6 +472,8 @@ module ppu_cu #(
     we        = 1'b0;
     we_uop    = 1'b0;
     cm_tst    = '0;
+    cm_lr     = 1'b0;
+    cm_sc     = 1'b0;
     push_uop  = 1'b0;
     wrd       = d.rd;
     wval      = alu_res;
@@ -586,12 +589,20 @@ module ppu_cu #(
             cm_kind   = K_MISALIGNED;
             cm_access = d_access;
             cm_addr   = alu_res;
+          end else if (d.unit == ppu_types_pkg::CU_UNIT_SC && !l3_lrv) begin
+            // No LR of this thread since its start (or resume) or its last
+            // SC: the SC fails here, whatever reservation a previous thread
+            // of this context left in the semaphore unit.
+            we     = d.rd_write;
+            wval   = 32'd1;
           end else if (d.unit == ppu_types_pkg::CU_UNIT_STORE ? l3_sfull : !l3_snone) begin
             cm_act = ppu_types_pkg::CU_A_SWAIT;
           end else if (!push_ready) begin
             cm_act = ppu_types_pkg::CU_A_REPLAY;
           end else begin
             push_valid = 1'b1;
+            cm_lr      = d.unit == ppu_types_pkg::CU_UNIT_LR;
+            cm_sc      = d.unit == ppu_types_pkg::CU_UNIT_SC;
             cm_act     = (d.unit == ppu_types_pkg::CU_UNIT_STORE) ? ppu_types_pkg::CU_A_STORE
                                                                   : ppu_types_pkg::CU_A_MWAIT;
           end

@@ -112,6 +112,9 @@ module ppu_cu_sched #(
   output logic [1:0]                        l3_tst,
   output logic [31:0]                       l3_rec,
   output logic                              uop_any,     // a context saves or restores
+  output logic                              l3_lrv,      // an LR of this thread may be reserved
+  input  logic                              cm_lr,       // S3 sent an LR ...
+  input  logic                              cm_sc,       // ... or an SC (ends the reservation)
   // S3 commit
   input  logic                              cm_valid,
   input  logic [$clog2(CTX)-1:0]            cm_ctx,
@@ -220,6 +223,7 @@ module ppu_cu_sched #(
   logic [CTX*2-1:0]   um_q, um_d;        // micro-op mode
   logic [CTX*5-1:0]   k_q, k_d;          // record word
   logic [CTX*2-1:0]   tst_q, tst_d;      // thread state of the record
+  logic [CTX-1:0]     lrv_q, lrv_d;      // the thread has sent an LR since its last SC
   logic [CW-1:0]      rr_q;
   // CTA entries
   logic [CTX*2-1:0]   est_q, est_d;
@@ -369,6 +373,7 @@ module ppu_cu_sched #(
   assign l3_tid    = 11'(tid_q[32'(l3_ctx)*CW +: CW]);
   assign l3_cta    = r3;
   assign l3_um     = um_q[32'(l3_ctx)*2 +: 2];
+  assign l3_lrv    = lrv_q[l3_ctx];
   assign l3_k      = k_q[32'(l3_ctx)*5 +: 5];
   assign l3_tst    = tst_q[32'(l3_ctx)*2 +: 2];
   assign l3_rec    = r3.save_va +
@@ -474,6 +479,7 @@ module ppu_cu_sched #(
     um_d     = um_q;
     k_d      = k_q;
     tst_d    = tst_q;
+    lrv_d    = lrv_q;
     est_d    = est_q;
     live_d   = live_q;
     arr_d    = arr_q;
@@ -574,6 +580,10 @@ module ppu_cu_sched #(
       e  = cta_q[c*CW +: CW];
       s  = st_q[c*4 +: 4];
       sc = scnt_q[c*SW +: SW];
+
+      // LR reservation of the thread (a new or resumed thread has none)
+      if (cm_valid && cm_ctx == CW'(c) && cm_lr) lrv_d[c] = 1'b1;
+      if (cm_valid && cm_ctx == CW'(c) && cm_sc) lrv_d[c] = 1'b0;
 
       // outstanding stores
       if (cm_valid && cm_ctx == CW'(c) && (cm_act == ppu_types_pkg::CU_A_STORE ||
@@ -689,6 +699,7 @@ module ppu_cu_sched #(
         um_d[c*2 +: 2]    = disp.resume ? UM_RSTR : UM_NONE;
         k_d[c*5 +: 5]     = 5'd0;
         tst_d[c*2 +: 2]   = T_RUN;
+        lrv_d[c]          = 1'b0;
         pc_d[c*32 +: 32]  = disp.entry_pc;
         cta_d[c*CW +: CW] = efree_idx;
         tid_d[c*CW +: CW] = CW'(rank[c*NW +: NW]);
@@ -734,6 +745,7 @@ module ppu_cu_sched #(
       um_q       <= '0;
       k_q        <= '0;
       tst_q      <= '0;
+      lrv_q      <= '0;
       rr_q       <= CW'(CTX - 1);
       est_q      <= '0;
       for (int e = 0; e < CTX; e++) rec_q[e] <= '0;
@@ -767,6 +779,7 @@ module ppu_cu_sched #(
       um_q     <= um_d;
       k_q      <= k_d;
       tst_q    <= tst_d;
+      lrv_q    <= lrv_d;
       est_q    <= est_d;
       if (disp_go) rec_q[efree_idx] <= disp;
       live_q   <= live_d;

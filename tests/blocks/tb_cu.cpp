@@ -1276,6 +1276,35 @@ START_TEST(lr_sc_counter)
 END_TEST
 
 // Every CSR: stored by each thread, against the values of the CTA record.
+// An SC without an LR of its own thread fails, even though the semaphore
+// unit still holds the reservation a previous thread on the same context
+// took; the memory word keeps its value.  The ISS agrees.
+START_TEST(sc_needs_the_threads_own_lr)
+{
+	Tb tb(19);
+	Prog p;
+	p << CSRR(T0, PPU_CSR_CTAID) << ADDI(T1, A0, 64);
+	p << BNE(T0, ZERO, 16);                      // CTA 1: to the SC
+	p << LR(T2, T1);                             // CTA 0: the reservation, then exit
+	p.exit();
+	p << ADDI(T3, ZERO, 77) << SC(T4, T1, T3);
+	p.exit();
+	TB_EQ(p.here(), 10u);                        // (the branch offset above)
+	tb.poke32(DATA + 64, 0x1234);
+	tb.load_prog(p);
+	Launch l = simple_launch(1, 2);
+	TB_CTX("sc without own lr");
+	tb.dispatch(l, 0, 1);
+	tb.run_to_events(1);
+	tb.dispatch(l, 1, 1);                        // on the same context
+	tb.run_to_events(2);
+	TB_EQ(tb.faults.size(), 0);
+	TB_EQ((tb.exits[TKey{0, 1, 0}].x[T4]), 1u);
+	TB_EQ(tb.rd32(DATA + 64), 0x1234u);
+	iss_check(tb, l);
+}
+END_TEST
+
 START_TEST(csrs_every_csr)
 {
 	Tb tb(18);
@@ -2695,7 +2724,8 @@ int main()
 	return tb_run_suite(
 		"cu",
 		{encoders_decode, thread_start_state, alu_and_branches, m_extension,
-		 loads_stores_every_size, atomics_every_op, lr_sc_counter, csrs_every_csr,
+		 loads_stores_every_size, atomics_every_op, lr_sc_counter, sc_needs_the_threads_own_lr,
+		 csrs_every_csr,
 		 csr_instret_cycle, ecall_ops, kernel_saxpy, kernel_reduce_atomic, kernel_histogram,
 		 kernel_checksum, kernel_barrier_phases, kernel_divergent, kernel_ids, kernel_trap,
 		 random_programs_short, random_programs_long, random_programs_preempted, random_two_tasks, fault_illegal_instruction,

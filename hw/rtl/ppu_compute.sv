@@ -84,6 +84,7 @@ module ppu_compute #(
   output logic [2:0]                    perf_icache_miss,
   output logic                          perf_preempt,     // CTA preemption requested
   output logic                          perf_resume,      // preempted CTA resumed
+  output logic                          perf_evict,       // task evicted
   output logic [2:0]                    perf_ctxsw,       // units saving or restoring this cycle
   input  logic [7:0]                    dbg_tid,
   input  logic                          no_preempt,       // TASK_CTRL.NO_PREEMPT
@@ -268,7 +269,7 @@ module ppu_compute #(
             !(|u_ev_valid) && !(|u_flt_valid) && !(|g_x_rsp_valid) && !g_rd_rsp_valid &&
             !g_wr_rsp_valid && !g_tsem_rsp_valid && !g_asem_rsp_valid && !inv_q &&
             !cl_rsp_valid && !(|nonstall) && !trace.valid && !icache_inv_tasks &&
-            !perf_launch && !perf_dispatch && !perf_complete && !perf_preempt && !perf_resume &&
+            !perf_launch && !perf_dispatch && !perf_complete && !perf_preempt && !perf_resume && !perf_evict &&
             perf_ctxsw == '0 && perf_retire == '0 && perf_issue == '0 && perf_icache_miss == '0;
     for (int i = 0; i < NUM_CU; i++)
       if (free_ctx[i*FC_W +: FC_W] != FC_W'(CU_CONTEXTS)) quiet = 1'b0;
@@ -299,7 +300,7 @@ module ppu_compute #(
     .ev_valid, .ev_ready, .ev, .ev_cu,
     .kill_valid, .kill_ready, .kill,
     .icache_inv(icache_inv_tasks),
-    .trace, .perf_launch, .perf_dispatch, .perf_complete, .perf_preempt, .perf_resume,
+    .trace, .perf_launch, .perf_dispatch, .perf_complete, .perf_preempt, .perf_resume, .perf_evict,
     .no_preempt(no_preempt_q), .dbg_tid(dbg_tid_q), .dbg(dbg_task), .idle(tasks_idle)
   );
   assign g_x_req[NUM_CU*XW +: XW] = t_x_req;

@@ -38,7 +38,7 @@
 //    issue nothing new, only the completion passes of results already
 //    under way.  Once every context is settled (READY without a result,
 //    BAR or EXIT, no store outstanding) each stores its thread record
-//    (docs/registers.md "Thread records"): word 0 = PC | state, words
+//    (docs/formats.md "Task block"): word 0 = PC | state, words
 //    1..31 = x1..x31 (exited threads word 0 only), as store micro-ops
 //    through the pipeline and the LSU (SAVE, then SAVED).  When every
 //    store is acknowledged the CTA is done (SAVED).  A CTA that exits,

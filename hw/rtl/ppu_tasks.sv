@@ -115,6 +115,7 @@ module ppu_tasks #(
   output logic                         perf_complete,     // task completed
   output logic                         perf_preempt,      // CTA preemption requested
   output logic                         perf_resume,       // preempted CTA accepted back by a CU
+  output logic                         perf_evict,        // task evicted
   input  logic                         no_preempt,        // policy: never preempt
   input  logic [7:0]                   dbg_tid,
   output ppu_types_pkg::task_dbg_t     dbg,
@@ -166,6 +167,7 @@ module ppu_tasks #(
   localparam logic [7:0] TR_PREEMPT  = 8'(ppu_hw_pkg::PPU_TRACE_CTA_PREEMPT);
   localparam logic [7:0] TR_SAVED    = 8'(ppu_hw_pkg::PPU_TRACE_CTA_SAVED);
   localparam logic [7:0] TR_RESUME   = 8'(ppu_hw_pkg::PPU_TRACE_CTA_RESUME);
+  localparam logic [7:0] TR_EVICT    = 8'(ppu_hw_pkg::PPU_TRACE_TASK_EVICT);
   localparam logic [7:0] TR_COMPLETE = 8'(ppu_hw_pkg::PPU_TRACE_TASK_COMPLETE);
   localparam logic [7:0] TR_FAIL     = 8'(ppu_hw_pkg::PPU_TRACE_LAUNCH_FAIL);
 
@@ -181,9 +183,14 @@ module ppu_tasks #(
 
   localparam logic [31:0] HDR_BYTES = 32'(ppu_hw_pkg::PPU_TASK_BLOCK_HEADER_BYTES);
   localparam int unsigned REC_SHIFT = $clog2(ppu_hw_pkg::PPU_THREAD_RECORD_BYTES);
+  localparam logic [31:0] HW_OFF    = 32'(ppu_hw_pkg::PPU_TASK_BLOCK_HW_STATE);
+  localparam logic [31:0] HDR_OFF   = 32'(ppu_hw_pkg::PPU_TASK_BLOCK_SLOT_HDR);
+  localparam logic [31:0] MAGIC     = 32'(ppu_hw_pkg::PPU_TASK_HW_MAGIC_BASE);
+  localparam logic [2:0]  SS_FREE   = 3'(ppu_hw_pkg::PPU_TASK_SLOT_FREE);
+  localparam logic [2:0]  SS_SAVED  = 3'(ppu_hw_pkg::PPU_TASK_SLOT_SAVED);
 
 
-  typedef enum logic [3:0] {
+  typedef enum logic [4:0] {
     S_IDLE,
     S_XREQ,      // translate the first beat's VA
     S_XWAIT,
@@ -196,13 +203,21 @@ module ppu_tasks #(
     S_C_DONE,
     S_FAULT,     // report f_fault, then drop the task
     S_P_SCAN,    // kill: find the next non-empty priority (pw_p downwards)
-    S_P_WALK     // kill: walk its list, dropping killed channels' tasks
+    S_P_WALK,    // kill: walk its list, dropping killed channels' tasks
+    S_E_SEMREQ,  // eviction: write word ew_idx of the HW state (or a slot header)
+    S_E_SEMWAIT,
+    S_E_DONE,    // eviction: free the slot, back to the head of the pending list
+    S_A_HW,      // re-activation: check the HW state read back
+    S_A_HDR      // re-activation: a saved slot's header read back
   } fstate_e;
 
-  typedef enum logic [1:0] {
+  typedef enum logic [2:0] {
     OP_LAUNCH,
     OP_ACT,
-    OP_COMP
+    OP_COMP,
+    OP_EVICT,
+    OP_HW,       // reading the HW state of a task with progress
+    OP_HDR       // reading one slot header
   } op_e;
 
   // ---------------------------------------------------------------------
@@ -221,6 +236,7 @@ module ppu_tasks #(
   logic [TID_W-1:0] d_parent   [NUM_TASKS];
   logic [J_W-1:0]   d_par_j    [NUM_TASKS];
   logic [6:0]       d_children [NUM_TASKS];
+  logic [NUM_TASKS-1:0] d_prog;             // evicted: its progress is in its task block
   logic [NUM_TASKS-1:0] id_free;
 
   // pending lists
@@ -254,6 +270,7 @@ module ppu_tasks #(
   logic [KMAX-1:0]  sl_kmask  [S];        // save slots 0..k-1
   logic [31:0]      sl_stack0 [S];        // stack of thread 0 of save slot 0
   logic [31:0]      sl_rec0   [S];        // record of thread 0 of save slot 0
+  logic [31:0]      sl_block  [S];        // task block VA
   logic [31:0]      sl_next   [S];        // NEXT_CTA
   logic [31:0]      sl_exited [S];        // CTAS_EXITED
   logic [S*S-1:0]   older;                // bit a*S+b: slot a activated before slot b
@@ -291,6 +308,16 @@ module ppu_tasks #(
   logic [TID_W-1:0] buf_tid;
   logic             rd_valid_q;
   ppu_types_pkg::paddr_t rd_pa_q;
+  logic [31:0]      f_rva;                // VA of the first beat read
+  logic [1:0]       f_dst;                // where beats go: 0 TMD buffer, 1 hw_q, 2 hdr_q
+  logic [63:0]      hw_q [3];             // HW state read back (0x40..0x57)
+  logic [63:0]      hdr_q;                // a slot header read back
+  logic [KMAX-1:0]  hr_mask;              // saved slots whose header is still to read
+  // eviction (one at a time)
+  logic             evc_busy;
+  logic [TS_W-1:0]  evc_slot;
+  logic [2:0]       ew_idx;               // HW-state word 0..5, then 6: slot headers
+  logic [KMAX-1:0]  ew_mask;              // saved slots whose header is still to write
   logic [5:0]       pw_p;                 // purge walk
   logic [TID_W-1:0] pw_cur, pw_prev;
   logic             pw_hasprev;
@@ -428,6 +455,80 @@ module ppu_tasks #(
     if (c_prio < f_pmin) c_prio = f_pmin;
   end
 
+  // VA of the first beat of the read under way
+  logic [31:0] rd_va0;
+  assign rd_va0 = (f_dst == 2'd0) ? f_va + 32'({f_b0, 3'b0}) : f_rva;
+
+  // ---------------------------------------------------------------------
+  // HW state of an evicted task (docs/registers.md "Task block"): written
+  // at eviction, read back and checked at its re-activation
+  // ---------------------------------------------------------------------
+  logic [31:0]     hw_next, hw_exited, hw_magic;
+  logic [95:0]     hw_ss;
+  logic [KMAX-1:0] hw_saved;
+  logic [5:0]      hw_bad;
+  logic [5:0]      hw_bad_off;
+  logic [J_W:0]    hw_ff, hr_ff, hr_nf;
+  logic [J_W-1:0]  hw_first, hr_cur, hr_next;
+  always_comb begin
+    logic [6:0] nsaved;
+    logic       badst;
+    hw_next   = hw_q[0][31:0];
+    hw_exited = hw_q[0][63:32];
+    hw_ss     = {hw_q[2][31:0], hw_q[1]};
+    hw_magic  = hw_q[2][63:32];
+    nsaved    = '0;
+    badst     = 1'b0;
+    for (int j = 0; j < KMAX; j++) begin
+      hw_saved[j] = hw_ss[3*j +: 3] == SS_SAVED;
+      nsaved      = nsaved + 7'(hw_saved[j]);
+      if (hw_ss[3*j +: 3] != SS_FREE && !hw_saved[j]) badst = 1'b1;
+    end
+    hw_bad[0] = hw_magic != (MAGIC | 32'(f_tid));
+    hw_bad[1] = badst || (hw_saved & ~sl_kmask[f_slot]) != '0;
+    hw_bad[2] = hw_next > sl_ncta[f_slot];
+    hw_bad[3] = hw_exited > hw_next;
+    hw_bad[4] = hw_next - hw_exited != 32'(nsaved);
+    hw_bad[5] = 1'b0;
+    hw_bad_off = hw_bad[0] ? 6'h14 : hw_bad[1] ? 6'h08 : hw_bad[2] ? 6'h00 :
+                 hw_bad[3] ? 6'h04 : 6'h08;
+    hw_ff    = ffs32(hw_saved);
+    hw_first = hw_ff[J_W-1:0];
+    hr_ff    = ffs32(hr_mask);
+    hr_cur   = hr_ff[J_W-1:0];
+    hr_nf    = ffs32(hr_mask & (hr_mask - KMAX'(1)));
+    hr_next  = hr_nf[J_W-1:0];
+  end
+
+  // The word eviction writes next (ew_idx): NEXT_CTA, CTAS_EXITED, the
+  // three slot-state words, MAGIC, then each saved slot's header (CTA id).
+  logic [31:0]    ew_va, ew_data;
+  logic [95:0]    ew_ss;
+  logic [J_W:0]   ew_ff;
+  logic [J_W-1:0] ew_j;
+  always_comb begin
+    ew_ss = '0;
+    for (int j = 0; j < KMAX; j++)
+      if (jp_saved[32'(f_slot)*KMAX + j]) ew_ss[3*j +: 3] = SS_SAVED;
+    ew_ff = ffs32(ew_mask);
+    ew_j  = ew_ff[J_W-1:0];
+    ew_va   = sl_block[f_slot] + HW_OFF + 32'({ew_idx, 2'b00});
+    unique case (ew_idx)
+      3'd0:    ew_data = sl_next[f_slot];
+      3'd1:    ew_data = sl_exited[f_slot];
+      3'd2:    ew_data = ew_ss[31:0];
+      3'd3:    ew_data = ew_ss[63:32];
+      3'd4:    ew_data = ew_ss[95:64];
+      3'd5:    ew_data = MAGIC | 32'(f_tid);
+      default: begin
+        ew_va   = sl_block[f_slot] + HDR_OFF + 32'({ew_j, 4'b0});
+        ew_data = '0;
+        for (int j = 0; j < KMAX; j++)
+          if (ew_j == J_W'(j)) ew_data = js_cta[f_slot][j*32 +: 32];
+      end
+    endcase
+  end
+
   // ---------------------------------------------------------------------
   // Per save slot masks
   // ---------------------------------------------------------------------
@@ -453,7 +554,7 @@ module ppu_tasks #(
   logic [S*11-1:0] slot_need_f;
   always_comb begin
     for (int s = 0; s < S; s++) begin
-      slot_disp[s] = sl_ready[s] && !killed[sl_chid[s]] &&
+      slot_disp[s] = sl_ready[s] && !killed[sl_chid[s]] && !(evc_busy && evc_slot == TS_W'(s)) &&
                      ((sl_next[s] < sl_ncta[s] && m_free[s] != '0) || m_saved[s] != '0);
       slot_prio_f[s*6 +: 6]   = sl_prio[s];
       slot_need_f[s*11 +: 11] = sl_t[s];
@@ -508,6 +609,30 @@ module ppu_tasks #(
     free_id = {id_free == '0, ffs_id(id_free)};
   end
 
+  // Eviction (rule 2): every slot taken and the highest pending priority
+  // above the lowest active task (ties: the youngest activation), which is
+  // then evicted: its running CTAs preempted, its HW state and the headers
+  // of its saved slots written to its task block (ewr_need), its slot freed.
+  logic            evict_start, ewr_need;
+  logic            evv;
+  logic [TS_W-1:0] evs;
+  always_comb begin
+    evv = 1'b0;
+    evs = '0;
+    for (int s = 0; s < S; s++)
+      if (sl_ready[s] && !killed[sl_chid[s]] &&
+          d_state[sl_tid[s]] == ppu_types_pkg::TASK_ST_ACTIVE &&
+          (!evv || sl_prio[s] < sl_prio[evs] ||
+           (sl_prio[s] == sl_prio[evs] && older[32'(evs)*S + s]))) begin
+        evv = 1'b1;
+        evs = TS_W'(s);
+      end
+    evict_start = !evc_busy && (&sl_used) && evv && p_nonempty != '0 && act_prio > sl_prio[evs];
+    ewr_need    = evc_busy && sl_ready[evc_slot] && !killed[sl_chid[evc_slot]] &&
+                  m_live[evc_slot] == '0 && !(dq_valid && dq_slot == evc_slot) &&
+                  !(kq_valid && kq_slot == evc_slot);
+  end
+
   // ---------------------------------------------------------------------
   // FSM decisions (combinational), applied below
   // ---------------------------------------------------------------------
@@ -533,6 +658,15 @@ module ppu_tasks #(
   ppu_types_pkg::trace_t tr_fsm;
   logic             a_comp;                // start a completion of comp_slot
   logic             a_fail_tmd;            // fault: misaligned TMD VA at accept
+  logic             a_evict_start;         // evict the lowest active task (evs)
+  logic             a_ewr;                 // start writing the evicted task's state
+  logic             a_evict_done;          // evicted: to the head of its pending list
+  logic             a_hw_ok;               // re-activation: HW state checked, taken
+  logic             a_hdr;                 // re-activation: a header taken
+  logic             a_act_done;            // re-activation complete: the slot is ready
+  logic             a_rd;                  // start a read of f_nb beats at a_rva into a_dst
+  logic [31:0]      a_rva;
+  logic [1:0]       a_dst;
 
   logic [TID_W-1:0] head_act;
   logic             w_last, w_dead;        // purge walk at pw_cur
@@ -564,6 +698,15 @@ module ppu_tasks #(
     a_walk_keep = 1'b0;
     a_comp      = 1'b0;
     a_fail_tmd  = 1'b0;
+    a_ewr       = 1'b0;
+    a_evict_start = 1'b0;
+    a_evict_done = 1'b0;
+    a_hw_ok     = 1'b0;
+    a_hdr       = 1'b0;
+    a_act_done  = 1'b0;
+    a_rd        = 1'b0;
+    a_rva       = '0;
+    a_dst       = 2'd0;
     tr_fsm_v    = 1'b0;
     tr_fsm      = '0;
     cl_ready    = 1'b0;
@@ -583,6 +726,11 @@ module ppu_tasks #(
           a_b0    = 3'd4;           // TMD 0x20..0x2f
           a_nb    = 4'd2;
           st_n    = S_XREQ;
+        end else if (ewr_need) begin
+          a_ewr = 1'b1;
+          st_n  = S_E_SEMREQ;
+        end else if (evict_start) begin
+          a_evict_start = 1'b1;     // its CTAs are preempted from the next cycle
         end else if (act_valid) begin
           a_pop = 1'b1;
           if (buf_v && buf_tid == head_act) begin
@@ -624,7 +772,7 @@ module ppu_tasks #(
           if (x_rsp.fault) begin
             a_fault          = 1'b1;
             a_fault_rec.kind = x_rsp.kind;
-            a_fault_rec.addr = f_va + 32'({f_b0, 3'b0});
+            a_fault_rec.addr = rd_va0;
             st_n             = S_FAULT;
           end else begin
             st_n = S_RD;
@@ -643,6 +791,8 @@ module ppu_tasks #(
             unique case (f_op)
               OP_LAUNCH: st_n = S_L_CHECK;
               OP_ACT:    st_n = S_A_FILL;
+              OP_HW:     st_n = S_A_HW;
+              OP_HDR:    st_n = S_A_HDR;
               default:   st_n = S_C_SEM;
             endcase
           end
@@ -692,8 +842,84 @@ module ppu_tasks #(
           tr_fsm.chid = 8'(f_chid);
           tr_fsm.a    = {10'b0, d_prio[f_tid], 8'(f_slot), 8'(f_tid)};
           tr_fsm.b    = f_va;
-          st_n     = S_IDLE;
+          if (d_prog[f_tid]) begin
+            // evicted before: NEXT_CTA, CTAS_EXITED, slot states, MAGIC
+            a_rd   = 1'b1;
+            a_rva  = w[15] + HW_OFF;
+            a_nb   = 4'd3;
+            a_dst  = 2'd1;
+            st_n   = S_XREQ;
+          end else begin
+            st_n   = S_IDLE;
+          end
         end
+      end
+
+      S_A_HW: begin
+        if (hw_bad != '0) begin
+          a_fault          = 1'b1;
+          a_fault_rec.kind = K_TMD_INVALID;
+          a_fault_rec.addr = sl_block[f_slot] + HW_OFF;
+          a_fault_rec.data = 32'(hw_bad_off);
+          st_n             = S_FAULT;
+        end else begin
+          a_hw_ok = 1'b1;
+          if (hw_saved != '0) begin
+            a_rd  = 1'b1;
+            a_rva = sl_block[f_slot] + HDR_OFF + 32'({hw_first, 4'b0});
+            a_nb  = 4'd1;
+            a_dst = 2'd2;
+            st_n  = S_XREQ;
+          end else begin
+            a_act_done = 1'b1;
+            st_n       = S_IDLE;
+          end
+        end
+      end
+
+      S_A_HDR: begin
+        a_hdr = 1'b1;
+        if ((hr_mask & (hr_mask - KMAX'(1))) != '0) begin
+          a_rd  = 1'b1;
+          a_rva = sl_block[f_slot] + HDR_OFF + 32'({hr_next, 4'b0});
+          a_nb  = 4'd1;
+          a_dst = 2'd2;
+          st_n  = S_XREQ;
+        end else begin
+          a_act_done = 1'b1;
+          st_n       = S_IDLE;
+        end
+      end
+
+      S_E_SEMREQ: if (sem_ready) st_n = S_E_SEMWAIT;
+
+      S_E_SEMWAIT: begin
+        if (sem_rsp_valid) begin
+          if (sem_rsp.fault) begin
+            a_fault            = 1'b1;
+            a_fault_rec.kind   = sem_rsp.kind;
+            a_fault_rec.access = ppu_types_pkg::ACC_WRITE;
+            a_fault_rec.addr   = ew_va;
+            a_fault_rec.data   = f_va;
+            st_n               = S_FAULT;
+          end else if (ew_idx < 3'd5 || (ew_idx == 3'd5 && ew_mask != '0) ||
+                       (ew_idx == 3'd6 && (ew_mask & (ew_mask - KMAX'(1))) != '0)) begin
+            st_n = S_E_SEMREQ;
+          end else begin
+            st_n = S_E_DONE;
+          end
+        end
+      end
+
+      S_E_DONE: begin
+        a_evict_done = 1'b1;
+        a_slot_free  = 1'b1;
+        tr_fsm_v     = 1'b1;
+        tr_fsm.kind  = TR_EVICT;
+        tr_fsm.chid  = 8'(f_chid);
+        tr_fsm.a     = {10'b0, d_prio[f_tid], 8'(f_slot), 8'(f_tid)};
+        tr_fsm.b     = f_va;
+        st_n         = S_IDLE;
       end
 
       S_C_SEM: st_n = w[9][F_SEM_RELEASE] ? S_C_SEMREQ : S_C_DONE;
@@ -859,6 +1085,25 @@ module ppu_tasks #(
   end
   assign kill_fire = kq_valid && kill_ready[kq_cu];
 
+  // eviction: the evicted task's running CTAs are preempted, one at a time
+  logic            epick_v;
+  logic [J_W-1:0]  epick_j;
+  logic [CU_W-1:0] epick_cu;
+  logic [31:0]     epick_cta;
+  logic [J_W:0]    ep_ff;
+  always_comb begin
+    ep_ff     = ffs32(m_run[evc_slot] & ~dq_mask[evc_slot]);
+    epick_v   = evc_busy && sl_ready[evc_slot] && !killed[sl_chid[evc_slot]] && !ep_ff[J_W];
+    epick_j   = ep_ff[J_W-1:0];
+    epick_cta = '0;
+    epick_cu  = '0;
+    for (int j = 0; j < KMAX; j++)
+      if (epick_j == J_W'(j)) begin
+        epick_cta = js_cta[evc_slot][j*32 +: 32];
+        epick_cu  = js_cu[evc_slot][j*CU_W +: CU_W];
+      end
+  end
+
   // Preemption (rule 6): the candidate cannot be placed.  Per CU: have =
   // free contexts + contexts being freed (CTAs saving or being killed),
   // fits = how many of the candidate's CTAs have would hold, victims = the
@@ -893,7 +1138,8 @@ module ppu_tasks #(
     n_saved  = '0;
     best     = 1'b0;
     vu       = '0;
-    pre_on   = !no_preempt && cand_valid && !place_valid && !kq_valid && !kpick_v && !dq_valid &&
+    pre_on   = !no_preempt && cand_valid && !place_valid && !kq_valid && !kpick_v && !epick_v &&
+               !dq_valid &&
                !tr_fsm_v && !ev_fire;
     c_prio_d = sl_prio[cand_slot];
     c_need   = sl_t[cand_slot];
@@ -972,8 +1218,9 @@ module ppu_tasks #(
   // of the same CTA.
   logic [S*KMAX-1:0] jp_run_n, jp_kill_n, jp_kids_n, jp_save_n, jp_saved_n;
   logic            ev_has_kids;
-  logic            pre_go;
+  logic            pre_go, evp_go;
   assign pre_go = ppick_v;
+  assign evp_go = !kq_valid && !kpick_v && epick_v && !tr_fsm_v && !ev_fire && !disp_go;
   always_comb begin
     ev_has_kids = 1'b0;
     if (ev_valid)
@@ -1001,6 +1248,10 @@ module ppu_tasks #(
       jp_run_n[32'(ppick_s)*KMAX + 32'(ppick_j)]  = 1'b0;
       jp_save_n[32'(ppick_s)*KMAX + 32'(ppick_j)] = 1'b1;
     end
+    if (evp_go) begin
+      jp_run_n[32'(evc_slot)*KMAX + 32'(epick_j)]  = 1'b0;
+      jp_save_n[32'(evc_slot)*KMAX + 32'(epick_j)] = 1'b1;
+    end
     if (ev_fire && ev_hit) begin
       jp_run_n[32'(ev_slot)*KMAX + 32'(ev_j)]   = 1'b0;
       jp_kill_n[32'(ev_slot)*KMAX + 32'(ev_j)]  = 1'b0;
@@ -1008,6 +1259,7 @@ module ppu_tasks #(
       jp_saved_n[32'(ev_slot)*KMAX + 32'(ev_j)] = ev_saved;
       jp_kids_n[32'(ev_slot)*KMAX + 32'(ev_j)]  = ev_has_kids && !ev_saved;
     end
+    if (a_hw_ok) jp_saved_n[32'(f_slot)*KMAX +: KMAX] = hw_saved;
     if (disp_go) begin
       jp_run_n[32'(cand_slot)*KMAX + 32'(d_j)]   = 1'b1;
       jp_saved_n[32'(cand_slot)*KMAX + 32'(d_j)] = 1'b0;
@@ -1028,6 +1280,7 @@ module ppu_tasks #(
       // max depth from its first launch on.
       id_free    <= '1;
       p_nonempty <= '0;
+      d_prog     <= '0;
       ch_live    <= '0;
       pw_p       <= '0;
       pw_cur     <= '0;
@@ -1046,6 +1299,7 @@ module ppu_tasks #(
         d_parent[tid_take]  <= '0;
         d_par_j[tid_take]   <= '0;
         d_children[tid_take] <= '0;
+        d_prog[tid_take]     <= 1'b0;
         ch_live[32'(cl_req.chid[CH_W-1:0])*LIVE_W +: LIVE_W] <=
           ch_live[32'(cl_req.chid[CH_W-1:0])*LIVE_W +: LIVE_W] + LIVE_W'(1);
         ch_root[cl_req.chid[CH_W-1:0]]     <= cl_req.root;
@@ -1072,6 +1326,17 @@ module ppu_tasks #(
         else p_head[act_prio] <= d_next[head_act];
       end
       if (a_comp) d_state[sl_tid[comp_slot]] <= ppu_types_pkg::TASK_ST_COMPLETING;
+      if (a_evict_start) d_state[sl_tid[evs]] <= ppu_types_pkg::TASK_ST_EVICTING;
+      // evicted: back to the head of its priority's list, with progress
+      if (a_evict_done) begin
+        d_state[f_tid] <= ppu_types_pkg::TASK_ST_PENDING;
+        d_prog[f_tid]  <= 1'b1;
+        d_next[f_tid]  <= p_head[d_prio[f_tid]];
+        p_head[d_prio[f_tid]] <= f_tid;
+        if (!p_nonempty[d_prio[f_tid]]) p_tail[d_prio[f_tid]] <= f_tid;
+        p_nonempty[d_prio[f_tid]] <= 1'b1;
+      end
+      if (a_act_done) d_prog[f_tid] <= 1'b0;
       // purge walk
       if (st == S_IDLE && st_n == S_P_SCAN) pw_p <= 6'd63;
       if (st == S_P_SCAN && p_nonempty[pw_p]) begin
@@ -1122,6 +1387,13 @@ module ppu_tasks #(
       f_err      <= 1'b0;
       f_err_va   <= '0;
       f_fault    <= '0;
+      f_rva      <= '0;
+      f_dst      <= 2'd0;
+      hr_mask    <= '0;
+      evc_busy    <= 1'b0;
+      evc_slot    <= '0;
+      ew_idx     <= '0;
+      ew_mask    <= '0;
       buf_v      <= 1'b0;
       buf_tid    <= '0;
       rd_valid_q <= 1'b0;
@@ -1170,7 +1442,37 @@ module ppu_tasks #(
       if (a_start) begin
         f_b0  <= a_b0;
         f_nb  <= a_nb;
+        f_dst <= 2'd0;
         buf_v <= 1'b0;
+      end
+      if (a_rd) begin
+        f_b0  <= '0;
+        f_nb  <= a_nb;
+        f_rva <= a_rva;
+        f_dst <= a_dst;
+        f_op  <= (a_dst == 2'd1) ? OP_HW : OP_HDR;
+      end
+      if (a_hw_ok) hr_mask <= hw_saved;
+      if (a_hdr) hr_mask <= hr_mask & (hr_mask - KMAX'(1));
+      // eviction
+      if (a_evict_start) begin
+        evc_busy <= 1'b1;
+        evc_slot <= evs;
+      end
+      if (a_slot_free && a_slot_idx == evc_slot) evc_busy <= 1'b0;
+      if (a_ewr) begin
+        f_tid   <= sl_tid[evc_slot];
+        f_slot  <= evc_slot;
+        f_chid  <= sl_chid[evc_slot];
+        f_root  <= ch_root[sl_chid[evc_slot]];
+        f_va    <= {d_tmd[sl_tid[evc_slot]], 6'b0};
+        f_op    <= OP_EVICT;
+        ew_idx  <= '0;
+        ew_mask <= m_saved[evc_slot];
+      end
+      if (st == S_E_SEMWAIT && sem_rsp_valid && !sem_rsp.fault) begin
+        if (ew_idx != 3'd6) ew_idx <= ew_idx + 3'd1;
+        else ew_mask <= ew_mask & (ew_mask - KMAX'(1));
       end
       if (a_fail_tmd) begin
         f_fault      <= '0;
@@ -1206,11 +1508,15 @@ module ppu_tasks #(
         rd_valid_q <= 1'b0;
       end
       if (rd_rsp_valid) begin
-        buf_q[f_b0 + f_rcv[2:0]] <= rd_rsp.data;
+        unique case (f_dst)
+          2'd0:    buf_q[f_b0 + f_rcv[2:0]] <= rd_rsp.data;
+          2'd1:    hw_q[f_rcv[1:0]] <= rd_rsp.data;
+          default: hdr_q <= rd_rsp.data;
+        endcase
         f_rcv <= f_rcv + 4'd1;
         if (rd_rsp.err && !f_err) begin
           f_err    <= 1'b1;
-          f_err_va <= f_va + 32'({f_b0, 3'b0}) + 32'({f_rcv, 3'b0});
+          f_err_va <= rd_va0 + 32'({f_rcv, 3'b0});
         end
       end
     end
@@ -1218,7 +1524,7 @@ module ppu_tasks #(
 
   assign x_req_valid = st == S_XREQ;
   always_comb begin
-    x_req.va     = f_va + 32'({f_b0, 3'b0});
+    x_req.va     = rd_va0;
     x_req.root   = f_root;
     x_req.access = ppu_types_pkg::ACC_READ;
   end
@@ -1228,19 +1534,20 @@ module ppu_tasks #(
   assign xf_valid = st == S_FAULT;
   assign xf       = f_fault;
 
-  assign sem_valid = st == S_C_SEMREQ;
+  assign sem_valid = st == S_C_SEMREQ || st == S_E_SEMREQ;
   always_comb begin
     sem_req         = '0;
     sem_req.rid     = '0;
     sem_req.chid    = 8'(f_chid);
     sem_req.root    = f_root;
-    sem_req.va      = w[10];
-    sem_req.payload = {32'b0, w[11]};
+    sem_req.va      = (st == S_E_SEMREQ) ? ew_va : w[10];
+    sem_req.payload = {32'b0, (st == S_E_SEMREQ) ? ew_data : w[11]};
     sem_req.exec[ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__MSB:ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__LSB]
       = OP_W'(ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION_RELEASE);
     sem_req.exec[ppu_hw_pkg::PPU_SEM_EXECUTE_PAYLOAD_SIZE__LSB]
       = 1'(ppu_hw_pkg::PPU_SEM_EXECUTE_PAYLOAD_SIZE_32BIT);
-    sem_req.exec[ppu_hw_pkg::PPU_SEM_EXECUTE_RELEASE_TIMESTAMP__LSB] = w[9][F_SEM_TS];
+    sem_req.exec[ppu_hw_pkg::PPU_SEM_EXECUTE_RELEASE_TIMESTAMP__LSB] =
+      w[9][F_SEM_TS] && st != S_E_SEMREQ;
   end
 
   assign cl_rsp_valid  = rsp_v_q;
@@ -1253,7 +1560,8 @@ module ppu_tasks #(
   assign perf_launch   = rsp_v_q && rsp_st_q == ppu_types_pkg::TASK_LAUNCH_OK;
   assign perf_dispatch = disp_fire && !dq.resume;
   assign perf_resume   = disp_fire && dq.resume;
-  assign perf_preempt  = pre_go;
+  assign perf_preempt  = pre_go || evp_go;
+  assign perf_evict    = trace_q.valid && trace_q.kind == TR_EVICT;
   assign perf_complete = trace_q.valid && trace_q.kind == TR_COMPLETE;
 
   always_comb
@@ -1301,7 +1609,8 @@ module ppu_tasks #(
         sl_depth[act_slot] <= d_depth[head_act];
       end
       if (a_fill) begin
-        sl_ready[f_slot]  <= 1'b1;
+        sl_ready[f_slot]  <= !d_prog[f_tid];
+        sl_block[f_slot]  <= w[15];
         sl_entry[f_slot]  <= w[0];
         sl_gx[f_slot]     <= w[1];
         sl_gy[f_slot]     <= w[2][15:0];
@@ -1325,6 +1634,12 @@ module ppu_tasks #(
         sl_used[a_slot_idx]  <= 1'b0;
         sl_ready[a_slot_idx] <= 1'b0;
       end
+      // re-activation of an evicted task: its progress, then the slot is ready
+      if (a_hw_ok) begin
+        sl_next[f_slot]   <= hw_next;
+        sl_exited[f_slot] <= hw_exited;
+      end
+      if (a_act_done) sl_ready[f_slot] <= 1'b1;
 
       // kill register
       if (kill_fire) begin
@@ -1336,6 +1651,13 @@ module ppu_tasks #(
         kq_j     <= kpick_j;
         kq_cu    <= kpick_cu;
         kq_cta   <= kpick_cta;
+      end else if (evp_go) begin
+        kq_valid <= 1'b1;
+        kq_save  <= 1'b1;
+        kq_slot  <= evc_slot;
+        kq_j     <= epick_j;
+        kq_cu    <= epick_cu;
+        kq_cta   <= epick_cta;
       end else if (pre_go) begin
         kq_valid <= 1'b1;
         kq_save  <= 1'b1;
@@ -1399,6 +1721,9 @@ module ppu_tasks #(
       jp_save <= jp_save_n;
       jp_saved <= jp_saved_n;
       if (a_fill) js_kids[f_slot] <= '0;
+      if (a_hdr)
+        for (int j = 0; j < KMAX; j++)
+          if (hr_cur == J_W'(j)) js_cta[f_slot][j*32 +: 32] <= hdr_q[31:0];
       if (disp_go) begin
         js_cta[cand_slot][32'(d_j)*32 +: 32]     <= d_cta;
         js_cu[cand_slot][32'(d_j)*CU_W +: CU_W]  <= place_cu;
@@ -1421,6 +1746,12 @@ module ppu_tasks #(
         trace_q.chid  <= 8'(sl_chid[cand_slot]);
         trace_q.a     <= {8'b0, 8'(place_cu), 3'b0, d_j, 8'(sl_tid[cand_slot])};
         trace_q.b     <= d_cta;
+      end else if (evp_go) begin
+        trace_q.valid <= 1'b1;
+        trace_q.kind  <= TR_PREEMPT;
+        trace_q.chid  <= 8'(sl_chid[evc_slot]);
+        trace_q.a     <= {8'b0, 8'(epick_cu), 3'b0, epick_j, 8'(sl_tid[evc_slot])};
+        trace_q.b     <= epick_cta;
       end else if (pre_go) begin
         trace_q.valid <= 1'b1;
         trace_q.kind  <= TR_PREEMPT;
@@ -1467,6 +1798,7 @@ module ppu_tasks #(
       dbg.children   = d_children[g_tid];
       dbg.tmd_va     = {d_tmd[g_tid], 6'b0};
       if (d_state[g_tid] == ppu_types_pkg::TASK_ST_ACTIVE ||
+          d_state[g_tid] == ppu_types_pkg::TASK_ST_EVICTING ||
           d_state[g_tid] == ppu_types_pkg::TASK_ST_COMPLETING) begin
         dbg.slot_valid = 1'b1;
         dbg.tslot      = TSW'(g_slot);
@@ -1484,6 +1816,7 @@ module ppu_tasks #(
   // the carry of the save-slot mask.
   logic unused;
   assign unused = ^{cl_req.chid, sem_rsp.value, sem_rsp.acq_fail, d_ff[J_W], kp_ff[J_W],
+                    hdr_q[63:32], hw_ff[J_W], hr_ff[J_W], hr_nf[J_W], ew_ff[J_W],
                     v_kmask33[32]};
 
 endmodule

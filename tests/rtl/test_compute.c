@@ -1198,6 +1198,109 @@ START_TEST(unbind_drops_preempted_ctas)
 }
 END_TEST
 
+/*
+ * Eviction: every task slot taken, a launch above the lowest active task
+ * evicts it (the youngest of the lowest priority).  Its running CTAs are
+ * preempted, its progress (NEXT_CTA, CTAS_EXITED, slot states, MAGIC and
+ * the saved CTAs' ids) written to its task block, its slot given to the
+ * new task, and it waits at the head of its priority's list.  Re-activated
+ * later, it reads its progress back and resumes its saved CTAs: every
+ * result equals the CPU's.  Preemption is off (TASK_CTRL) so that only
+ * the eviction saves CTAs.
+ */
+START_TEST(eviction_keeps_progress_and_resumes)
+{
+	struct checksum_params pv = { .iters = 4000, .seed = 7 }, pf = { .iters = 300, .seed = 8 },
+			       ph = { .iters = 50, .seed = 9 };
+	struct rtl_klaunch v, fl[7], h;
+	struct rtl_buf ov, of, oh;
+	struct rtl_chan *cv, *cf[7], *chh;
+	uint32_t ring[8], k, i, vtid, slots;
+	long ev, act2, lv;
+	struct cfx f;
+
+	cfx_begin(&f, "checksum");
+	slots = rtl_reg_read(f.env, PPU_REG_CAP_NUM_TASK_SLOTS);
+	ck_assert_uint_eq(slots, 8);
+	ov = rtl_buf_alloc(f.ctx, 0, 4 * 8 * 4);
+	of = rtl_buf_alloc(f.ctx, 0, 7 * 8 * 4);
+	oh = rtl_buf_alloc(f.ctx, 0, 8 * 4);
+	pv.out = ov.va;
+	ph.out = oh.va;
+	rtl_klaunch_init(&v, rtl_kimage_fn(&f.k, "checksum"), 4, 8, &pv, sizeof(pv));
+	v.prio = 5;
+	rtl_klaunch_prepare(f.ctx, &v, 0x55);
+	for (i = 0; i < 7; i++) {
+		pf.out = of.va + 32 * i;
+		rtl_klaunch_init(&fl[i], rtl_kimage_fn(&f.k, "checksum"), 1, 8, &pf, sizeof(pf));
+		fl[i].prio = 10;
+		rtl_klaunch_prepare(f.ctx, &fl[i], 0x100 + i);
+	}
+	rtl_klaunch_init(&h, rtl_kimage_fn(&f.k, "checksum"), 1, 8, &ph, sizeof(ph));
+	h.prio = 40;
+	rtl_klaunch_prepare(f.ctx, &h, 0x44);
+
+	rtl_reg_write(f.env, PPU_REG_TASK_CTRL, PPU_FSET(PPU_TASK_CTRL_NO_PREEMPT, 1));
+	cv = rtl_cchan_create(f.env, f.ctx, 2, 0, 63, 1);
+	for (i = 0; i < 7; i++)
+		cf[i] = rtl_cchan_create(f.env, f.ctx, 3 + i, 0, 63, 1);
+	chh = rtl_cchan_create(f.env, f.ctx, 12, 0, 63, 1);
+	rtl_klaunch_submit(cv, &v, 0, 0);
+	/* the victim on every unit, then seven fillers in the other slots */
+	while (count_kind(f.env, PPU_TRACE_CTA_DISPATCH) < 4)
+		ppu_sim_clock(f.env->sim, 16);
+	lv = rtl_log_find(f.env, PPU_TRACE_TASK_LAUNCH, 2, 0);
+	ck_assert_int_ge(lv, 0);
+	vtid = f.env->ev[lv].a & 0xff;
+	for (i = 0; i < 7; i++)
+		rtl_klaunch_submit(cf[i], &fl[i], 0, 0);
+	while (count_kind(f.env, PPU_TRACE_TASK_ACTIVATE) < 8)
+		ppu_sim_clock(f.env->sim, 16);
+	ppu_sim_clock(f.env->sim, 3000);
+	ck_assert_uint_eq(count_kind(f.env, PPU_TRACE_TASK_EVICT), 0);
+	/* the eighth slot-holder arrives: the victim (lowest priority) is evicted */
+	rtl_klaunch_submit(chh, &h, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(chh, 2000000), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &h.sem, 0), 0x44);
+	ev = rtl_log_find(f.env, PPU_TRACE_TASK_EVICT, 2, 0);
+	ck_assert_int_ge(ev, 0);
+	ck_assert_uint_eq(f.env->ev[ev].a & 0xff, vtid);
+	ck_assert_uint_eq((f.env->ev[ev].a >> 16) & 0x3f, 5);
+	ck_assert_uint_eq(f.env->ev[ev].b, v.tmd.va);
+	ck_assert_uint_eq(count_kind(f.env, PPU_TRACE_CTA_SAVED), 4);
+	/* the evicted progress in the task block */
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &v.block, PPU_TASK_BLOCK_HW_STATE + PPU_TASK_HW_MAGIC),
+			  PPU_TASK_HW_MAGIC_BASE | vtid);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &v.block, PPU_TASK_BLOCK_HW_STATE + PPU_TASK_HW_NEXT_CTA),
+			  4);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &v.block,
+				       PPU_TASK_BLOCK_HW_STATE + PPU_TASK_HW_CTAS_EXITED), 0);
+
+	for (i = 0; i < 7; i++)
+		ck_assert_int_eq(rtl_chan_wait(cf[i], 20000000), 0);
+	ck_assert_int_eq(rtl_chan_wait(cv, 40000000), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &v.sem, 0), 0x55);
+	act2 = rtl_log_find(f.env, PPU_TRACE_TASK_ACTIVATE, 2, (size_t)ev);
+	ck_assert_int_gt(act2, ev);
+	ck_assert_uint_eq(count_kind(f.env, PPU_TRACE_CTA_RESUME), 4);
+	ck_assert_uint_eq(count_kind(f.env, PPU_TRACE_TASK_EVICT), 1);
+	ck_assert_uint_eq(rtl_perf_read(f.env, PPU_PERF_EVICTIONS), 1);
+	for (k = 0; k < 32; k++)
+		ck_assert_uint_eq(rtl_buf_rd32(f.env, &ov, 4 * k), checksum_run(ring, pv.seed, k, pv.iters));
+	for (i = 0; i < 7; i++)
+		for (k = 0; k < 8; k++)
+			ck_assert_uint_eq(rtl_buf_rd32(f.env, &of, 32 * i + 4 * k),
+					  checksum_run(ring, pf.seed, k, pf.iters));
+	for (k = 0; k < 8; k++)
+		ck_assert_uint_eq(rtl_buf_rd32(f.env, &oh, 4 * k), checksum_run(ring, ph.seed, k, ph.iters));
+	rtl_chan_destroy(cv);
+	for (i = 0; i < 7; i++)
+		rtl_chan_destroy(cf[i]);
+	rtl_chan_destroy(chh);
+	cfx_end(&f);
+}
+END_TEST
+
 Suite *suite_compute(void)
 {
 	Suite *s = suite_create("compute");
@@ -1223,6 +1326,7 @@ Suite *suite_compute(void)
 			    sizeof(iss_cases) / sizeof(iss_cases[0]));
 	tcase_add_test(tc, a_save_that_faults_faults_only_its_channel);
 	tcase_add_test(tc, unbind_drops_preempted_ctas);
+	tcase_add_test(tc, eviction_keeps_progress_and_resumes);
 	tcase_add_loop_test(tc, preempted_kernels_resume_bit_exact, 0,
 			    sizeof(preempt_cases) / sizeof(preempt_cases[0]));
 	suite_add_tcase(s, tc);

@@ -87,7 +87,7 @@ module ppu_compute #(
   output logic                          perf_evict,       // task evicted
   output logic [2:0]                    perf_ctxsw,       // units saving or restoring this cycle
   input  logic [7:0]                    dbg_tid,
-  input  logic                          no_preempt,       // TASK_CTRL.NO_PREEMPT
+  input  logic [1:0]                    task_ctrl,        // TASK_CTRL {NO_EVICT, NO_PREEMPT}
   output ppu_types_pkg::task_dbg_t      dbg_task,
   input  logic [7:0]                    dbg_cu,
   input  logic [7:0]                    dbg_ctx,
@@ -169,7 +169,7 @@ module ppu_compute #(
   logic [63:0]     ts_q;               // = timestamp whenever gclk runs (see below)
   logic [7:0]      x_out;              // translations requested, not answered
   logic [7:0]      dbg_tid_q, dbg_cu_q, dbg_ctx_q;   // debug selections, registered
-  logic            no_preempt_q;
+  logic [1:0]      task_ctrl_q;
   // inside views of the ports
   logic                        g_cl_valid, g_cl_ready;
   ppu_types_pkg::task_launch_t g_cl_req;
@@ -194,7 +194,7 @@ module ppu_compute #(
       kill_q           <= '0;
       inv_q            <= 1'b0;
       dbg_tid_q        <= '0;
-      no_preempt_q     <= 1'b0;
+      task_ctrl_q      <= '0;
       dbg_cu_q         <= '0;
       dbg_ctx_q        <= '0;
       x_out            <= '0;
@@ -214,7 +214,7 @@ module ppu_compute #(
       kill_q           <= chan_kill;
       inv_q            <= mmu_invalidate;
       dbg_tid_q        <= dbg_tid;
-      no_preempt_q     <= no_preempt;
+      task_ctrl_q      <= task_ctrl;
       dbg_cu_q         <= dbg_cu;
       dbg_ctx_q        <= dbg_ctx;
       x_out            <= x_out + 8'(req_n) - 8'(rsp_n);
@@ -277,7 +277,7 @@ module ppu_compute #(
   // (a new debug selection is taken in the cycle after it is written, so
   // the debug windows show it from the second cycle after the write)
   assign en = !rst_n || !quiet || cl_valid || mmu_invalidate || chan_kill != kill_q ||
-              dbg_tid != dbg_tid_q || no_preempt != no_preempt_q || dbg_cu != dbg_cu_q || dbg_ctx != dbg_ctx_q;
+              dbg_tid != dbg_tid_q || task_ctrl != task_ctrl_q || dbg_cu != dbg_cu_q || dbg_ctx != dbg_ctx_q;
 
   ppu_clk_gate #(.GATE(CLOCK_GATE)) u_gate (.clk, .en, .gclk);
 
@@ -301,7 +301,7 @@ module ppu_compute #(
     .kill_valid, .kill_ready, .kill,
     .icache_inv(icache_inv_tasks),
     .trace, .perf_launch, .perf_dispatch, .perf_complete, .perf_preempt, .perf_resume, .perf_evict,
-    .no_preempt(no_preempt_q), .dbg_tid(dbg_tid_q), .dbg(dbg_task), .idle(tasks_idle)
+    .no_preempt(task_ctrl_q[0]), .no_evict(task_ctrl_q[1]), .dbg_tid(dbg_tid_q), .dbg(dbg_task), .idle(tasks_idle)
   );
   assign g_x_req[NUM_CU*XW +: XW] = t_x_req;
 

@@ -58,7 +58,7 @@ module ppu_regs #(
     input  logic [31:0]               perf_add,
     // debug windows of the compute engine
     output logic [7:0]                task_dbg_sel,
-    output logic                      task_no_preempt,
+    output logic [1:0]                task_ctrl,
     input  logic [31:0]               task_dbg0,
     input  logic [31:0]               task_dbg1,
     input  logic [31:0]               task_dbg_next_cta,
@@ -87,8 +87,8 @@ module ppu_regs #(
   logic [7:0]  r_task_sel;
   logic [15:0] r_cu_sel;
   assign task_dbg_sel = r_task_sel;
-  logic        r_no_preempt;
-  assign task_no_preempt = r_no_preempt;
+  logic [1:0]  r_task_ctrl;
+  assign task_ctrl = r_task_ctrl;
   assign cu_dbg_sel   = r_cu_sel;
 
   assign req_ready     = 1'b1;
@@ -149,7 +149,7 @@ module ppu_regs #(
         ppu_hw_pkg::PPU_REG_CAP_MAX_CTA_THREADS:  rdata = HAS_CU ? MAX_CTA_THREADS : 32'd0;
         ppu_hw_pkg::PPU_REG_CAP_ICACHE_BYTES:     rdata = HAS_CU ? ICACHE_BYTES : 32'd0;
         ppu_hw_pkg::PPU_REG_TASK_DBG_SEL:         rdata = 32'(r_task_sel);
-        ppu_hw_pkg::PPU_REG_TASK_CTRL:            rdata = 32'(r_no_preempt);
+        ppu_hw_pkg::PPU_REG_TASK_CTRL:            rdata = 32'(r_task_ctrl);
         ppu_hw_pkg::PPU_REG_TASK_DBG0:            rdata = task_dbg0;
         ppu_hw_pkg::PPU_REG_TASK_DBG1:            rdata = task_dbg1;
         ppu_hw_pkg::PPU_REG_TASK_DBG_NEXT_CTA:    rdata = task_dbg_next_cta;
@@ -209,7 +209,7 @@ module ppu_regs #(
       rsp_valid     <= 1'b0;
       for (int i = 0; i < PERF_N; i++) perf[i] <= '0;
       r_task_sel    <= '0;
-      r_no_preempt  <= 1'b0;
+      r_task_ctrl   <= '0;
       r_cu_sel      <= '0;
     end else begin
       cycle <= cycle + 64'd1;
@@ -247,7 +247,7 @@ module ppu_regs #(
           ppu_hw_pkg::PPU_REG_SCHED_ACQ_TIMEOUT: r_timeout <= req_wdata;
           ppu_hw_pkg::PPU_REG_DEBUG_RELEASE_HOLD: r_release_hold <= req_wdata;
           ppu_hw_pkg::PPU_REG_TASK_DBG_SEL:      r_task_sel <= req_wdata[7:0];
-          ppu_hw_pkg::PPU_REG_TASK_CTRL:         r_no_preempt <= req_wdata[0];
+          ppu_hw_pkg::PPU_REG_TASK_CTRL:         r_task_ctrl <= req_wdata[1:0];
           ppu_hw_pkg::PPU_REG_CU_DBG_SEL:        r_cu_sel <= req_wdata[15:0];
           ppu_hw_pkg::PPU_REG_SCHED_CTRL:
             r_prio_mode <= req_wdata[ppu_hw_pkg::PPU_SCHED_CTRL_PRIO_MODE__LSB];

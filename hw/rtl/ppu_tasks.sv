@@ -117,6 +117,7 @@ module ppu_tasks #(
   output logic                         perf_resume,       // preempted CTA accepted back by a CU
   output logic                         perf_evict,        // task evicted
   input  logic                         no_preempt,        // policy: never preempt
+  input  logic                         no_evict,          // policy: never evict
   input  logic [7:0]                   dbg_tid,
   output ppu_types_pkg::task_dbg_t     dbg,
   // nothing in progress: no task id taken, the memory FSM idle
@@ -627,7 +628,7 @@ module ppu_tasks #(
         evv = 1'b1;
         evs = TS_W'(s);
       end
-    evict_start = !evc_busy && (&sl_used) && evv && p_nonempty != '0 && act_prio > sl_prio[evs];
+    evict_start = !no_evict && !evc_busy && (&sl_used) && evv && p_nonempty != '0 && act_prio > sl_prio[evs];
     ewr_need    = evc_busy && sl_ready[evc_slot] && !killed[sl_chid[evc_slot]] &&
                   m_live[evc_slot] == '0 && !(dq_valid && dq_slot == evc_slot) &&
                   !(kq_valid && kq_slot == evc_slot);

@@ -79,7 +79,7 @@ module ppu_top #(
   logic [31:0] perf_copy_len;
 
   logic [7:0]  task_dbg_sel;
-  logic        task_no_preempt;
+  logic [1:0]  task_ctrl;
   logic [15:0] cu_dbg_sel;
   logic [31:0] task_dbg0, task_dbg1, task_dbg_next_cta, task_dbg_exited, task_dbg_tmd_va;
   logic [31:0] cu_dbg0, cu_dbg_pc, cu_dbg_cta_id;
@@ -100,7 +100,7 @@ module ppu_top #(
       .stat_chid, .stat_off, .stat_data,
       .fault_set, .nonstall_set(nonstall_set | comp_nonstall), .perf_inc,
       .perf_add_valid(perf_copy_done), .perf_add(perf_copy_len),
-      .task_dbg_sel, .task_no_preempt, .task_dbg0, .task_dbg1, .task_dbg_next_cta, .task_dbg_exited,
+      .task_dbg_sel, .task_ctrl, .task_dbg0, .task_dbg1, .task_dbg_next_cta, .task_dbg_exited,
       .task_dbg_tmd_va, .cu_dbg_sel, .cu_dbg0, .cu_dbg_pc, .cu_dbg_cta_id
   );
 
@@ -249,7 +249,7 @@ module ppu_top #(
         .asem_rsp_valid(sem_rsp_valid[3]), .sem_rsp,
         .trace(tr_comp), .perf_launch, .perf_dispatch, .perf_complete,
         .perf_retire, .perf_issue, .perf_icache_miss, .perf_preempt, .perf_resume, .perf_evict, .perf_ctxsw,
-        .dbg_tid(task_dbg_sel), .no_preempt(task_no_preempt), .dbg_task(td),
+        .dbg_tid(task_dbg_sel), .task_ctrl, .dbg_task(td),
         .dbg_cu(cu_dbg_sel[15:8]), .dbg_ctx(cu_dbg_sel[7:0]),
         .dbg_state(cst), .dbg_pc(cu_dbg_pc), .dbg_thread(cthread), .dbg_tslot(ctslot),
         .dbg_cta_id(cu_dbg_cta_id)
@@ -277,7 +277,7 @@ module ppu_top #(
       cu_dbg0[ppu_hw_pkg::PPU_CU_DBG0_THREAD__MSB:ppu_hw_pkg::PPU_CU_DBG0_THREAD__LSB] = cthread[10:0];
     end
   end else begin : g_no_compute
-    wire unused_nc = &{1'b0, task_dbg_sel, task_no_preempt, cu_dbg_sel, x_req_comp, td, cst, cthread, ctslot};
+    wire unused_nc = &{1'b0, task_dbg_sel, task_ctrl, cu_dbg_sel, x_req_comp, td, cst, cthread, ctslot};
     assign td = '0;
     assign {cst, cthread, ctslot} = '0;
     assign cl_ready = 1'b0;

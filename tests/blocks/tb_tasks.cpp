@@ -177,6 +177,9 @@ struct Task {
 	uint32_t jcta[32] = {};             // CTA id of each save slot in use
 	unsigned running = 0;               // on a CU (including being saved)
 	unsigned preempted = 0, resumed = 0;
+	bool evicting = false;              // its eviction has begun (a CTA preempted for it, or a write)
+	unsigned evictions = 0;
+	uint64_t react_cyc = 0;             // re-activated after an eviction (reads its progress back)
 	unsigned releases = 0;
 	uint64_t release_cyc = 0, last_exit_cyc = 0, done_cyc = 0;
 	unsigned dispatches = 0, kills_seen = 0;
@@ -244,7 +247,7 @@ public:
 	std::vector<unsigned> activations; // launch indices in activation order
 	unsigned nonstall_cnt[NC] = {};
 	unsigned perf_launch = 0, perf_dispatch = 0, perf_complete = 0, icache_inv = 0;
-	unsigned perf_preempt = 0, perf_resume = 0;
+	unsigned perf_preempt = 0, perf_resume = 0, perf_evict = 0;
 	uint32_t kill_mask = 0;
 	unsigned max_resident[S] = {}; // per slot, checked against k
 
@@ -271,6 +274,7 @@ public:
 		d->kill_ready = 0;
 		d->dbg_tid = 0;
 		d->no_preempt = 0;
+		d->no_evict = 0;
 		d.reset();
 		for (unsigned i = 0; i < 64; i++)
 			fc_hist_[i].fill(CTX);
@@ -609,6 +613,38 @@ private:
 		return -1;
 	}
 
+	// Reference eviction victim: every slot taken, the highest pending
+	// priority above the lowest active task (ties: the youngest), or -1.
+	// loose = true: the victim whether or not a higher priority is pending
+	// (the table carries on with an eviction it has begun)
+	int ref_evict(uint32_t kill, bool loose = false) const
+	{
+		int hi = -1, v = -1;
+		// (loose: a slot the reference sees free may be taken by an activation
+		// still reading its TMD)
+		for (unsigned s = 0; s < S && !loose; s++)
+			if (slot_task_[s] < 0)
+				return -1;
+		for (int p = 63; p >= 0 && hi < 0; p--)
+			for (int t : pend_[p])
+				if (!(kill >> launches[t].chid & 1)) {
+					hi = p;
+					break;
+				}
+		for (unsigned s = 0; s < S; s++) {
+			int t = slot_task_[s];
+			if (t < 0 || tasks[t].st != Task::ACTIVE || (kill >> launches[t].chid & 1) ||
+			    tasks[t].exited == launches[t].tmd.ncta())
+				continue;
+			if (v < 0 || tasks[t].prio < tasks[v].prio ||
+			    (tasks[t].prio == tasks[v].prio && tasks[t].stamp > tasks[v].stamp))
+				v = t;
+		}
+		if (v < 0 || (!loose && (hi < 0 || unsigned(hi) <= tasks[v].prio)))
+			return -1;
+		return v;
+	}
+
 	// Reference dispatch: candidate task (or -1) and its CU (or -1).
 	std::pair<int, int> ref_disp(uint32_t kill, const std::array<unsigned, 8> &fc) const
 	{
@@ -619,7 +655,7 @@ private:
 				continue;
 			const Task &r = tasks[t];
 			const Launch &l = launches[t];
-			if (kill >> l.chid & 1)
+			if ((kill >> l.chid & 1) || r.evicting)
 				continue;
 			if (!r.jsaved &&
 			    (r.next >= l.tmd.ncta() || unsigned(__builtin_popcount(r.jocc)) >= l.tmd[PPU_TMD_SAVE_CTAS]))
@@ -643,7 +679,7 @@ public:
 	struct Cover {
 		unsigned prio_ties = 0, cu_ties = 0, multi_cand = 0, k_full = 0, retries = 0, killed_ctas = 0,
 			 activations = 0, dispatches = 0, exits = 0, completes = 0, faults = 0, preemptions = 0,
-			 resumes = 0;
+			 resumes = 0, evictions = 0, evict_preempts = 0;
 	} cov;
 	void stats(const char *name)
 	{
@@ -658,10 +694,10 @@ public:
 		fprintf(stderr,
 			"%s: %llu cycles, %zu launches (%u retries), %u activations, %u dispatches, %u exits "
 			"(%u killed), %u completions, %zu faults; decisions with several candidates %u, priority "
-			"ties %u, CU ties %u, tasks at k %u, %u preemptions, %u resumes\n",
+			"ties %u, CU ties %u, tasks at k %u, %u preemptions, %u resumes, %u evictions\n",
 			name, (unsigned long long)d.cyc, launches.size(), cov.retries, cov.activations, cov.dispatches,
 			cov.exits, cov.killed_ctas, cov.completes, faults.size(), cov.multi_cand, cov.prio_ties,
-			cov.cu_ties, cov.k_full, cov.preemptions, cov.resumes);
+			cov.cu_ties, cov.k_full, cov.preemptions, cov.resumes, cov.evictions);
 	}
 
 private:
@@ -698,6 +734,9 @@ private:
 
 	void on_trace(const Trace &tr)
 	{
+		if (getenv("TB_TASKS_TRACE"))
+			fprintf(stderr, "%llu trace kind %u chid %u a %08x b %08x\n", (unsigned long long)tr.cyc,
+				tr.kind, tr.chid, tr.a, tr.b);
 		switch (tr.kind) {
 		case PPU_TRACE_TASK_ACTIVATE: cov.activations++; break;
 		case PPU_TRACE_CTA_DISPATCH: cov.dispatches++; break;
@@ -785,6 +824,8 @@ private:
 			tasks[t].slot = slot;
 			tasks[t].st = Task::ACTIVE;
 			tasks[t].stamp = stamp_++;
+			if (tasks[t].evictions)
+				tasks[t].react_cyc = ev_cyc;
 			activations.push_back(unsigned(t));
 			break;
 		}
@@ -842,14 +883,24 @@ private:
 			TB_TRUE(j < 32 && (r.jocc >> j & 1) && !(r.jsaving >> j & 1) && !(r.jsaved >> j & 1));
 			TB_EQ(tr.b, r.jcta[j]);
 			TB_EQ(tr.chid, launches[t].chid);
-			// for a candidate of higher priority that no CU fits
+			// for an eviction of its task (all of its CTAs go) ...
 			auto want = ref_disp(kill_at(ev_cyc), fc_hist_[ev_cyc % 64]);
-			TB_TRUE(want.first >= 0 && want.second < 0);
-			if (r.prio >= tasks[want.first].prio)
-				TB_FAIL("%s: preempted launch %d (prio %u) for launch %d (prio %u)", tb_ctx_buf(), t,
-					r.prio, want.first, tasks[want.first].prio);
+			bool rule6 = want.first >= 0 && want.second < 0 && r.prio < tasks[want.first].prio;
+			if (!r.evicting && (ref_evict(kill_at(ev_cyc)) == t ||
+					    (!rule6 && ref_evict(kill_at(ev_cyc), true) == t)))
+				r.evicting = true;
+			if (r.evicting)
+				cov.evict_preempts++;
+			// ... or for a candidate of higher priority that no CU fits
+			if (!r.evicting) {
+				TB_TRUE(want.first >= 0 && want.second < 0);
+				if (r.prio >= tasks[want.first].prio)
+					TB_FAIL("%s: preempted launch %d (prio %u) for launch %d (prio %u)", tb_ctx_buf(),
+						t, r.prio, want.first, tasks[want.first].prio);
+			}
 			// the lowest priority running on its CU
 			for (const Cta &x : cu_[cu])
+				if (!r.evicting)
 				if (!x.queued && !x.killed && !x.saving && tasks[x.task].prio < r.prio &&
 				    !(kill_at(ev_cyc) >> launches[x.task].chid & 1))
 					TB_FAIL("%s: preempted launch %d (prio %u) on CU %u, launch %d (prio %u) runs there",
@@ -857,6 +908,40 @@ private:
 			r.jsaving |= 1u << j;
 			r.preempted++;
 			preempt_expect_.insert(std::make_tuple(cu, t, tr.b));
+			break;
+		}
+		case PPU_TRACE_TASK_EVICT: {
+			TB_CTX("tasks: TASK_EVICT at %llu, tid %u", (unsigned long long)tr.cyc, tid);
+			int t = task_of_tid(tid);
+			Task &r = tasks[t];
+			const Launch &l = launches[t];
+			TB_EQ(r.st, Task::ACTIVE);
+			TB_TRUE(r.evicting || ref_evict(kill_at(ev_cyc)) == t);
+			TB_EQ((tr.a >> 8) & 0xff, r.slot);
+			TB_EQ((tr.a >> 16) & 0x3f, r.prio);
+			TB_EQ(tr.b, l.tmd_va);
+			TB_EQ(tr.chid, l.chid);
+			TB_EQ(r.running, 0u);
+			// its progress, as written to the task block
+			uint32_t hw = l.tmd[PPU_TMD_BLOCK_VA] + PPU_TASK_BLOCK_HW_STATE;
+			TB_EQ(vr32(hw + PPU_TASK_HW_NEXT_CTA), r.next);
+			TB_EQ(vr32(hw + PPU_TASK_HW_CTAS_EXITED), r.exited);
+			TB_EQ(vr32(hw + PPU_TASK_HW_MAGIC), PPU_TASK_HW_MAGIC_BASE | r.tid);
+			for (unsigned j = 0; j < 32; j++) {
+				uint32_t wv = vr32(hw + PPU_TASK_HW_SLOT_STATE + 4 * (3 * j / 32));
+				uint64_t w2 = wv | (uint64_t)vr32(hw + PPU_TASK_HW_SLOT_STATE + 4 * (3 * j / 32 + 1)) << 32;
+				unsigned stv = unsigned(w2 >> (3 * j % 32)) & 7;
+				TB_EQ(stv, (r.jsaved >> j & 1) ? unsigned(PPU_TASK_SLOT_SAVED) : unsigned(PPU_TASK_SLOT_FREE));
+				if (r.jsaved >> j & 1)
+					TB_EQ(vr32(l.tmd[PPU_TMD_BLOCK_VA] + PPU_TASK_BLOCK_SLOT_HDR + 16 * j), r.jcta[j]);
+			}
+			TB_EQ(r.jocc, r.jsaved);
+			slot_task_[r.slot] = -1;
+			r.st = Task::PENDING;
+			r.evicting = false;
+			r.evictions++;
+			pend_[r.prio].push_front(t);
+			cov.evictions++;
 			break;
 		}
 		case PPU_TRACE_CTA_SAVED: {
@@ -937,6 +1022,8 @@ private:
 			TB_FAIL("%s: unexpected trace kind %u", tb_ctx_buf(), tr.kind);
 		}
 	}
+
+	uint32_t vr32(uint32_t va) { return mem.r32(PageMap::sys_of(va), PageMap::pa(va)); }
 
 	void drop(int t)
 	{
@@ -1081,7 +1168,8 @@ private:
 			TB_EQ(x_out_, 0);
 			uint32_t va = uint32_t(get(d->x_req, tp::xreq::va));
 			TB_EQ(get(d->x_req, tp::xreq::access), tp::ACC_READ);
-			TB_TRUE((va & 63) == 0 || (va & 63) == 0x20);
+			// TMD (whole, or 0x20..0x2f), HW state (block + 0x40), slot headers (16 B)
+			TB_TRUE((va & 15) == 0);
 			x_q_.push(c, k.x_lat, XP{va});
 			x_out_++;
 		}
@@ -1108,6 +1196,34 @@ private:
 			r.size = PPU_FGET(PPU_SEM_EXECUTE_PAYLOAD_SIZE, ex);
 			r.ts = PPU_FGET(PPU_SEM_EXECUTE_RELEASE_TIMESTAMP, ex);
 			TB_EQ(get(d->sem_req, tp::sreq::rid), 0);
+			// an eviction writing an active task's progress to its block?
+			int evt = -1;
+			for (unsigned s = 0; s < S; s++) {
+				int t = slot_task_[s];
+				if (t < 0)
+					continue;
+				uint32_t b = launches[t].tmd[PPU_TMD_BLOCK_VA];
+				if ((r.va >= b + PPU_TASK_BLOCK_HW_STATE && r.va < b + PPU_TASK_BLOCK_HW_STATE + 0x18) ||
+				    (r.va >= b + PPU_TASK_BLOCK_SLOT_HDR && r.va < b + PPU_TASK_BLOCK_RECORDS &&
+				     (r.va & 15) == 0))
+					evt = t;
+			}
+			if (evt >= 0) {
+				TB_CTX("tasks: eviction write of launch %d at %08x", evt, r.va);
+				TB_EQ(r.op, PPU_SEM_EXECUTE_OPERATION_RELEASE);
+				TB_EQ(r.size, PPU_SEM_EXECUTE_PAYLOAD_SIZE_32BIT);
+				TB_EQ(r.ts, 0u);
+				TB_EQ(r.chid, launches[evt].chid);
+				TB_EQ(tasks[evt].running, 0u);
+				// the victim: the lowest-priority active task, the youngest of them
+				if (!tasks[evt].evicting)
+					TB_EQ(ref_evict(kill_at(c), true), evt);
+				tasks[evt].evicting = true;
+				mem.w32(PageMap::sys_of(r.va), PageMap::pa(r.va), r.payload);
+				sem_q_.push(c, k.sem_lat, SP{0});
+				sem_out_++;
+				goto sem_done;
+			}
 			// whose release: the active task with this semaphore
 			r.task = -1;
 			for (unsigned s = 0; s < S; s++) {
@@ -1135,6 +1251,7 @@ private:
 			sem_q_.push(c, k.sem_lat, SP{sem_fault_va.count(r.va) ? unsigned(PPU_FAULT_KIND_SEM_UNALIGNED) : 0u});
 			sem_out_++;
 		}
+	sem_done:
 		xf_hold_.sample("xf", d->xf_valid, d->xf_ready, d->xf);
 		if (d->xf_valid && d->xf_ready) {
 			Fault f{c,
@@ -1182,6 +1299,8 @@ private:
 			perf_resume++;
 		if (d->perf_preempt)
 			perf_preempt++;
+		if (d->perf_evict)
+			perf_evict++;
 
 		// 5. CTA events
 		if (d->ev_valid && d->ev_ready) {
@@ -1244,7 +1363,15 @@ private:
 		// 8. the table must not sit on a dispatch the reference can make
 		std::array<unsigned, 8> fc = fc_hist_[c % 64];
 		auto want = ref_disp(kill_mask, fc);
-		if (want.first >= 0 && want.second >= 0 && dv == 0) {
+		// (an eviction the table has decided takes the task out of dispatch
+		// before the reference sees it)
+		// (nor can a re-activated task dispatch before its progress is read back:
+		// 3 beats and a beat per saved slot, each read translated)
+		bool reading = want.first >= 0 && tasks[want.first].evictions &&
+			       c < tasks[want.first].react_cyc +
+				       (k.x_lat + k.rd_lat + 8) * 4 * (2 + __builtin_popcount(tasks[want.first].jsaved));
+		if (want.first >= 0 && want.second >= 0 && dv == 0 && !reading &&
+		    ref_evict(kill_mask) != want.first && ref_evict(kill_mask, true) != want.first) {
 			if (++idle_disp_ > 64)
 				TB_FAIL("%s: launch %d can be dispatched to CU %d but nothing happens", tb_ctx_buf(),
 					want.first, want.second);
@@ -1273,6 +1400,7 @@ template <class E> void final_checks(E &e)
 	TB_EQ(e.perf_complete, e.perf_complete_expected());
 	TB_EQ(e.perf_resume, e.perf_resume_expected());
 	TB_EQ(e.perf_preempt, e.preemptions_traced());
+	TB_EQ(e.perf_evict, e.cov.evictions);
 	unsigned ok = 0;
 	for (const Launch &l : e.launches)
 		ok += l.status == ST_OK;
@@ -1390,6 +1518,7 @@ START_TEST(activation_order)
 {
 	Big e(4);
 	e.cu_paused = true;
+	e.d->no_evict = 1; // (eviction_order below: with eviction)
 	unsigned seq = 1;
 	for (unsigned i = 0; i < 8; i++) // fill the slots
 		e.launch(i % 16, valid_tmd(seq++, 1, 8, 1, 0));
@@ -1417,6 +1546,51 @@ START_TEST(activation_order)
 	TB_EQ(e.activations.size(), 48u);
 	for (unsigned i = 0; i < 40; i++)
 		TB_EQ(e.activations[8 + i], unsigned(want[i].second));
+}
+END_TEST
+
+// Eviction order: with every slot taken, each launch above the lowest
+// active task evicts it, lowest priority first and the youngest of equal
+// ones; evicted tasks keep their place at the head of their list, and
+// everything completes.  With NO_EVICT nothing is evicted.
+START_TEST(eviction_order)
+{
+	for (int no_evict = 0; no_evict < 2; no_evict++) {
+		Big e(5 + unsigned(no_evict));
+		e.cu_paused = true;
+		e.d->no_evict = unsigned(no_evict);
+		static const unsigned prio[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+		unsigned seq = 1;
+		for (unsigned i = 0; i < 8; i++) {
+			Tmd m = valid_tmd(seq++, 2, 8, 1, 0);
+			m[PPU_TMD_PRIORITY] = prio[i];
+			e.launch(i, m);
+		}
+		e.run_until([&] { return e.activations.size() == 8; }, 5000, "8 activations");
+		for (unsigned i = 0; i < 3; i++) {
+			Tmd m = valid_tmd(seq++, 1, 8, 1, 0);
+			m[PPU_TMD_PRIORITY] = 20;
+			e.launch(8 + i, m);
+		}
+		e.run_until([&] { return e.host_idle(); }, 20000, "launches");
+		e.run(3000);
+		std::vector<unsigned> evicted;
+		for (const Trace &tr : e.traces)
+			if (tr.kind == PPU_TRACE_TASK_EVICT)
+				evicted.push_back(tr.chid);
+		TB_CTX("eviction_order, no_evict %d", no_evict);
+		if (no_evict) {
+			TB_EQ(evicted.size(), 0u);
+		} else {
+			TB_EQ(evicted.size(), 3u);
+			TB_EQ(evicted[0], 3u); // priority 1, the younger
+			TB_EQ(evicted[1], 1u); // priority 1
+			TB_EQ(evicted[2], 6u); // priority 2
+		}
+		e.cu_paused = false;
+		e.drain();
+		final_checks(e);
+	}
 }
 END_TEST
 
@@ -1985,7 +2159,7 @@ template <class E> void random_run(uint64_t seed, unsigned ntasks, bool stress, 
 	final_checks(e);
 	e.stats("random");
 	if (no_preempt)
-		TB_EQ(e.cov.preemptions, 0u);
+		TB_EQ(e.cov.preemptions, e.cov.evict_preempts); // for evictions only
 	else
 		TB_TRUE(e.cov.preemptions > 0);
 }
@@ -2060,7 +2234,7 @@ int main()
 			     tmd_bad_stack_not_pow2, tmd_bad_stack_small, tmd_bad_stack_big, tmd_bad_save_ctas_zero,
 			     tmd_bad_save_ctas_big, tmd_bad_block_bytes, tmd_bad_block_va, tmd_bad_first_wins,
 			     tmd_edges_ok, tmd_unreadable, fault_after_launch, completion_xlate_fault, kill_channel,
-			     kill_channel_2, kill_channel_3, kill_pending, kill_resident, kill_in_dispatch, random_long, random_no_preempt, random_stress, min_launch_retry,
+			     kill_channel_2, kill_channel_3, kill_pending, kill_resident, kill_in_dispatch, eviction_order, random_long, random_no_preempt, random_stress, min_launch_retry,
 			     min_random, min_kill},
 			    600);
 }

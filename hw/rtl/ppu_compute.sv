@@ -86,6 +86,7 @@ module ppu_compute #(
   output logic                          perf_resume,      // preempted CTA resumed
   output logic                          perf_evict,       // task evicted
   output logic [2:0]                    perf_ctxsw,       // units saving or restoring this cycle
+  output logic [2:0]                    perf_wave,        // waves brought in this cycle
   input  logic [7:0]                    dbg_tid,
   input  logic [1:0]                    task_ctrl,        // TASK_CTRL {NO_EVICT, NO_PREEMPT}
   output ppu_types_pkg::task_dbg_t      dbg_task,
@@ -140,7 +141,7 @@ module ppu_compute #(
   logic [NUM_CU*WW-1:0]        u_wr_req;
   logic [NUM_CU-1:0]           u_sem_valid, u_sem_ready, u_sem_rsp_valid;
   logic [NUM_CU*SW-1:0]        u_sem_req;
-  logic [NUM_CU-1:0]           u_issue, u_retire, u_imiss, u_ctxsw;
+  logic [NUM_CU-1:0]           u_issue, u_retire, u_imiss, u_ctxsw, u_wave;
   logic [NUM_CU*4-1:0]         u_dbg_state;
   logic [NUM_CU*32-1:0]        u_dbg_pc, u_dbg_tid, u_dbg_cta;
   logic [NUM_CU*ppu_types_pkg::CU_TSLOT_W-1:0] u_dbg_tslot;
@@ -270,7 +271,7 @@ module ppu_compute #(
             !g_wr_rsp_valid && !g_tsem_rsp_valid && !g_asem_rsp_valid && !inv_q &&
             !cl_rsp_valid && !(|nonstall) && !trace.valid && !icache_inv_tasks &&
             !perf_launch && !perf_dispatch && !perf_complete && !perf_preempt && !perf_resume && !perf_evict &&
-            perf_ctxsw == '0 && perf_retire == '0 && perf_issue == '0 && perf_icache_miss == '0;
+            perf_ctxsw == '0 && perf_wave == '0 && perf_retire == '0 && perf_issue == '0 && perf_icache_miss == '0;
     for (int i = 0; i < NUM_CU; i++)
       if (free_ctx[i*FC_W +: FC_W] != FC_W'(CU_CONTEXTS)) quiet = 1'b0;
   end
@@ -338,7 +339,7 @@ module ppu_compute #(
       .sem_valid(u_sem_valid[i]), .sem_ready(u_sem_ready[i]), .sem_req(sem_req_i),
       .sem_rsp_valid(u_sem_rsp_valid[i]), .sem_rsp(g_sem_rsp),
       .perf_issue(u_issue[i]), .perf_retire(u_retire[i]), .perf_icache_miss(u_imiss[i]),
-      .perf_ctxsw(u_ctxsw[i]),
+      .perf_ctxsw(u_ctxsw[i]), .perf_wave(u_wave[i]),
       .dbg_ctx(dbg_ctx_q[CW-1:0]), .dbg_reg(5'd0),
       .dbg_state(st_i), .dbg_pc(pc_i), .dbg_tid(tid_i), .dbg_tslot(tslot_i),
       .dbg_cta_id(cta_i), .dbg_rdata(dbg_rdata_unused[i*32 +: 32])
@@ -435,11 +436,13 @@ module ppu_compute #(
     perf_issue       = '0;
     perf_icache_miss = '0;
     perf_ctxsw       = '0;
+    perf_wave        = '0;
     for (int i = 0; i < NUM_CU; i++) begin
       perf_retire      = perf_retire + 3'(u_retire[i]);
       perf_issue       = perf_issue + 3'(u_issue[i]);
       perf_icache_miss = perf_icache_miss + 3'(u_imiss[i]);
       perf_ctxsw       = perf_ctxsw + 3'(u_ctxsw[i]);
+      perf_wave        = perf_wave + 3'(u_wave[i]);
     end
   end
 

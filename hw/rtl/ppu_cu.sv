@@ -92,6 +92,7 @@ module ppu_cu #(
   output logic                                  perf_retire,   // an instruction retired
   output logic                                  perf_icache_miss,
   output logic                                  perf_ctxsw,    // a context saving or restoring
+  output logic                                  perf_wave,     // a wave brought in
   // debug: one context (CU_DBG) and one of its registers
   input  logic [$clog2(CU_CONTEXTS)-1:0]        dbg_ctx,
   input  logic [4:0]                            dbg_reg,
@@ -199,7 +200,7 @@ module ppu_cu #(
     .l3_ctx(s3_ctx_q), .l3_frozen, .l3_snone, .l3_sfull, .l3_res, .l3_rerr, .l3_rkind,
     .l3_fkind, .l3_tid, .l3_cta, .l1_uop, .l1_k, .l3_um, .l3_k, .l3_tst, .l3_rec,
     .cm_valid, .cm_ctx(s3_ctx_q), .cm_act, .cm_pc, .cm_kind, .cm_access, .cm_addr, .cm_data,
-    .cm_tst, .uop_any, .l3_lrv, .cm_lr, .cm_sc,
+    .cm_tst, .uop_any, .wave_sw(perf_wave), .l3_lrv, .cm_lr, .cm_sc,
     .ld_valid(ld_res_valid), .ld_ctx(ld_res_ctx), .ld_data(ld_res_data), .ld_err(ld_res_err),
     .ld_kind(ld_res_kind),
     .amo_valid(amo_res_valid), .amo_ctx(amo_res_ctx), .amo_data(amo_res_data),

@@ -61,7 +61,7 @@ module ppu_cu_sched #(
   output logic                              disp_ready,
   input  ppu_types_pkg::cu_disp_t           disp,
   output logic [$clog2(CTX+1)-1:0]          free_ctx,
-  output logic [CTX-1:0]                    ctx_start,
+  output logic [CTX-1:0]                    ctx_start,   // a thread starts: registers read as start values
   // CTA events
   output logic                              ev_valid,
   input  logic                              ev_ready,
@@ -112,6 +112,7 @@ module ppu_cu_sched #(
   output logic [1:0]                        l3_tst,
   output logic [31:0]                       l3_rec,
   output logic                              uop_any,     // a context saves or restores
+  output logic                              wave_sw,     // pulse: a wave brought in
   output logic                              l3_lrv,      // an LR of this thread may be reserved
   input  logic                              cm_lr,       // S3 sent an LR ...
   input  logic                              cm_sc,       // ... or an SC (ends the reservation)
@@ -168,7 +169,8 @@ module ppu_cu_sched #(
 );
 
   localparam int unsigned CW  = $clog2(CTX);
-  localparam int unsigned NW  = $clog2(CTX + 1);      // thread counts
+  localparam int unsigned NW  = $clog2(CTX + 1);      // context counts
+  localparam int unsigned TW  = 11;                    // thread index and counts in a CTA (<= 1024)
   localparam int unsigned SW  = $clog2(SMAX + 1);
   localparam int unsigned DW  = ppu_types_pkg::CU_DISP_W;
   localparam int unsigned FRW = 8 + 2 + 32 + 32;       // {kind, access, addr, data}
@@ -212,7 +214,9 @@ module ppu_cu_sched #(
   logic [CTX*4-1:0]   st_q, st_d;
   logic [CTX*32-1:0]  pc_q, pc_d;
   logic [CTX*CW-1:0]  cta_q, cta_d;
-  logic [CTX*CW-1:0]  tid_q, tid_d;
+  logic [CTX*TW-1:0]  tid_q, tid_d;      // thread index in the CTA
+  logic [CTX*CW-1:0]  rk_q, rk_d;        // position in its CTA's contexts (waves)
+  logic [CTX-1:0]     pk_q, pk_d;        // parked: no thread (last wave shorter)
   logic [CTX*SW-1:0]  scnt_q, scnt_d;
   logic [CTX*32-1:0]  res_q, res_d;
   logic [CTX-1:0]     resv_q, resv_d;
@@ -230,8 +234,15 @@ module ppu_cu_sched #(
   // Records are written only when a CTA is dispatched or a fault is latched,
   // so they are arrays updated in place, not part of the next-state copy.
   logic [DW-1:0]      rec_q [CTX];
-  logic [CTX*NW-1:0]  live_q, live_d;
-  logic [CTX*NW-1:0]  arr_q, arr_d;
+  logic [CTX*TW-1:0]  live_q, live_d;
+  logic [CTX*TW-1:0]  arr_q, arr_d;
+  // waves: a CTA of more threads than contexts (nthreads > CTX) holds every
+  // context and runs ceil(nthreads / CTX) waves of CTX threads in turn
+  logic [CTX-1:0]     mw_q, mw_d;           // runs in waves
+  logic [CTX-1:0]     wsw_q, wsw_d;         // wave switch: the resident wave being saved
+  logic [CTX*7-1:0]   wv_q, wv_d;           // resident wave
+  logic [CTX*7-1:0]   nwv_q, nwv_d;         // waves
+  logic [CTX*7-1:0]   wst_q, wst_d;         // waves started so far (in order)
   logic [CTX-1:0]     phase_q, phase_d;
   logic [CTX-1:0]     frozen_q, frozen_d;
   logic [CTX-1:0]     killed_q, killed_d;
@@ -250,7 +261,7 @@ module ppu_cu_sched #(
 
   // ---- Helpers ----
   function automatic logic [31:0] f_tp(input logic [31:0] stack_va, input logic [4:0] log2,
-                                       input logic [CW-1:0] tid);
+                                       input logic [TW-1:0] tid);
     f_tp = (log2 == '0) ? stack_va : stack_va + (32'(tid) << log2);
   endfunction
 
@@ -265,6 +276,8 @@ module ppu_cu_sched #(
   localparam int unsigned OFF_CTA_ID = 7 + 7 + 6 + 32 + 16 + 16 + 32 + 3 * 11 + 5 + 32 + 32 + 32 + 11;
   localparam int unsigned OFF_CHID   = OFF_CTA_ID + 32 + 23;
   localparam int unsigned OFF_TSLOT  = OFF_CHID + 8 + 8;
+  localparam int unsigned OFF_NTHR   = OFF_CTA_ID - 11;
+  localparam int unsigned OFF_ENTRY  = OFF_NTHR - 32;
   logic [CTX*ppu_types_pkg::CU_TSLOT_W-1:0] e_tslot;
   logic [CTX*32-1:0]                        e_ctaid;
   logic [CTX*8-1:0]                         e_chid;
@@ -356,10 +369,10 @@ module ppu_cu_sched #(
 
   assign e2 = cta_q[32'(l2_ctx)*CW +: CW];
   assign r2 = rec_q[e2];
-  assign l2_tp    = f_tp(r2.stack_va, r2.stack_log2, tid_q[32'(l2_ctx)*CW +: CW]);
+  assign l2_tp    = f_tp(r2.stack_va, r2.stack_log2, tid_q[32'(l2_ctx)*TW +: TW]);
   assign l2_sp    = l2_tp + f_stack_bytes(r2.stack_log2);
   assign l2_param = r2.param;
-  assign l2_tid   = 32'(tid_q[32'(l2_ctx)*CW +: CW]);
+  assign l2_tid   = 32'(tid_q[32'(l2_ctx)*TW +: TW]);
 
   assign e3 = cta_q[32'(l3_ctx)*CW +: CW];
   assign r3 = rec_q[e3];
@@ -370,23 +383,23 @@ module ppu_cu_sched #(
   assign l3_rerr   = rerr_q[l3_ctx];
   assign l3_rkind  = rkind_q[32'(l3_ctx)*8 +: 8];
   assign l3_fkind  = fkind_q[32'(l3_ctx)*8 +: 8];
-  assign l3_tid    = 11'(tid_q[32'(l3_ctx)*CW +: CW]);
+  assign l3_tid    = tid_q[32'(l3_ctx)*TW +: TW];
   assign l3_cta    = r3;
   assign l3_um     = um_q[32'(l3_ctx)*2 +: 2];
   assign l3_lrv    = lrv_q[l3_ctx];
   assign l3_k      = k_q[32'(l3_ctx)*5 +: 5];
   assign l3_tst    = tst_q[32'(l3_ctx)*2 +: 2];
   assign l3_rec    = r3.save_va +
-                     (32'(tid_q[32'(l3_ctx)*CW +: CW]) << $clog2(ppu_hw_pkg::PPU_THREAD_RECORD_BYTES));
+                     (32'(tid_q[32'(l3_ctx)*TW +: TW]) << $clog2(ppu_hw_pkg::PPU_THREAD_RECORD_BYTES));
 
   assign ed = cta_q[32'(dbg_ctx)*CW +: CW];
   assign rd = rec_q[ed];
   assign dbg_state  = st_q[32'(dbg_ctx)*4 +: 4];
   assign dbg_pc     = pc_q[32'(dbg_ctx)*32 +: 32];
-  assign dbg_tid    = 32'(tid_q[32'(dbg_ctx)*CW +: CW]);
+  assign dbg_tid    = 32'(tid_q[32'(dbg_ctx)*TW +: TW]);
   assign dbg_tslot  = rd.tslot;
   assign dbg_cta_id = rd.cta_id;
-  assign dbg_tp     = f_tp(rd.stack_va, rd.stack_log2, tid_q[32'(dbg_ctx)*CW +: CW]);
+  assign dbg_tp     = f_tp(rd.stack_va, rd.stack_log2, tid_q[32'(dbg_ctx)*TW +: TW]);
   assign dbg_sp     = dbg_tp + f_stack_bytes(rd.stack_log2);
   assign dbg_param  = rd.param;
 
@@ -396,6 +409,7 @@ module ppu_cu_sched #(
   logic               efree_any;
   logic [CW-1:0]      efree_idx;    // lowest free entry
   logic               disp_go;
+  logic [CTX-1:0]     dstart, wstart;  // threads started by a dispatch, by a wave load
 
   always_comb begin
     logic [NW-1:0] n;
@@ -416,13 +430,16 @@ module ppu_cu_sched #(
   end
 
   assign free_ctx   = nfree;
-  assign disp_ready = efree_any && disp.nthreads != '0 && 32'(disp.nthreads) <= 32'(nfree);
+  // (a CTA in waves needs every context)
+  assign disp_ready = efree_any && disp.nthreads != '0 &&
+                      ((32'(disp.nthreads) > CTX) ? 32'(nfree) == CTX : 32'(disp.nthreads) <= 32'(nfree));
   assign disp_go    = disp_valid && disp_ready;
+  assign ctx_start  = dstart | wstart;
   assign kill_ready = 1'b1;
 
   always_comb begin
     for (int c = 0; c < CTX; c++)
-      ctx_start[c] = disp_go && is_free[c] && 32'(rank[c*NW +: NW]) < 32'(disp.nthreads);
+      dstart[c] = disp_go && is_free[c] && 32'(rank[c*NW +: NW]) < 32'(disp.nthreads);
   end
 
   // ---- Events and faults: latch one at a time ----
@@ -462,13 +479,22 @@ module ppu_cu_sched #(
 
   always_comb begin
     logic [CTX-1:0] release_e;
-    logic [CTX-1:0] quiet, allset, allsaved, save_go;
-    logic [NW-1:0]  lv, ar;
+    logic [CTX-1:0] quiet, allset, allsaved, save_go, allblk, wave_go, wave_ld;
+    logic           cm_wr;
+    logic [17:0]    ti;
+    logic [TW-1:0]  lv, ar;
 
     st_d     = st_q;
     pc_d     = pc_q;
     cta_d    = cta_q;
     tid_d    = tid_q;
+    rk_d     = rk_q;
+    pk_d     = pk_q;
+    mw_d     = mw_q;
+    wsw_d    = wsw_q;
+    wv_d     = wv_q;
+    nwv_d    = nwv_q;
+    wst_d    = wst_q;
     scnt_d   = scnt_q;
     res_d    = res_q;
     resv_d   = resv_q;
@@ -495,24 +521,27 @@ module ppu_cu_sched #(
     frec_cm   = 1'b0;
 
     // -- S3 commit: CTA bookkeeping --
-    lv = live_q[32'(cm_e)*NW +: NW];
-    ar = arr_q[32'(cm_e)*NW +: NW];
-    if (cm_valid && cm_act == ppu_types_pkg::CU_A_EXIT) begin
-      live_d[32'(cm_e)*NW +: NW] = lv - NW'(1);
-      if (lv == NW'(1)) begin
+    lv = live_q[32'(cm_e)*TW +: TW];
+    ar = arr_q[32'(cm_e)*TW +: TW];
+    // (a thread of a wave loaded back was counted when it exited or
+    // arrived: the counts of a CTA in waves stay on the unit)
+    cm_wr = cm_valid && um_q[32'(cm_ctx)*2 +: 2] == UM_RSTR && mw_q[cm_e];
+    if (cm_valid && cm_act == ppu_types_pkg::CU_A_EXIT && !cm_wr) begin
+      live_d[32'(cm_e)*TW +: TW] = lv - TW'(1);
+      if (lv == TW'(1)) begin
         est_d[32'(cm_e)*2 +: 2] = E_DONE;
         evk_d[32'(cm_e)*2 +: 2] = 2'(ppu_types_pkg::CU_EV_EXITED);
-      end else if (ar != '0 && ar == lv - NW'(1)) begin
+      end else if (ar != '0 && ar == lv - TW'(1)) begin
         release_e[cm_e] = 1'b1;
       end
     end
-    if (cm_valid && cm_act == ppu_types_pkg::CU_A_BAR) begin
-      arr_d[32'(cm_e)*NW +: NW] = ar + NW'(1);
-      if (ar + NW'(1) == lv) release_e[cm_e] = 1'b1;
+    if (cm_valid && cm_act == ppu_types_pkg::CU_A_BAR && !cm_wr) begin
+      arr_d[32'(cm_e)*TW +: TW] = ar + TW'(1);
+      if (ar + TW'(1) == lv) release_e[cm_e] = 1'b1;
     end
     for (int e = 0; e < CTX; e++) begin
       if (release_e[e]) begin
-        arr_d[e*NW +: NW] = '0;
+        arr_d[e*TW +: TW] = '0;
         phase_d[e]        = !phase_q[e];
       end
     end
@@ -537,7 +566,8 @@ module ppu_cu_sched #(
         if (!kill.save) begin
           killed_d[e] = 1'b1;
           frozen_d[e] = 1'b1;
-        end else if (!frozen_q[e]) begin
+        end else if (!frozen_q[e] && !mw_q[e]) begin
+          // (a CTA in waves is not preempted: the task table never asks)
           pre_d[e] = 1'b1;
         end
       end
@@ -556,8 +586,33 @@ module ppu_cu_sched #(
           allsaved[cta_q[c*CW +: CW]] = 1'b0;
       end
     end
+    // a wave is blocked when each of its threads waits at the barrier or
+    // has exited (parked contexts count as exited), its stores acknowledged
+    allblk = '1;
+    for (int c = 0; c < CTX; c++)
+      if (!is_free[c] && (scnt_q[c*SW +: SW] != '0 ||
+                          (st_q[c*4 +: 4] != S_BAR && st_q[c*4 +: 4] != S_EXIT)))
+        allblk[cta_q[c*CW +: CW]] = 1'b0;
     save_go = '0;
+    wave_go = '0;
+    wave_ld = '0;
+    wave_sw = 1'b0;
     for (int e = 0; e < CTX; e++) begin
+      if (est_q[e*2 +: 2] == E_RUN && mw_q[e] && !frozen_q[e] && !killed_q[e]) begin
+        // the resident wave is blocked: save it ...
+        if (!wsw_q[e] && allblk[e]) begin
+          wave_go[e] = 1'b1;
+          wsw_d[e]   = 1'b1;
+        end
+        // ... and, saved, bring in the next one (fresh if it never ran)
+        if (wsw_q[e] && allsaved[e]) begin
+          wave_ld[e] = 1'b1;
+          wave_sw    = 1'b1;
+          wsw_d[e]   = 1'b0;
+          wv_d[e*7 +: 7] = (wv_q[e*7 +: 7] + 7'd1 == nwv_q[e*7 +: 7]) ? 7'd0 : wv_q[e*7 +: 7] + 7'd1;
+          if (wv_d[e*7 +: 7] >= wst_q[e*7 +: 7]) wst_d[e*7 +: 7] = wst_q[e*7 +: 7] + 7'd1;
+        end
+      end
       if (est_q[e*2 +: 2] == E_RUN) begin
         if (killed_q[e] && quiet[e]) begin
           est_d[e*2 +: 2] = E_DONE;
@@ -663,7 +718,13 @@ module ppu_cu_sched #(
           ppu_types_pkg::CU_A_MWAIT:  st_d[c*4 +: 4] = S_MWAIT;
           ppu_types_pkg::CU_A_EXIT:   st_d[c*4 +: 4] = S_EXIT;
           ppu_types_pkg::CU_A_BAR: begin
-            if (release_e[e]) begin
+            if (cm_wr && (tst_q[c*2 +: 2] == T_BAR1) != phase_q[e]) begin
+              // loaded back after its barrier was released: past it, a0 = 0
+              st_d[c*4 +: 4]    = S_READY;
+              resv_d[c]         = 1'b1;
+              res_d[c*32 +: 32] = '0;
+              rerr_d[c]         = 1'b0;
+            end else if (release_e[e]) begin
               st_d[c*4 +: 4]    = S_READY;
               resv_d[c]         = 1'b1;
               res_d[c*32 +: 32] = '0;
@@ -680,8 +741,12 @@ module ppu_cu_sched #(
           um_d[c*2 +: 2] = UM_NONE;
       end
 
-      // A preempted CTA settled: every context stores its record.
-      if (save_go[e] && !is_free[c]) begin
+      // A preempted CTA settled, or a blocked wave: every context stores its
+      // record (a parked one has none).
+      if ((save_go[e] || wave_go[e]) && !is_free[c] && pk_q[c]) begin
+        st_d[c*4 +: 4] = S_SAVED;
+        um_d[c*2 +: 2] = UM_SAVE;
+      end else if ((save_go[e] || wave_go[e]) && !is_free[c]) begin
         st_d[c*4 +: 4]  = S_SAVE;
         um_d[c*2 +: 2]  = UM_SAVE;
         k_d[c*5 +: 5]   = 5'd0;
@@ -689,12 +754,41 @@ module ppu_cu_sched #(
                         : T_RUN;
       end
 
+      // The next wave: thread wv * CTX + rk on each context, loaded from its
+      // record, started, or parked (the last wave may be shorter).
+      wstart[c] = 1'b0;
+      ti = '0;
+      if (wave_ld[e] && !is_free[c]) begin
+        ti = 18'(wv_d[32'(e)*7 +: 7]) * 18'(CTX) + 18'(rk_q[c*CW +: CW]);
+        um_d[c*2 +: 2]   = UM_NONE;
+        k_d[c*5 +: 5]    = 5'd0;
+        tst_d[c*2 +: 2]  = T_RUN;
+        lrv_d[c]         = 1'b0;
+        resv_d[c]        = 1'b0;
+        rerr_d[c]        = 1'b0;
+        ferr_d[c]        = 1'b0;
+        tid_d[c*TW +: TW] = TW'(ti);
+        pk_d[c]          = 1'b0;
+        if (ti >= 18'(rec_q[e][OFF_NTHR +: 11])) begin
+          st_d[c*4 +: 4] = S_EXIT;
+          pk_d[c]        = 1'b1;
+        end else if (wv_d[32'(e)*7 +: 7] >= wst_q[32'(e)*7 +: 7]) begin
+          st_d[c*4 +: 4]   = S_READY;
+          pc_d[c*32 +: 32] = rec_q[e][OFF_ENTRY +: 32];
+          wstart[c]        = 1'b1;
+        end else begin
+          st_d[c*4 +: 4]   = S_RSTR;
+          um_d[c*2 +: 2]   = UM_RSTR;
+          wstart[c]        = 1'b1;
+        end
+      end
+
       // The CTA's event went out: the context is free.
       if (ev_free && !is_free[c] && e == ev_idx_q)
         st_d[c*4 +: 4] = S_FREE;
 
       // A new thread.
-      if (ctx_start[c]) begin
+      if (dstart[c]) begin
         st_d[c*4 +: 4]    = disp.resume ? S_RSTR : S_READY;
         um_d[c*2 +: 2]    = disp.resume ? UM_RSTR : UM_NONE;
         k_d[c*5 +: 5]     = 5'd0;
@@ -702,7 +796,9 @@ module ppu_cu_sched #(
         lrv_d[c]          = 1'b0;
         pc_d[c*32 +: 32]  = disp.entry_pc;
         cta_d[c*CW +: CW] = efree_idx;
-        tid_d[c*CW +: CW] = CW'(rank[c*NW +: NW]);
+        tid_d[c*TW +: TW] = TW'(rank[c*NW +: NW]);
+        rk_d[c*CW +: CW]  = CW'(rank[c*NW +: NW]);
+        pk_d[c]           = 1'b0;
         resv_d[c]         = 1'b0;
         rerr_d[c]         = 1'b0;
         ferr_d[c]         = 1'b0;
@@ -718,8 +814,13 @@ module ppu_cu_sched #(
     if (flt_latch) fpend_d[fp_idx] = 1'b0;
     if (disp_go) begin
       est_d[32'(efree_idx)*2 +: 2]     = E_RUN;
-      live_d[32'(efree_idx)*NW +: NW]  = NW'(disp.nthreads);
-      arr_d[32'(efree_idx)*NW +: NW]   = '0;
+      live_d[32'(efree_idx)*TW +: TW]  = TW'(disp.nthreads);
+      arr_d[32'(efree_idx)*TW +: TW]   = '0;
+      mw_d[efree_idx]                  = 32'(disp.nthreads) > CTX;
+      wsw_d[efree_idx]                 = 1'b0;
+      wv_d[32'(efree_idx)*7 +: 7]      = '0;
+      nwv_d[32'(efree_idx)*7 +: 7]     = 7'((32'(disp.nthreads) + CTX - 1) / CTX);
+      wst_d[32'(efree_idx)*7 +: 7]     = 7'd1;
       phase_d[efree_idx]               = 1'b0;
       frozen_d[efree_idx]              = 1'b0;
       killed_d[efree_idx]              = 1'b0;
@@ -735,6 +836,13 @@ module ppu_cu_sched #(
       pc_q       <= '0;
       cta_q      <= '0;
       tid_q      <= '0;
+      rk_q       <= '0;
+      pk_q       <= '0;
+      mw_q       <= '0;
+      wsw_q      <= '0;
+      wv_q       <= '0;
+      nwv_q      <= '0;
+      wst_q      <= '0;
       scnt_q     <= '0;
       res_q      <= '0;
       resv_q     <= '0;
@@ -769,6 +877,13 @@ module ppu_cu_sched #(
       pc_q     <= pc_d;
       cta_q    <= cta_d;
       tid_q    <= tid_d;
+      rk_q     <= rk_d;
+      pk_q     <= pk_d;
+      mw_q     <= mw_d;
+      wsw_q    <= wsw_d;
+      wv_q     <= wv_d;
+      nwv_q    <= nwv_d;
+      wst_q    <= wst_d;
       scnt_q   <= scnt_d;
       res_q    <= res_d;
       resv_q   <= resv_d;
@@ -800,7 +915,7 @@ module ppu_cu_sched #(
       if (ev_latch) begin
         ev_busy_q <= 1'b1;
         ev_idx_q  <= done_idx;
-        ev_q      <= {ppu_types_pkg::cu_ev_e'(evk_q[32'(done_idx)*2 +: 2]),
+        ev_q      <= {evk_q[32'(done_idx)*2 +: 2],
                       e_tslot[32'(done_idx)*ppu_types_pkg::CU_TSLOT_W +: ppu_types_pkg::CU_TSLOT_W],
                       e_ctaid[32'(done_idx)*32 +: 32]};
       end else if (ev_free) begin

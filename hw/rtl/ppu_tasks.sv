@@ -135,9 +135,9 @@ module ppu_tasks #(
   localparam int unsigned LIVE_W = $clog2(NUM_TASKS + 1);
   localparam int unsigned KMAX   = ppu_hw_pkg::PPU_TASK_BLOCK_MAX_SLOTS;   // 32 save slots
   localparam int unsigned J_W    = $clog2(KMAX);
-  // Threads per CTA: at most CU_CONTEXTS until waves exist (§3.3 fallback).
-  localparam int unsigned TMAX   = (CU_CONTEXTS < ppu_hw_pkg::PPU_MAX_CTA_THREADS) ?
-                                   CU_CONTEXTS : ppu_hw_pkg::PPU_MAX_CTA_THREADS;
+  // Threads per CTA: a CTA of more threads than CU_CONTEXTS holds a whole
+  // unit and runs in waves (ppu_cu_sched).
+  localparam int unsigned TMAX   = ppu_hw_pkg::PPU_MAX_CTA_THREADS;
   localparam int unsigned TSW    = ppu_types_pkg::CU_TSLOT_W;
 
   if (NUM_TASKS < 2 || NUM_TASKS > 256 || (NUM_TASKS & (NUM_TASKS - 1)) != 0) begin : g_bad_tasks
@@ -558,7 +558,7 @@ module ppu_tasks #(
       slot_disp[s] = sl_ready[s] && !killed[sl_chid[s]] && !(evc_busy && evc_slot == TS_W'(s)) &&
                      ((sl_next[s] < sl_ncta[s] && m_free[s] != '0) || m_saved[s] != '0);
       slot_prio_f[s*6 +: 6]   = sl_prio[s];
-      slot_need_f[s*11 +: 11] = sl_t[s];
+      slot_need_f[s*11 +: 11] = (32'(sl_t[s]) > CU_CONTEXTS) ? 11'(CU_CONTEXTS) : sl_t[s];
     end
   end
 
@@ -1094,7 +1094,9 @@ module ppu_tasks #(
   logic [J_W:0]    ep_ff;
   always_comb begin
     ep_ff     = ffs32(m_run[evc_slot] & ~dq_mask[evc_slot]);
-    epick_v   = evc_busy && sl_ready[evc_slot] && !killed[sl_chid[evc_slot]] && !ep_ff[J_W];
+    // (CTAs in waves are not preempted: an eviction waits for them to exit)
+    epick_v   = evc_busy && sl_ready[evc_slot] && !killed[sl_chid[evc_slot]] && !ep_ff[J_W] &&
+                32'(sl_t[evc_slot]) <= CU_CONTEXTS;
     epick_j   = ep_ff[J_W-1:0];
     epick_cta = '0;
     epick_cu  = '0;
@@ -1143,7 +1145,7 @@ module ppu_tasks #(
                !dq_valid &&
                !tr_fsm_v && !ev_fire;
     c_prio_d = sl_prio[cand_slot];
-    c_need   = sl_t[cand_slot];
+    c_need   = (32'(sl_t[cand_slot]) > CU_CONTEXTS) ? 11'(CU_CONTEXTS) : sl_t[cand_slot];
     c_rem    = '0;
     c_fits   = '0;
     ppick_v  = 1'b0;
@@ -1172,9 +1174,10 @@ module ppu_tasks #(
         for (int j = 0; j < KMAX; j++) begin
           vu = js_cu[s][j*CU_W +: CU_W];
           if (jp_save[s*KMAX + j] || jp_kill[s*KMAX + j])
-            u_have[vu] = u_have[vu] + HAVE_W'(sl_t[s]);
+            u_have[vu] = u_have[vu] + ((32'(sl_t[s]) > CU_CONTEXTS) ? HAVE_W'(CU_CONTEXTS)
+                                                                    : HAVE_W'(sl_t[s]));
           if (sl_ready[s] && !killed[sl_chid[s]] && sl_prio[s] < c_prio_d &&
-              m_run[s][j] && !dq_mask[s][j]) begin
+              32'(sl_t[s]) <= CU_CONTEXTS && m_run[s][j] && !dq_mask[s][j]) begin
             u_vctx[vu] = u_vctx[vu] + HAVE_W'(sl_t[s]);
             if (7'(sl_prio[s]) < u_vprio[vu]) u_vprio[vu] = 7'(sl_prio[s]);
           end
@@ -1200,6 +1203,7 @@ module ppu_tasks #(
       for (int s = 0; s < S; s++)
         for (int j = 0; j < KMAX; j++)
           if (sl_ready[s] && !killed[sl_chid[s]] && sl_prio[s] < c_prio_d && m_run[s][j] &&
+              32'(sl_t[s]) <= CU_CONTEXTS &&
               !dq_mask[s][j] && js_cu[s][j*CU_W +: CU_W] == ppick_cu &&
               (!best || sl_prio[s] < sl_prio[ppick_s] ||
                (sl_prio[s] == sl_prio[ppick_s] && (TS_W'(s) == ppick_s || older[32'(ppick_s)*S + s])))) begin

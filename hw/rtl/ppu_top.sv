@@ -62,7 +62,7 @@ module ppu_top #(
 );
 
   // Threads of one CTA: at most one per context until CTAs run in waves.
-  localparam int unsigned MAX_CTA_THREADS = (CU_CONTEXTS < 1024) ? CU_CONTEXTS : 1024;
+  localparam int unsigned MAX_CTA_THREADS = ppu_hw_pkg::PPU_MAX_CTA_THREADS;   // waves beyond CU_CONTEXTS
   localparam bit HAS_CU = NUM_CU > 0;
 
   // ---- register block ----
@@ -160,7 +160,7 @@ module ppu_top #(
   logic                         xf_valid, xf_ready;
   ppu_types_pkg::cu_fault_t     xf;
   logic                         perf_launch, perf_dispatch, perf_complete;
-  logic [2:0]                   perf_retire, perf_issue, perf_icache_miss, perf_ctxsw;
+  logic [2:0]                   perf_retire, perf_issue, perf_icache_miss, perf_ctxsw, perf_wave;
   logic                         perf_preempt, perf_resume, perf_evict;
   logic perf_doorbell, perf_gp_entry, perf_method, perf_switch;
   logic perf_acq_ok, perf_acq_fail, perf_release, perf_reduction, perf_amo, perf_beat, tlb_miss;
@@ -248,7 +248,7 @@ module ppu_top #(
         .asem_valid(sem_valid[3]), .asem_ready(sem_ready[3]), .asem_req(sem_req_cu),
         .asem_rsp_valid(sem_rsp_valid[3]), .sem_rsp,
         .trace(tr_comp), .perf_launch, .perf_dispatch, .perf_complete,
-        .perf_retire, .perf_issue, .perf_icache_miss, .perf_preempt, .perf_resume, .perf_evict, .perf_ctxsw,
+        .perf_retire, .perf_issue, .perf_icache_miss, .perf_preempt, .perf_resume, .perf_evict, .perf_ctxsw, .perf_wave,
         .dbg_tid(task_dbg_sel), .task_ctrl, .dbg_task(td),
         .dbg_cu(cu_dbg_sel[15:8]), .dbg_ctx(cu_dbg_sel[7:0]),
         .dbg_state(cst), .dbg_pc(cu_dbg_pc), .dbg_thread(cthread), .dbg_tslot(ctslot),
@@ -300,7 +300,7 @@ module ppu_top #(
     assign sem_req_cu = '0;
     assign tr_comp = '0;
     assign {perf_launch, perf_dispatch, perf_complete} = 3'b000;
-    assign {perf_retire, perf_issue, perf_icache_miss, perf_ctxsw} = '0;
+    assign {perf_retire, perf_issue, perf_icache_miss, perf_ctxsw, perf_wave} = '0;
     assign {perf_preempt, perf_resume, perf_evict} = 3'b000;
     assign {task_dbg0, task_dbg1, task_dbg_next_cta, task_dbg_exited, task_dbg_tmd_va} = '0;
     assign {cu_dbg0, cu_dbg_pc, cu_dbg_cta_id} = '0;
@@ -410,6 +410,7 @@ module ppu_top #(
     perf_inc[pi(ppu_hw_pkg::PPU_PERF_PREEMPTIONS)]      = perf_preempt;
     perf_inc[pi(ppu_hw_pkg::PPU_PERF_EVICTIONS)]        = perf_evict;
     perf_inc[pi(ppu_hw_pkg::PPU_PERF_CTXSW_CYCLES) +: 3]    = perf_ctxsw;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_WAVE_SWITCHES) +: 3]   = perf_wave;
     perf_inc[pi(ppu_hw_pkg::PPU_PERF_CU_INSTRET) +: 3]      = perf_retire;
     perf_inc[pi(ppu_hw_pkg::PPU_PERF_CU_ISSUE_CYCLES) +: 3] = perf_issue;
     perf_inc[pi(ppu_hw_pkg::PPU_PERF_ICACHE_MISSES) +: 3]   = perf_icache_miss;

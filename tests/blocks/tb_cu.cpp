@@ -305,7 +305,7 @@ public:
 	std::vector<Event> events;
 	std::vector<FaultRec> faults;
 	std::map<TKey, Thread> exits;
-	uint64_t retired = 0, issued = 0, misses = 0;
+	uint64_t retired = 0, issued = 0, misses = 0, waves = 0;
 	uint64_t xlates = 0, reads = 0, writes = 0, amos = 0;
 	// stimulus
 	struct DispReq {
@@ -867,6 +867,7 @@ void Tb::cycle()
 	he_.sample("ev", m->ev_valid, m->ev_ready, m->ev);
 
 	retired += m->perf_retire;
+	waves += m->perf_wave;
 	issued += m->perf_issue;
 	misses += m->perf_icache_miss;
 	dut.tick();
@@ -1537,6 +1538,62 @@ START_TEST(kernel_histogram)
 		TB_CTX("bin %u", i);
 		TB_EQ(tb.rd32(p.bins + 4 * i), want[i]);
 	}
+}
+END_TEST
+
+// A launch whose CTAs run in waves: the threads of earlier waves are gone
+// from the unit when the CTA exits, so memory is compared, not registers.
+void run_compare_waves(Tb &tb, const Launch &l, uint64_t max_cycles = 20000000)
+{
+	tb.dispatch(l);
+	tb.run_to_events(l.ncta(), max_cycles);
+	TB_EQ(tb.count_events(EV_EXITED), l.ncta());
+	TB_EQ(tb.faults.size(), 0);
+	TB_EQ(tb.free_ctx(), CTX);
+	IssCtx c;
+	int st = iss_run(tb, l, &c);
+	if (st != PPU_ISS_DONE)
+		TB_FAIL("%s: ISS status %d", tb_ctx_buf(), st);
+	tb.compare_memory(l.root);
+	ppu_iss_fini(&c.m);
+}
+
+// CTAs of more threads than contexts run in waves on the whole unit: the
+// resident wave runs until each of its threads waits at the barrier or has
+// exited, is saved to its thread records and the next wave brought in (or
+// started); a barrier completes across all waves, and a thread loaded back
+// after its barrier was released carries on past it.  20 threads = waves of
+// 8, 8 and 4 (four contexts parked); 32 = 4 full waves; 9 threads, one of
+// which (and then half) exit.  Memory against the ISS.
+START_TEST(kernel_barrier_phases_waves)
+{
+	static const unsigned ctas[] = {20, 32, 9};
+	for (unsigned n : ctas) {
+		enum { GRID = 2 };
+		Tb tb(36 + n);
+		barrier_params p = {7, n - 1, 3, 55 + n, A_PARAMS, A_PARAMS + 4 * GRID * 2 * n};
+		for (uint32_t i = 0; i < GRID * n; i++)
+			tb.poke32(p.out + 4 * i, 0xeeeeeeee);
+		Launch l = kernel_launch(tb, "barrier_phases", GRID, n, &p, sizeof(p));
+		TB_CTX("barrier_phases in waves, %u threads per CTA", n);
+		run_compare_waves(tb, l);
+		TB_TRUE(tb.waves >= GRID * ((n + CTX - 1) / CTX - 1));
+		TB_EQ(tb.rd32(p.out + 4 * (n - 1)), 0xeeeeeeee);   // exits at once
+		TB_TRUE(tb.rd32(p.out) != 0xeeeeeeee);
+		TB_TRUE(tb.rd32(p.out + 4 * (2 * n - 2)) != 0xeeeeeeee);
+	}
+}
+END_TEST
+
+// Waves without barriers: each wave runs to its threads' exits.
+START_TEST(kernel_checksum_waves)
+{
+	Tb tb(37);
+	checksum_params p = {60, 0x5eed, A_PARAMS};
+	Launch l = kernel_launch(tb, "checksum", 2, 27, &p, sizeof(p));
+	TB_CTX("checksum in waves");
+	run_compare_waves(tb, l);
+	TB_EQ(tb.waves, 2u * 3u);   // 8 + 8 + 8 + 3 threads: 3 switches per CTA
 }
 END_TEST
 
@@ -2727,7 +2784,7 @@ int main()
 		 loads_stores_every_size, atomics_every_op, lr_sc_counter, sc_needs_the_threads_own_lr,
 		 csrs_every_csr,
 		 csr_instret_cycle, ecall_ops, kernel_saxpy, kernel_reduce_atomic, kernel_histogram,
-		 kernel_checksum, kernel_barrier_phases, kernel_divergent, kernel_ids, kernel_trap,
+		 kernel_checksum, kernel_barrier_phases, kernel_barrier_phases_waves, kernel_checksum_waves, kernel_divergent, kernel_ids, kernel_trap,
 		 random_programs_short, random_programs_long, random_programs_preempted, random_two_tasks, fault_illegal_instruction,
 		 fault_misaligned, fault_translation, fault_bus_error, fault_trap, fault_freezes_cta,
 		 kill_running, barrier_rounds_with_exits, barrier_released_by_exits,

@@ -666,7 +666,7 @@ private:
 		}
 		if (best < 0)
 			return {-1, -1};
-		unsigned need = launches[best].tmd.t();
+		unsigned need = std::min(launches[best].tmd.t(), CTX); // a CTA in waves: a whole unit
 		int cu = -1;
 		for (unsigned i = 0; i < NCU; i++)
 			if (fc[i] >= need && (cu < 0 || fc[i] > fc[unsigned(cu)]))
@@ -722,7 +722,7 @@ private:
 		cov.multi_cand += cands > 1;
 		cov.prio_ties += ties > 0;
 		if (best >= 0) {
-			unsigned need = launches[best].tmd.t(), top = 0, n = 0;
+			unsigned need = std::min(launches[best].tmd.t(), CTX), top = 0, n = 0;
 			for (unsigned i = 0; i < NCU; i++)
 				if (fc[i] >= need && fc[i] > top)
 					top = fc[i];
@@ -881,6 +881,7 @@ private:
 			unsigned j = (tr.a >> 8) & 0xff, cu = (tr.a >> 16) & 0xff;
 			Task &r = tasks[t];
 			TB_TRUE(j < 32 && (r.jocc >> j & 1) && !(r.jsaving >> j & 1) && !(r.jsaved >> j & 1));
+			TB_TRUE(launches[t].tmd.t() <= CTX); // CTAs in waves are never preempted
 			TB_EQ(tr.b, r.jcta[j]);
 			TB_EQ(tr.chid, launches[t].chid);
 			// for an eviction of its task (all of its CTAs go) ...
@@ -902,6 +903,7 @@ private:
 			for (const Cta &x : cu_[cu])
 				if (!r.evicting)
 				if (!x.queued && !x.killed && !x.saving && tasks[x.task].prio < r.prio &&
+				    launches[x.task].tmd.t() <= CTX &&
 				    !(kill_at(ev_cyc) >> launches[x.task].chid & 1))
 					TB_FAIL("%s: preempted launch %d (prio %u) on CU %u, launch %d (prio %u) runs there",
 						tb_ctx_buf(), t, r.prio, cu, x.task, tasks[x.task].prio);
@@ -1104,12 +1106,12 @@ private:
 		TB_EQ(get(p, lay::disp::resume), e.resume ? 1u : 0u);
 		TB_EQ(get(p, lay::disp::save_va), m[PPU_TMD_BLOCK_VA] + 0x280 + e.j * m.t() * 128);
 		// the CU has room (never over-subscribed)
-		TB_TRUE(free_of(cu) >= m.t());
+		TB_TRUE(free_of(cu) >= std::min(m.t(), CTX));
 		accepted_.insert(std::make_tuple(cu, e.task, e.cta));
 		Cta c;
 		c.tslot = r.slot;
 		c.cta = e.cta;
-		c.n = m.t();
+		c.n = std::min(m.t(), CTX);
 		c.done_at = d.cyc + k.hold_min + rng.below(k.hold_max - k.hold_min + 1);
 		c.task = e.task;
 		c.j = e.j;
@@ -1746,11 +1748,11 @@ BAD_TMD_TEST(grid_z_zero, 0x0c, m[0x0c] = 0)
 BAD_TMD_TEST(grid_z_big, 0x0c, m[0x0c] = 0x20000)
 BAD_TMD_TEST(grid_xyz_overflow, 0x0c, { m[0x04] = 0x10000; m[0x08] = 0x100; m[0x0c] = 0x100; })
 BAD_TMD_TEST(cta_x_zero, 0x10, m[0x10] = 0)
-BAD_TMD_TEST(cta_x_big, 0x10, m[0x10] = 9)      // > CU_CONTEXTS (no waves yet)
+BAD_TMD_TEST(cta_x_big, 0x10, m[0x10] = 1025)   // > MAX_CTA_THREADS
 BAD_TMD_TEST(cta_y_zero, 0x14, m[0x14] = 0)
-BAD_TMD_TEST(cta_xy_big, 0x14, { m[0x10] = 4; m[0x14] = 3; })
+BAD_TMD_TEST(cta_xy_big, 0x14, { m[0x10] = 32; m[0x14] = 33; })
 BAD_TMD_TEST(cta_z_zero, 0x18, m[0x18] = 0)
-BAD_TMD_TEST(cta_xyz_big, 0x18, { m[0x10] = 2; m[0x14] = 2; m[0x18] = 3; })
+BAD_TMD_TEST(cta_xyz_big, 0x18, { m[0x10] = 8; m[0x14] = 8; m[0x18] = 17; })
 BAD_TMD_TEST(cta_z_huge, 0x18, m[0x18] = 0x80000001u)
 BAD_TMD_TEST(flags, 0x24, m[0x24] = F_SEM | 0x20)
 BAD_TMD_TEST(sem_addr, 0x28, m[0x28] = 0x400002)
@@ -2145,6 +2147,9 @@ template <class E> void random_run(uint64_t seed, unsigned ntasks, bool stress, 
 			m[PPU_TMD_GRID_Y] = 1 + e.rng.below(3);
 			m[PPU_TMD_GRID_Z] = 1 + e.rng.below(2);
 		}
+		if (e.rng.pct(8)) // a CTA in waves
+			m[PPU_TMD_CTA_X] = E::CTX + 1 + e.rng.below(3 * E::CTX);
+		m[PPU_TMD_BLOCK_BYTES] = m.min_block();
 		if (m.t() <= E::CTX / 2 && e.rng.pct(30)) {
 			m[PPU_TMD_CTA_Y] = 2;
 			m[PPU_TMD_CTA_X] = std::max(1u, m[PPU_TMD_CTA_X] / 2);
@@ -2199,11 +2204,18 @@ START_TEST(min_launch_retry)
 	e.drain();
 	final_checks(e);
 	TB_EQ(e.tasks[x].st, Task::DONE);
-	// CTA_X 5 > 4 contexts
-	Tmd m = valid_tmd(21, 1, 5, 1, 0);
+	// CTA_X 5 > 4 contexts: a CTA in waves, on the whole unit
+	Tmd m = valid_tmd(21, 2, 5, 1, 0);
 	int b = e.launch(0, m);
+	e.drain();
+	final_checks(e);
+	TB_EQ(e.tasks[b].st, Task::DONE);
+	// CTA_X 1025 > MAX_CTA_THREADS
+	Tmd m2 = valid_tmd(22, 1, 1, 1, 0);
+	m2[PPU_TMD_CTA_X] = 1025;
+	int b2 = e.launch(0, m2);
 	e.run_until([&] { return e.host_idle(); }, 5000, "launch");
-	TB_EQ(e.launches[b].status, ST_FAULTED);
+	TB_EQ(e.launches[b2].status, ST_FAULTED);
 	TB_EQ(e.faults.back().data, 0x10u);
 }
 END_TEST

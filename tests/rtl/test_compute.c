@@ -76,7 +76,7 @@ START_TEST(caps_report_the_compute_engine)
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_NUM_PRIORITIES), 64);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_CU_CONTEXTS), 8);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_NUM_TASKS), 64);
-	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_MAX_CTA_THREADS), 8);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_MAX_CTA_THREADS), PPU_MAX_CTA_THREADS);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_ICACHE_BYTES), 1024);
 	rtl_env_destroy(env);
 }
@@ -868,6 +868,10 @@ static const struct iss_case iss_cases[] = {
 	{ "divergent", 4, 8, setup_divergent },
 	{ "lookup", 3, 6, setup_lookup },
 	{ "spin", 9, 8, setup_spin },
+	/* CTAs of more threads than a unit's contexts: in waves */
+	{ "barrier_phases", 3, 20, setup_barrier },
+	{ "checksum", 5, 27, setup_checksum },
+	{ "histogram", 2, 64, setup_histogram },
 };
 
 /* A sample kernel's launch run by the reference model: the arena and the kernel image as they must end up. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Priority task table (docs/compute-design.md §3), without eviction,
-// preemption and children yet; their state is here so that they fit.
+// Priority task table (docs/compute-design.md §3) with preemption and
+// eviction; children (device launches) are not built yet, their state is
+// here so that they fit.
 //
 // State:
 //  * Directory, one entry per hardware task id: state, channel, priority,
@@ -10,16 +11,19 @@
 //  * Pending lists: per priority a singly linked FIFO through the
 //    directory's `next`, with head, tail and a non-empty mask.
 //  * Active slots (TASK_SLOTS): the TMD fields a CTA needs, NEXT_CTA,
-//    CTAS_EXITED, and per save slot j (k of them, at most 32) its state,
-//    children count, CTA id and CU.  The activation order of the slots is an
-//    "older than" matrix: exact, where the design's 16-bit stamp wraps.
+//    CTAS_EXITED, and per save slot j (k of them, at most 32) its state
+//    (FREE, RUN, KILLING, SAVING, SAVED, EXITED_KIDS), children count, CTA
+//    id and CU.  The activation order of the slots is an "older than"
+//    matrix: exact, where the design's 16-bit stamp wraps.
 //
 // One FSM owns the MMU client, the memory read client and the semaphore
 // port, and does one of these at a time, in this order of precedence when
 // idle: drop the pending tasks of killed channels (a walk of the lists),
 // free a killed channel's slot once none of its CTAs is on a CU, complete
-// a task whose CTAs have all exited, activate the head of the highest
-// non-empty pending priority into a free slot, accept a host launch.
+// a task whose CTAs have all exited, write the state of the task being
+// evicted once none of its CTAs is on a CU, start an eviction, activate the
+// head of the highest non-empty pending priority into a free slot, accept
+// a host launch.
 //
 //  * Launch: a free id (else RETRY), read and check the 64-byte TMD (faults:
 //    TMD_INVALID, unit TASKS, ADDR = TMD VA, DATA = offset of the first bad
@@ -27,19 +31,32 @@
 //    channel's bounds, depth 1, append to the priority's list, OK.
 //  * Activation: pop the head, read the TMD again (unless it is the one the
 //    last launch read: the buffer still holds it), check it again, fill the
-//    slot.  Its CTAs can be dispatched from the next cycle.
+//    slot.  Its CTAs can be dispatched from the next cycle.  A task that
+//    was evicted reads its HW state back first (NEXT_CTA, CTAS_EXITED, slot
+//    states, MAGIC; checked: TMD_INVALID at block + 0x40 otherwise) and the
+//    header (CTA id) of each saved slot.
+//  * Eviction (rule 2): every slot taken and a pending priority above the
+//    lowest active task (ties: the youngest): that task stops dispatching,
+//    its running CTAs are preempted (one request at a time), then its HW
+//    state and saved slots' headers are written to its task block through
+//    the semaphore port (32-bit releases), its slot freed, and it goes back
+//    to the head of its priority's list.  One eviction at a time; CTAs in
+//    waves are not preempted, an eviction waits for them to exit.
 //  * Completion: read TMD 0x20..0x2f, release SEM_ADDR with SEM_PAYLOAD
 //    (RELEASE_TIMESTAMP with FLAGS.SEM_TIMESTAMP) if FLAGS.SEM_RELEASE, pulse
 //    nonstall[chid] if FLAGS.INTERRUPT, free the slot and the id.
 //
-// Dispatch (ppu_tasks_pick): the highest-priority active task with a CTA
-// left and a free save slot j (the lowest); the CU with the most free
-// contexts that fit.  One CTA is held in the dispatch register at a time;
-// free_ctx must already count a CTA accepted in an earlier cycle.
+// Dispatch (ppu_tasks_pick): the highest-priority active task with a saved
+// CTA (resumed first, lowest j) or a CTA left and a free save slot j (the
+// lowest); the CU with the most free contexts that fit (a CTA of more
+// threads than CU_CONTEXTS: a whole CU, it runs in waves).  One CTA is held
+// in the dispatch register at a time; free_ctx must already count a CTA
+// accepted in an earlier cycle.  When the candidate fits no CU, rule 6
+// preempts lower-priority CTAs ("Preemption" below).
 //
 // CTA events come back as {kind, tslot, cta_id}: the save slot is found by
 // the CTA id among the slot's resident CTAs.  EXITED counts towards
-// completion, KILLED does not.
+// completion, KILLED does not, SAVED keeps the save slot (SAVED).
 //
 // Kill: while chan_kill[c] is high its tasks are not dispatched, completed
 // or activated; its pending tasks are dropped; each of its resident CTAs is

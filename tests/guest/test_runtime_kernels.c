@@ -111,6 +111,54 @@ START_TEST(saxpy_matches_the_cpu)
 }
 END_TEST
 
+/*
+ * CTAs of more threads than a compute unit has contexts (here 100 and the
+ * device's maximum) run in waves on a whole unit; SAXPY over them matches
+ * the CPU.
+ */
+START_TEST(ctas_larger_than_a_unit_run_in_waves)
+{
+	enum { N = 2100 };
+	struct saxpy_params p = { .n = N, .a = 5 };
+	struct ppu_device_info info;
+	uint32_t *x, *y, *y0, seed = 3, i, k;
+	uint32_t shapes[2];
+	ppu_devptr xd, yd;
+	ppu_function *fn;
+	ppu_module *m;
+	ppu_ctx *ctx;
+
+	RT(ppu_ctx_create(&ctx, 0, 0));
+	load(ctx, "saxpy", &m, &fn);
+	need_compute(ctx, &info);
+	ck_assert_uint_gt(info.max_cta_threads, info.cu_contexts);
+	shapes[0] = 100;
+	shapes[1] = info.max_cta_threads;
+	x = host_words(ctx, N, &xd);
+	y = host_words(ctx, N, &yd);
+	y0 = malloc(N * 4);
+	ck_assert_ptr_nonnull(y0);
+	p.x = (uint32_t)xd;
+	p.y = (uint32_t)yd;
+	for (k = 0; k < 2; k++) {
+		uint32_t t = shapes[k];
+
+		for (i = 0; i < N; i++) {
+			x[i] = rnd(&seed);
+			y[i] = y0[i] = rnd(&seed);
+		}
+		RT(ppu_launch_kernel(fn, dim((N + t - 1) / t), dim(t), &p, sizeof(p),
+				     ppu_ctx_default_stream(ctx)));
+		RT(ppu_stream_synchronize(ppu_ctx_default_stream(ctx)));
+		for (i = 0; i < N; i++)
+			ck_assert_msg(y[i] == 5u * x[i] + y0[i], "%u-thread CTAs: y[%u] = %#x, expected %#x",
+				      t, i, y[i], 5u * x[i] + y0[i]);
+	}
+	free(y0);
+	RT(ppu_ctx_destroy(ctx));
+}
+END_TEST
+
 START_TEST(reduction_with_atomics_matches_the_cpu)
 {
 	enum { N = 1000, GRID = 3 };
@@ -556,6 +604,7 @@ static Suite *kernels_suite(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, saxpy_matches_the_cpu);
+	tcase_add_test(tc, ctas_larger_than_a_unit_run_in_waves);
 	tcase_add_test(tc, reduction_with_atomics_matches_the_cpu);
 	tcase_add_test(tc, histogram_matches_the_cpu);
 	tcase_add_test(tc, copies_and_kernels_keep_stream_order);

@@ -67,6 +67,7 @@ static const struct ppu_reg_name ppu_hex_regs[] = {
 	PPU_REG_NAME(SCHED_ACQ_TIMEOUT),
 	PPU_REG_NAME(SCHED_CTRL),
 	PPU_REG_NAME(DEBUG_RELEASE_HOLD),
+	PPU_REG_NAME(TASK_CTRL),
 };
 
 static const char * const ppu_perf_names[PPU_PERF_COUNT] = {
@@ -400,6 +401,40 @@ static int ppu_debugfs_release_hold_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(ppu_debugfs_release_hold_fops, ppu_debugfs_release_hold_get,
 			 ppu_debugfs_release_hold_set, "%llu\n");
 
+/*
+ * task_ctrl: the task table's policy switches (TASK_CTRL: 1 NO_PREEMPT, 2
+ * NO_EVICT), for comparing scheduling policies on a running device; other
+ * bits are refused.
+ */
+static int ppu_debugfs_task_ctrl_get(void *data, u64 *val)
+{
+	struct ppu_device *ppu = data;
+	int idx;
+
+	if (!drm_dev_enter(&ppu->drm, &idx))
+		return -ENODEV;
+	*val = ppu_read(ppu, PPU_REG_TASK_CTRL);
+	drm_dev_exit(idx);
+	return 0;
+}
+
+static int ppu_debugfs_task_ctrl_set(void *data, u64 val)
+{
+	struct ppu_device *ppu = data;
+	int idx;
+
+	if (val & ~(u64)(PPU_FMASK(PPU_TASK_CTRL_NO_PREEMPT) | PPU_FMASK(PPU_TASK_CTRL_NO_EVICT)))
+		return -EINVAL;
+	if (!drm_dev_enter(&ppu->drm, &idx))
+		return -ENODEV;
+	ppu_write(ppu, PPU_REG_TASK_CTRL, (u32)val);
+	drm_dev_exit(idx);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(ppu_debugfs_task_ctrl_fops, ppu_debugfs_task_ctrl_get,
+			 ppu_debugfs_task_ctrl_set, "%llu\n");
+
 static const struct drm_info_list ppu_debugfs_list[] = {
 	{ "regs", ppu_debugfs_regs, 0 },
 	{ "counters", ppu_debugfs_counters, 0 },
@@ -419,4 +454,6 @@ void ppu_debugfs_init(struct drm_minor *minor)
 			    to_ppu(minor->dev), &ppu_debugfs_doorbell_fops);
 	debugfs_create_file_unsafe("release_hold", 0600, minor->debugfs_root,
 				   to_ppu(minor->dev), &ppu_debugfs_release_hold_fops);
+	debugfs_create_file_unsafe("task_ctrl", 0600, minor->debugfs_root,
+				   to_ppu(minor->dev), &ppu_debugfs_task_ctrl_fops);
 }

@@ -352,6 +352,8 @@ module ppu_tasks #(
   logic             dq_valid;
   logic [CU_W-1:0]  dq_cu;
   logic [TS_W-1:0]  dq_slot;
+  // (not a state machine: Yosys 0.23's fsm_extract fails on it)
+  (* fsm_encoding = "none" *)
   logic [J_W-1:0]   dq_j;
   ppu_types_pkg::cu_disp_t dq;
 

@@ -441,6 +441,29 @@ START_TEST(compute_channel_create_and_destroy)
 END_TEST
 
 /* Meaningful with and without compute: the no-compute form is the header only. */
+/* debugfs task_ctrl: the task table's policy switches, read back; other bits refused. */
+START_TEST(compute_debugfs_task_ctrl)
+{
+	static char big[8192];
+	char buf[64];
+
+	ck_assert(have_compute());
+	ppu_debugfs_read("task_ctrl", buf, sizeof(buf));
+	ck_assert_uint_eq(strtoul(buf, NULL, 0), 0);
+	ck_assert_int_eq(ppu_debugfs_write("task_ctrl", "3"), 0);
+	ppu_debugfs_read("task_ctrl", buf, sizeof(buf));
+	ck_assert_uint_eq(strtoul(buf, NULL, 0), 3);
+	ppu_debugfs_read("regs", big, sizeof(big));
+	ck_assert_uint_eq(ppu_debugfs_value(big, "TASK_CTRL"), 3);
+	ck_assert_int_eq(ppu_debugfs_write("task_ctrl", "4"), -EINVAL);
+	ppu_debugfs_read("task_ctrl", buf, sizeof(buf));
+	ck_assert_uint_eq(strtoul(buf, NULL, 0), 3);
+	ck_assert_int_eq(ppu_debugfs_write("task_ctrl", "0"), 0);
+	ppu_debugfs_read("task_ctrl", buf, sizeof(buf));
+	ck_assert_uint_eq(strtoul(buf, NULL, 0), 0);
+}
+END_TEST
+
 START_TEST(compute_debugfs_tasks_and_cu_are_well_formed)
 {
 	static char text[16384];
@@ -755,6 +778,7 @@ static Suite *compute_suite(void)
 	tcase_set_timeout(tc, PPU_GUEST_TEST_TIMEOUT_S);
 	tcase_add_test(tc, compute_params_are_consistent);
 	tcase_add_test(tc, compute_debugfs_tasks_and_cu_are_well_formed);
+	tcase_add_test(tc, compute_debugfs_task_ctrl);
 	tcase_add_test(tc, compute_channel_needs_the_engine);
 	tcase_add_test(tc, compute_channel_create_and_destroy);
 	tcase_add_test(tc, compute_kernel_stores_and_exits);

@@ -303,8 +303,9 @@ module ppu_cu #(
     end
   end
 
-  assign s1_rs1 = (s1_instr == ECALL_WORD) ? R_A7 : s1_instr[19:15];
-  assign s1_rs2 = l1_uop ? l1_k : (s1_instr == ECALL_WORD) ? R_A0 : s1_instr[24:20];
+  assign s1_rs1 = l1_uop ? l1_k : (s1_instr == ECALL_WORD) ? R_A7 : s1_instr[19:15];
+  // (a save step reads x_k and x_k+1: k = 0 pairs word 0, PC | state, with x1)
+  assign s1_rs2 = l1_uop ? l1_k + 5'd1 : (s1_instr == ECALL_WORD) ? R_A0 : s1_instr[24:20];
 
   logic [31:0] rf_data1, rf_data2;
   logic        rf_written1, rf_written2;
@@ -433,10 +434,12 @@ module ppu_cu #(
   logic        push_ready, push_valid, lsu_busy;
   logic [2:0]  push_op;
   logic        push_uop;       // a save/restore word: W at uop_va
-  logic [31:0] uop_va, uop_wdata;
+  logic [31:0] uop_va;
+  logic [63:0] uop_wdata;
 
+  // save: words k and k + 1 in one 8-byte store; restore: word k
   assign uop_va    = l3_rec + {25'b0, l3_k, 2'b00};
-  assign uop_wdata = (l3_k == 5'd0) ? {s3_pc_q[31:2], l3_tst} : s3_v2_q;
+  assign uop_wdata = {s3_v2_q, (l3_k == 5'd0) ? {s3_pc_q[31:2], l3_tst} : s3_v1_q};
 
   logic        we, we_uop;
   logic [4:0]  wrd;
@@ -513,8 +516,7 @@ module ppu_cu #(
         cm_access = ppu_types_pkg::ACC_READ;
         cm_addr   = uop_va;
       end else if (l3_k == 5'd0) begin
-        cm_act = (l3_res[1:0] == 2'(ppu_hw_pkg::PPU_THREAD_STATE_EXIT)) ? ppu_types_pkg::CU_A_EXIT
-                                                                         : ppu_types_pkg::CU_A_UOP;
+        cm_act = ppu_types_pkg::CU_A_UOP;
         cm_pc  = {l3_res[31:2], 2'b00};
         cm_tst = l3_res[1:0];
       end else begin
@@ -526,6 +528,8 @@ module ppu_cu #(
           cm_act = ppu_types_pkg::CU_A_UOP;
         else if (l3_tst == 2'(ppu_hw_pkg::PPU_THREAD_STATE_RUN))
           cm_act = ppu_types_pkg::CU_A_NEXT;
+        else if (l3_tst == 2'(ppu_hw_pkg::PPU_THREAD_STATE_EXIT))
+          cm_act = ppu_types_pkg::CU_A_EXIT;
         else
           cm_act = ppu_types_pkg::CU_A_BAR;
       end
@@ -695,9 +699,10 @@ module ppu_cu #(
   ppu_cu_lsu #(.CTX(CTX), .CU_INDEX(CU_INDEX)) u_lsu (
     .clk, .rst_n,
     .push_ready, .push_valid, .push_ctx(s3_ctx_q), .push_op,
-    .push_size(push_uop ? 2'(ppu_types_pkg::CU_SIZE_W) : d.ls_size),
+    .push_size(!push_uop ? d.ls_size : (push_op == LSU_STORE) ? 2'(ppu_types_pkg::CU_SIZE_D)
+                                                              : 2'(ppu_types_pkg::CU_SIZE_W)),
     .push_uns(d.ls_unsigned && !push_uop), .push_amo(d.amo),
-    .push_va(push_uop ? uop_va : alu_res), .push_wdata(push_uop ? uop_wdata : s3_v2_q),
+    .push_va(push_uop ? uop_va : alu_res), .push_wdata(push_uop ? uop_wdata : {32'b0, s3_v2_q}),
     .push_pc(s3_pc_q), .push_root(l3_cta.root), .push_chid(l3_cta.chid),
     .lk_valid(ls_lk_valid), .lk_va(ls_lk_va), .lk_root(ls_lk_root), .lk_acc(ls_lk_acc),
     .lk_hit(lk_hit[1]), .lk_pa(ls_lk_pa), .lk_fault(lk_fault[1]), .lk_fault_kind,

@@ -47,7 +47,7 @@ module ppu_cu_lsu #(
   input  logic                              push_uns,
   input  logic [3:0]                        push_amo,    // cu_amo_e = SEM_AMO_*
   input  logic [31:0]                       push_va,
-  input  logic [31:0]                       push_wdata,
+  input  logic [63:0]                       push_wdata,  // [63:32] for size D only
   input  logic [31:0]                       push_pc,
   input  ppu_types_pkg::pt_root_t           push_root,
   input  logic [7:0]                        push_chid,
@@ -124,6 +124,7 @@ module ppu_cu_lsu #(
 
   localparam logic [1:0] SZ_B = 2'(ppu_types_pkg::CU_SIZE_B);
   localparam logic [1:0] SZ_H = 2'(ppu_types_pkg::CU_SIZE_H);
+  localparam logic [1:0] SZ_W = 2'(ppu_types_pkg::CU_SIZE_W);
 
   localparam logic [7:0] K_BUS_ERROR = 8'(ppu_hw_pkg::PPU_FAULT_KIND_BUS_ERROR);
   localparam logic [3:0] AMO_LR = 4'(ppu_hw_pkg::PPU_SEM_AMO_LR);
@@ -142,7 +143,7 @@ module ppu_cu_lsu #(
   logic           q_uns   [QDEPTH];
   logic [3:0]     q_amo   [QDEPTH];
   logic [31:0]    q_va    [QDEPTH];
-  logic [31:0]    q_wdata [QDEPTH];
+  logic [63:0]    q_wdata [QDEPTH];
   logic [31:0]    q_pc    [QDEPTH];
   logic [22:0]    q_root  [QDEPTH];
   logic [7:0]     q_chid  [QDEPTH];
@@ -173,7 +174,8 @@ module ppu_cu_lsu #(
   logic [1:0]     h_size;
   logic           h_uns;
   logic [3:0]     h_amo;
-  logic [31:0]    h_va, h_wdata, h_pc;
+  logic [31:0]    h_va, h_pc;
+  logic [63:0]    h_wdata;
   logic [22:0]    h_root;
   logic [7:0]     h_chid;
   logic           h_load, h_store, h_atomic;
@@ -296,9 +298,13 @@ module ppu_cu_lsu #(
         st_strb = 8'b0000_0011 << h_va[2:0];
         st_data = {4{h_wdata[15:0]}};
       end
-      default: begin
+      SZ_W: begin
         st_strb = 8'b0000_1111 << h_va[2:0];
-        st_data = {2{h_wdata}};
+        st_data = {2{h_wdata[31:0]}};
+      end
+      default: begin
+        st_strb = 8'hff;
+        st_data = h_wdata;
       end
     endcase
   end
@@ -359,7 +365,7 @@ module ppu_cu_lsu #(
         amo_ctx_q  <= h_ctx;
         // {rid, chid, root, va, exec, payload}
         sq_q <= {8'(CU_INDEX * CTX) + 8'(h_ctx), h_chid, h_root, h_va, h_exec,
-                 32'b0, h_wdata};
+                 32'b0, h_wdata[31:0]};
       end else begin
         if (sq_valid_q && sem_ready) sq_valid_q <= 1'b0;
         if (sem_rsp_valid) amo_busy_q <= 1'b0;

@@ -39,8 +39,8 @@
 //    under way.  Once every context is settled (READY without a result,
 //    BAR or EXIT, no store outstanding) each stores its thread record
 //    (docs/formats.md "Task block"): word 0 = PC | state, words
-//    1..31 = x1..x31 (exited threads word 0 only), as store micro-ops
-//    through the pipeline and the LSU (SAVE, then SAVED).  When every
+//    1..31 = x1..x31, two words per 8-byte store micro-op through the
+//    pipeline and the LSU (SAVE, then SAVED).  When every
 //    store is acknowledged the CTA is done (SAVED).  A CTA that exits,
 //    faults or is killed first is reported as that instead.
 //  - A resumed CTA (disp.resume) starts its contexts in RSTR: each loads
@@ -240,9 +240,9 @@ module ppu_cu_sched #(
   // context and runs ceil(nthreads / CTX) waves of CTX threads in turn
   logic [CTX-1:0]     mw_q, mw_d;           // runs in waves
   logic [CTX-1:0]     wsw_q, wsw_d;         // wave switch: the resident wave being saved
-  logic [CTX*7-1:0]   wv_q, wv_d;           // resident wave
-  logic [CTX*7-1:0]   nwv_q, nwv_d;         // waves
-  logic [CTX*7-1:0]   wst_q, wst_d;         // waves started so far (in order)
+  logic [CTX*TW-1:0]  wv_q, wv_d;           // resident wave
+  logic [CTX*TW-1:0]  nwv_q, nwv_d;         // waves (up to 1024 with one context)
+  logic [CTX*TW-1:0]  wst_q, wst_d;         // waves started so far (in order)
   logic [CTX-1:0]     phase_q, phase_d;
   logic [CTX-1:0]     frozen_q, frozen_d;
   logic [CTX-1:0]     killed_q, killed_d;
@@ -609,8 +609,9 @@ module ppu_cu_sched #(
           wave_ld[e] = 1'b1;
           wave_sw    = 1'b1;
           wsw_d[e]   = 1'b0;
-          wv_d[e*7 +: 7] = (wv_q[e*7 +: 7] + 7'd1 == nwv_q[e*7 +: 7]) ? 7'd0 : wv_q[e*7 +: 7] + 7'd1;
-          if (wv_d[e*7 +: 7] >= wst_q[e*7 +: 7]) wst_d[e*7 +: 7] = wst_q[e*7 +: 7] + 7'd1;
+          wv_d[e*TW +: TW] = (wv_q[e*TW +: TW] + TW'(1) == nwv_q[e*TW +: TW]) ? '0
+                                                                             : wv_q[e*TW +: TW] + TW'(1);
+          if (wv_d[e*TW +: TW] >= wst_q[e*TW +: TW]) wst_d[e*TW +: TW] = wst_q[e*TW +: TW] + TW'(1);
         end
       end
       if (est_q[e*2 +: 2] == E_RUN) begin
@@ -700,8 +701,10 @@ module ppu_cu_sched #(
           ppu_types_pkg::CU_A_REPLAY: st_d[c*4 +: 4] = home[c*4 +: 4];
           ppu_types_pkg::CU_A_UOP: begin
             if (um_q[c*2 +: 2] == UM_SAVE) begin
-              // a record word stored: the last one, or word 0 of an exited thread
-              if (k_q[c*5 +: 5] == 5'd31 || tst_q[c*2 +: 2] == T_EXIT) st_d[c*4 +: 4] = S_SAVED;
+              // two record words stored: the last ones?  (Exited threads are
+              // saved whole too, so that a resume is invisible even to the
+              // debug port.)
+              if (k_q[c*5 +: 5] == 5'd30) st_d[c*4 +: 4] = S_SAVED;
               else st_d[c*4 +: 4] = S_SAVE;
             end else begin
               // a record word restored (word 0: the PC and thread state)
@@ -712,7 +715,7 @@ module ppu_cu_sched #(
                 tst_d[c*2 +: 2]  = cm_tst;
               end
             end
-            k_d[c*5 +: 5] = k_q[c*5 +: 5] + 5'd1;
+            k_d[c*5 +: 5] = k_q[c*5 +: 5] + ((um_q[c*2 +: 2] == UM_SAVE) ? 5'd2 : 5'd1);
           end
           ppu_types_pkg::CU_A_SWAIT:  st_d[c*4 +: 4] = S_SWAIT;
           ppu_types_pkg::CU_A_MWAIT:  st_d[c*4 +: 4] = S_MWAIT;
@@ -759,7 +762,7 @@ module ppu_cu_sched #(
       wstart[c] = 1'b0;
       ti = '0;
       if (wave_ld[e] && !is_free[c]) begin
-        ti = 18'(wv_d[32'(e)*7 +: 7]) * 18'(CTX) + 18'(rk_q[c*CW +: CW]);
+        ti = 18'(wv_d[32'(e)*TW +: TW]) * 18'(CTX) + 18'(rk_q[c*CW +: CW]);
         um_d[c*2 +: 2]   = UM_NONE;
         k_d[c*5 +: 5]    = 5'd0;
         tst_d[c*2 +: 2]  = T_RUN;
@@ -772,7 +775,7 @@ module ppu_cu_sched #(
         if (ti >= 18'(rec_q[e][OFF_NTHR +: 11])) begin
           st_d[c*4 +: 4] = S_EXIT;
           pk_d[c]        = 1'b1;
-        end else if (wv_d[32'(e)*7 +: 7] >= wst_q[32'(e)*7 +: 7]) begin
+        end else if (wv_d[32'(e)*TW +: TW] >= wst_q[32'(e)*TW +: TW]) begin
           st_d[c*4 +: 4]   = S_READY;
           pc_d[c*32 +: 32] = rec_q[e][OFF_ENTRY +: 32];
           wstart[c]        = 1'b1;
@@ -818,9 +821,9 @@ module ppu_cu_sched #(
       arr_d[32'(efree_idx)*TW +: TW]   = '0;
       mw_d[efree_idx]                  = 32'(disp.nthreads) > CTX;
       wsw_d[efree_idx]                 = 1'b0;
-      wv_d[32'(efree_idx)*7 +: 7]      = '0;
-      nwv_d[32'(efree_idx)*7 +: 7]     = 7'((32'(disp.nthreads) + CTX - 1) / CTX);
-      wst_d[32'(efree_idx)*7 +: 7]     = 7'd1;
+      wv_d[32'(efree_idx)*TW +: TW]    = '0;
+      nwv_d[32'(efree_idx)*TW +: TW]   = TW'((32'(disp.nthreads) + CTX - 1) / CTX);
+      wst_d[32'(efree_idx)*TW +: TW]   = TW'(1);
       phase_d[efree_idx]               = 1'b0;
       frozen_d[efree_idx]              = 1'b0;
       killed_d[efree_idx]              = 1'b0;

@@ -200,7 +200,8 @@ package ppu_types_pkg;
   typedef enum logic [1:0] {
     CU_SIZE_B = 2'd0,
     CU_SIZE_H = 2'd1,
-    CU_SIZE_W = 2'd2
+    CU_SIZE_W = 2'd2,
+    CU_SIZE_D = 2'd3           // 8 bytes, 8-aligned: thread-record saves only
   } cu_size_e;
 
   // One decoded instruction.  rs1/rs2/rd are always the raw instruction

@@ -200,8 +200,8 @@ constexpr uint32_t STACKS = 0x00180000u;    // R W, 256 KiB
 constexpr uint32_t STACK_BYTES = 0x40000u;
 constexpr uint32_t XO_PAGE = 0x001c0000u;   // X only
 constexpr uint32_t WO_PAGE = 0x001c1000u;   // W only
-constexpr uint32_t SAVE = 0x001d0000u;      // R W, 64 KiB: thread records (not compared)
-constexpr uint32_t SAVE_BYTES = 0x10000u;
+constexpr uint32_t SAVE = 0x00200000u;      // R W, 1 MiB: thread records (not compared)
+constexpr uint32_t SAVE_BYTES = 0x100000u;
 constexpr uint32_t TS_CONST = 0x9abcdef0u;  // timestamp low word in compared runs
 constexpr uint32_t TS_CONST_HI = 0x12u;
 
@@ -577,8 +577,8 @@ void Tb::pack_disp(const Launch &l, uint32_t c, bool resume)
 	set(d, disp::prio, l.prio);
 	set(d, disp::depth, l.depth);
 	set(d, disp::maxdepth, l.maxdepth);
-	// thread records: 4 KiB per task slot and CTA
-	set(d, disp::save_va, SAVE + (l.tslot * 4 + c) * 0x1000);
+	// thread records: 128 KiB (1024 threads) per task slot and CTA
+	set(d, disp::save_va, SAVE + (l.tslot * 4 + c) * 0x20000);
 	set(d, disp::resume, resume);
 }
 
@@ -831,9 +831,9 @@ void Tb::cycle()
 		int sys = int(get(m->wr_req, tp::wreq::sys));
 		unsigned strb = unsigned(get(m->wr_req, tp::wreq::strb));
 		TB_EQ(a & 7, 0);
-		// one naturally aligned byte, half or word
+		// one naturally aligned byte, half or word, or a whole beat (thread records)
 		unsigned n = unsigned(__builtin_popcount(strb)), lo = strb ? unsigned(__builtin_ctz(strb)) : 0;
-		TB_TRUE((n == 1 || n == 2 || n == 4) && strb == ((1u << n) - 1) << lo && lo % n == 0);
+		TB_TRUE((n == 1 || n == 2 || n == 4 || n == 8) && strb == ((1u << n) - 1) << lo && lo % n == 0);
 		bool err = mem.wr_error(sys, a);
 		if (!err) {
 			mem.wr_beat(sys, a, get(m->wr_req, tp::wreq::data), strb);
@@ -1564,10 +1564,11 @@ void run_compare_waves(Tb &tb, const Launch &l, uint64_t max_cycles = 20000000)
 // started); a barrier completes across all waves, and a thread loaded back
 // after its barrier was released carries on past it.  20 threads = waves of
 // 8, 8 and 4 (four contexts parked); 32 = 4 full waves; 9 threads, one of
-// which (and then half) exit.  Memory against the ISS.
+// which (and then half) exit; 1024, the most (128 waves).  Memory against
+// the ISS.
 START_TEST(kernel_barrier_phases_waves)
 {
-	static const unsigned ctas[] = {20, 32, 9};
+	static const unsigned ctas[] = {20, 32, 9, 1024};
 	for (unsigned n : ctas) {
 		enum { GRID = 2 };
 		Tb tb(36 + n);
@@ -1575,6 +1576,7 @@ START_TEST(kernel_barrier_phases_waves)
 		for (uint32_t i = 0; i < GRID * n; i++)
 			tb.poke32(p.out + 4 * i, 0xeeeeeeee);
 		Launch l = kernel_launch(tb, "barrier_phases", GRID, n, &p, sizeof(p));
+		l.stack_log2 = 6;   // (2048 threads' stacks in the stack region)
 		TB_CTX("barrier_phases in waves, %u threads per CTA", n);
 		run_compare_waves(tb, l);
 		TB_TRUE(tb.waves >= GRID * ((n + CTX - 1) / CTX - 1));

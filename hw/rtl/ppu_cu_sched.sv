@@ -47,6 +47,16 @@
 //    its record word by word (load micro-ops, the completion pass writes
 //    the register, or the PC and state for word 0) and then continues as
 //    RUN, BAR (counted as arrived) or EXIT (LIVE - 1).
+//  - Waves: a CTA of more threads than CTX (up to 1024) holds every
+//    context; thread wv * CTX + rk runs on the context at position rk.
+//    When each context of the resident wave waits at the barrier or has
+//    exited (stores acknowledged), the wave is saved like a preempted CTA
+//    and the next one (wv + 1 mod the number of waves) loaded from its
+//    records, or started if it never ran; contexts beyond the last thread
+//    of a shorter last wave are parked.  LIVE, ARRIVED and PHASE cover the
+//    whole CTA and stay here; a thread loaded back at a barrier of the
+//    other phase was released meanwhile and continues (a0 = 0).  A CTA in
+//    waves is not preempted (the request is ignored).
 //  - A done CTA is latched into the event register (ev, held until
 //    ev_ready); at the handshake its entry and contexts become free.  The
 //    fault register works the same way.

@@ -480,7 +480,7 @@ module ppu_tasks #(
   assign rd_va0 = (f_dst == 2'd0) ? f_va + 32'({f_b0, 3'b0}) : f_rva;
 
   // ---------------------------------------------------------------------
-  // HW state of an evicted task (docs/registers.md "Task block"): written
+  // HW state of an evicted task (docs/formats.md "Task block"): written
   // at eviction, read back and checked at its re-activation
   // ---------------------------------------------------------------------
   logic [31:0]     hw_next, hw_exited, hw_magic;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Policy of the priority task table (docs/compute-design.md §3.2), purely
 // combinational like ppu_sched: ppu_tasks owns the state and carries the
-// decisions out.  Built so far (rules 1, 4 and 5):
+// decisions out: rules 1, 4 and 5 (eviction, rule 2, and preemption, rule
+// 6, choose their victims in ppu_tasks from the slot and save-slot state):
 //
 //  - Activation: P = the highest non-empty pending priority; the slot for
 //    it is the lowest free one.  The head of P's list is the task (the
@@ -10,13 +11,13 @@
 //    not killed, a CTA left and a free save slot), the highest priority;
 //    ties go to the oldest activation (older[a][b] = slot a was activated
 //    before slot b, a strict order over the occupied slots).
-//  - Placement: need = the candidate's threads per CTA; the CU with the
+//  - Placement: need = the candidate's threads per CTA, at most
+//    CU_CONTEXTS (a larger CTA takes a whole unit and runs in waves); the CU with the
 //    most free contexts >= need, ties to the lowest index.  When no CU fits,
 //    nothing is dispatched (no lower-priority task is placed instead: the
 //    candidate keeps its claim on the next contexts to free up).
 //
-// Not built yet: eviction (rules 2, 3) and preemption (rule 6); their
-// victims will be chosen here from the same inputs.
+// Not built: rule 3 (idle eviction, for parents waiting on children).
 module ppu_tasks_pick #(
   parameter int unsigned TASK_SLOTS  = 8,
   parameter int unsigned NUM_CU      = 4,

@@ -372,30 +372,39 @@ static const struct file_operations ppu_debugfs_doorbell_fops = {
  * off).  A test hook that widens the window in which a release is visible
  * but the rest of its entry is not yet read; see docs/registers.md.
  */
-static int ppu_debugfs_release_hold_get(void *data, u64 *val)
+/* A register behind a debugfs attribute (the device may be gone). */
+static int ppu_debugfs_reg_get(struct ppu_device *ppu, u32 reg, u64 *val)
 {
-	struct ppu_device *ppu = data;
 	int idx;
 
 	if (!drm_dev_enter(&ppu->drm, &idx))
 		return -ENODEV;
-	*val = ppu_read(ppu, PPU_REG_DEBUG_RELEASE_HOLD);
+	*val = ppu_read(ppu, reg);
 	drm_dev_exit(idx);
 	return 0;
 }
 
-static int ppu_debugfs_release_hold_set(void *data, u64 val)
+static int ppu_debugfs_reg_set(struct ppu_device *ppu, u32 reg, u64 val, u64 allowed)
 {
-	struct ppu_device *ppu = data;
 	int idx;
 
-	if (val > U32_MAX)
+	if (val & ~allowed)
 		return -EINVAL;
 	if (!drm_dev_enter(&ppu->drm, &idx))
 		return -ENODEV;
-	ppu_write(ppu, PPU_REG_DEBUG_RELEASE_HOLD, (u32)val);
+	ppu_write(ppu, reg, (u32)val);
 	drm_dev_exit(idx);
 	return 0;
+}
+
+static int ppu_debugfs_release_hold_get(void *data, u64 *val)
+{
+	return ppu_debugfs_reg_get(data, PPU_REG_DEBUG_RELEASE_HOLD, val);
+}
+
+static int ppu_debugfs_release_hold_set(void *data, u64 val)
+{
+	return ppu_debugfs_reg_set(data, PPU_REG_DEBUG_RELEASE_HOLD, val, U32_MAX);
 }
 
 DEFINE_DEBUGFS_ATTRIBUTE(ppu_debugfs_release_hold_fops, ppu_debugfs_release_hold_get,
@@ -408,28 +417,14 @@ DEFINE_DEBUGFS_ATTRIBUTE(ppu_debugfs_release_hold_fops, ppu_debugfs_release_hold
  */
 static int ppu_debugfs_task_ctrl_get(void *data, u64 *val)
 {
-	struct ppu_device *ppu = data;
-	int idx;
-
-	if (!drm_dev_enter(&ppu->drm, &idx))
-		return -ENODEV;
-	*val = ppu_read(ppu, PPU_REG_TASK_CTRL);
-	drm_dev_exit(idx);
-	return 0;
+	return ppu_debugfs_reg_get(data, PPU_REG_TASK_CTRL, val);
 }
 
 static int ppu_debugfs_task_ctrl_set(void *data, u64 val)
 {
-	struct ppu_device *ppu = data;
-	int idx;
-
-	if (val & ~(u64)(PPU_FMASK(PPU_TASK_CTRL_NO_PREEMPT) | PPU_FMASK(PPU_TASK_CTRL_NO_EVICT)))
-		return -EINVAL;
-	if (!drm_dev_enter(&ppu->drm, &idx))
-		return -ENODEV;
-	ppu_write(ppu, PPU_REG_TASK_CTRL, (u32)val);
-	drm_dev_exit(idx);
-	return 0;
+	return ppu_debugfs_reg_set(data, PPU_REG_TASK_CTRL, val,
+				   PPU_FMASK(PPU_TASK_CTRL_NO_PREEMPT) |
+				   PPU_FMASK(PPU_TASK_CTRL_NO_EVICT));
 }
 
 DEFINE_DEBUGFS_ATTRIBUTE(ppu_debugfs_task_ctrl_fops, ppu_debugfs_task_ctrl_get,

@@ -226,7 +226,8 @@ module ppu_tasks #(
     S_E_SEMWAIT,
     S_E_DONE,    // eviction: free the slot, back to the head of the pending list
     S_A_HW,      // re-activation: check the HW state read back
-    S_A_HDR      // re-activation: a saved slot's header read back
+    S_A_HDR,     // re-activation: a saved slot's header read back
+    S_A_NEXT     // re-activation: read the next header, or done
   } fstate_e;
 
   typedef enum logic [2:0] {
@@ -488,8 +489,8 @@ module ppu_tasks #(
   logic [KMAX-1:0] hw_saved;
   logic [5:0]      hw_bad;
   logic [5:0]      hw_bad_off;
-  logic [J_W:0]    hw_ff, hr_ff, hr_nf;
-  logic [J_W-1:0]  hw_first, hr_cur, hr_next;
+  logic [J_W:0]    hr_ff;
+  logic [J_W-1:0]  hr_cur;
   always_comb begin
     logic [6:0] nsaved;
     logic       badst;
@@ -512,12 +513,8 @@ module ppu_tasks #(
     hw_bad[5] = 1'b0;
     hw_bad_off = hw_bad[0] ? 6'h14 : hw_bad[1] ? 6'h08 : hw_bad[2] ? 6'h00 :
                  hw_bad[3] ? 6'h04 : 6'h08;
-    hw_ff    = ffs32(hw_saved);
-    hw_first = hw_ff[J_W-1:0];
     hr_ff    = ffs32(hr_mask);
     hr_cur   = hr_ff[J_W-1:0];
-    hr_nf    = ffs32(hr_mask & (hr_mask - KMAX'(1)));
-    hr_next  = hr_nf[J_W-1:0];
   end
 
   // The word eviction writes next (ew_idx): NEXT_CTA, CTAS_EXITED, the
@@ -883,25 +880,21 @@ module ppu_tasks #(
           a_fault_rec.data = 32'(hw_bad_off);
           st_n             = S_FAULT;
         end else begin
-          a_hw_ok = 1'b1;
-          if (hw_saved != '0) begin
-            a_rd  = 1'b1;
-            a_rva = sl_block[f_slot] + HDR_OFF + 32'({hw_first, 4'b0});
-            a_nb  = 4'd1;
-            a_dst = 2'd2;
-            st_n  = S_XREQ;
-          end else begin
-            a_act_done = 1'b1;
-            st_n       = S_IDLE;
-          end
+          a_hw_ok = 1'b1;           // hr_mask: the saved slots
+          st_n    = S_A_NEXT;
         end
       end
 
       S_A_HDR: begin
-        a_hdr = 1'b1;
-        if ((hr_mask & (hr_mask - KMAX'(1))) != '0) begin
+        a_hdr = 1'b1;               // its slot leaves hr_mask
+        st_n  = S_A_NEXT;
+      end
+
+      // the next saved slot's header, or the slot is ready
+      S_A_NEXT: begin
+        if (hr_mask != '0) begin
           a_rd  = 1'b1;
-          a_rva = sl_block[f_slot] + HDR_OFF + 32'({hr_next, 4'b0});
+          a_rva = sl_block[f_slot] + HDR_OFF + 32'({hr_cur, 4'b0});
           a_nb  = 4'd1;
           a_dst = 2'd2;
           st_n  = S_XREQ;
@@ -1840,7 +1833,7 @@ module ppu_tasks #(
   // the carry of the save-slot mask.
   logic unused;
   assign unused = ^{cl_req.chid, sem_rsp.value, sem_rsp.acq_fail, d_ff[J_W], kp_ff[J_W],
-                    hdr_q[63:32], hw_ff[J_W], hr_ff[J_W], hr_nf[J_W], ew_ff[J_W],
+                    hdr_q[63:32], hr_ff[J_W], ew_ff[J_W],
                     v_kmask33[32]};
 
 endmodule

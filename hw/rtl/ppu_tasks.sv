@@ -271,27 +271,29 @@ module ppu_tasks #(
   // active slots
   logic [S-1:0]     sl_used;              // reserved (activation on) or active
   logic [S-1:0]     sl_ready;             // filled: active
-  logic [TID_W-1:0] sl_tid    [S];
-  logic [CH_W-1:0]  sl_chid   [S];
-  logic [5:0]       sl_prio   [S];
-  logic [6:0]       sl_depth  [S];
-  logic [31:0]      sl_entry  [S];
-  logic [31:0]      sl_param  [S];
-  logic [31:0]      sl_gx     [S];
-  logic [15:0]      sl_gy     [S];
-  logic [15:0]      sl_gz     [S];
-  logic [10:0]      sl_cx     [S];
-  logic [10:0]      sl_cy     [S];
-  logic [10:0]      sl_cz     [S];
-  logic [10:0]      sl_t      [S];        // threads per CTA
-  logic [31:0]      sl_ncta   [S];
-  logic [4:0]       sl_slog2  [S];        // log2 STACK_BYTES, 0 = no stack
-  logic [KMAX-1:0]  sl_kmask  [S];        // save slots 0..k-1
-  logic [31:0]      sl_stack0 [S];        // stack of thread 0 of save slot 0
-  logic [31:0]      sl_rec0   [S];        // record of thread 0 of save slot 0
-  logic [31:0]      sl_block  [S];        // task block VA
-  logic [31:0]      sl_next   [S];        // NEXT_CTA
-  logic [31:0]      sl_exited [S];        // CTAS_EXITED
+  // (* mem2reg *): the per-slot arrays are flops read through many ports;
+  // as memories, Yosys 0.23's memory_share fails on them.
+  (* mem2reg *) logic [TID_W-1:0] sl_tid    [S];
+  (* mem2reg *) logic [CH_W-1:0]  sl_chid   [S];
+  (* mem2reg *) logic [5:0]       sl_prio   [S];
+  (* mem2reg *) logic [6:0]       sl_depth  [S];
+  (* mem2reg *) logic [31:0]      sl_entry  [S];
+  (* mem2reg *) logic [31:0]      sl_param  [S];
+  (* mem2reg *) logic [31:0]      sl_gx     [S];
+  (* mem2reg *) logic [15:0]      sl_gy     [S];
+  (* mem2reg *) logic [15:0]      sl_gz     [S];
+  (* mem2reg *) logic [10:0]      sl_cx     [S];
+  (* mem2reg *) logic [10:0]      sl_cy     [S];
+  (* mem2reg *) logic [10:0]      sl_cz     [S];
+  (* mem2reg *) logic [10:0]      sl_t      [S];        // threads per CTA
+  (* mem2reg *) logic [31:0]      sl_ncta   [S];
+  (* mem2reg *) logic [4:0]       sl_slog2  [S];        // log2 STACK_BYTES, 0 = no stack
+  (* mem2reg *) logic [KMAX-1:0]  sl_kmask  [S];        // save slots 0..k-1
+  (* mem2reg *) logic [31:0]      sl_stack0 [S];        // stack of thread 0 of save slot 0
+  (* mem2reg *) logic [31:0]      sl_rec0   [S];        // record of thread 0 of save slot 0
+  (* mem2reg *) logic [31:0]      sl_block  [S];        // task block VA
+  (* mem2reg *) logic [31:0]      sl_next   [S];        // NEXT_CTA
+  (* mem2reg *) logic [31:0]      sl_exited [S];        // CTAS_EXITED
   logic [S*S-1:0]   older;                // bit a*S+b: slot a activated before slot b
   // Per save slot j of each active slot.  The HW-state slot states (FREE,
   // RUN, SAVED, SAVED_WAIT, EXITED_KIDS) are kept as one bit-plane per
@@ -303,9 +305,9 @@ module ppu_tasks #(
   logic [S*KMAX-1:0]      jp_kids;        // EXITED_KIDS (issue 13): never set yet
   logic [S*KMAX-1:0]      jp_save;        // SAVING: on a CU, preemption requested
   logic [S*KMAX-1:0]      jp_saved;       // SAVED: its thread records in the task block
-  logic [KMAX*8-1:0]      js_kids [S];    // children outstanding per j (issue 13)
-  logic [KMAX*32-1:0]     js_cta  [S];    // CTA id while RUN/KILLING
-  logic [KMAX*CU_W-1:0]   js_cu   [S];    // its CU
+  (* mem2reg *) logic [KMAX*8-1:0]      js_kids [S];    // children outstanding per j (issue 13)
+  (* mem2reg *) logic [KMAX*32-1:0]     js_cta  [S];    // CTA id while RUN/KILLING
+  (* mem2reg *) logic [KMAX*CU_W-1:0]   js_cu   [S];    // its CU
 
   // FSM
   fstate_e          st;
@@ -1131,8 +1133,22 @@ module ppu_tasks #(
   // so no more is preempted than needed.
   localparam int unsigned CTXC_W = $clog2(CU_CONTEXTS + 1);
   localparam int unsigned HAVE_W = $clog2(2 * CU_CONTEXTS + 1);
-  logic            pre_on, ppick_v;
   logic [5:0]      c_prio_d;            // the candidate's priority
+  assign c_prio_d = sl_prio[cand_slot];
+
+  // per slot: contexts one of its CTAs holds, and whether its running CTAs
+  // are victims of the candidate (lower priority, not in waves)
+  logic [S*HAVE_W-1:0] s_need;
+  logic [S-1:0]        s_victim;
+  always_comb
+    for (int s = 0; s < S; s++) begin
+      s_need[s*HAVE_W +: HAVE_W] = (32'(sl_t[s]) > CU_CONTEXTS) ? HAVE_W'(CU_CONTEXTS)
+                                                               : HAVE_W'(sl_t[s]);
+      s_victim[s] = sl_ready[s] && !killed[sl_chid[s]] && sl_prio[s] < c_prio_d &&
+                    32'(sl_t[s]) <= CU_CONTEXTS;
+    end
+
+  logic            pre_on, ppick_v;
   logic [10:0]     c_need;
   logic [6:0]      c_rem, c_fits;       // CTAs left to place, fits of all CUs
   logic [HAVE_W-1:0] u_have  [NUM_CU];
@@ -1147,16 +1163,16 @@ module ppu_tasks #(
     logic [HAVE_W-1:0] fit;
     logic [6:0]        n_free, n_saved;
     logic              best;
-    logic [CU_W-1:0]   vu;
+    logic [11:0]       acc, nxt;
     fit      = '0;
+    acc      = '0;
+    nxt      = '0;
     n_free   = '0;
     n_saved  = '0;
     best     = 1'b0;
-    vu       = '0;
     pre_on   = !no_preempt && cand_valid && !place_valid && !kq_valid && !kpick_v && !epick_v &&
                !dq_valid &&
                !tr_fsm_v && !ev_fire;
-    c_prio_d = sl_prio[cand_slot];
     c_need   = (32'(sl_t[cand_slot]) > CU_CONTEXTS) ? 11'(CU_CONTEXTS) : sl_t[cand_slot];
     c_rem    = '0;
     c_fits   = '0;
@@ -1180,27 +1196,33 @@ module ppu_tasks #(
       end
       c_rem = n_saved + ((32'(sl_ncta[cand_slot] - sl_next[cand_slot]) < 32'(n_free)) ?
                          7'(sl_ncta[cand_slot] - sl_next[cand_slot]) : n_free);
-      for (int u = 0; u < NUM_CU; u++)
-        u_have[u] = HAVE_W'(free_ctx[u*CTXC_W +: CTXC_W]);
-      for (int s = 0; s < S; s++)
-        for (int j = 0; j < KMAX; j++) begin
-          vu = js_cu[s][j*CU_W +: CU_W];
-          if (jp_save[s*KMAX + j] || jp_kill[s*KMAX + j])
-            u_have[vu] = u_have[vu] + ((32'(sl_t[s]) > CU_CONTEXTS) ? HAVE_W'(CU_CONTEXTS)
-                                                                    : HAVE_W'(sl_t[s]));
-          if (sl_ready[s] && !killed[sl_chid[s]] && sl_prio[s] < c_prio_d &&
-              32'(sl_t[s]) <= CU_CONTEXTS && m_run[s][j] && !dq_mask[s][j]) begin
-            u_vctx[vu] = u_vctx[vu] + HAVE_W'(sl_t[s]);
-            if (7'(sl_prio[s]) < u_vprio[vu]) u_vprio[vu] = 7'(sl_prio[s]);
-          end
-        end
+      // (every index below is a constant of the unrolled loops: no
+      // decoders of u_have/u_vctx for the synthesis to share)
       for (int u = 0; u < NUM_CU; u++) begin
+        u_have[u] = HAVE_W'(free_ctx[u*CTXC_W +: CTXC_W]);
+        for (int s = 0; s < S; s++)
+          for (int j = 0; j < KMAX; j++)
+            if (js_cu[s][j*CU_W +: CU_W] == CU_W'(u)) begin
+              if (jp_save[s*KMAX + j] || jp_kill[s*KMAX + j])
+                u_have[u] = u_have[u] + s_need[s*HAVE_W +: HAVE_W];
+              if (s_victim[s] && m_run[s][j] && !dq_mask[s][j]) begin
+                u_vctx[u] = u_vctx[u] + s_need[s*HAVE_W +: HAVE_W];
+                if (7'(sl_prio[s]) < u_vprio[u]) u_vprio[u] = 7'(sl_prio[s]);
+              end
+            end
+        // fits of the candidate's CTAs, and the contexts one more would need
         fit = '0;
-        for (int m = 1; m <= 2 * CU_CONTEXTS; m++)
-          if (32'(m) * 32'(c_need) <= 32'(u_have[u])) fit = HAVE_W'(m);
+        acc = 12'(c_need);
+        nxt = 12'(c_need);
+        for (int m = 1; m <= 2 * CU_CONTEXTS; m++) begin
+          if (acc <= 12'(u_have[u])) begin
+            fit = HAVE_W'(m);
+            nxt = acc + 12'(c_need);
+          end
+          acc = acc + 12'(c_need);
+        end
         c_fits = c_fits + 7'(fit);
-        u_useful[u] = u_vprio[u] != 7'd64 &&
-                      32'(u_have[u]) + 32'(u_vctx[u]) >= (32'(fit) + 32'd1) * 32'(c_need);
+        u_useful[u] = u_vprio[u] != 7'd64 && 12'(u_have[u]) + 12'(u_vctx[u]) >= nxt;
       end
       // the CU
       best = 1'b0;
@@ -1214,8 +1236,7 @@ module ppu_tasks #(
       best = 1'b0;
       for (int s = 0; s < S; s++)
         for (int j = 0; j < KMAX; j++)
-          if (sl_ready[s] && !killed[sl_chid[s]] && sl_prio[s] < c_prio_d && m_run[s][j] &&
-              32'(sl_t[s]) <= CU_CONTEXTS &&
+          if (s_victim[s] && m_run[s][j] &&
               !dq_mask[s][j] && js_cu[s][j*CU_W +: CU_W] == ppick_cu &&
               (!best || sl_prio[s] < sl_prio[ppick_s] ||
                (sl_prio[s] == sl_prio[ppick_s] && (TS_W'(s) == ppick_s || older[32'(ppick_s)*S + s])))) begin

@@ -154,7 +154,7 @@ synth-run: $(PPU_SVPKG)
 	tools/ppu-synth $(PPUSIM_VSRCS)
 
 # The check synthesises a reduced compute engine (one unit of 4 contexts,
-# 2 task slots, 8 task ids: the same modules, fewer copies; about 8 minutes
+# 2 task slots, 8 task ids: the same modules, fewer copies; about 12 minutes
 # here) and lints the default PPU and one without compute; `make synth`
 # synthesises the default PPU (about half an hour).
 SYNTH_CHECK_PARAMS := NUM_CU=1 CU_CONTEXTS=4 TASK_SLOTS=2 NUM_TASKS=8

@@ -375,6 +375,14 @@ module ppu_host #(
   logic [31:0]    sem_exec;
   logic [31:0]    dbg_left;       // H_DBG_HOLD cycles to go
 
+  // Where servicing a channel starts: a channel with nothing pending and no
+  // pushbuffer segment under way goes straight to its next GPFIFO entry
+  // (a pending state only ever changes to PEND_NONE outside the state
+  // machine, so H_SVC_START would decide the same one cycle later).
+  function automatic hstate_e svc_first(input logic [1:0] pend, input logic seg);
+    svc_first = (pend == PEND_NONE && !seg) ? H_NEXT_ENTRY : H_SVC_START;
+  endfunction
+
   // A SEM_EXECUTE operation that writes memory: software may be watching.
   // (Assigned to the function name: Yosys 0.23 has no `return`.)
   function automatic logic sem_writes(input logic [2:0] op);
@@ -767,7 +775,7 @@ module ppu_host #(
               ppu_types_pkg::SCHED_GUEST: begin
                 cur   <= sd_ch;
                 guest <= 1'b1;
-                hs    <= H_SVC_START;
+                hs    <= svc_first(c_pend[sd_ch], c_seg[sd_ch]);
                 tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_SWITCH), 8'(sd_ch), 32'(res), 32'(sd_reason)};
               end
               ppu_types_pkg::SCHED_RESUME: begin
@@ -775,7 +783,7 @@ module ppu_host #(
                 guest   <= 1'b0;
                 yielded <= 1'b0;
                 if (sd_renew) slice_t0 <= now;
-                hs      <= H_SVC_START;
+                hs      <= svc_first(c_pend[res], c_seg[res]);
               end
               ppu_types_pkg::SCHED_SWITCH: begin
                 if (res_v) c_last[res] <= now;
@@ -785,7 +793,7 @@ module ppu_host #(
                 guest    <= 1'b0;
                 yielded  <= 1'b0;
                 slice_t0 <= now;
-                hs       <= H_SVC_START;
+                hs       <= svc_first(c_pend[sd_ch], c_seg[sd_ch]);
                 if (!res_v || res != sd_ch) begin
                   perf_switch <= 1'b1;
                   tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_SWITCH), 8'(sd_ch),
@@ -948,7 +956,12 @@ module ppu_host #(
             f_ndw <= 21'd2;
             f_next_is_pb <= 1'b0;
             gp_have0 <= 1'b0;
-            hs <= H_FSTART;
+            if (f_idle && !f_start) begin
+              f_start <= 1'b1;
+              hs <= H_GP_ENTRY;
+            end else begin
+              hs <= H_FSTART;
+            end
           end
         end
 
@@ -977,17 +990,20 @@ module ppu_host #(
               len = dw[ppu_hw_pkg::PPU_GP_ENTRY1_LENGTH__MSB:ppu_hw_pkg::PPU_GP_ENTRY1_LENGTH__LSB];
               perf_gp_entry <= 1'b1;
               tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_GP_FETCH), 8'(cur), 32'(c_get[cur]), dw};
-              f_flush <= 1'b1;
               if (gp_dw0[ppu_hw_pkg::PPU_GP_ENTRY0_RSVD__MSB:ppu_hw_pkg::PPU_GP_ENTRY0_RSVD__LSB] != 0 ||
                   dw[ppu_hw_pkg::PPU_GP_ENTRY1_ADDR_HI__MSB:ppu_hw_pkg::PPU_GP_ENTRY1_ADDR_HI__LSB] != 0) begin
                 fx <= fault(cur, (dw[ppu_hw_pkg::PPU_GP_ENTRY1_ADDR_HI__MSB:ppu_hw_pkg::PPU_GP_ENTRY1_ADDR_HI__LSB] != 0) ? (ppu_hw_pkg::PPU_FAULT_KIND_VA_RANGE) : (ppu_hw_pkg::PPU_FAULT_KIND_PB_UNALIGNED),
                             ppu_hw_pkg::PPU_FAULT_UNIT_HOST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
                             gp_dw0, dw);
                 res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
+                f_flush <= 1'b1;
                 hs <= H_END;
               end else if (len == 0) begin
+                f_flush <= 1'b1;
                 hs <= H_WB_GET;       // control entry: nothing to execute
               end else begin
+                // Both dwords taken: nothing of the entry's range is left
+                // in flight, so the pushbuffer stream starts at once.
                 c_seg[cur]  <= 1'b1;
                 c_pbva[cur] <= gp_dw0;
                 c_left[cur] <= len;
@@ -995,7 +1011,8 @@ module ppu_host #(
                 f_va  <= gp_dw0;
                 f_ndw <= len;
                 f_next_is_pb <= 1'b1;
-                hs <= H_FSTART;
+                f_start <= 1'b1;
+                hs <= H_RUN;
               end
             end
           end

@@ -13,7 +13,9 @@ module ppu_pb_fetch #(
 ) (
     input  logic                          clk,
     input  logic                          rst_n,
-    // stream control: start only while idle; flush abandons the stream
+    // stream control: start only while idle, or in the cycle after the
+    // last dword of the range was taken (then nothing of it is in flight);
+    // flush abandons the stream
     input  logic                          start,
     input  logic [31:0]                   start_va,     // 4-byte aligned
     input  logic [20:0]                   start_ndw,    // >= 1
@@ -85,18 +87,24 @@ module ppu_pb_fetch #(
   logic filling;
   wire room     = filling && (used < CW'(DEPTH));
 
-  // Issue a read when the page is translated and a slot is free.
-  assign rd_valid = more && !va_wrap && page_hit && room && !dropping;
+  // Issue a read when the page is translated and a slot is free; the first
+  // read of a page goes out with the translation's answer, not a cycle later.
+  wire x_ok = x_rsp_valid && x_wait && !x_rsp.fault;
+  assign rd_valid = more && !va_wrap && (page_hit || x_ok) && room && !dropping;
   always_comb begin
-    rd_pa      = pg_pa;
-    rd_pa.addr = {pg_pa.addr[ppu_types_pkg::PA_W-1:12], iss_va[11:3], 3'b000};
+    rd_pa      = page_hit ? pg_pa : x_rsp.pa;
+    rd_pa.addr = {rd_pa.addr[ppu_types_pkg::PA_W-1:12], iss_va[11:3], 3'b000};
   end
 
-  // Translate when the next beat sits on a page we do not hold.
-  assign x_req_valid = more && !va_wrap && !page_hit && room && !x_wait && !dropping;
+  // Translate when the next beat sits on a page we do not hold; a new
+  // stream asks in its start cycle (if not taken, the same request follows
+  // from the registered state in the next cycle).
+  wire x_at_start = start && !flush;
+  assign x_req_valid = x_at_start ||
+                       (more && !va_wrap && !page_hit && room && !x_wait && !dropping);
   always_comb begin
-    x_req.va     = {iss_va[31:3], 3'b000};
-    x_req.root   = root;
+    x_req.va     = x_at_start ? {start_va[31:3], 3'b000} : {iss_va[31:3], 3'b000};
+    x_req.root   = x_at_start ? start_root : root;
     x_req.access = ppu_types_pkg::ACC_READ;
   end
 

@@ -327,8 +327,6 @@ module ppu_tasks #(
   logic [63:0]      buf_q [8];            // TMD beats
   logic             buf_v;                // buf_q holds the whole TMD of buf_tid
   logic [TID_W-1:0] buf_tid;
-  logic             rd_valid_q;
-  ppu_types_pkg::paddr_t rd_pa_q;
   logic [31:0]      f_rva;                // VA of the first beat read
   logic [1:0]       f_dst;                // where beats go: 0 TMD buffer, 1 hw_q, 2 hdr_q
   logic [63:0]      hw_q [3];             // HW state read back (0x40..0x57)
@@ -800,11 +798,12 @@ module ppu_tasks #(
       end
 
       S_RD: begin
-        if (f_rcv == f_nb) begin
-          if (f_err) begin
+        // decided with the last answer, which lands in the same edge
+        if (rd_rsp_valid && f_rcv + 4'd1 == f_nb) begin
+          if (f_err || rd_rsp.err) begin
             a_fault          = 1'b1;
             a_fault_rec.kind = K_BUS_ERROR;
-            a_fault_rec.addr = f_err_va;
+            a_fault_rec.addr = f_err ? f_err_va : rd_va0 + 32'({f_rcv, 3'b0});
             st_n             = S_FAULT;
           end else begin
             unique case (f_op)
@@ -1434,8 +1433,6 @@ module ppu_tasks #(
       ew_mask    <= '0;
       buf_v      <= 1'b0;
       buf_tid    <= '0;
-      rd_valid_q <= 1'b0;
-      rd_pa_q    <= '0;
       rsp_v_q    <= 1'b0;
       rsp_st_q   <= ppu_types_pkg::TASK_LAUNCH_OK;
       rsp_tid_q  <= '0;
@@ -1527,24 +1524,19 @@ module ppu_tasks #(
         buf_tid <= f_tid;
       end
 
-      // translation answer: PA of the first beat
+      // translation answer: PA of the first beat (whose read may go out
+      // with it)
       if (st == S_XWAIT && x_rsp_valid) begin
         f_pa     <= x_rsp.pa;
-        f_iss    <= '0;
+        f_iss    <= (rd_valid && rd_ready) ? 4'd1 : 4'd0;
         f_rcv    <= '0;
         f_err    <= 1'b0;
         f_err_va <= '0;
       end
 
       // reads: issue f_nb beats, take the answers in order
-      if (st == S_RD && f_iss != f_nb && (!rd_valid_q || rd_ready)) begin
-        rd_valid_q   <= 1'b1;
-        rd_pa_q.sys  <= f_pa.sys;
-        rd_pa_q.addr <= f_pa.addr + ppu_types_pkg::PA_W'({f_iss, 3'b0});
-        f_iss        <= f_iss + 4'd1;
-      end else if (rd_ready) begin
-        rd_valid_q <= 1'b0;
-      end
+      if (st == S_RD && rd_valid && rd_ready)
+        f_iss <= f_iss + 4'd1;
       if (rd_rsp_valid) begin
         unique case (f_dst)
           2'd0:    buf_q[f_b0 + f_rcv[2:0]] <= rd_rsp.data;
@@ -1566,8 +1558,14 @@ module ppu_tasks #(
     x_req.root   = f_root;
     x_req.access = ppu_types_pkg::ACC_READ;
   end
-  assign rd_valid = rd_valid_q;
-  assign rd_pa    = rd_pa_q;
+  // Reads go straight to the port's skid buffer (registered on the other
+  // side): the first beat with the translation's answer, the rest in S_RD.
+  wire rd_first = (st == S_XWAIT) && x_rsp_valid && !x_rsp.fault;
+  assign rd_valid = rd_first || ((st == S_RD) && f_iss != f_nb);
+  always_comb begin
+    rd_pa = rd_first ? x_rsp.pa : f_pa;
+    if (!rd_first) rd_pa.addr = f_pa.addr + ppu_types_pkg::PA_W'({f_iss, 3'b0});
+  end
 
   assign xf_valid = st == S_FAULT;
   assign xf       = f_fault;

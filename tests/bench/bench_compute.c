@@ -36,9 +36,11 @@ static int64_t cycle_offset(struct rtl_env *env)
 }
 
 /*
- * Doorbell -> the kernel's first cycle-CSR read (its 5th instruction, after
- * the entry wrapper), steady state: channel bound, code in the I-cache or
- * not (first launch of a fresh image vs a repeat).
+ * Doorbell -> the kernel's first instruction (stamp_entry reads the cycle
+ * counter before anything else), steady state: channel bound, TMDs of
+ * successive launches on one page as libppu's slot ring keeps them (the
+ * TMD's translation hits the TLB), code in the I-caches or not (the TMD
+ * invalidates them); and once more with every TMD on a page of its own.
  */
 static void bench_launch_latency(void)
 {
@@ -47,16 +49,17 @@ static void bench_launch_latency(void)
 	struct rtl_ctx *ctx = rtl_ctx_create(env);
 	struct rtl_chan *ch = rtl_cchan_create(env, ctx, 0, 0, 63, 1);
 	struct rtl_buf out = rtl_buf_alloc(ctx, 0, 64);
+	struct rtl_buf ring = rtl_buf_alloc(ctx, 0, 4096);
 	struct stamp_params p = { .out = out.va };
 	struct rtl_klaunch l;
 	struct rtl_kimage k;
-	uint64_t sum_cold = 0, sum_warm = 0;
+	uint64_t sum[3] = { 0, 0, 0 };
 	int64_t off = cycle_offset(env);
-	int i, n = 8;
+	int i, n = 8;	/* launches per variant */
 
 	rtl_kimage_load(ctx, "stamp", &k);
 	memset(&l, 0, sizeof(l));
-	l.entry = rtl_kimage_fn(&k, "stamp");
+	l.entry = rtl_kimage_fn(&k, "stamp_entry");
 	l.params = &p;
 	l.param_bytes = sizeof(p);
 	/* bind the channel first */
@@ -69,16 +72,22 @@ static void bench_launch_latency(void)
 		rtl_chan_submit(ch, &pb);
 		wait_idle(ch, 100000);
 	}
-	for (i = 0; i < 2 * n; i++) {
-		uint32_t dw[16], stamp;
+	for (i = 0; i < 3 * n; i++) {
+		uint32_t dw[16], tmd[16], stamp, tmd_va;
 		struct ppu_pb pb;
 		uint64_t t0;
 
-		/* even: invalidate the I-caches first (cold), odd: warm */
-		l.flags = (i % 2 == 0) ? PPU_FSET(PPU_TMD_FLAGS_ICACHE_INVALIDATE, 1) : 0;
+		/* 0: I-caches invalidated first (cold), 1: warm, 2: warm, TMD on a new page */
+		l.flags = (i % 3 == 0) ? PPU_FSET(PPU_TMD_FLAGS_ICACHE_INVALIDATE, 1) : 0;
 		rtl_klaunch_prepare(ctx, &l, 1);
+		tmd_va = l.tmd.va;
+		if (i % 3 != 2) {
+			tmd_va = ring.va + (uint32_t)i * sizeof(tmd);
+			rtl_buf_read(env, &l.tmd, 0, tmd, sizeof(tmd));
+			rtl_buf_write(env, &ring, (uint32_t)i * sizeof(tmd), tmd, sizeof(tmd));
+		}
 		ppu_pb_init(&pb, dw, 16);
-		ppu_pb_launch(&pb, l.tmd.va);
+		ppu_pb_launch(&pb, tmd_va);
 		ppu_pb_method(&pb, PPU_HOST_WFI, 0);
 		rtl_chan_push_entry(ch, rtl_chan_pb_put(ch, pb.dw, pb.len), pb.len);
 		t0 = ppu_sim_cycles(env->sim);
@@ -87,13 +96,11 @@ static void bench_launch_latency(void)
 		stamp = rtl_buf_rd32(env, &out, 0);
 		/* the doorbell write reaches the register block one cycle later */
 		t0 = (uint64_t)((int64_t)t0 + off + 1);
-		if (i % 2 == 0)
-			sum_cold += (uint32_t)(stamp - (uint32_t)t0);
-		else
-			sum_warm += (uint32_t)(stamp - (uint32_t)t0);
+		sum[i % 3] += (uint32_t)(stamp - (uint32_t)t0);
 	}
-	bench_emit("kernel_doorbell_to_first_instruction_cold_icache", (double)sum_cold / n, "cycles");
-	bench_emit("kernel_doorbell_to_first_instruction_warm_icache", (double)sum_warm / n, "cycles");
+	bench_emit("kernel_doorbell_to_first_instruction_cold_icache", (double)sum[0] / n, "cycles");
+	bench_emit("kernel_doorbell_to_first_instruction_warm_icache", (double)sum[1] / n, "cycles");
+	bench_emit("kernel_doorbell_to_first_instruction_warm_tmd_tlb_miss", (double)sum[2] / n, "cycles");
 	rtl_kimage_free(&k);
 	rtl_chan_destroy(ch);
 	rtl_ctx_destroy(ctx);

@@ -1,11 +1,38 @@
 // SPDX-License-Identifier: MIT
-/* Each thread stores the cycle counter as its first action: launch latency. */
+/* Launch latency: each thread stores the cycle counter it started at. */
 #include <ppu/ppu_device.h>
 #include "samples.h"
 
+/* The counter as the body's first action, after the PPU_KERNEL entry. */
 PPU_KERNEL(stamp, struct stamp_params)
 {
 	uint32_t t = ppu_csr_read_volatile(PPU_CSR_CYCLE);
 
+	((uint32_t *)(uintptr_t)params->out)[ppu_global_id()] = t;
+}
+
+static void stamp_entry__body(struct stamp_params *params, uint32_t t) __attribute__((used));
+
+/*
+ * The counter as the kernel's very first instruction (the PPU_KERNEL entry
+ * with one csrr in front, into a1 over the thread index the body does not
+ * need): what "doorbell to first kernel instruction" means.
+ */
+__attribute__((naked, used, aligned(4))) void stamp_entry(void)
+{
+	__asm__ volatile("csrr a1, %0\n\t"
+			 ".option push\n\t"
+			 ".option norelax\n\t"
+			 "lla gp, __global_pointer$\n\t"
+			 ".option pop\n\t"
+			 "call stamp_entry__body\n\t"
+			 "li a7, %1\n\t"
+			 "ecall\n\t"
+			 :
+			 : "i"(PPU_CSR_CYCLE), "i"(PPU_ECALL_OP_EXIT));
+}
+
+static void stamp_entry__body(struct stamp_params *params, uint32_t t)
+{
 	((uint32_t *)(uintptr_t)params->out)[ppu_global_id()] = t;
 }

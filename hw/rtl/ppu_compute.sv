@@ -85,6 +85,9 @@ module ppu_compute #(
   output logic                          perf_preempt,     // CTA preemption requested
   output logic                          perf_resume,      // preempted CTA resumed
   output logic                          perf_evict,       // task evicted
+  output logic                          perf_dlaunch,     // device launch accepted
+  output logic                          perf_ddepth,      // device launch past the depth limit
+  output logic                          perf_derr,        // device launch failed otherwise
   output logic [2:0]                    perf_ctxsw,       // units saving or restoring this cycle
   output logic [2:0]                    perf_wave,        // waves brought in this cycle
   input  logic [7:0]                    dbg_tid,
@@ -147,6 +150,15 @@ module ppu_compute #(
   logic [NUM_CU*ppu_types_pkg::CU_TSLOT_W-1:0] u_dbg_tslot;
 
   // task table's memory read, merged with the units' below
+  localparam int unsigned DQ_W = ppu_types_pkg::CU_DREQ_W;
+  logic [NUM_CU-1:0]           u_dreq_valid, u_dreq_ready;
+  logic [NUM_CU*DQ_W-1:0]      u_dreq;
+  logic                        t_dreq_valid, t_dreq_ready;
+  ppu_types_pkg::cu_dreq_t     t_dreq;
+  logic                        t_drsp_valid, t_kw_valid;
+  ppu_types_pkg::cu_drsp_t     t_drsp;
+  ppu_types_pkg::cu_wake_t     t_kw;
+
   logic                        t_rd_valid, t_rd_ready, t_rd_rsp_valid;
   ppu_types_pkg::paddr_t       t_rd_pa;
   logic                        t_xf_valid, t_xf_ready;
@@ -271,6 +283,7 @@ module ppu_compute #(
             !g_wr_rsp_valid && !g_tsem_rsp_valid && !g_asem_rsp_valid && !inv_q &&
             !cl_rsp_valid && !(|nonstall) && !trace.valid && !icache_inv_tasks &&
             !perf_launch && !perf_dispatch && !perf_complete && !perf_preempt && !perf_resume && !perf_evict &&
+            !perf_dlaunch && !perf_ddepth && !perf_derr &&
             perf_ctxsw == '0 && perf_wave == '0 && perf_retire == '0 && perf_issue == '0 && perf_icache_miss == '0;
     for (int i = 0; i < NUM_CU; i++)
       if (free_ctx[i*FC_W +: FC_W] != FC_W'(CU_CONTEXTS)) quiet = 1'b0;
@@ -298,10 +311,13 @@ module ppu_compute #(
     .sem_valid(g_tsem_valid), .sem_ready(g_tsem_ready), .sem_req(g_tsem_req),
     .sem_rsp_valid(g_tsem_rsp_valid), .sem_rsp(g_sem_rsp),
     .free_ctx, .disp_valid, .disp_ready, .disp,
+    .dreq_valid(t_dreq_valid), .dreq_ready(t_dreq_ready), .dreq(t_dreq),
+    .drsp_valid(t_drsp_valid), .drsp(t_drsp), .kw_valid(t_kw_valid), .kw(t_kw),
     .ev_valid, .ev_ready, .ev, .ev_cu,
     .kill_valid, .kill_ready, .kill,
     .icache_inv(icache_inv_tasks),
     .trace, .perf_launch, .perf_dispatch, .perf_complete, .perf_preempt, .perf_resume, .perf_evict,
+    .perf_dlaunch, .perf_ddepth, .perf_derr,
     .no_preempt(task_ctrl_q[0]), .no_evict(task_ctrl_q[1]), .dbg_tid(dbg_tid_q), .dbg(dbg_task), .idle(tasks_idle)
   );
   assign g_x_req[NUM_CU*XW +: XW] = t_x_req;
@@ -319,6 +335,7 @@ module ppu_compute #(
     ppu_types_pkg::sem_req_t     sem_req_i;
     logic [3:0]                  st_i;
     logic [31:0]                 pc_i, tid_i, cta_i;
+    ppu_types_pkg::cu_dreq_t     dreq_i;
     logic [ppu_types_pkg::CU_TSLOT_W-1:0] tslot_i;
 
     ppu_cu #(
@@ -338,6 +355,8 @@ module ppu_compute #(
       .wr_rsp_valid(u_wr_rsp_valid[i]), .wr_rsp_err(g_wr_rsp_err),
       .sem_valid(u_sem_valid[i]), .sem_ready(u_sem_ready[i]), .sem_req(sem_req_i),
       .sem_rsp_valid(u_sem_rsp_valid[i]), .sem_rsp(g_sem_rsp),
+      .dreq_valid(u_dreq_valid[i]), .dreq_ready(u_dreq_ready[i]), .dreq(dreq_i),
+      .drsp_valid(t_drsp_valid), .drsp(t_drsp), .kw_valid(t_kw_valid), .kw(t_kw),
       .perf_issue(u_issue[i]), .perf_retire(u_retire[i]), .perf_icache_miss(u_imiss[i]),
       .perf_ctxsw(u_ctxsw[i]), .perf_wave(u_wave[i]),
       .dbg_ctx(dbg_ctx_q[CW-1:0]), .dbg_reg(5'd0),
@@ -350,6 +369,7 @@ module ppu_compute #(
     assign u_rd_pa[i*PW +: PW]     = rd_pa_i;
     assign u_wr_req[i*WW +: WW]    = wr_req_i;
     assign u_sem_req[i*SW +: SW]   = sem_req_i;
+    assign u_dreq[i*DQ_W +: DQ_W]  = dreq_i;
     assign u_dbg_state[i*4 +: 4]   = st_i;
     assign u_dbg_pc[i*32 +: 32]    = pc_i;
     assign u_dbg_tid[i*32 +: 32]   = tid_i;
@@ -410,6 +430,33 @@ module ppu_compute #(
   always_ff @(posedge gclk) begin
     if (!rst_n) ev_rr <= '0;
     else if (ev_valid && ev_ready) ev_rr <= (32'(ev_cu) == NUM_CU - 1) ? '0 : ev_cu + 1'b1;
+  end
+
+  // ---- device-runtime requests: round robin over the units ----
+  logic [CU_W-1:0] dq_rr, dq_cu;
+  always_comb begin
+    logic [CU_W:0] c;
+    t_dreq_valid = 1'b0;
+    dq_cu        = '0;
+    c            = '0;
+    for (int k = NUM_CU - 1; k >= 0; k--) begin
+      c = (CU_W + 1)'(dq_rr) + (CU_W + 1)'(k);
+      if (c >= (CU_W + 1)'(NUM_CU)) c = c - (CU_W + 1)'(NUM_CU);
+      if (u_dreq_valid[c[CU_W-1:0]]) begin
+        t_dreq_valid = 1'b1;
+        dq_cu        = c[CU_W-1:0];
+      end
+    end
+    t_dreq = u_dreq[dq_cu*DQ_W +: DQ_W];
+  end
+  // (apart from the selection: the table's ready depends on its valid)
+  always_comb begin
+    u_dreq_ready = '0;
+    u_dreq_ready[dq_cu] = t_dreq_valid && t_dreq_ready;
+  end
+  always_ff @(posedge gclk) begin
+    if (!rst_n) dq_rr <= '0;
+    else if (t_dreq_valid && t_dreq_ready) dq_rr <= (32'(dq_cu) == NUM_CU - 1) ? '0 : dq_cu + 1'b1;
   end
 
   // ---- faults: the task table first, then the units by index ----

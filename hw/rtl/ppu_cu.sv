@@ -81,6 +81,15 @@ module ppu_cu #(
   output ppu_types_pkg::mem_wr_req_t            wr_req,
   input  logic                                  wr_rsp_valid,
   input  logic                                  wr_rsp_err,
+  // device-runtime ecalls (LAUNCH, WAIT_CHILDREN) to the task table, its
+  // answers (for the unit named in them) and wakes of waiting CTAs
+  output logic                                  dreq_valid,
+  input  logic                                  dreq_ready,
+  output ppu_types_pkg::cu_dreq_t               dreq,
+  input  logic                                  drsp_valid,
+  input  ppu_types_pkg::cu_drsp_t               drsp,
+  input  logic                                  kw_valid,
+  input  ppu_types_pkg::cu_wake_t               kw,
   // semaphore unit (AMO, LR, SC)
   output logic                                  sem_valid,
   input  logic                                  sem_ready,
@@ -105,6 +114,10 @@ module ppu_cu #(
 );
 
   localparam int unsigned CTX  = CU_CONTEXTS;
+
+  if (CU_CONTEXTS > 16 || CU_INDEX > 7) begin : g_bad_dreq
+    $error("ppu_cu: the task-table requests carry 4-bit contexts and 3-bit units");
+  end
   localparam int unsigned CW   = $clog2(CTX);
   localparam int unsigned SMAX = 4;
 
@@ -206,6 +219,8 @@ module ppu_cu #(
     .amo_valid(amo_res_valid), .amo_ctx(amo_res_ctx), .amo_data(amo_res_data),
     .amo_err(amo_res_err), .amo_kind(amo_res_kind),
     .dv_valid(div_done_valid), .dv_ctx(div_done_tag), .dv_data(div_result),
+    .tp_valid(drsp_valid && drsp.cu == 3'(CU_INDEX)), .tp_ctx(CW'(drsp.ctx)), .tp_sleep(drsp.sleep),
+    .tp_data(drsp.a0), .kw_valid, .kw,
     .sack_valid, .sack_ctx, .sflt_valid, .sflt_ctx, .sflt_kind, .sflt_va, .sflt_pc,
     .rf_done, .rf_fault, .rf_kind(rf_fault_kind), .rf_ctx,
     .ctx_state, .ctx_frozen,
@@ -422,13 +437,38 @@ module ppu_cu #(
     .cta(l3_cta), .value(csr_val)
   );
 
-  logic        ec_exit, ec_barrier, ec_trap;
+  logic        ec_exit, ec_barrier, ec_trap, ec_dev, ec_launch;
   logic [31:0] ec_code, ec_ret;
 
   ppu_cu_ecall u_ecall (
     .a7(s3_v1_q), .a0(s3_v2_q), .is_exit(ec_exit), .is_barrier(ec_barrier), .is_trap(ec_trap),
-    .trap_code(ec_code), .ret_a0(ec_ret)
+    .is_dev(ec_dev), .is_launch(ec_launch), .trap_code(ec_code), .ret_a0(ec_ret)
   );
+
+  // One device-runtime request at a time per unit: a context finding the
+  // register taken replays its ecall.
+  logic                    dreq_push;
+  logic                    dreq_v_q;
+  ppu_types_pkg::cu_dreq_t dreq_q;
+  assign dreq_valid = dreq_v_q;
+  assign dreq       = dreq_q;
+  always_ff @(posedge clk) begin
+    if (!rst_n) begin
+      dreq_v_q <= 1'b0;
+      dreq_q   <= '0;
+    end else begin
+      if (dreq_valid && dreq_ready) dreq_v_q <= 1'b0;
+      if (dreq_push) begin
+        dreq_v_q      <= 1'b1;
+        dreq_q.launch <= ec_launch;
+        dreq_q.cu     <= 3'(CU_INDEX);
+        dreq_q.ctx    <= 4'(s3_ctx_q);
+        dreq_q.tslot  <= l3_cta.tslot;
+        dreq_q.cta_id <= l3_cta.cta_id;
+        dreq_q.arg    <= s3_v2_q;
+      end
+    end
+  end
 
   // LSU push
   logic        push_ready, push_valid, lsu_busy;
@@ -485,6 +525,7 @@ module ppu_cu #(
     push_op   = LSU_LOAD;
     div_valid = 1'b0;
     fence_i   = 1'b0;
+    dreq_push = 1'b0;
 
     if (l3_frozen) begin
       cm_act = ppu_types_pkg::CU_A_REPLAY;
@@ -632,6 +673,14 @@ module ppu_cu #(
             cm_act = ppu_types_pkg::CU_A_EXIT;
           end else if (ec_barrier) begin
             cm_act = ppu_types_pkg::CU_A_BAR;
+          end else if (ec_dev) begin
+            // to the task table; its answer comes back as the result
+            if (dreq_v_q) begin
+              cm_act = ppu_types_pkg::CU_A_REPLAY;
+            end else begin
+              dreq_push = 1'b1;
+              cm_act    = ppu_types_pkg::CU_A_MWAIT;
+            end
           end else if (ec_trap) begin
             cm_act  = ppu_types_pkg::CU_A_FAULT;
             cm_kind = K_TRAP;
@@ -665,6 +714,7 @@ module ppu_cu #(
       cm_valid   = 1'b0;
       we         = 1'b0;
       we_uop     = 1'b0;
+      dreq_push  = 1'b0;
       push_valid = 1'b0;
       div_valid  = 1'b0;
       fence_i    = 1'b0;

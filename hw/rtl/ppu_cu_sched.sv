@@ -150,6 +150,14 @@ module ppu_cu_sched #(
   input  logic                              dv_valid,
   input  logic [$clog2(CTX)-1:0]            dv_ctx,
   input  logic [31:0]                       dv_data,
+  // the task table's answer to a LAUNCH or WAIT_CHILDREN of a context
+  // (MWAIT): a0, or sleep until a wake of its CTA, then the ecall again
+  input  logic                              tp_valid,
+  input  logic [$clog2(CTX)-1:0]            tp_ctx,
+  input  logic                              tp_sleep,
+  input  logic [31:0]                       tp_data,
+  input  logic                              kw_valid,
+  input  ppu_types_pkg::cu_wake_t           kw,
   // stores
   input  logic                              sack_valid,
   input  logic [$clog2(CTX)-1:0]            sack_ctx,
@@ -201,6 +209,7 @@ module ppu_cu_sched #(
   localparam logic [3:0] S_SAVE  = 4'(ppu_types_pkg::CU_CTX_SAVE);
   localparam logic [3:0] S_RSTR  = 4'(ppu_types_pkg::CU_CTX_RSTR);
   localparam logic [3:0] S_SAVED = 4'(ppu_types_pkg::CU_CTX_SAVED);
+  localparam logic [3:0] S_KWAIT = 4'(ppu_types_pkg::CU_CTX_KWAIT);
 
   // micro-op modes, thread states of a record's word 0
   localparam logic [1:0] UM_NONE = 2'd0;
@@ -326,8 +335,10 @@ module ppu_cu_sched #(
       ready[c]   = !frozen_q[e] &&
                    ((s == S_READY && (!pre_q[e] || resv_q[c])) || s == S_SAVE || s == S_RSTR);
       busy[c]    = s == S_PIPE || s == S_FWAIT || s == S_MWAIT || scnt_q[c*SW +: SW] != '0;
+      // (a sleeping WAIT_CHILDREN is saved as RUN at its ecall, which it
+      // runs again when resumed)
       settled[c] = scnt_q[c*SW +: SW] == '0 &&
-                   ((s == S_READY && !resv_q[c]) || s == S_BAR || s == S_EXIT);
+                   ((s == S_READY && !resv_q[c]) || s == S_BAR || s == S_EXIT || s == S_KWAIT);
       unique case (um_q[c*2 +: 2])
         UM_SAVE: home[c*4 +: 4] = S_SAVE;
         UM_RSTR: home[c*4 +: 4] = S_RSTR;
@@ -700,6 +711,18 @@ module ppu_cu_sched #(
         res_d[c*32 +: 32] = dv_data;
         rerr_d[c]         = 1'b0;
       end
+      if (tp_valid && tp_ctx == CW'(c)) begin
+        st_d[c*4 +: 4]    = tp_sleep ? S_KWAIT : S_READY;
+        resv_d[c]         = !tp_sleep;
+        res_d[c*32 +: 32] = tp_data;
+        rerr_d[c]         = 1'b0;
+      end
+      // A wake goes after the answer: the table may send both in one cycle
+      // (the last child completed as the WAIT was answered).
+      if ((s == S_KWAIT || (tp_valid && tp_ctx == CW'(c) && tp_sleep)) && kw_valid &&
+          e_tslot[32'(e)*ppu_types_pkg::CU_TSLOT_W +: ppu_types_pkg::CU_TSLOT_W] == kw.tslot &&
+          e_ctaid[32'(e)*32 +: 32] == kw.cta_id)
+        st_d[c*4 +: 4] = S_READY;
 
       if (cm_valid && cm_ctx == CW'(c)) begin
         unique case (cm_act)

@@ -124,6 +124,15 @@ module ppu_tasks #(
   output logic [NUM_CU-1:0]            kill_valid,        // one per CU, shared payload
   input  logic [NUM_CU-1:0]            kill_ready,
   output ppu_types_pkg::cu_kill_t      kill,
+  // device-runtime ecalls of running threads (LAUNCH, WAIT_CHILDREN), the
+  // answers, and wakes of CTAs whose children are all done
+  input  logic                         dreq_valid,
+  output logic                         dreq_ready,
+  input  ppu_types_pkg::cu_dreq_t      dreq,
+  output logic                         drsp_valid,
+  output ppu_types_pkg::cu_drsp_t      drsp,
+  output logic                         kw_valid,
+  output ppu_types_pkg::cu_wake_t      kw,
   output logic                         icache_inv,        // pulse: activation with ICACHE_INVALIDATE
   // ---- trace, perf, debug ----
   output ppu_types_pkg::trace_t        trace,
@@ -133,6 +142,9 @@ module ppu_tasks #(
   output logic                         perf_preempt,      // CTA preemption requested
   output logic                         perf_resume,       // preempted CTA accepted back by a CU
   output logic                         perf_evict,        // task evicted
+  output logic                         perf_dlaunch,      // device launch accepted
+  output logic                         perf_ddepth,       // device launch past the depth limit
+  output logic                         perf_derr,         // device launch failed otherwise
   input  logic                         no_preempt,        // policy: never preempt
   input  logic                         no_evict,          // policy: never evict
   input  logic [7:0]                   dbg_tid,
@@ -189,6 +201,12 @@ module ppu_tasks #(
   localparam logic [7:0] TR_COMPLETE = 8'(ppu_hw_pkg::PPU_TRACE_TASK_COMPLETE);
   localparam logic [7:0] TR_FAIL     = 8'(ppu_hw_pkg::PPU_TRACE_LAUNCH_FAIL);
 
+  localparam logic [31:0] ES_OK      = 32'(ppu_hw_pkg::PPU_ECALL_STATUS_OK);
+  localparam logic [31:0] ES_EDEPTH  = 32'(ppu_hw_pkg::PPU_ECALL_STATUS_EDEPTH);
+  localparam logic [31:0] ES_EINVAL  = 32'(ppu_hw_pkg::PPU_ECALL_STATUS_EINVAL);
+  localparam logic [31:0] ES_ENOTASK = 32'(ppu_hw_pkg::PPU_ECALL_STATUS_ENOTASK);
+  localparam logic [31:0] ES_EPRIO   = 32'(ppu_hw_pkg::PPU_ECALL_STATUS_EPRIO);
+
   localparam int unsigned F_SEM_RELEASE = ppu_hw_pkg::PPU_TMD_FLAGS_SEM_RELEASE__LSB;
   localparam int unsigned F_SEM_TS      = ppu_hw_pkg::PPU_TMD_FLAGS_SEM_TIMESTAMP__LSB;
   localparam int unsigned F_INTERRUPT   = ppu_hw_pkg::PPU_TMD_FLAGS_INTERRUPT__LSB;
@@ -236,7 +254,8 @@ module ppu_tasks #(
     OP_COMP,
     OP_EVICT,
     OP_HW,       // reading the HW state of a task with progress
-    OP_HDR       // reading one slot header
+    OP_HDR,      // reading one slot header
+    OP_DLAUNCH   // device launch: the child's TMD
   } op_e;
 
   // ---------------------------------------------------------------------
@@ -341,7 +360,15 @@ module ppu_tasks #(
   logic [TID_W-1:0] pw_cur, pw_prev;
   logic             pw_hasprev;
 
+  // the device launch under way: who asked
+  logic [2:0]       f_dcu;
+  logic [3:0]       f_dctx;
+
   // outputs registered
+  logic             drsp_v_q, kw_v_q;
+  logic             pf_dl_q, pf_dd_q, pf_de_q;
+  ppu_types_pkg::cu_drsp_t drsp_q;
+  ppu_types_pkg::cu_wake_t kw_q;
   logic             rsp_v_q;
   ppu_types_pkg::task_status_e rsp_st_q;
   logic [TID_W-1:0] rsp_tid_q;
@@ -637,8 +664,11 @@ module ppu_tasks #(
     evv = 1'b0;
     evs = '0;
     for (int s = 0; s < S; s++)
+      // (not a task whose CTAs still run or wait with children out: the
+      // per-CTA counts live in the slot only)
       if (sl_ready[s] && !killed[sl_chid[s]] &&
           d_state[sl_tid[s]] == ppu_types_pkg::TASK_ST_ACTIVE &&
+          (d_children[sl_tid[s]] == 7'd0 || sl_exited[s] == sl_ncta[s]) &&
           (!evv || sl_prio[s] < sl_prio[evs] ||
            (sl_prio[s] == sl_prio[evs] && older[32'(evs)*S + s]))) begin
         evv = 1'b1;
@@ -648,6 +678,44 @@ module ppu_tasks #(
     ewr_need    = evc_busy && sl_ready[evc_slot] && !killed[sl_chid[evc_slot]] &&
                   m_live[evc_slot] == '0 && !(dq_valid && dq_slot == evc_slot) &&
                   !(kq_valid && kq_slot == evc_slot);
+  end
+
+  // ---------------------------------------------------------------------
+  // Device-runtime requests: the asking CTA's save slot (by its CTA id
+  // among the slot's resident CTAs) and the checks of a LAUNCH
+  // ---------------------------------------------------------------------
+  logic [TS_W-1:0]  dr_slot;
+  logic [KMAX-1:0]  dr_match;
+  logic [J_W:0]     dr_ff;
+  logic             dr_hit;
+  logic [J_W-1:0]   dr_j;
+  logic [7:0]       dr_kids;             // the CTA's children outstanding
+  logic [31:0]      dr_fail;             // LAUNCH refused at once: the status (0: go on)
+  always_comb begin
+    dr_slot  = dreq.tslot[TS_W-1:0];
+    dr_match = '0;
+    if (dreq_valid)
+      for (int j = 0; j < KMAX; j++)
+        dr_match[j] = m_live[dr_slot][j] && js_cta[dr_slot][j*32 +: 32] == dreq.cta_id;
+    dr_ff   = ffs32(dr_match);
+    dr_hit  = !dr_ff[J_W] && sl_ready[dr_slot];
+    dr_j    = dr_ff[J_W-1:0];
+    dr_kids = '0;
+    for (int j = 0; j < KMAX; j++)
+      if (dr_j == J_W'(j)) dr_kids = js_kids[dr_slot][j*8 +: 8];
+    // in the order of docs/compute-design.md §5
+    if (!dr_hit || killed[sl_chid[dr_slot]])
+      dr_fail = ES_EINVAL;
+    else if (32'(sl_depth[dr_slot]) + 32'd1 > 32'(ch_maxdepth[sl_chid[dr_slot]]))
+      dr_fail = ES_EDEPTH;
+    else if (sl_prio[dr_slot] == 6'd63)
+      dr_fail = ES_EPRIO;
+    else if (dreq.arg[5:0] != 6'd0)
+      dr_fail = ES_EINVAL;
+    else if (free_id[TID_W] || dr_kids == 8'hff || d_children[sl_tid[dr_slot]] == 7'h7f)
+      dr_fail = ES_ENOTASK;
+    else
+      dr_fail = ES_OK;
   end
 
   // ---------------------------------------------------------------------
@@ -681,6 +749,10 @@ module ppu_tasks #(
   logic             a_hw_ok;               // re-activation: HW state checked, taken
   logic             a_hdr;                 // re-activation: a header taken
   logic             a_act_done;            // re-activation complete: the slot is ready
+  logic             a_dtake;               // take free_id for the device launch in dreq
+  logic             a_dfail;               // answer dreq at once with dr_fail
+  logic             a_drsp;                // answer the device launch under way ...
+  logic [31:0]      a_drsp_a0;             // ... with this status
   logic             a_rd;                  // start a read of f_nb beats at a_rva into a_dst
   logic [31:0]      a_rva;
   logic [1:0]       a_dst;
@@ -721,6 +793,10 @@ module ppu_tasks #(
     a_hw_ok     = 1'b0;
     a_hdr       = 1'b0;
     a_act_done  = 1'b0;
+    a_dtake     = 1'b0;
+    a_dfail     = 1'b0;
+    a_drsp      = 1'b0;
+    a_drsp_a0   = ES_OK;
     a_rd        = 1'b0;
     a_rva       = '0;
     a_dst       = 2'd0;
@@ -753,6 +829,20 @@ module ppu_tasks #(
           if (buf_v && buf_tid == head_act) begin
             st_n = S_A_FILL;
           end else begin
+            a_start = 1'b1;
+            st_n    = S_XREQ;
+          end
+        end else if (dreq_valid && dreq.launch) begin
+          // device launch: refused at once, or a child id and its TMD read
+          if (dr_fail != ES_OK) begin
+            a_dfail     = 1'b1;
+            tr_fsm_v    = 1'b1;
+            tr_fsm.kind = TR_FAIL;
+            tr_fsm.chid = 8'(sl_chid[dr_slot]);
+            tr_fsm.a    = 32'h10 | dr_fail;
+            tr_fsm.b    = dreq.arg;
+          end else begin
+            a_dtake = 1'b1;
             a_start = 1'b1;
             st_n    = S_XREQ;
           end
@@ -807,7 +897,7 @@ module ppu_tasks #(
             st_n             = S_FAULT;
           end else begin
             unique case (f_op)
-              OP_LAUNCH: st_n = S_L_CHECK;
+              OP_LAUNCH, OP_DLAUNCH: st_n = S_L_CHECK;
               OP_ACT:    st_n = S_A_FILL;
               OP_HW:     st_n = S_A_HW;
               OP_HDR:    st_n = S_A_HDR;
@@ -818,7 +908,25 @@ module ppu_tasks #(
       end
 
       S_L_CHECK: begin
-        if (v_any) begin
+        if (f_op == OP_DLAUNCH) begin
+          // a child: bad TMD words are the thread's error, not a fault
+          a_drsp = 1'b1;
+          tr_fsm_v    = 1'b1;
+          tr_fsm.chid = 8'(f_chid);
+          if (v_any || killed[f_chid]) begin
+            a_free      = 1'b1;
+            a_drsp_a0   = ES_EINVAL;
+            tr_fsm.kind = TR_FAIL;
+            tr_fsm.a    = 32'h10 | ES_EINVAL;
+            tr_fsm.b    = f_va;
+          end else begin
+            a_append    = 1'b1;
+            tr_fsm.kind = TR_LAUNCH;
+            tr_fsm.a    = {1'b0, d_depth[f_tid], 2'b0, d_prio[f_tid], 8'(f_chid), 8'(f_tid)};
+            tr_fsm.b    = 32'(d_parent[f_tid]);
+          end
+          st_n = S_IDLE;
+        end else if (v_any) begin
           a_fault          = 1'b1;
           a_fault_rec.kind = K_TMD_INVALID;
           a_fault_rec.addr = f_va;
@@ -971,7 +1079,10 @@ module ppu_tasks #(
       S_FAULT: begin
         if (xf_ready) begin
           a_free      = 1'b1;
-          a_slot_free = f_op != OP_LAUNCH;
+          a_slot_free = f_op != OP_LAUNCH && f_op != OP_DLAUNCH;
+          // a child's TMD unreadable: the channel faults, the thread gets EINVAL
+          a_drsp      = f_op == OP_DLAUNCH;
+          a_drsp_a0   = ES_EINVAL;
           if (f_op == OP_LAUNCH) begin
             a_rsp    = 1'b1;
             a_rsp_st = ppu_types_pkg::TASK_LAUNCH_FAULTED;
@@ -1257,6 +1368,51 @@ module ppu_tasks #(
   logic            ev_has_kids;
   logic            pre_go, evp_go;
   assign pre_go = ppick_v;
+  // A task with a parent is gone (completed, or dropped): the parent has
+  // one child less, and so has the save slot of the CTA that launched it
+  // while the parent holds its slot (a count of 0 is a parent re-activated
+  // after an eviction with every CTA exited: nothing counts there).  The
+  // last child of a CTA makes its save slot free again if the CTA has
+  // exited (EXITED_KIDS), and wakes the CTA's waiting threads.
+  logic             pd_go, pd_inslot, pd_zero;
+  logic [TID_W-1:0] pd_par;
+  logic [TS_W-1:0]  pd_slot;
+  logic [J_W-1:0]   pd_j;
+  logic [7:0]       pd_cnt;
+  always_comb begin
+    pd_par    = d_parent[a_free_tid];
+    pd_slot   = d_slot[pd_par];
+    pd_j      = d_par_j[a_free_tid];
+    pd_go     = a_free && d_has_par[a_free_tid] && !id_free[pd_par];
+    pd_inslot = pd_go && sl_used[pd_slot] && sl_tid[pd_slot] == pd_par &&
+                (d_state[pd_par] == ppu_types_pkg::TASK_ST_ACTIVE ||
+                 d_state[pd_par] == ppu_types_pkg::TASK_ST_EVICTING ||
+                 d_state[pd_par] == ppu_types_pkg::TASK_ST_COMPLETING);
+    pd_cnt = '0;
+    for (int j = 0; j < KMAX; j++)
+      if (pd_j == J_W'(j)) pd_cnt = js_kids[pd_slot][j*8 +: 8];
+    pd_zero = pd_inslot && pd_cnt == 8'd1;
+  end
+  logic [31:0] pd_cta;
+  always_comb begin
+    pd_cta = '0;
+    for (int j = 0; j < KMAX; j++)
+      if (pd_j == J_W'(j)) pd_cta = js_cta[pd_slot][j*32 +: 32];
+  end
+
+  // WAIT_CHILDREN is answered at once (from the CTA's count), in a cycle
+  // without another answer.
+  logic w_take;
+  assign w_take     = dreq_valid && !dreq.launch && !a_drsp && !a_dfail;
+  assign dreq_ready = a_dfail || a_dtake || w_take;
+  assign drsp_valid = drsp_v_q;
+  assign drsp       = drsp_q;
+  assign kw_valid   = kw_v_q;
+  assign kw         = kw_q;
+  assign perf_dlaunch = pf_dl_q;
+  assign perf_ddepth  = pf_dd_q;
+  assign perf_derr    = pf_de_q;
+
   assign evp_go = !kq_valid && !kpick_v && epick_v && !tr_fsm_v && !ev_fire && !disp_go;
   always_comb begin
     ev_has_kids = 1'b0;
@@ -1296,6 +1452,7 @@ module ppu_tasks #(
       jp_saved_n[32'(ev_slot)*KMAX + 32'(ev_j)] = ev_saved;
       jp_kids_n[32'(ev_slot)*KMAX + 32'(ev_j)]  = ev_has_kids && !ev_saved;
     end
+    if (pd_zero) jp_kids_n[32'(pd_slot)*KMAX + 32'(pd_j)] = 1'b0;
     if (a_hw_ok) jp_saved_n[32'(f_slot)*KMAX +: KMAX] = hw_saved;
     if (disp_go) begin
       jp_run_n[32'(cand_slot)*KMAX + 32'(d_j)]   = 1'b1;
@@ -1308,6 +1465,11 @@ module ppu_tasks #(
   // ---------------------------------------------------------------------
   logic [TID_W-1:0] tid_take;
   assign tid_take = free_id[TID_W-1:0];
+
+  // A host launch's priority is clamped from its TMD; a child's is set.
+  logic [5:0] ap_prio;
+  assign ap_prio = (f_op == OP_DLAUNCH) ? d_prio[f_tid] : c_prio;
+
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
@@ -1349,13 +1511,33 @@ module ppu_tasks #(
           ch_live[32'(d_chid[a_free_tid])*LIVE_W +: LIVE_W] - LIVE_W'(1);
       end
       if (a_append) begin
-        d_prio[f_tid]  <= c_prio;
+        d_prio[f_tid]  <= ap_prio;
         d_state[f_tid] <= ppu_types_pkg::TASK_ST_PENDING;
-        if (p_nonempty[c_prio]) d_next[p_tail[c_prio]] <= f_tid;
-        else p_head[c_prio] <= f_tid;
-        p_tail[c_prio]     <= f_tid;
-        p_nonempty[c_prio] <= 1'b1;
+        if (p_nonempty[ap_prio]) d_next[p_tail[ap_prio]] <= f_tid;
+        else p_head[ap_prio] <= f_tid;
+        p_tail[ap_prio]     <= f_tid;
+        p_nonempty[ap_prio] <= 1'b1;
       end
+      // a device launch takes an id: the child of the asking CTA's task,
+      // one priority and one level deeper, in the parent's channel
+      if (a_dtake) begin
+        id_free[tid_take]    <= 1'b0;
+        d_state[tid_take]    <= ppu_types_pkg::TASK_ST_LAUNCHING;
+        d_chid[tid_take]     <= sl_chid[dr_slot];
+        d_tmd[tid_take]      <= dreq.arg[31:6];
+        d_prio[tid_take]     <= sl_prio[dr_slot] + 6'd1;
+        d_depth[tid_take]    <= sl_depth[dr_slot] + 7'd1;
+        d_has_par[tid_take]  <= 1'b1;
+        d_parent[tid_take]   <= sl_tid[dr_slot];
+        d_par_j[tid_take]    <= dr_j;
+        d_children[tid_take] <= '0;
+        d_prog[tid_take]     <= 1'b0;
+        ch_live[32'(sl_chid[dr_slot])*LIVE_W +: LIVE_W] <=
+          ch_live[32'(sl_chid[dr_slot])*LIVE_W +: LIVE_W] + LIVE_W'(1);
+        d_children[sl_tid[dr_slot]] <= d_children[sl_tid[dr_slot]] + 7'd1;
+      end
+      if (pd_go && d_children[pd_par] != 7'd0)
+        d_children[pd_par] <= d_children[pd_par] - 7'd1;
       if (a_pop) begin
         d_state[head_act] <= ppu_types_pkg::TASK_ST_ACTIVE;
         d_slot[head_act]  <= act_slot;
@@ -1433,6 +1615,15 @@ module ppu_tasks #(
       ew_mask    <= '0;
       buf_v      <= 1'b0;
       buf_tid    <= '0;
+      f_dcu      <= '0;
+      f_dctx     <= '0;
+      drsp_v_q   <= 1'b0;
+      drsp_q     <= '0;
+      kw_v_q     <= 1'b0;
+      kw_q       <= '0;
+      pf_dl_q    <= 1'b0;
+      pf_dd_q    <= 1'b0;
+      pf_de_q    <= 1'b0;
       rsp_v_q    <= 1'b0;
       rsp_st_q   <= ppu_types_pkg::TASK_LAUNCH_OK;
       rsp_tid_q  <= '0;
@@ -1440,6 +1631,26 @@ module ppu_tasks #(
       icache_inv_q <= 1'b0;
     end else begin
       st           <= st_n;
+      // device-runtime answers: the launch under way, a refused launch, or
+      // a WAIT_CHILDREN (one per cycle; dreq_ready says which was taken)
+      drsp_v_q     <= a_drsp || a_dfail || w_take;
+      if (a_drsp) begin
+        drsp_q.cu    <= f_dcu;
+        drsp_q.ctx   <= f_dctx;
+        drsp_q.sleep <= 1'b0;
+        drsp_q.a0    <= a_drsp_a0;
+      end else begin
+        drsp_q.cu    <= dreq.cu;
+        drsp_q.ctx   <= dreq.ctx;
+        drsp_q.sleep <= w_take && dr_hit && dr_kids != 8'd0;
+        drsp_q.a0    <= a_dfail ? dr_fail : ES_OK;
+      end
+      kw_v_q       <= pd_zero;
+      kw_q.tslot   <= TSW'(pd_slot);
+      kw_q.cta_id  <= pd_cta;
+      pf_dl_q      <= a_drsp && a_drsp_a0 == ES_OK;
+      pf_dd_q      <= a_dfail && dr_fail == ES_EDEPTH;
+      pf_de_q      <= (a_dfail && dr_fail != ES_EDEPTH) || (a_drsp && a_drsp_a0 != ES_OK);
       rsp_v_q      <= a_rsp;
       rsp_st_q     <= a_rsp_st;
       rsp_tid_q    <= f_tid;
@@ -1457,6 +1668,15 @@ module ppu_tasks #(
         f_pmin <= cl_req.prio_min;
         f_pmax <= cl_req.prio_max;
         f_op   <= OP_LAUNCH;
+      end
+      if (a_dtake) begin
+        f_tid  <= tid_take;
+        f_chid <= sl_chid[dr_slot];
+        f_root <= ch_root[sl_chid[dr_slot]];
+        f_va   <= dreq.arg;
+        f_op   <= OP_DLAUNCH;
+        f_dcu  <= dreq.cu;
+        f_dctx <= dreq.ctx;
       end
       if (a_pop) begin
         f_tid  <= head_act;
@@ -1757,6 +1977,12 @@ module ppu_tasks #(
       jp_save <= jp_save_n;
       jp_saved <= jp_saved_n;
       if (a_fill) js_kids[f_slot] <= '0;
+      if (a_dtake)
+        for (int j = 0; j < KMAX; j++)
+          if (dr_j == J_W'(j)) js_kids[dr_slot][j*8 +: 8] <= js_kids[dr_slot][j*8 +: 8] + 8'd1;
+      if (pd_inslot && pd_cnt != 8'd0)
+        for (int j = 0; j < KMAX; j++)
+          if (pd_j == J_W'(j)) js_kids[pd_slot][j*8 +: 8] <= pd_cnt - 8'd1;
       if (a_hdr)
         for (int j = 0; j < KMAX; j++)
           if (hr_cur == J_W'(j)) js_cta[f_slot][j*32 +: 32] <= hdr_q[31:0];

@@ -298,6 +298,35 @@ package ppu_types_pkg;
 
   localparam int unsigned CU_FAULT_W = 8 + 8 + 4 + 2 + 32 + 32;   // cu_fault_t
 
+  // Device-runtime ecalls a unit hands to the task table (LAUNCH,
+  // WAIT_CHILDREN): the asking context, its CTA and a0.
+  localparam int unsigned CU_DREQ_W = 1 + 3 + 4 + CU_TSLOT_W + 32 + 32;   // cu_dreq_t
+
+  typedef struct packed {
+    logic                  launch;     // 1 LAUNCH (arg = TMD VA), 0 WAIT_CHILDREN
+    logic [2:0]            cu;
+    logic [3:0]            ctx;
+    logic [CU_TSLOT_W-1:0] tslot;
+    logic [31:0]           cta_id;
+    logic [31:0]           arg;
+  } cu_dreq_t;
+
+  // The table's answer (to every unit; the one named takes it): a0 for the
+  // context, or sleep = 1 for a WAIT_CHILDREN that must wait (the context
+  // sleeps until a wake of its CTA and then runs the ecall again).
+  typedef struct packed {
+    logic [2:0]  cu;
+    logic [3:0]  ctx;
+    logic        sleep;
+    logic [31:0] a0;
+  } cu_drsp_t;
+
+  // Wake: every child a CTA launched has completed.
+  typedef struct packed {
+    logic [CU_TSLOT_W-1:0] tslot;
+    logic [31:0]           cta_id;
+  } cu_wake_t;
+
   // A channel fault raised by a compute unit (unit = COMPUTE): addr is the
   // data VA, or the PC for EXEC, ILLEGAL_INSTR and KERNEL_TRAP; data is the
   // PC, or the instruction (ILLEGAL_INSTR), or the trap code (KERNEL_TRAP).
@@ -323,7 +352,8 @@ package ppu_types_pkg;
     CU_CTX_FAULT = 4'd8,       // faulted; its CTA is frozen
     CU_CTX_SAVE  = 4'd9,       // preempted: storing its thread record
     CU_CTX_RSTR  = 4'd10,      // resumed: loading its thread record
-    CU_CTX_SAVED = 4'd11       // record issued, waiting for the acknowledgements
+    CU_CTX_SAVED = 4'd11,      // record issued, waiting for the acknowledgements
+    CU_CTX_KWAIT = 4'd12       // WAIT_CHILDREN: asleep until its CTA's children are done
   } cu_ctx_e;
 
   // What S3 does with a context (ppu_cu -> ppu_cu_sched).

@@ -163,6 +163,42 @@ PPU_DEV_INLINE __attribute__((noreturn)) void ppu_trap(uint32_t code)
 }
 
 /*
+ * Device-side launch (dynamic parallelism, §5 as built): launch the child
+ * task whose 64-byte TMD (the host's format, ppu_hw.h) is at @tmd, 64-byte
+ * aligned.  The child runs at this task's priority + 1 and depth + 1, in
+ * this task's channel; the hardware ignores the TMD's PRIORITY.  The TMD,
+ * its task block and its parameters must stay unchanged until the child
+ * has completed (its completion semaphore, if it asks for one, is released
+ * then).  Stores of this thread before the call are visible to the child;
+ * other threads of the CTA need a barrier first.  Returns
+ * PPU_ECALL_STATUS_OK or an error (EDEPTH past the channel's max nesting
+ * depth, EPRIO past the highest priority, EINVAL for a bad TMD, ENOTASK
+ * when no task id is free); an error never traps, and nothing runs.
+ */
+PPU_DEV_INLINE uint32_t ppu_launch_tmd(const void *tmd)
+{
+	register uint32_t a0 __asm__("a0") = (uint32_t)(uintptr_t)tmd;
+	register uint32_t a7 __asm__("a7") = PPU_ECALL_OP_LAUNCH;
+
+	__asm__ volatile("ecall" : "+r"(a0) : "r"(a7) : "a1", "memory");
+	return a0;
+}
+
+/*
+ * Wait until every child this CTA has launched has completed; their
+ * writes are visible afterwards.  Returns 0.  A task completes only after
+ * its children anyway: waiting is needed only to use their results.
+ */
+PPU_DEV_INLINE uint32_t ppu_wait_children(void)
+{
+	register uint32_t a0 __asm__("a0");
+	register uint32_t a7 __asm__("a7") = PPU_ECALL_OP_WAIT_CHILDREN;
+
+	__asm__ volatile("ecall" : "=r"(a0) : "r"(a7) : "a1", "memory");
+	return a0;
+}
+
+/*
  * Atomics on 32-bit words in any memory the kernel can write, executed in
  * the semaphore unit (§4.3).  Each returns the old value.  clang lowers the
  * read-modify-writes to amo*.w and the compare-and-swap to lr.w/sc.w.

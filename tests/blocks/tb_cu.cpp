@@ -81,6 +81,14 @@ constexpr Field data = first(32), addr = after(data, 32), access = after(addr, 2
 		unit = after(access, 4), kind = after(unit, 8), chid = after(kind, 8);
 }
 
+namespace dreq { // cu_dreq_t {launch, cu, ctx, tslot, cta_id, arg}
+constexpr Field arg = first(32), cta_id = after(arg, 32), tslot = after(cta_id, 4), ctx = after(tslot, 4),
+		cu = after(ctx, 3), launch = after(cu, 1);
+}
+namespace drsp { // cu_drsp_t {cu, ctx, sleep, a0}
+constexpr Field a0 = first(32), sleep = after(a0, 1), ctx = after(sleep, 4), cu = after(ctx, 3);
+}
+
 enum { EV_EXITED = 0, EV_KILLED = 1, EV_SAVED = 2 };
 // cu_ctx_e
 enum { S_FREE, S_READY, S_PIPE, S_FWAIT, S_MWAIT, S_SWAIT, S_BAR, S_EXIT, S_FAULT, S_SAVE, S_RSTR, S_SAVED };
@@ -447,6 +455,11 @@ public:
 		m->sem_ready = 0;
 		m->sem_rsp_valid = 0;
 		m->sem_rsp = 0;
+		m->dreq_ready = 0;
+		m->drsp_valid = 0;
+		m->drsp = 0;
+		m->kw_valid = 0;
+		m->kw = 0;
 		m->dbg_ctx = 0;
 		m->dbg_reg = 0;
 	}
@@ -531,6 +544,7 @@ private:
 	Pipe<RdRsp> rq_;
 	Pipe<bool> wq_;
 	Pipe<uint64_t> sq_;
+	Pipe<uint64_t> dq_;	// answers of the task table
 	std::map<unsigned, Resv> resv_;
 	HoldCheck<uint64_t> hx_;
 	HoldCheck<uint64_t> hr_;
@@ -538,6 +552,7 @@ private:
 	HoldCheck<VlWide<6>> hs_;
 	HoldCheck<uint64_t> he_;
 	HoldCheck<VlWide<3>> hf_;
+	HoldCheck<VlWide<3>> hd_;
 
 	void clear_resv(int sys, uint64_t beat)
 	{
@@ -765,12 +780,18 @@ void Tb::cycle()
 		m->sem_rsp_valid = 1;
 		m->sem_rsp = sq_.pop();
 	}
+	m->drsp_valid = 0;
+	if (dq_.due(now)) {
+		m->drsp_valid = 1;
+		m->drsp = dq_.pop();
+	}
 
 	// readies, independent of valid
 	m->x_req_ready = rng.pct(ready_pct);
 	m->rd_ready = rng.pct(ready_pct);
 	m->wr_ready = rng.pct(ready_pct);
 	m->sem_ready = rng.pct(ready_pct);
+	m->dreq_ready = rng.pct(ready_pct);
 	m->flt_ready = !hold_faults;
 	m->ev_ready = 0;
 
@@ -841,6 +862,16 @@ void Tb::cycle()
 		}
 		wq_.push(now, wr_lat, err);
 		writes++;
+	}
+	// the task table, as the reference model has it (no device launches:
+	// LAUNCH answers ENOSYS, WAIT_CHILDREN 0)
+	hd_.sample("dreq", m->dreq_valid, m->dreq_ready, m->dreq);
+	if (m->dreq_valid && m->dreq_ready) {
+		uint64_t r = 0;
+		set(r, drsp::cu, get(m->dreq, dreq::cu));
+		set(r, drsp::ctx, get(m->dreq, dreq::ctx));
+		set(r, drsp::a0, get(m->dreq, dreq::launch) ? PPU_ECALL_STATUS_ENOSYS : PPU_ECALL_STATUS_OK);
+		dq_.push(now, 2, r);
 	}
 	// the semaphore unit
 	if (m->sem_valid && m->sem_ready) {

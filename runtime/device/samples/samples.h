@@ -166,4 +166,22 @@ static inline uint32_t checksum_run(volatile uint32_t *ring, uint32_t seed, uint
 	return h;
 }
 
+/*
+ * A chain of device launches (dynamic parallelism): the task at chain
+ * position `level` records its priority and depth, launches the TMD of
+ * position level + 1 if there is one (tmds[level + 1], a device VA), and
+ * records the launch's status; with `wait` it waits for its children and
+ * records what the child wrote.  out[NEST_OUT_WORDS * level + ...].
+ */
+enum { NEST_PRIO, NEST_DEPTH, NEST_STATUS, NEST_CHILD_PRIO, NEST_WAIT_RET, NEST_SPIN, NEST_OUT_WORDS };
+#define NEST_NO_LAUNCH 0xffffffffu	/* NEST_STATUS of the last position */
+struct nest_params {
+	uint32_t level;
+	uint32_t levels;	/* positions in tmds[] */
+	uint32_t tmds;		/* uint32_t[levels]: TMD VAs (tmds[0] is the host's) */
+	uint32_t out;		/* uint32_t[NEST_OUT_WORDS * levels] */
+	uint32_t wait;
+	uint32_t spin;		/* rounds of spin_run (into NEST_SPIN) before the thread ends */
+};
+
 #endif /* PPU_SAMPLES_H */

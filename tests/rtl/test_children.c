@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Device-side launches (dynamic parallelism) in the whole PPU: a running
+ * thread launches a child TMD with the LAUNCH ecall; the child runs at the
+ * parent's priority + 1 and depth + 1; a launch past the channel's max
+ * nesting depth fails with EDEPTH and is counted; a task completes (its
+ * semaphore released) only after its children, also when it never waits;
+ * WAIT_CHILDREN returns once the CTA's children are done, with their
+ * writes visible (SEEDS §A device side, §D).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ppu/ppu_encode.h"
+#include "rtl_check.h"
+#include "rtl_env.h"
+#include "rtl_suites.h"
+#include "rtl_compute.h"
+#include "../../runtime/device/samples/samples.h"
+
+enum { MAX_LEVELS = 8 };
+
+struct chain {
+	struct rtl_env *env;
+	struct rtl_ctx *ctx;
+	struct rtl_kimage k;
+	struct rtl_chan *ch;
+	struct rtl_buf tmds, out;
+	struct rtl_klaunch l[MAX_LEVELS];
+	struct nest_params p[MAX_LEVELS];
+	unsigned int levels;
+};
+
+/*
+ * @levels positions of the nest kernel, the first launched by the host at
+ * @prio on a channel with max nesting depth @max_depth; every position
+ * waits for its children if @wait and spins @spin rounds before it ends.
+ */
+static void chain_run(struct chain *c, unsigned int levels, uint32_t prio, uint32_t max_depth,
+		      uint32_t wait, uint32_t spin)
+{
+	uint32_t va[MAX_LEVELS];
+	unsigned int i;
+
+	ck_assert_uint_le(levels, MAX_LEVELS);
+	memset(c, 0, sizeof(*c));
+	c->levels = levels;
+	c->env = rtl_env_create(NULL);
+	c->ctx = rtl_ctx_create(c->env);
+	rtl_kimage_load(c->ctx, "nest", &c->k);
+	c->tmds = rtl_buf_alloc(c->ctx, 0, sizeof(va));
+	c->out = rtl_buf_alloc(c->ctx, 0, levels * NEST_OUT_WORDS * 4);
+	for (i = 0; i < levels; i++) {
+		c->p[i] = (struct nest_params){ .level = i, .levels = levels, .tmds = c->tmds.va,
+						.out = c->out.va, .wait = wait, .spin = spin };
+		rtl_klaunch_init(&c->l[i], rtl_kimage_fn(&c->k, "nest"), 1, 1, &c->p[i],
+				 sizeof(c->p[i]));
+		/* children: the hardware sets the priority, this one must not matter */
+		c->l[i].prio = i ? 63 : prio;
+		rtl_klaunch_prepare(c->ctx, &c->l[i], 0x100 + i);
+		va[i] = c->l[i].tmd.va;
+	}
+	rtl_buf_write(c->env, &c->tmds, 0, va, sizeof(va));
+	/* (a channel's bounds leave its children room: MAX + N - 1 <= 63) */
+	c->ch = rtl_cchan_create(c->env, c->ctx, 1, 0, prio, max_depth);
+	rtl_klaunch_submit(c->ch, &c->l[0], 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(c->ch, 4000000), 0);
+	ck_assert_uint_eq(rtl_chan_reg(c->ch, PPU_CHAN_FAULT_INFO), 0);
+}
+
+static void chain_end(struct chain *c)
+{
+	ck_assert_uint_eq(rtl_protocol_errors(c->env), 0);
+	rtl_chan_destroy(c->ch);
+	rtl_kimage_free(&c->k);
+	rtl_ctx_destroy(c->ctx);
+	rtl_env_destroy(c->env);
+}
+
+static uint32_t out_word(struct chain *c, unsigned int level, unsigned int w)
+{
+	return rtl_buf_rd32(c->env, &c->out, (level * NEST_OUT_WORDS + w) * 4);
+}
+
+/* Completion semaphore of position @i: {payload, 0, timestamp lo, hi}. */
+static uint64_t done_at(struct chain *c, unsigned int i)
+{
+	uint32_t sem[4];
+
+	rtl_buf_read(c->env, &c->l[i].sem, 0, sem, sizeof(sem));
+	ck_assert_msg(sem[0] == 0x100 + i, "position %u: completion semaphore 0x%x", i, sem[0]);
+	return (uint64_t)sem[3] << 32 | sem[2];
+}
+
+/*
+ * SEEDS §A device side: a chain launched at device priority 4 with N = 4
+ * runs its children at 5, 6 and 7 (depths 2, 3, 4); the launch from the
+ * task at 7 (depth 4 = N) fails with EDEPTH, is counted, and runs nothing.
+ * No task waits, yet every parent completes after its child.
+ */
+START_TEST(children_run_at_parent_plus_one_up_to_the_depth_limit)
+{
+	struct chain c;
+	unsigned int i;
+
+	chain_run(&c, 5, 4, 4, 0, 200);
+	for (i = 0; i < 4; i++) {
+		ck_assert_uint_eq(out_word(&c, i, NEST_PRIO), 4 + i);
+		ck_assert_uint_eq(out_word(&c, i, NEST_DEPTH), 1 + i);
+		ck_assert_uint_eq(out_word(&c, i, NEST_STATUS),
+				  i < 3 ? PPU_ECALL_STATUS_OK : PPU_ECALL_STATUS_EDEPTH);
+	}
+	/* position 4 never ran */
+	ck_assert_uint_eq(out_word(&c, 4, NEST_PRIO), 0);
+	ck_assert_uint_eq(rtl_perf_read(c.env, PPU_PERF_DEV_LAUNCHES), 3);
+	ck_assert_uint_eq(rtl_perf_read(c.env, PPU_PERF_DEV_LAUNCH_DEPTH_ERRORS), 1);
+	ck_assert_uint_eq(rtl_perf_read(c.env, PPU_PERF_DEV_LAUNCH_ERRORS), 0);
+	ck_assert_uint_eq(rtl_perf_read(c.env, PPU_PERF_TASKS_COMPLETED), 4);
+	ck_assert_uint_eq(rtl_log_count(c.env, PPU_TRACE_TASK_LAUNCH, -1), 4);
+	ck_assert_uint_eq(rtl_log_count(c.env, PPU_TRACE_LAUNCH_FAIL, -1), 1);
+	/* implicit synchronisation: each parent's release after its child's */
+	for (i = 0; i + 1 < 4; i++)
+		ck_assert_uint_gt(done_at(&c, i), done_at(&c, i + 1));
+	chain_end(&c);
+}
+END_TEST
+
+/* M = 64 and N = 64 (launched at 0): all of a chain of six runs. */
+START_TEST(a_deep_limit_lets_the_whole_chain_run)
+{
+	struct chain c;
+	unsigned int i;
+
+	chain_run(&c, 6, 0, 64, 0, 0);
+	for (i = 0; i < 6; i++) {
+		ck_assert_uint_eq(out_word(&c, i, NEST_PRIO), i);
+		ck_assert_uint_eq(out_word(&c, i, NEST_DEPTH), 1 + i);
+		ck_assert_uint_eq(out_word(&c, i, NEST_STATUS),
+				  i < 5 ? PPU_ECALL_STATUS_OK : NEST_NO_LAUNCH);
+	}
+	ck_assert_uint_eq(rtl_perf_read(c.env, PPU_PERF_DEV_LAUNCHES), 5);
+	ck_assert_uint_eq(rtl_perf_read(c.env, PPU_PERF_DEV_LAUNCH_DEPTH_ERRORS), 0);
+	for (i = 0; i + 1 < 6; i++)
+		ck_assert_uint_gt(done_at(&c, i), done_at(&c, i + 1));
+	chain_end(&c);
+}
+END_TEST
+
+/*
+ * WAIT_CHILDREN: every position waits for its child and then reads what the
+ * child wrote (its priority); the wait returns 0, also where there is no
+ * child to wait for.
+ */
+START_TEST(wait_children_sees_the_childrens_writes)
+{
+	struct chain c;
+	unsigned int i;
+
+	chain_run(&c, 4, 20, 8, 1, 300);
+	for (i = 0; i < 4; i++) {
+		ck_assert_uint_eq(out_word(&c, i, NEST_PRIO), 20 + i);
+		ck_assert_uint_eq(out_word(&c, i, NEST_WAIT_RET), 0);
+		ck_assert_uint_eq(out_word(&c, i, NEST_CHILD_PRIO), i < 3 ? 21 + i : 0);
+	}
+	for (i = 0; i + 1 < 4; i++)
+		ck_assert_uint_gt(done_at(&c, i), done_at(&c, i + 1));
+	chain_end(&c);
+}
+END_TEST
+
+Suite *suite_children(void)
+{
+	Suite *s = suite_create("children");
+	TCase *tc = tcase_create("device_launch");
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, children_run_at_parent_plus_one_up_to_the_depth_limit);
+	tcase_add_test(tc, a_deep_limit_lets_the_whole_chain_run);
+	tcase_add_test(tc, wait_children_sees_the_childrens_writes);
+	suite_add_tcase(s, tc);
+	return s;
+}

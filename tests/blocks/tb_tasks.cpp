@@ -272,6 +272,8 @@ public:
 		clear(d->ev);
 		d->ev_cu = 0;
 		d->kill_ready = 0;
+		d->dreq_valid = 0;	// device launches: tests/rtl/test_children.c
+		clear(d->dreq);
 		d->dbg_tid = 0;
 		d->no_preempt = 0;
 		d->no_evict = 0;

@@ -169,6 +169,70 @@ START_TEST(wait_children_sees_the_childrens_writes)
 }
 END_TEST
 
+/*
+ * Parents on every context of the PPU, each CTA launching one child and
+ * all its threads waiting for it: the children (one priority higher)
+ * preempt the waiting parents, which are saved at their WAIT_CHILDREN and
+ * run it again when resumed; every thread then sees its CTA's child's
+ * value.  Also more children than task slots: the last wait for a slot.
+ */
+START_TEST(waiting_parents_on_every_context_do_not_deadlock)
+{
+	enum { MAXC = 32 };
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	uint32_t ncu = rtl_reg_read(env, PPU_REG_CAP_NUM_CU);
+	uint32_t nctx = rtl_reg_read(env, PPU_REG_CAP_CU_CONTEXTS);
+	uint32_t t = nctx / 2, ctas = ncu * 2, threads = ctas * t;
+	struct fanout_child_params cp[MAXC];
+	struct rtl_klaunch lc[MAXC], lp;
+	struct fanout_params pp;
+	struct rtl_buf tmds, slots, res, status;
+	struct rtl_kimage k;
+	struct rtl_chan *ch;
+	uint32_t va[MAXC], i;
+
+	ck_assert_uint_le(ctas, MAXC);
+	rtl_kimage_load(ctx, "fanout", &k);
+	tmds = rtl_buf_alloc(ctx, 0, sizeof(va));
+	slots = rtl_buf_alloc(ctx, 0, ctas * 4);
+	res = rtl_buf_alloc(ctx, 0, threads * 4);
+	status = rtl_buf_alloc(ctx, 0, ctas * 4);
+	for (i = 0; i < ctas; i++) {
+		cp[i] = (struct fanout_child_params){ .slot = slots.va + 4 * i, .value = 0x5000 + i,
+						      .spin = 300 };
+		rtl_klaunch_init(&lc[i], rtl_kimage_fn(&k, "fanout_child"), 1, 1, &cp[i], sizeof(cp[i]));
+		rtl_klaunch_prepare(ctx, &lc[i], 0x200 + i);
+		va[i] = lc[i].tmd.va;
+	}
+	rtl_buf_write(env, &tmds, 0, va, ctas * 4);
+	pp = (struct fanout_params){ .tmds = tmds.va, .slots = slots.va, .res = res.va,
+				     .status = status.va };
+	rtl_klaunch_init(&lp, rtl_kimage_fn(&k, "fanout"), ctas, t, &pp, sizeof(pp));
+	lp.prio = 8;
+	rtl_klaunch_prepare(ctx, &lp, 0x1ff);
+	ch = rtl_cchan_create(env, ctx, 2, 0, 8, 2);
+	rtl_klaunch_submit(ch, &lp, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(ch, 8000000), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO), 0);
+
+	for (i = 0; i < ctas; i++)
+		ck_assert_uint_eq(rtl_buf_rd32(env, &status, 4 * i), PPU_ECALL_STATUS_OK);
+	for (i = 0; i < threads; i++)
+		ck_assert_msg(rtl_buf_rd32(env, &res, 4 * i) == 0x5000 + i / t,
+			      "thread %u: 0x%x", i, rtl_buf_rd32(env, &res, 4 * i));
+	ck_assert_uint_eq(rtl_buf_rd32(env, &lp.sem, 0), 0x1ff);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_DEV_LAUNCHES), ctas);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_TASKS_COMPLETED), ctas + 1);
+	ck_assert_uint_ge(rtl_perf_read(env, PPU_PERF_PREEMPTIONS), 1);
+	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
+	rtl_chan_destroy(ch);
+	rtl_kimage_free(&k);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+END_TEST
+
 Suite *suite_children(void)
 {
 	Suite *s = suite_create("children");
@@ -178,6 +242,7 @@ Suite *suite_children(void)
 	tcase_add_test(tc, children_run_at_parent_plus_one_up_to_the_depth_limit);
 	tcase_add_test(tc, a_deep_limit_lets_the_whole_chain_run);
 	tcase_add_test(tc, wait_children_sees_the_childrens_writes);
+	tcase_add_test(tc, waiting_parents_on_every_context_do_not_deadlock);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -184,4 +184,23 @@ struct nest_params {
 	uint32_t spin;		/* rounds of spin_run (into NEST_SPIN) before the thread ends */
 };
 
+/*
+ * Fan-out (fanout.c): thread 0 of each CTA launches tmds[CTA id], a child
+ * (fanout_child) that writes `value` to `slot`; every thread of the CTA
+ * then waits for the CTA's children and copies its CTA's slot to
+ * res[global id].  With the parents on every context of the PPU, their
+ * children can only run if the waiting parents give up their contexts.
+ */
+struct fanout_params {
+	uint32_t tmds;		/* uint32_t[CTAs]: TMD VAs */
+	uint32_t slots;		/* uint32_t[CTAs]: written by the children */
+	uint32_t res;		/* uint32_t[threads] */
+	uint32_t status;	/* uint32_t[CTAs]: the launches' statuses */
+};
+struct fanout_child_params {
+	uint32_t slot;		/* uint32_t *: where the value goes */
+	uint32_t value;
+	uint32_t spin;		/* rounds of spin_run first */
+};
+
 #endif /* PPU_SAMPLES_H */

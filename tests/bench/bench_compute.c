@@ -107,6 +107,51 @@ static void bench_launch_latency(void)
 	rtl_env_destroy(env);
 }
 
+/*
+ * Device launch -> the child's first instruction: a parent thread reads the
+ * counter and launches (LAUNCH ecall, the instruction after the read) a
+ * stamp_entry child, whose first instruction reads the counter again.
+ * Warm: the child's TMD on a page the TLBs hold and its code in the
+ * I-cache (the same launch repeated); the TMD read (40-cycle memory) is on
+ * the path.
+ */
+static void bench_device_launch_latency(void)
+{
+	struct ppu_sim_config c = bench_cfg();
+	struct rtl_env *env = rtl_env_create(&c);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_cchan_create(env, ctx, 0, 0, 10, 4);
+	struct rtl_buf out = rtl_buf_alloc(ctx, 0, 64);
+	struct stamp_params cp = { .out = out.va + 8 };
+	struct stamp_launch_params pp = { .out = out.va };
+	struct rtl_klaunch lc, lp;
+	struct rtl_kimage k;
+	uint64_t sum = 0;
+	int i, n = 8;
+
+	rtl_kimage_load(ctx, "stamp", &k);
+	rtl_klaunch_init(&lc, rtl_kimage_fn(&k, "stamp_entry"), 1, 1, &cp, sizeof(cp));
+	rtl_klaunch_prepare(ctx, &lc, 1);
+	pp.tmd = lc.tmd.va;
+	rtl_klaunch_init(&lp, rtl_kimage_fn(&k, "stamp_launch"), 1, 1, &pp, sizeof(pp));
+	lp.prio = 10;
+	rtl_klaunch_prepare(ctx, &lp, 1);
+	for (i = 0; i < n + 1; i++) {
+		rtl_klaunch_submit(ch, &lp, 0, 0);
+		wait_idle(ch, 200000);
+		if (rtl_buf_rd32(env, &out, 4) != PPU_ECALL_STATUS_OK)
+			die("device launch refused");
+		/* the first round warms the caches and TLBs */
+		if (i)
+			sum += (uint32_t)(rtl_buf_rd32(env, &out, 8) - rtl_buf_rd32(env, &out, 0));
+	}
+	bench_emit("device_launch_to_child_first_instruction", (double)sum / n, "cycles");
+	rtl_kimage_free(&k);
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+
 /* Cycles from the first CTA_DISPATCH to the last CTA_EXIT of channel @chid. */
 static uint64_t busy_span(struct rtl_env *env, unsigned int chid, size_t from)
 {
@@ -300,6 +345,7 @@ static void bench_kernel_priority(void)
 void bench_compute(void)
 {
 	bench_launch_latency();
+	bench_device_launch_latency();
 	bench_issue_rate();
 	bench_kernel_priority();
 }

@@ -126,6 +126,12 @@ struct stamp_params {
 	uint32_t out;		/* uint32_t[threads] */
 };
 
+/* out[0] = the counter before launching the TMD at tmd, out[1] = the status. */
+struct stamp_launch_params {
+	uint32_t tmd;
+	uint32_t out;		/* uint32_t[2] */
+};
+
 /* Round r of the barrier kernel: thread tid's new value. */
 static inline uint32_t barrier_mix(const uint32_t *src, uint32_t tid, uint32_t active, uint32_t r)
 {

@@ -36,3 +36,22 @@ static void stamp_entry__body(struct stamp_params *params, uint32_t t)
 {
 	((uint32_t *)(uintptr_t)params->out)[ppu_global_id()] = t;
 }
+
+/*
+ * Device launch latency: the cycle counter just before the LAUNCH ecall of
+ * the child TMD at params->tmd goes to out[0] (a stamp_entry child stamps
+ * its first instruction wherever its own parameters say).
+ */
+PPU_KERNEL(stamp_launch, struct stamp_launch_params)
+{
+	const void *tmd = (const void *)(uintptr_t)params->tmd;
+	uint32_t t, st;
+
+	/* the parameter load before the counter read, not between it and the ecall */
+	__asm__ volatile("" : : "r"(tmd));
+	t = ppu_csr_read_volatile(PPU_CSR_CYCLE);
+	st = ppu_launch_tmd(tmd);
+
+	((uint32_t *)(uintptr_t)params->out)[0] = t;
+	((uint32_t *)(uintptr_t)params->out)[1] = st;
+}

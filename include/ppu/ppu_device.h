@@ -184,6 +184,71 @@ PPU_DEV_INLINE uint32_t ppu_launch_tmd(const void *tmd)
 	return a0;
 }
 
+/* Grid and CTA shapes of a device launch. */
+typedef struct {
+	uint32_t x, y, z;
+} ppu_dev_dim3;
+
+/*
+ * Bytes of child memory a launch needs (ppu_launch): the 64-byte TMD and
+ * the child's task block, with save room for as many of its CTAs as can be
+ * resident at once (the host's rule, runtime/launch_plan.c).  0 for a
+ * shape the PPU cannot run (a CTA of more than PPU_MAX_CTA_THREADS).
+ */
+PPU_DEV_INLINE uint32_t ppu_child_bytes(ppu_dev_dim3 grid, ppu_dev_dim3 cta, uint32_t stack_bytes)
+{
+	uint32_t t = cta.x * cta.y * cta.z, ctas = grid.x * grid.y * grid.z;
+	uint32_t ctx = ppu_csr_read(PPU_CSR_CU_CONTEXTS), ncu = ppu_csr_read(PPU_CSR_NUM_CU);
+	uint32_t resident, k;
+
+	if (!t || t > PPU_MAX_CTA_THREADS || !ctas)
+		return 0;
+	resident = t <= ctx ? ncu * (ctx / t) : ncu;
+	if (resident > PPU_TASK_BLOCK_MAX_SLOTS)
+		resident = PPU_TASK_BLOCK_MAX_SLOTS;
+	k = ctas < resident ? ctas : resident;
+	return 64 + PPU_TASK_BLOCK_HEADER_BYTES + k * t * (PPU_THREAD_RECORD_BYTES + stack_bytes);
+}
+
+/*
+ * Launch the kernel @fn (a PPU_KERNEL) as a child: @grid CTAs of @cta
+ * threads with the parameter pointer @params and @stack_bytes of stack per
+ * thread (0, or a power of two 64..65536).  @mem (64-byte aligned, at
+ * least ppu_child_bytes() of it) receives the child's TMD and task block;
+ * it, and what @params points to, must stay untouched until the child has
+ * completed (after ppu_wait_children(), or once this task is done).
+ * Returns PPU_ECALL_STATUS_OK or an error as ppu_launch_tmd(); ENOMEM
+ * when @mem_bytes is too small, EINVAL for a misaligned @mem or a shape
+ * the PPU cannot run.
+ */
+PPU_DEV_INLINE uint32_t ppu_launch(void *mem, uint32_t mem_bytes, void (*fn)(void), ppu_dev_dim3 grid,
+				   ppu_dev_dim3 cta, const void *params, uint32_t stack_bytes)
+{
+	uint32_t need = ppu_child_bytes(grid, cta, stack_bytes), t = cta.x * cta.y * cta.z;
+	uint32_t *tmd = (uint32_t *)mem, va = (uint32_t)(uintptr_t)mem, i;
+
+	if (!need || (va & 63))
+		return PPU_ECALL_STATUS_EINVAL;
+	if (mem_bytes < need)
+		return PPU_ECALL_STATUS_ENOMEM;
+	for (i = 0; i < 16; i++)
+		tmd[i] = 0;
+	tmd[PPU_TMD_ENTRY_PC / 4] = (uint32_t)(uintptr_t)fn;
+	tmd[PPU_TMD_GRID_X / 4] = grid.x;
+	tmd[PPU_TMD_GRID_Y / 4] = grid.y;
+	tmd[PPU_TMD_GRID_Z / 4] = grid.z;
+	tmd[PPU_TMD_CTA_X / 4] = cta.x;
+	tmd[PPU_TMD_CTA_Y / 4] = cta.y;
+	tmd[PPU_TMD_CTA_Z / 4] = cta.z;
+	tmd[PPU_TMD_PARAM_PTR / 4] = (uint32_t)(uintptr_t)params;
+	tmd[PPU_TMD_STACK_BYTES / 4] = stack_bytes;
+	tmd[PPU_TMD_SAVE_CTAS / 4] = (need - 64 - PPU_TASK_BLOCK_HEADER_BYTES) /
+				     (t * (PPU_THREAD_RECORD_BYTES + stack_bytes));
+	tmd[PPU_TMD_BLOCK_BYTES / 4] = need - 64;
+	tmd[PPU_TMD_BLOCK_VA / 4] = va + 64;
+	return ppu_launch_tmd(tmd);
+}
+
 /*
  * Wait until every child this CTA has launched has completed; their
  * writes are visible afterwards.  Returns 0.  A task completes only after

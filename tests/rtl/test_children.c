@@ -233,6 +233,65 @@ START_TEST(waiting_parents_on_every_context_do_not_deadlock)
 }
 END_TEST
 
+/*
+ * ppu_launch from C: each parent thread launches a child grid sized by its
+ * input (1..6 CTAs), the children add into the parent's sum atomically,
+ * and each parent reads its sum after WAIT_CHILDREN; checked against the
+ * CPU.  Parents of two CTAs, so the waits are per CTA.
+ */
+START_TEST(children_sized_by_data_add_up_like_the_cpu)
+{
+	enum { N = 16, STRIDE = 16384 };
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_buf counts, pool, out, res, status;
+	struct dp_sum_params p;
+	struct rtl_klaunch l;
+	struct rtl_kimage k;
+	struct rtl_chan *ch;
+	uint32_t cnt[N], i, g, want, children = 0;
+	uint64_t seed = 12345;
+
+	rtl_kimage_load(ctx, "dp_sum", &k);
+	for (i = 0; i < N; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		cnt[i] = 1 + (uint32_t)(seed >> 33) % 6;
+	}
+	counts = rtl_buf_alloc(ctx, 0, sizeof(cnt));
+	rtl_buf_write(env, &counts, 0, cnt, sizeof(cnt));
+	pool = rtl_buf_alloc(ctx, 0, N * STRIDE);
+	out = rtl_buf_alloc(ctx, 0, N * 4);
+	res = rtl_buf_alloc(ctx, 0, N * 4);
+	status = rtl_buf_alloc(ctx, 0, N * 4);
+	p = (struct dp_sum_params){ .n = N, .counts = counts.va, .pool = pool.va, .stride = STRIDE,
+				    .out = out.va, .res = res.va, .status = status.va };
+	rtl_klaunch_init(&l, rtl_kimage_fn(&k, "dp_sum"), 2, N / 2, &p, sizeof(p));
+	l.prio = 30;
+	rtl_klaunch_prepare(ctx, &l, 7);
+	ch = rtl_cchan_create(env, ctx, 3, 0, 30, 2);
+	rtl_klaunch_submit(ch, &l, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(ch, 8000000), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO), 0);
+	for (i = 0; i < N; i++) {
+		want = 0;
+		for (g = 0; g < cnt[i] * DP_SUM_CHILD_T; g++)
+			want += i * 1000 + g;
+		ck_assert_uint_eq(rtl_buf_rd32(env, &status, 4 * i), PPU_ECALL_STATUS_OK);
+		ck_assert_msg(rtl_buf_rd32(env, &res, 4 * i) == want, "parent %u: 0x%x, want 0x%x", i,
+			      rtl_buf_rd32(env, &res, 4 * i), want);
+		children++;
+	}
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_DEV_LAUNCHES), children);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_TASKS_COMPLETED), children + 1);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &l.sem, 0), 7);
+	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
+	rtl_chan_destroy(ch);
+	rtl_kimage_free(&k);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+END_TEST
+
 Suite *suite_children(void)
 {
 	Suite *s = suite_create("children");
@@ -243,6 +302,7 @@ Suite *suite_children(void)
 	tcase_add_test(tc, a_deep_limit_lets_the_whole_chain_run);
 	tcase_add_test(tc, wait_children_sees_the_childrens_writes);
 	tcase_add_test(tc, waiting_parents_on_every_context_do_not_deadlock);
+	tcase_add_test(tc, children_sized_by_data_add_up_like_the_cpu);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -209,4 +209,27 @@ struct fanout_child_params {
 	uint32_t spin;		/* rounds of spin_run first */
 };
 
+/*
+ * Dynamic-parallelism sum (dp_sum.c): parent thread i (i < n) launches a
+ * child grid of counts[i] CTAs of DP_SUM_CHILD_T threads with ppu_launch,
+ * its TMD, block and parameters in pool + i * stride; every child thread
+ * g adds i * 1000 + g to out[i] atomically; the parent waits for its CTA's
+ * children and copies out[i] to res[i] (the children's writes are visible
+ * after the wait).  status[i] = the launch's status.
+ */
+enum { DP_SUM_CHILD_T = 4, DP_SUM_STACK = 256 };
+struct dp_sum_params {
+	uint32_t n;
+	uint32_t counts;	/* uint32_t[n] */
+	uint32_t pool;		/* n * stride bytes, 64-byte aligned */
+	uint32_t stride;
+	uint32_t out;		/* uint32_t[n], zero */
+	uint32_t res;		/* uint32_t[n] */
+	uint32_t status;	/* uint32_t[n] */
+};
+struct dp_sum_child_params {
+	uint32_t out;		/* uint32_t *: the parent's sum */
+	uint32_t base;		/* i * 1000 */
+};
+
 #endif /* PPU_SAMPLES_H */

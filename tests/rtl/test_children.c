@@ -30,9 +30,12 @@ struct chain {
 	struct rtl_klaunch l[MAX_LEVELS];
 	struct nest_params p[MAX_LEVELS];
 	unsigned int levels;
+	uint32_t bad1;		/* nonzero: tmds[1] (the first child's TMD VA) instead */
+	uint32_t bad1_faults;	/* ... and the TMD read faults the channel */
 };
 
 /*
+ * (@c zeroed but for bad1 and bad1_faults)
  * @levels positions of the nest kernel, the first launched by the host at
  * @prio on a channel with max nesting depth @max_depth; every position
  * waits for its children if @wait and spins @spin rounds before it ends.
@@ -44,7 +47,11 @@ static void chain_run(struct chain *c, unsigned int levels, uint32_t prio, uint3
 	unsigned int i;
 
 	ck_assert_uint_le(levels, MAX_LEVELS);
+	uint32_t bad1 = c->bad1, bad1_faults = c->bad1_faults;
+
 	memset(c, 0, sizeof(*c));
+	c->bad1 = bad1;
+	c->bad1_faults = bad1_faults;
 	c->levels = levels;
 	c->env = rtl_env_create(NULL);
 	c->ctx = rtl_ctx_create(c->env);
@@ -64,9 +71,12 @@ static void chain_run(struct chain *c, unsigned int levels, uint32_t prio, uint3
 	rtl_buf_write(c->env, &c->tmds, 0, va, sizeof(va));
 	/* (a channel's bounds leave its children room: MAX + N - 1 <= 63) */
 	c->ch = rtl_cchan_create(c->env, c->ctx, 1, 0, prio, max_depth);
+	if (c->bad1)
+		rtl_buf_wr32(c->env, &c->tmds, 4, c->bad1);
 	rtl_klaunch_submit(c->ch, &c->l[0], 0, 0);
-	ck_assert_int_eq(rtl_chan_wait(c->ch, 4000000), 0);
-	ck_assert_uint_eq(rtl_chan_reg(c->ch, PPU_CHAN_FAULT_INFO), 0);
+	ck_assert_int_eq(rtl_chan_wait(c->ch, 4000000), (c->bad1_faults ? 1 : 0));
+	if (!c->bad1_faults)
+		ck_assert_uint_eq(rtl_chan_reg(c->ch, PPU_CHAN_FAULT_INFO), 0);
 }
 
 static void chain_end(struct chain *c)
@@ -101,7 +111,7 @@ static uint64_t done_at(struct chain *c, unsigned int i)
  */
 START_TEST(children_run_at_parent_plus_one_up_to_the_depth_limit)
 {
-	struct chain c;
+	struct chain c = { 0 };
 	unsigned int i;
 
 	chain_run(&c, 5, 4, 4, 0, 200);
@@ -129,7 +139,7 @@ END_TEST
 /* M = 64 and N = 64 (launched at 0): all of a chain of six runs. */
 START_TEST(a_deep_limit_lets_the_whole_chain_run)
 {
-	struct chain c;
+	struct chain c = { 0 };
 	unsigned int i;
 
 	chain_run(&c, 6, 0, 64, 0, 0);
@@ -154,7 +164,7 @@ END_TEST
  */
 START_TEST(wait_children_sees_the_childrens_writes)
 {
-	struct chain c;
+	struct chain c = { 0 };
 	unsigned int i;
 
 	chain_run(&c, 4, 20, 8, 1, 300);
@@ -165,6 +175,49 @@ START_TEST(wait_children_sees_the_childrens_writes)
 	}
 	for (i = 0; i + 1 < 4; i++)
 		ck_assert_uint_gt(done_at(&c, i), done_at(&c, i + 1));
+	chain_end(&c);
+}
+END_TEST
+
+/*
+ * A child TMD the thread got wrong is its error, not the channel's: a
+ * misaligned TMD VA and TMD words that fail the checks return EINVAL,
+ * counted, and the parent goes on; a TMD on an unmapped page faults the
+ * channel like any bad access (unit TASKS), and the thread gets EINVAL.
+ */
+START_TEST(bad_child_tmds_are_the_threads_error)
+{
+	struct chain c;
+	uint32_t info;
+
+	memset(&c, 0, sizeof(c));
+	c.bad1 = 0x1000020;			/* not 64-byte aligned */
+	chain_run(&c, 2, 5, 4, 0, 0);
+	ck_assert_uint_eq(out_word(&c, 0, NEST_STATUS), PPU_ECALL_STATUS_EINVAL);
+	ck_assert_uint_eq(rtl_perf_read(c.env, PPU_PERF_DEV_LAUNCH_ERRORS), 1);
+	ck_assert_uint_eq(rtl_perf_read(c.env, PPU_PERF_TASKS_COMPLETED), 1);
+	chain_end(&c);
+
+	/* a chain that ran, run again with the child's GRID_X made 0 */
+	memset(&c, 0, sizeof(c));
+	chain_run(&c, 2, 5, 4, 0, 0);
+	rtl_buf_wr32(c.env, &c.l[1].tmd, PPU_TMD_GRID_X, 0);
+	rtl_klaunch_submit(c.ch, &c.l[0], 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(c.ch, 4000000), 0);
+	ck_assert_uint_eq(rtl_chan_reg(c.ch, PPU_CHAN_FAULT_INFO), 0);
+	ck_assert_uint_eq(out_word(&c, 0, NEST_STATUS), PPU_ECALL_STATUS_EINVAL);
+	ck_assert_uint_eq(rtl_perf_read(c.env, PPU_PERF_DEV_LAUNCHES), 1);
+	ck_assert_uint_eq(rtl_perf_read(c.env, PPU_PERF_DEV_LAUNCH_ERRORS), 1);
+	chain_end(&c);
+
+	memset(&c, 0, sizeof(c));
+	c.bad1 = 0x7ff00000;			/* mapped nowhere */
+	c.bad1_faults = 1;
+	chain_run(&c, 2, 5, 4, 0, 0);
+	info = rtl_chan_reg(c.ch, PPU_CHAN_FAULT_INFO);
+	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_UNIT, info), PPU_FAULT_UNIT_TASKS);
+	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_KIND, info), PPU_FAULT_KIND_PTE_NOT_PRESENT);
+	ck_assert_uint_eq(rtl_chan_reg(c.ch, PPU_CHAN_FAULT_ADDR), 0x7ff00000);
 	chain_end(&c);
 }
 END_TEST
@@ -301,6 +354,7 @@ Suite *suite_children(void)
 	tcase_add_test(tc, children_run_at_parent_plus_one_up_to_the_depth_limit);
 	tcase_add_test(tc, a_deep_limit_lets_the_whole_chain_run);
 	tcase_add_test(tc, wait_children_sees_the_childrens_writes);
+	tcase_add_test(tc, bad_child_tmds_are_the_threads_error);
 	tcase_add_test(tc, waiting_parents_on_every_context_do_not_deadlock);
 	tcase_add_test(tc, children_sized_by_data_add_up_like_the_cpu);
 	suite_add_tcase(s, tc);

@@ -45,7 +45,9 @@ module ppu_cu_muldiv #(
   // ---- Multiplier ----
   logic               a_signed, b_signed;
   logic signed [32:0] ma, mb;
-  logic signed [65:0] prod;
+  // The low 64 bits of the 66-bit product of the 33-bit operands, all that
+  // MUL and MULH* use: a 64-bit multiply, not a wide one in simulation.
+  logic signed [63:0] prod;
 
   always_comb begin
     unique case (op)
@@ -57,7 +59,7 @@ module ppu_cu_muldiv #(
     endcase
     ma   = {a_signed & a[31], a};
     mb   = {b_signed & b[31], b};
-    prod = 66'(ma) * 66'(mb);
+    prod = 64'(ma) * 64'(mb);
     mul_result = (op == ppu_types_pkg::CU_MD_MUL) ? prod[31:0] : prod[63:32];
   end
 
@@ -147,11 +149,10 @@ module ppu_cu_muldiv #(
     else          div_result = neg_quo_q ? 32'(-quo_q) : quo_q;
   end
 
-  // The top product bits only exist for the sign extension; trial[32]
-  // is 0 whenever the subtraction does not borrow (the kept remainder is
-  // < divisor), and rem_sh[32] is dropped only when it is 0.
+  // trial[32] is 0 whenever the subtraction does not borrow (the kept
+  // remainder is < divisor), and rem_sh[32] is dropped only when it is 0.
   logic unused;
-  assign unused = ^{prod[65:64], trial[32], rem_sh[32]};
+  assign unused = ^{trial[32], rem_sh[32]};
 
 endmodule
 

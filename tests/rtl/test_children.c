@@ -345,6 +345,46 @@ START_TEST(children_sized_by_data_add_up_like_the_cpu)
 }
 END_TEST
 
+/*
+ * SEEDS §D, the divergent phase, K = 2 CTAs of 32 * M threads (M = 32, so
+ * 1024-thread CTAs, which run in waves), N = 128: foo = K * (N * M + 5 *
+ * (M - 1)) = 8502 without and with dynamic parallelism.
+ */
+START_TEST(divergent_phase_gives_the_books_value_in_both_styles)
+{
+	enum { K = 2, M = 32, N = 128, SPACING = 32 };
+	uint32_t dp = (uint32_t)_i;
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_buf foo, x, pool;
+	struct diverge_params p;
+	struct rtl_klaunch l;
+	struct rtl_kimage k;
+	struct rtl_chan *ch;
+
+	rtl_kimage_load(ctx, "diverge", &k);
+	foo = rtl_buf_alloc(ctx, 0, 4);
+	x = rtl_buf_alloc(ctx, 0, K * 4);
+	pool = rtl_buf_alloc(ctx, 0, K * DIVERGE_POOL_STRIDE);
+	p = (struct diverge_params){ .foo = foo.va, .x = x.va, .n = N, .m = M, .spacing = SPACING,
+				     .dp = dp, .pool = pool.va };
+	rtl_klaunch_init(&l, rtl_kimage_fn(&k, "diverge_cta"), K, SPACING * M, &p, sizeof(p));
+	rtl_klaunch_prepare(ctx, &l, 1);
+	ch = rtl_cchan_create(env, ctx, 1, 0, 0, 2);
+	rtl_klaunch_submit(ch, &l, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(ch, 20000000), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &foo, 0), K * (N * M + 5 * (M - 1)));
+	ck_assert_uint_eq(rtl_buf_rd32(env, &foo, 0), 8502);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_DEV_LAUNCHES), dp ? K : 0);
+	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
+	rtl_chan_destroy(ch);
+	rtl_kimage_free(&k);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+END_TEST
+
 Suite *suite_children(void)
 {
 	Suite *s = suite_create("children");
@@ -357,6 +397,7 @@ Suite *suite_children(void)
 	tcase_add_test(tc, bad_child_tmds_are_the_threads_error);
 	tcase_add_test(tc, waiting_parents_on_every_context_do_not_deadlock);
 	tcase_add_test(tc, children_sized_by_data_add_up_like_the_cpu);
+	tcase_add_loop_test(tc, divergent_phase_gives_the_books_value_in_both_styles, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

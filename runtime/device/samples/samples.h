@@ -232,4 +232,26 @@ struct dp_sum_child_params {
 	uint32_t base;		/* i * 1000 */
 };
 
+/*
+ * The divergent-phase example of the dynamic-parallelism chapter (SEEDS
+ * §D; diverge.c): CTAs of spacing * m threads; the threads whose index is
+ * a multiple of `spacing` go on, the others return.  Without dynamic
+ * parallelism (dp = 0) each of them calls entry(), which adds 1 to foo n
+ * times; with it (dp = 1) thread 0 instead launches entry as a child
+ * kernel of m threads.  Thread 0 then sets its CTA's shared value x to 5
+ * and ends; after a barrier the other m - 1 threads add x to foo.  foo =
+ * K * (n * m + 5 * (m - 1)) for K CTAs, in both styles.
+ */
+struct diverge_params {
+	uint32_t foo;		/* uint32_t *, zero */
+	uint32_t x;		/* uint32_t[K]: the CTAs' "shared" x */
+	uint32_t n, m, spacing, dp;
+	uint32_t pool;		/* dp: K * DIVERGE_POOL_STRIDE bytes, 64-byte aligned */
+};
+enum { DIVERGE_POOL_STRIDE = 16384 };
+struct diverge_entry_params {
+	uint32_t foo;
+	uint32_t n;
+};
+
 #endif /* PPU_SAMPLES_H */

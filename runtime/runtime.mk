@@ -58,7 +58,8 @@ runtime-install: runtime
 # ---- the runtime's guest programs (static, for the busybox initramfs) ----
 
 RT_GUEST_BINS := build/guest/test_runtime build/guest/test_runtime_prio \
-	build/guest/test_runtime_modules build/guest/test_runtime_kernels
+	build/guest/test_runtime_modules build/guest/test_runtime_kernels \
+	build/guest/test_runtime_children
 RT_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iruntime -Iruntime/include -Iinclude \
 	-Iinclude/uapi -Itests/guest $(shell pkg-config --cflags libdrm check) -pthread
 RT_GUEST_HELPERS := tests/guest/rt_guest.c tests/guest/rt_guest.h tests/guest/rt_prio_run.c \

@@ -254,4 +254,19 @@ struct diverge_entry_params {
 	uint32_t n;
 };
 
+/*
+ * A chain of device launches built on the device (dp_chain.c): the task at
+ * position `level` records its priority, depth and the status of
+ * launching itself again at position level + 1 with ppu_launch (its TMD,
+ * block and parameters in pool + (level + 1) * DP_CHAIN_STRIDE), until a
+ * launch fails; out[NEST_OUT_WORDS * level + NEST_*].
+ */
+enum { DP_CHAIN_STRIDE = 4096 };
+struct dp_chain_params {
+	uint32_t level;
+	uint32_t levels;	/* pool slots: positions that may exist */
+	uint32_t pool;		/* levels * DP_CHAIN_STRIDE, 64-byte aligned */
+	uint32_t out;		/* uint32_t[NEST_OUT_WORDS * levels] */
+};
+
 #endif /* PPU_SAMPLES_H */

@@ -10,6 +10,7 @@
  */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ppu/ppu_encode.h"
@@ -385,6 +386,132 @@ START_TEST(divergent_phase_gives_the_books_value_in_both_styles)
 }
 END_TEST
 
+static uint32_t lcg(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(*s >> 33);
+}
+
+/*
+ * Adaptive Bezier tessellation: a parent thread per curve launches a child
+ * grid sized by the curve's curvature; every point matches the CPU's
+ * (same fixed-point arithmetic), with dynamic parallelism and flat.
+ */
+START_TEST(bezier_tessellation_matches_the_cpu)
+{
+	enum { N = 12 };
+	uint32_t flat = (uint32_t)_i;
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct bezier_line lines[N];
+	struct rtl_buf lb, pts, pool;
+	struct bezier_params p;
+	struct rtl_klaunch l;
+	struct rtl_kimage k;
+	struct rtl_chan *ch;
+	uint64_t seed = 99;
+	uint32_t i, j, launched = 0;
+
+	rtl_kimage_load(ctx, "bezier", &k);
+	lb = rtl_buf_alloc(ctx, 0, sizeof(lines));
+	pts = rtl_buf_alloc(ctx, 0, N * BEZIER_MAX_POINTS * 8);
+	pool = rtl_buf_alloc(ctx, 0, N * BEZIER_STRIDE);
+	memset(lines, 0, sizeof(lines));
+	for (i = 0; i < N; i++) {
+		for (j = 0; j < 3; j++) {
+			lines[i].p[j][0] = (int32_t)(lcg(&seed) % (80u << 16)) - (40 << 16);
+			lines[i].p[j][1] = (int32_t)(lcg(&seed) % (80u << 16)) - (40 << 16);
+		}
+		lines[i].points = pts.va + i * BEZIER_MAX_POINTS * 8;
+	}
+	rtl_buf_write(env, &lb, 0, lines, sizeof(lines));
+	p = (struct bezier_params){ .n = N, .lines = lb.va, .pool = pool.va, .flat = flat };
+	rtl_klaunch_init(&l, rtl_kimage_fn(&k, "bezier"), 2, N / 2, &p, sizeof(p));
+	rtl_klaunch_prepare(ctx, &l, 1);
+	ch = rtl_cchan_create(env, ctx, 1, 0, 0, 2);
+	rtl_klaunch_submit(ch, &l, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(ch, 20000000), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO), 0);
+	for (i = 0; i < N; i++) {
+		struct bezier_line got;
+		int32_t want[2], pt[2];
+
+		rtl_buf_read(env, &lb, i * sizeof(got), &got, sizeof(got));
+		ck_assert_uint_eq(got.status, PPU_ECALL_STATUS_OK);
+		ck_assert_uint_eq(got.npoints, bezier_npoints(lines[i].p));
+		for (j = 0; j < got.npoints; j++) {
+			rtl_buf_read(env, &pts, (i * BEZIER_MAX_POINTS + j) * 8, pt, sizeof(pt));
+			bezier_point(lines[i].p, j, got.npoints, want);
+			ck_assert_msg(pt[0] == want[0] && pt[1] == want[1],
+				      "curve %u point %u: (%d, %d), want (%d, %d)", i, j, pt[0], pt[1],
+				      want[0], want[1]);
+		}
+		launched++;
+	}
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_DEV_LAUNCHES), flat ? 0 : launched);
+	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
+	rtl_chan_destroy(ch);
+	rtl_kimage_free(&k);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+END_TEST
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Recursive quicksort: a child per partition down to the channel's max
+ * depth (then a selection sort), on random data, against qsort.
+ */
+START_TEST(recursive_quicksort_matches_qsort)
+{
+	enum { N = 300, SLOTS = 256 };
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	static uint32_t data[N], got[N];
+	struct rtl_buf db, pool, ctr;
+	struct qsort_params p;
+	struct rtl_klaunch l;
+	struct rtl_kimage k;
+	struct rtl_chan *ch;
+	uint64_t seed = 4242;
+	uint32_t i;
+
+	rtl_kimage_load(ctx, "qsort_dp", &k);
+	for (i = 0; i < N; i++)
+		data[i] = lcg(&seed) % 1000;	/* duplicates too */
+	db = rtl_buf_alloc(ctx, 0, sizeof(data));
+	rtl_buf_write(env, &db, 0, data, sizeof(data));
+	pool = rtl_buf_alloc(ctx, 0, SLOTS * QSORT_SLOT);
+	ctr = rtl_buf_alloc(ctx, 0, 8);
+	p = (struct qsort_params){ .data = db.va, .left = 0, .right = N - 1, .pool = pool.va,
+				   .pool_slots = SLOTS, .next = ctr.va, .refused = ctr.va + 4 };
+	rtl_klaunch_init(&l, rtl_kimage_fn(&k, "qsort_dp"), 1, 1, &p, sizeof(p));
+	rtl_klaunch_prepare(ctx, &l, 1);
+	ch = rtl_cchan_create(env, ctx, 1, 0, 0, 6);
+	rtl_klaunch_submit(ch, &l, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(ch, 40000000), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO), 0);
+	rtl_buf_read(env, &db, 0, got, sizeof(got));
+	qsort(data, N, 4, cmp_u32);
+	for (i = 0; i < N; i++)
+		ck_assert_msg(got[i] == data[i], "[%u] = %u, want %u", i, got[i], data[i]);
+	/* children really ran, deeper than one level, and stopped at N = 6 */
+	ck_assert_uint_ge(rtl_perf_read(env, PPU_PERF_DEV_LAUNCHES), 4);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_DEV_LAUNCH_DEPTH_ERRORS), 0);
+	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
+	rtl_chan_destroy(ch);
+	rtl_kimage_free(&k);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+END_TEST
+
 Suite *suite_children(void)
 {
 	Suite *s = suite_create("children");
@@ -398,6 +525,8 @@ Suite *suite_children(void)
 	tcase_add_test(tc, waiting_parents_on_every_context_do_not_deadlock);
 	tcase_add_test(tc, children_sized_by_data_add_up_like_the_cpu);
 	tcase_add_loop_test(tc, divergent_phase_gives_the_books_value_in_both_styles, 0, 2);
+	tcase_add_loop_test(tc, bezier_tessellation_matches_the_cpu, 0, 2);
+	tcase_add_test(tc, recursive_quicksort_matches_qsort);
 	suite_add_tcase(s, tc);
 	return s;
 }

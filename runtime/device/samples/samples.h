@@ -269,4 +269,75 @@ struct dp_chain_params {
 	uint32_t out;		/* uint32_t[NEST_OUT_WORDS * levels] */
 };
 
+/*
+ * Adaptive Bezier tessellation with dynamic parallelism (bezier.c, after
+ * the CUDA sample): one parent thread per quadratic curve (control points
+ * p0, p1, p2 in Q16.16) picks the number of points from the curve's
+ * curvature and launches a child grid with a thread per point.  No FPU on
+ * the PPU: fixed point, the same arithmetic as bezier_point() below, which
+ * the host uses as its reference.  Curvature: the Manhattan distance of p1
+ * from the chord's midpoint, in whole units.
+ */
+enum { BEZIER_MIN_POINTS = 4, BEZIER_MAX_POINTS = 64, BEZIER_CHILD_T = 8, BEZIER_STRIDE = 16384 };
+struct bezier_line {
+	int32_t p[3][2];	/* control points, Q16.16 */
+	uint32_t npoints;	/* set by the parent */
+	uint32_t points;	/* int32_t[BEZIER_MAX_POINTS][2], written by the child */
+	uint32_t status;	/* the launch's status */
+	uint32_t pad;
+};
+struct bezier_params {
+	uint32_t n;		/* curves */
+	uint32_t lines;		/* struct bezier_line[n] */
+	uint32_t pool;		/* n * BEZIER_STRIDE bytes, 64-byte aligned */
+	uint32_t flat;		/* 1: the parent computes the points itself (no children) */
+};
+struct bezier_child_params {
+	uint32_t line;		/* struct bezier_line * */
+	uint32_t pad[3];
+};
+
+static inline int32_t bezier_abs(int32_t v)
+{
+	return v < 0 ? -v : v;
+}
+
+static inline uint32_t bezier_npoints(const int32_t p[3][2])
+{
+	int32_t mx = (p[0][0] + p[2][0]) / 2, my = (p[0][1] + p[2][1]) / 2;
+	uint32_t curv = (uint32_t)(bezier_abs(p[1][0] - mx) + bezier_abs(p[1][1] - my)) >> 16;
+	uint32_t n = BEZIER_MIN_POINTS + curv;
+
+	return n > BEZIER_MAX_POINTS ? BEZIER_MAX_POINTS : n;
+}
+
+/* Point i of n on the curve: (1-u)^2 p0 + 2 (1-u) u p1 + u^2 p2, u = i / (n - 1), Q16.16. */
+static inline void bezier_point(const int32_t p[3][2], uint32_t i, uint32_t n, int32_t out[2])
+{
+	int64_t u = (int64_t)((i << 16) / (n - 1)), v = 65536 - u;
+	int64_t a = (v * v) >> 16, b = (2 * v * u) >> 16, c = (u * u) >> 16;
+
+	for (int k = 0; k < 2; k++)
+		out[k] = (int32_t)((a * p[0][k] + b * p[1][k] + c * p[2][k]) >> 16);
+}
+
+/*
+ * Recursive quicksort with dynamic parallelism (qsort_dp.c, after the CUDA
+ * sample): a task of one thread sorts data[left..right]: short ranges, or
+ * at the channel's max nesting depth, with a selection sort; otherwise it
+ * partitions around the middle element and launches a child for each
+ * side (sorting that side itself when the launch is refused, e.g. no task
+ * id free).  Child memory comes from a pool by an atomic bump allocator.
+ */
+enum { QSORT_SELECTION = 16, QSORT_SLOT = 2048 };
+struct qsort_params {
+	uint32_t data;		/* uint32_t[] */
+	int32_t left, right;	/* inclusive */
+	uint32_t pool;		/* QSORT_SLOT-byte slots, 64-byte aligned */
+	uint32_t pool_slots;
+	uint32_t next;		/* uint32_t *: the next free slot (atomic) */
+	uint32_t refused;	/* uint32_t *: launches refused (sorted in place instead) */
+	uint32_t pad;
+};
+
 #endif /* PPU_SAMPLES_H */

@@ -6,7 +6,8 @@
  * parent's device priority + 1 (SEEDS §A with M = 64 and libppu's
  * mapping), a launch past the context's max nesting depth fails with
  * EDEPTH and is counted; SEEDS §D's divergent phase gives the book's
- * value in both styles.
+ * value in both styles; adaptive Bezier tessellation and a recursive
+ * quicksort with children match the CPU.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -183,6 +184,111 @@ START_TEST(children_sized_by_data_add_up_like_the_cpu)
 }
 END_TEST
 
+static uint32_t lcg(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(*s >> 33);
+}
+
+/*
+ * Adaptive Bezier tessellation with dynamic parallelism: a parent thread
+ * per curve, a child grid per curve sized by its curvature; every point
+ * against the CPU (the same fixed-point arithmetic, samples.h).
+ */
+START_TEST(bezier_tessellation_matches_the_cpu)
+{
+	enum { N = 24 };
+	struct bezier_params p = { .n = N };
+	struct bezier_line *lines;
+	ppu_devptr ld, pd, pool;
+	int32_t *pts, want[2];
+	uint64_t seed = 5;
+	ppu_function *fn;
+	ppu_module *m;
+	ppu_stream *s;
+	ppu_ctx *ctx;
+	uint32_t i, j;
+
+	RT(ppu_ctx_create(&ctx, 0, 0));
+	RT(ppu_ctx_set_limit(ctx, PPU_LIMIT_MAX_NESTING_DEPTH, 2));
+	load(ctx, "bezier", "bezier", &m, &fn);
+	RT(ppu_stream_create_with_priority(ctx, 5, &s));
+	lines = host_alloc(ctx, N * sizeof(*lines), &ld);
+	pts = host_alloc(ctx, N * BEZIER_MAX_POINTS * 8, &pd);
+	host_alloc(ctx, N * BEZIER_STRIDE, &pool);
+	for (i = 0; i < N; i++) {
+		for (j = 0; j < 3; j++) {
+			lines[i].p[j][0] = (int32_t)(lcg(&seed) % (120u << 16)) - (60 << 16);
+			lines[i].p[j][1] = (int32_t)(lcg(&seed) % (120u << 16)) - (60 << 16);
+		}
+		lines[i].points = (uint32_t)pd + i * BEZIER_MAX_POINTS * 8;
+	}
+	p.lines = (uint32_t)ld;
+	p.pool = (uint32_t)pool;
+	RT(ppu_launch_kernel(fn, dim(3), dim(N / 3), &p, sizeof(p), s));
+	RT(ppu_stream_synchronize(s));
+	for (i = 0; i < N; i++) {
+		ck_assert_uint_eq(lines[i].status, PPU_ECALL_STATUS_OK);
+		ck_assert_uint_eq(lines[i].npoints, bezier_npoints(lines[i].p));
+		for (j = 0; j < lines[i].npoints; j++) {
+			const int32_t *pt = pts + 2 * (i * BEZIER_MAX_POINTS + j);
+
+			bezier_point(lines[i].p, j, lines[i].npoints, want);
+			ck_assert_msg(pt[0] == want[0] && pt[1] == want[1],
+				      "curve %u point %u: (%d, %d), want (%d, %d)", i, j, pt[0],
+				      pt[1], want[0], want[1]);
+		}
+	}
+	RT(ppu_ctx_destroy(ctx));
+}
+END_TEST
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * A recursive quicksort that launches a child per partition and falls
+ * back to a selection sort at the depth limit, on random data, against
+ * qsort.
+ */
+START_TEST(recursive_quicksort_matches_qsort)
+{
+	enum { N = 600, SLOTS = 512 };
+	struct qsort_params p = { .left = 0, .right = N - 1, .pool_slots = SLOTS };
+	uint32_t *data, *ctr, ref[N], i;
+	ppu_devptr dd, pool, cd;
+	uint64_t seed = 77, dl0 = counter("DEV_LAUNCHES");
+	ppu_function *fn;
+	ppu_module *m;
+	ppu_ctx *ctx;
+
+	RT(ppu_ctx_create(&ctx, 0, 0));
+	RT(ppu_ctx_set_limit(ctx, PPU_LIMIT_MAX_NESTING_DEPTH, 8));
+	load(ctx, "qsort_dp", "qsort_dp", &m, &fn);
+	data = host_alloc(ctx, N * 4, &dd);
+	for (i = 0; i < N; i++)
+		data[i] = ref[i] = lcg(&seed);
+	host_alloc(ctx, SLOTS * QSORT_SLOT, &pool);
+	ctr = host_alloc(ctx, 8, &cd);
+	p.data = (uint32_t)dd;
+	p.pool = (uint32_t)pool;
+	p.next = (uint32_t)cd;
+	p.refused = (uint32_t)cd + 4;
+	RT(ppu_launch_kernel(fn, dim(1), dim(1), &p, sizeof(p), ppu_ctx_default_stream(ctx)));
+	RT(ppu_stream_synchronize(ppu_ctx_default_stream(ctx)));
+	qsort(ref, N, 4, cmp_u32);
+	for (i = 0; i < N; i++)
+		ck_assert_msg(data[i] == ref[i], "[%u] = %u, want %u", i, data[i], ref[i]);
+	ck_assert_uint_ge(counter("DEV_LAUNCHES") - dl0, 8);
+	ck_assert_uint_le(ctr[0], SLOTS);
+	RT(ppu_ctx_destroy(ctx));
+}
+END_TEST
+
 static Suite *children_suite(void)
 {
 	Suite *s = suite_create("runtime_children");
@@ -194,6 +300,8 @@ static Suite *children_suite(void)
 	tcase_add_test(tc, a_chain_on_a_prioritised_stream_runs_at_parent_plus_one);
 	tcase_add_loop_test(tc, divergent_phase_gives_the_books_value_in_both_styles, 0, 2);
 	tcase_add_test(tc, children_sized_by_data_add_up_like_the_cpu);
+	tcase_add_test(tc, bezier_tessellation_matches_the_cpu);
+	tcase_add_test(tc, recursive_quicksort_matches_qsort);
 	suite_add_tcase(s, tc);
 	return s;
 }

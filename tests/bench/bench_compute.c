@@ -13,6 +13,8 @@
 #include "rtl_env.h"
 #include "../../runtime/device/samples/samples.h"
 
+enum { DP_BENCH_PARENTS = 4 };
+
 static void die(const char *what)
 {
 	fprintf(stderr, "bench: %s\n", what);
@@ -235,23 +237,30 @@ struct preempt_cost {
 	uint64_t preemptions;
 };
 
-static uint64_t hi_latency(int lo_prio, int hi_prio, int with_lo, int no_preempt,
+static uint64_t hi_latency(int lo_prio, int hi_prio, int with_lo, int no_preempt, int dp,
 			   double *sim_speed, struct preempt_cost *cost)
 {
 	struct ppu_sim_config c = bench_cfg();
 	struct rtl_env *env = rtl_env_create(&c);
 	struct rtl_ctx *ctx = rtl_ctx_create(env);
 	struct rtl_chan *lo = rtl_cchan_create(env, ctx, 0, 0, 63, 1);
-	struct rtl_chan *hi = rtl_cchan_create(env, ctx, 1, 0, 63, 1);
+	/* (dp: room for the children's priority and depth) */
+	struct rtl_chan *hi = rtl_cchan_create(env, ctx, 1, 0, dp ? 62 : 63, dp ? 2 : 1);
 	uint32_t ncu = rtl_reg_read(env, PPU_REG_CAP_NUM_CU);
 	uint32_t ctx_n = rtl_reg_read(env, PPU_REG_CAP_CU_CONTEXTS);
 	struct rtl_buf olo = rtl_buf_alloc(ctx, 0, 16 * ncu * ctx_n * 4);
 	struct rtl_buf ohi = rtl_buf_alloc(ctx, 0, ncu * ctx_n * 4);
 	struct spin_params plo = { .iters = 400, .seed = 1, .out = olo.va };
 	struct spin_params phi = { .iters = 100, .seed = 2, .out = ohi.va };
+	struct rtl_buf dpool = rtl_buf_alloc(ctx, 0, DP_BENCH_PARENTS * 16384);
+	struct rtl_buf dwords = rtl_buf_alloc(ctx, 0, 4 * DP_BENCH_PARENTS * 4);
+	uint32_t counts[DP_BENCH_PARENTS] = { 2, 3, 1, 2 };
+	struct dp_sum_params pdp = { .n = DP_BENCH_PARENTS, .counts = dwords.va, .pool = dpool.va,
+				     .stride = 16384, .out = dwords.va + 16, .res = dwords.va + 32,
+				     .status = dwords.va + 48 };
 	struct rtl_klaunch llo, lhi;
 	struct ppu_sim_stats st;
-	struct rtl_kimage k;
+	struct rtl_kimage k, kdp;
 	uint32_t dw[16];
 	struct ppu_pb pb;
 	uint64_t t0;
@@ -266,6 +275,14 @@ static uint64_t hi_latency(int lo_prio, int hi_prio, int with_lo, int no_preempt
 	lhi.prio = (uint32_t)hi_prio;
 	lhi.params = &phi;
 	lhi.param_bytes = sizeof(phi);
+	rtl_kimage_load(ctx, "dp_sum", &kdp);
+	if (dp) {
+		/* a parent of DP_BENCH_PARENTS threads, each launching 1..3 child CTAs */
+		rtl_buf_write(env, &dwords, 0, counts, sizeof(counts));
+		rtl_klaunch_init(&lhi, rtl_kimage_fn(&kdp, "dp_sum"), 1, DP_BENCH_PARENTS, &pdp,
+				 sizeof(pdp));
+		lhi.prio = (uint32_t)hi_prio;
+	}
 	rtl_klaunch_prepare(ctx, &lhi, 1);
 
 	rtl_reg_write(env, PPU_REG_TASK_CTRL, PPU_FSET(PPU_TASK_CTRL_NO_PREEMPT, no_preempt != 0));
@@ -283,9 +300,14 @@ static uint64_t hi_latency(int lo_prio, int hi_prio, int with_lo, int no_preempt
 	t0 = ppu_sim_cycles(env->sim);
 	rtl_chan_doorbell(hi);
 	wait_idle(hi, 20000000);
-	done = rtl_log_find(env, PPU_TRACE_TASK_COMPLETE, 1, 0);
-	if (done < 0)
+	/* the small kernel's own completion (its children complete before it) */
+	for (done = 0; done < (long)env->nev; done++)
+		if (env->ev[done].kind == PPU_TRACE_TASK_COMPLETE && env->ev[done].b == lhi.tmd.va)
+			break;
+	if (done == (long)env->nev)
 		die("no TASK_COMPLETE of the small kernel");
+	if (dp && rtl_perf_read(env, PPU_PERF_DEV_LAUNCHES) != DP_BENCH_PARENTS)
+		die("the parent's children did not all run");
 	if (with_lo)
 		wait_idle(lo, 50000000);
 	ppu_sim_get_stats(env->sim, &st);
@@ -315,6 +337,7 @@ static uint64_t hi_latency(int lo_prio, int hi_prio, int with_lo, int no_preempt
 			(double)rtl_perf_read(env, PPU_PERF_CTXSW_CYCLES) / (double)cost->preemptions : 0;
 	}
 	rtl_kimage_free(&k);
+	rtl_kimage_free(&kdp);
 	rtl_chan_destroy(lo);
 	rtl_chan_destroy(hi);
 	rtl_ctx_destroy(ctx);
@@ -324,12 +347,12 @@ static uint64_t hi_latency(int lo_prio, int hi_prio, int with_lo, int no_preempt
 
 static void bench_kernel_priority(void)
 {
-	uint64_t alone = hi_latency(0, 40, 0, 0, NULL, NULL);
-	uint64_t prior = hi_latency(0, 0, 1, 0, NULL, NULL);
-	uint64_t nopre = hi_latency(0, 40, 1, 1, NULL, NULL);
+	uint64_t alone = hi_latency(0, 40, 0, 0, 0, NULL, NULL);
+	uint64_t prior = hi_latency(0, 0, 1, 0, 0, NULL, NULL);
+	uint64_t nopre = hi_latency(0, 40, 1, 1, 0, NULL, NULL);
 	struct preempt_cost pc;
 	double speed;
-	uint64_t pre = hi_latency(0, 40, 1, 0, &speed, &pc);
+	uint64_t pre = hi_latency(0, 40, 1, 0, 0, &speed, &pc);
 
 	bench_emit("kernel_prio_small_alone", (double)alone, "cycles");
 	bench_emit("kernel_prio_small_behind_filling_prior_art_ratio", (double)prior / alone, "x");
@@ -342,10 +365,132 @@ static void bench_kernel_priority(void)
 	bench_emit("verilator_speed_compute_priority", speed, "cycles/s");
 }
 
+/*
+ * Technique A against the prior art with dynamic parallelism: a
+ * latency-sensitive parent (4 threads, each launching 1..3 child CTAs with
+ * ppu_launch and waiting for them) on a high-priority stream while a
+ * device-filling kernel runs at 0.  Prior art: every parent at the lowest
+ * priority (0; its children at 1).  Technique: the parent at its stream's
+ * device priority (40; children at 41).  Cycles from its doorbell to its
+ * TASK_COMPLETE (after every child), each divided by the same alone.
+ */
+static void bench_dp_priority(void)
+{
+	uint64_t alone = hi_latency(0, 40, 0, 0, 1, NULL, NULL);
+	uint64_t prior = hi_latency(0, 0, 1, 0, 1, NULL, NULL);
+	uint64_t tech = hi_latency(0, 40, 1, 0, 1, NULL, NULL);
+
+	bench_emit("dp_parent_alone", (double)alone, "cycles");
+	bench_emit("dp_parent_behind_filling_prior_art_ratio", (double)prior / alone, "x");
+	bench_emit("dp_parent_behind_filling_technique_ratio", (double)tech / alone, "x");
+	bench_emit("dp_parent_prior_art_over_technique", (double)prior / tech, "x");
+}
+
+/* Root launch -> the last TASK_COMPLETE (the root's, after every child). */
+static uint64_t tree_span(struct rtl_env *env)
+{
+	uint64_t first = 0, last = 0;
+	size_t i;
+
+	for (i = 0; i < env->nev; i++) {
+		if (env->ev[i].kind == PPU_TRACE_TASK_LAUNCH && !first)
+			first = env->ev[i].cycle;
+		if (env->ev[i].kind == PPU_TRACE_TASK_COMPLETE)
+			last = env->ev[i].cycle;
+	}
+	if (!first || last <= first)
+		die("no task span in the trace");
+	return last - first;
+}
+
+/*
+ * Dynamic-parallelism overhead: the same work with children and flat, on
+ * the PPU, root launch to root completion.  Bezier: 32 curves, a thread
+ * per curve; with children each curve's points are computed by a child
+ * grid (a thread per point), flat the curve's thread computes them.
+ * Quicksort of 500 random words: a child per partition down to depth 6,
+ * flat the same recursion as calls in one thread.
+ */
+static uint64_t dp_work(const char *image, int flat)
+{
+	enum { CURVES = 32, WORDS = 500, SLOTS = 512 };
+	struct ppu_sim_config c = bench_cfg();
+	struct rtl_env *env = rtl_env_create(&c);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_cchan_create(env, ctx, 0, 0, 0, 6);
+	struct rtl_klaunch l;
+	struct rtl_kimage k;
+	struct rtl_buf a, b, pool;
+	uint64_t seed = 3, span;
+	uint32_t i, j;
+
+	rtl_kimage_load(ctx, image, &k);
+	if (!strcmp(image, "bezier")) {
+		struct bezier_line lines[CURVES];
+		struct bezier_params p;
+
+		a = rtl_buf_alloc(ctx, 0, sizeof(lines));
+		b = rtl_buf_alloc(ctx, 0, CURVES * BEZIER_MAX_POINTS * 8);
+		pool = rtl_buf_alloc(ctx, 0, CURVES * BEZIER_STRIDE);
+		memset(lines, 0, sizeof(lines));
+		for (i = 0; i < CURVES; i++) {
+			for (j = 0; j < 6; j++) {
+				seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+				lines[i].p[j / 2][j % 2] = (int32_t)((seed >> 33) % (120u << 16)) - (60 << 16);
+			}
+			lines[i].points = b.va + i * BEZIER_MAX_POINTS * 8;
+		}
+		rtl_buf_write(env, &a, 0, lines, sizeof(lines));
+		p = (struct bezier_params){ .n = CURVES, .lines = a.va, .pool = pool.va,
+					    .flat = (uint32_t)flat };
+		rtl_klaunch_init(&l, rtl_kimage_fn(&k, "bezier"), CURVES / 8, 8, &p, sizeof(p));
+	} else {
+		struct qsort_params p;
+
+		a = rtl_buf_alloc(ctx, 0, WORDS * 4);
+		b = rtl_buf_alloc(ctx, 0, 8);
+		pool = rtl_buf_alloc(ctx, 0, SLOTS * QSORT_SLOT);
+		for (i = 0; i < WORDS; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			rtl_buf_wr32(env, &a, 4 * i, (uint32_t)(seed >> 33));
+		}
+		p = (struct qsort_params){ .data = a.va, .left = 0, .right = WORDS - 1,
+					   .pool = pool.va, .pool_slots = SLOTS, .next = b.va,
+					   .refused = b.va + 4, .flat = (uint32_t)flat };
+		rtl_klaunch_init(&l, rtl_kimage_fn(&k, "qsort_dp"), 1, 1, &p, sizeof(p));
+	}
+	rtl_klaunch_prepare(ctx, &l, 1);
+	rtl_klaunch_submit(ch, &l, 0, 0);
+	wait_idle(ch, 100000000);
+	if (!flat && !rtl_perf_read(env, PPU_PERF_DEV_LAUNCHES))
+		die("no children ran");
+	span = tree_span(env);
+	rtl_kimage_free(&k);
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+	return span;
+}
+
+static void bench_dp_overhead(void)
+{
+	uint64_t bz = dp_work("bezier", 0), bzf = dp_work("bezier", 1);
+	uint64_t qs = dp_work("qsort_dp", 0), qsf = dp_work("qsort_dp", 1);
+
+	bench_emit("dp_bezier_children", (double)bz, "cycles");
+	bench_emit("dp_bezier_flat", (double)bzf, "cycles");
+	bench_emit("dp_bezier_children_over_flat", (double)bz / bzf, "x");
+	bench_emit("dp_quicksort_children", (double)qs, "cycles");
+	bench_emit("dp_quicksort_flat", (double)qsf, "cycles");
+	bench_emit("dp_quicksort_children_over_flat", (double)qs / qsf, "x");
+}
+
 void bench_compute(void)
 {
 	bench_launch_latency();
 	bench_device_launch_latency();
 	bench_issue_rate();
 	bench_kernel_priority();
+	bench_dp_priority();
+	bench_dp_overhead();
 }

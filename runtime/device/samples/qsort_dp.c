@@ -18,15 +18,20 @@ static void selection_sort(uint32_t *d, int32_t left, int32_t right)
 }
 
 void qsort_dp(void);
+static void sort_range(const struct qsort_params *p, int32_t left, int32_t right, uint32_t depth);
 
 /* Sort [left, right] in a child, or here if no child can be had. */
-static void sort_side(const struct qsort_params *p, int32_t left, int32_t right)
+static void sort_side(const struct qsort_params *p, int32_t left, int32_t right, uint32_t depth)
 {
 	uint32_t slot, *d = (uint32_t *)(uintptr_t)p->data;
 	ppu_dev_dim3 one = { 1, 1, 1 };
 
 	if (left >= right)
 		return;
+	if (p->flat) {
+		sort_range(p, left, right, depth + 1);
+		return;
+	}
 	slot = ppu_atomic_add((uint32_t *)(uintptr_t)p->next, 1);
 	if (slot < p->pool_slots) {
 		uint8_t *mem = (uint8_t *)(uintptr_t)(p->pool + slot * QSORT_SLOT);
@@ -43,13 +48,14 @@ static void sort_side(const struct qsort_params *p, int32_t left, int32_t right)
 	selection_sort(d, left, right);
 }
 
-PPU_KERNEL(qsort_dp, struct qsort_params)
+/* At nesting depth @depth: small ranges and the last level sort in place. */
+static void sort_range(const struct qsort_params *p, int32_t left, int32_t right, uint32_t depth)
 {
-	uint32_t *d = (uint32_t *)(uintptr_t)params->data;
-	int32_t left = params->left, right = params->right, l = left, r = right;
+	uint32_t *d = (uint32_t *)(uintptr_t)p->data;
+	int32_t l = left, r = right;
 	uint32_t pivot;
 
-	if (right - left < QSORT_SELECTION || ppu_depth() >= ppu_maxdepth()) {
+	if (right - left < QSORT_SELECTION || depth >= ppu_maxdepth()) {
 		selection_sort(d, left, right);
 		return;
 	}
@@ -67,6 +73,11 @@ PPU_KERNEL(qsort_dp, struct qsort_params)
 		}
 	}
 	/* the partition's stores are before the launches, so the children see them */
-	sort_side(params, left, r);
-	sort_side(params, l, right);
+	sort_side(p, left, r, depth);
+	sort_side(p, l, right, depth);
+}
+
+PPU_KERNEL(qsort_dp, struct qsort_params)
+{
+	sort_range(params, params->left, params->right, ppu_depth());
 }

@@ -328,6 +328,8 @@ static inline void bezier_point(const int32_t p[3][2], uint32_t i, uint32_t n, i
  * partitions around the middle element and launches a child for each
  * side (sorting that side itself when the launch is refused, e.g. no task
  * id free).  Child memory comes from a pool by an atomic bump allocator.
+ * flat = 1 does the same work in one thread (a call instead of a launch,
+ * the depth counted the same way), for the overhead benchmark.
  */
 enum { QSORT_SELECTION = 16, QSORT_SLOT = 2048 };
 struct qsort_params {
@@ -337,7 +339,7 @@ struct qsort_params {
 	uint32_t pool_slots;
 	uint32_t next;		/* uint32_t *: the next free slot (atomic) */
 	uint32_t refused;	/* uint32_t *: launches refused (sorted in place instead) */
-	uint32_t pad;
+	uint32_t flat;		/* 1: recurse in the thread instead of launching (same cut-offs) */
 };
 
 #endif /* PPU_SAMPLES_H */

@@ -123,7 +123,9 @@ demo: deps
 demo-run: cosim-tools kmod build/guest/runtime_demo device-kernels
 	$(COSIM_RUNNER) --kver $(PPU_KVER) --timeout 600 --module $(KMOD) \
 		--file build/guest/runtime_demo:/bin/runtime_demo \
-		--file build/device/spin.elf:/lib/ppu/spin.elf --run /bin/runtime_demo
+		--file build/device/spin.elf:/lib/ppu/spin.elf \
+		--file build/device/dp_chain.elf:/lib/ppu/dp_chain.elf \
+		--file build/device/dp_sum.elf:/lib/ppu/dp_sum.elf --run /bin/runtime_demo
 
 # The same example on the bare RTL harness, plus the latency benchmark.
 demo-rtl: deps

@@ -17,6 +17,11 @@
  *    every compute unit, with every kernel at device priority 0 (the prior
  *    art) and at its stream's device priority (the technique): completion
  *    timeline and latency ratio against the small kernel alone.
+ * 4. Dynamic parallelism (SEEDS §A device side): a kernel on the stream the
+ *    runtime maps to device priority 4 (M = 64, N = 4) launches itself one
+ *    level deeper from the PPU: levels at 4, 5, 6, 7 and the depth-limit
+ *    error; then a parent that launches children, in a high-priority stream
+ *    behind a device-filling kernel, prior art against the technique.
  *
  * Exit status 1 when an order, a destination or a call is wrong.
  */
@@ -28,11 +33,16 @@
 #include <sys/mount.h>
 
 #include "ppu_runtime.h"
+#include "ppu/ppu_hw.h"
 #include "priority_map.h"
 #include "rt_prio_run.h"
 #include "../../runtime/device/samples/samples.h"
 
 #define SPIN_ELF "/lib/ppu/spin.elf"
+#define DP_CHAIN_ELF "/lib/ppu/dp_chain.elf"
+#define DP_SUM_ELF "/lib/ppu/dp_sum.elf"
+
+enum { DP_PARENTS = 4, DP_STRIDE = 16384 };
 
 static int failed;
 
@@ -201,6 +211,7 @@ struct kprio_result {
 	unsigned int small_dev_prio;
 	int small_first;				/* completed before the big kernel */
 	int data_ok;
+	void *pool;					/* the children's memory (dp) */
 };
 
 /*
@@ -237,6 +248,21 @@ static long long perf_counter(const char *name)
 	return found;
 }
 
+/* dp_sum's results (counts at w[0..], sums at w[2 * DP_PARENTS..]) against the CPU. */
+static int dp_sum_done(const uint32_t *w)
+{
+	unsigned int i, g, want;
+
+	for (i = 0; i < DP_PARENTS; i++) {
+		want = 0;
+		for (g = 0; g < w[i] * DP_SUM_CHILD_T; g++)
+			want += i * 1000 + g;
+		if (w[2 * DP_PARENTS + i] != want || w[3 * DP_PARENTS + i] != PPU_ECALL_STATUS_OK)
+			return 0;
+	}
+	return 1;
+}
+
 /* CTAs done yet: polls @n result words for the CPU reference. */
 static int spin_done(const uint32_t *out, unsigned int n, const struct spin_params *p)
 {
@@ -253,13 +279,25 @@ static int spin_done(const uint32_t *out, unsigned int n, const struct spin_para
  * least-priority stream, then, once its first CTAs have finished, the
  * small one (one CTA per unit) on a higher stream; times from events.
  */
-static ppu_status kprio_run(int technique, const struct ppu_device_info *info,
+/*
+ * With @dp the small kernel is a parent (dp_sum: DP_PARENTS threads, each
+ * launching 1..3 child CTAs from the PPU and waiting for them) instead.
+ */
+
+static ppu_status kprio_run(int technique, int dp, const struct ppu_device_info *info,
 			    struct kprio_result *r)
 {
 	const unsigned int ncu = info->num_cu, t = info->cu_contexts;
 	const unsigned int big_n = 16 * ncu * t, small_n = ncu * t;
 	struct spin_params pbig = { .iters = 300, .seed = 11 };
 	struct spin_params psmall = { .iters = 60, .seed = 22 };
+	struct dp_sum_params pdp = { .n = DP_PARENTS, .stride = DP_STRIDE };
+	const void *sp = &psmall;
+	size_t sp_bytes = sizeof(psmall);
+	ppu_dim3 sgrid = { ncu, 1, 1 }, scta = { t, 1, 1 };
+	ppu_function *sfn;
+	uint32_t *dpw = NULL;
+	ppu_devptr dpd, dpool;
 	ppu_event *e0 = NULL, *e1 = NULL, *e2 = NULL, *b0 = NULL, *b1 = NULL;
 	ppu_devptr dbig, dsmall;
 	uint32_t *big, *small;
@@ -282,6 +320,8 @@ static ppu_status kprio_run(int technique, const struct ppu_device_info *info,
 	} while (0)
 	TRY(ppu_ctx_set_limit(ctx, PPU_LIMIT_KERNEL_PRIORITIES,
 			      technique ? PPU_KERNEL_PRIORITIES_ON : PPU_KERNEL_PRIORITIES_OFF));
+	if (dp)
+		TRY(ppu_ctx_set_limit(ctx, PPU_LIMIT_MAX_NESTING_DEPTH, 2));
 	TRY(ppu_stream_create_with_priority(ctx, 0, &lo));
 	TRY(ppu_stream_create_with_priority(ctx, 1, &hi));
 	TRY(ppu_ctx_get_device_priority(ctx, 1, &r->small_dev_prio));
@@ -298,20 +338,42 @@ static ppu_status kprio_run(int technique, const struct ppu_device_info *info,
 	TRY(ppu_event_create(ctx, &b1));
 	pbig.out = (uint32_t)dbig;
 	psmall.out = (uint32_t)dsmall;
+	sfn = fn;
+	if (dp) {
+		static const uint32_t counts[DP_PARENTS] = { 2, 3, 1, 2 };
+		ppu_module *dmod;
+
+		TRY(ppu_module_load(ctx, DP_SUM_ELF, &dmod));
+		TRY(ppu_module_get_function(dmod, "dp_sum", &sfn));
+		TRY(ppu_mem_alloc_host(ctx, 16 * DP_PARENTS, (void **)&dpw, &dpd));
+		TRY(ppu_mem_alloc_host(ctx, DP_PARENTS * DP_STRIDE, (void **)&r->pool, &dpool));
+		memcpy(dpw, counts, sizeof(counts));
+		pdp.counts = (uint32_t)dpd;
+		pdp.out = (uint32_t)dpd + 4 * DP_PARENTS;
+		pdp.res = (uint32_t)dpd + 8 * DP_PARENTS;
+		pdp.status = (uint32_t)dpd + 12 * DP_PARENTS;
+		pdp.pool = (uint32_t)dpool;
+		sp = &pdp;
+		sp_bytes = sizeof(pdp);
+		sgrid.x = 1;
+		scta.x = DP_PARENTS;
+	}
 
 	/* once to create the level's compute channel and warm the I-caches */
-	TRY(ppu_launch_kernel(fn, (ppu_dim3){ ncu, 1, 1 }, (ppu_dim3){ t, 1, 1 }, &psmall,
-			      sizeof(psmall), hi));
+	TRY(ppu_launch_kernel(sfn, sgrid, scta, sp, sp_bytes, hi));
 	TRY(ppu_stream_synchronize(hi));
 	/* the small kernel alone */
+	if (dp)
+		memset(dpw + DP_PARENTS, 0, 4 * DP_PARENTS);
 	TRY(ppu_event_record(e0, hi));
-	TRY(ppu_launch_kernel(fn, (ppu_dim3){ ncu, 1, 1 }, (ppu_dim3){ t, 1, 1 }, &psmall,
-			      sizeof(psmall), hi));
+	TRY(ppu_launch_kernel(sfn, sgrid, scta, sp, sp_bytes, hi));
 	TRY(ppu_event_record(e1, hi));
 	TRY(ppu_event_synchronize(e1));
 	TRY(ppu_event_elapsed_cycles(e0, e1, &r->small_alone));
-	r->data_ok = spin_done(small, small_n, &psmall);
+	r->data_ok = dp ? dp_sum_done(dpw) : spin_done(small, small_n, &psmall);
 	memset(small, 0, small_n * 4);
+	if (dp)
+		memset(dpw + DP_PARENTS, 0, 12 * DP_PARENTS);
 
 	/* behind the big kernel, once it has filled the units */
 	memset(big, 0, big_n * 4);
@@ -323,8 +385,7 @@ static ppu_status kprio_run(int technique, const struct ppu_device_info *info,
 		usleep(1000);
 	r->preemptions = perf_counter("PREEMPTIONS");
 	TRY(ppu_event_record(e0, hi));
-	TRY(ppu_launch_kernel(fn, (ppu_dim3){ ncu, 1, 1 }, (ppu_dim3){ t, 1, 1 }, &psmall,
-			      sizeof(psmall), hi));
+	TRY(ppu_launch_kernel(sfn, sgrid, scta, sp, sp_bytes, hi));
 	TRY(ppu_event_record(e2, hi));
 	TRY(ppu_ctx_synchronize(ctx));
 	if (r->preemptions >= 0) {
@@ -339,7 +400,7 @@ static ppu_status kprio_run(int technique, const struct ppu_device_info *info,
 		TRY(ppu_event_elapsed_cycles(b0, e0, &r->small_start));
 		r->small_first = r->small_end < r->big_done;
 	}
-	r->data_ok = r->data_ok && spin_done(small, small_n, &psmall) &&
+	r->data_ok = r->data_ok && (dp ? dp_sum_done(dpw) : spin_done(small, small_n, &psmall)) &&
 		     spin_done(big, big_n, &pbig);
 out:
 #undef TRY
@@ -361,7 +422,8 @@ static void timeline_bar(const char *name, int64_t from, int64_t to, int64_t spa
 	printf("| %lld..%lld\n", (long long)from, (long long)to);
 }
 
-static void section_c(const struct ppu_device_info *info)
+/* Section 3 (@dp = 0) and the second half of section 4 (@dp = 1). */
+static void kprio_section(const struct ppu_device_info *info, int dp)
 {
 	static const char *const title[2] = {
 		"prior art: every kernel at device priority 0",
@@ -371,14 +433,8 @@ static void section_c(const struct ppu_device_info *info)
 	double ratio[2];
 	int i;
 
-	printf("\n== 3. Kernel priorities (SEEDS A) through libppu ==\n\n");
-	printf("Low stream (priority 0): %u CTAs x %u threads of a compute-bound kernel, "
-	       "16 per unit;\nhigh stream (priority 1): %u CTAs x %u threads, launched once "
-	       "the first low CTAs have\nfinished.  Times are the PPU's cycle counter, "
-	       "from the high stream's launch.\n\n", 16 * info->num_cu, info->cu_contexts,
-	       info->num_cu, info->cu_contexts);
 	for (i = 0; i < 2; i++) {
-		if (!rt_ok(kprio_run(i, info, &r[i]), title[i]))
+		if (!rt_ok(kprio_run(i, dp, info, &r[i]), title[i]))
 			return;
 		ratio[i] = (double)r[i].small_loaded / (double)r[i].small_alone;
 		printf("  %s\n", title[i]);
@@ -399,17 +455,99 @@ static void section_c(const struct ppu_device_info *info)
 			       "%lld\n", r[i].preemptions);
 		CHECK(r[i].data_ok, "a kernel's results differ from the CPU's");
 	}
-	printf("\nSmall-kernel latency ratio: prior art %.2f, technique %.2f.  With the technique\n"
-	       "the small kernel's CTAs preempt the big one's at an instruction boundary; the\n"
-	       "big kernel resumes where it stopped (`make bench` compares no preemption).\n",
-	       ratio[0], ratio[1]);
+	if (dp)
+		printf("\nParent latency ratio (to its last child): prior art %.2f, technique %.2f.  The\n"
+		       "parent and then its children (one priority higher) preempt the big kernel.\n",
+		       ratio[0], ratio[1]);
+	else
+		printf("\nSmall-kernel latency ratio: prior art %.2f, technique %.2f.  With the technique\n"
+		       "the small kernel's CTAs preempt the big one's at an instruction boundary; the\n"
+		       "big kernel resumes where it stopped (`make bench` compares no preemption).\n",
+		       ratio[0], ratio[1]);
 	CHECK(!r[0].small_first, "prior art: the small kernel overtook the big one");
 	CHECK(r[1].small_first, "technique: the small kernel did not overtake the big one");
-	CHECK(r[0].preemptions <= 0, "prior art: %lld CTAs preempted at equal priorities",
+	/* (with dp the prior art's children, at 1, do outrank the big kernel) */
+	CHECK(dp || r[0].preemptions <= 0, "prior art: %lld CTAs preempted at equal priorities",
 	      r[0].preemptions);
 	CHECK(r[1].preemptions != 0, "technique: nothing was preempted");
 	CHECK(ratio[1] < ratio[0], "technique ratio %.2f not below prior art %.2f", ratio[1],
 	      ratio[0]);
+}
+
+static void section_c(const struct ppu_device_info *info)
+{
+	printf("\n== 3. Kernel priorities (SEEDS A) through libppu ==\n\n");
+	printf("Low stream (priority 0): %u CTAs x %u threads of a compute-bound kernel, "
+	       "16 per unit;\nhigh stream (priority 1): %u CTAs x %u threads, launched once "
+	       "the first low CTAs have\nfinished.  Times are the PPU's cycle counter, "
+	       "from the high stream's launch.\n\n", 16 * info->num_cu, info->cu_contexts,
+	       info->num_cu, info->cu_contexts);
+	kprio_section(info, 0);
+}
+
+/* SEEDS §A device side: the chain and the depth limit, then the latency. */
+static void section_d(const struct ppu_device_info *info)
+{
+	enum { LEVELS = 6 };
+	struct dp_chain_params p = { .level = 0, .levels = LEVELS };
+	long long depth0 = perf_counter("DEV_LAUNCH_DEPTH_ERRORS"), depth1;
+	unsigned int dp = 0, i;
+	ppu_devptr pool, outd;
+	ppu_function *fn;
+	ppu_module *mod;
+	ppu_stream *s;
+	uint32_t *out;
+	void *mem;
+	ppu_ctx *ctx;
+	int lo, hi;
+
+	printf("\n== 4. Dynamic parallelism (SEEDS A, device side) through libppu ==\n\n");
+	if (!rt_ok(ppu_ctx_create(&ctx, 0, 0), "ppu_ctx_create"))
+		return;
+	if (!rt_ok(ppu_ctx_set_limit(ctx, PPU_LIMIT_MAX_NESTING_DEPTH, 4), "set_limit") ||
+	    !rt_ok(ppu_ctx_get_stream_priority_range(ctx, &lo, &hi), "priority range") ||
+	    !rt_ok(ppu_module_load(ctx, DP_CHAIN_ELF, &mod), DP_CHAIN_ELF) ||
+	    !rt_ok(ppu_module_get_function(mod, "dp_chain", &fn), "dp_chain") ||
+	    !rt_ok(ppu_stream_create_with_priority(ctx, lo + 1, &s), "stream") ||
+	    !rt_ok(ppu_stream_get_device_priority(s, &dp), "device priority") ||
+	    !rt_ok(ppu_mem_alloc_host(ctx, LEVELS * DP_CHAIN_STRIDE, &mem, &pool), "pool") ||
+	    !rt_ok(ppu_mem_alloc_host(ctx, LEVELS * NEST_OUT_WORDS * 4, (void **)&out, &outd),
+		   "out"))
+		goto out;
+	memset(out, 0, LEVELS * NEST_OUT_WORDS * 4);
+	p.pool = (uint32_t)pool;
+	p.out = (uint32_t)outd;
+	printf("M = %u device priorities, N = 4: %d stream priorities; stream priority %d -> "
+	       "device priority %u.\nA kernel there launches itself one level deeper from the "
+	       "PPU (ppu_launch) until a\nlaunch fails:\n\n", info->num_device_priorities, hi - lo + 1,
+	       lo + 1, dp);
+	if (!rt_ok(ppu_launch_kernel(fn, (ppu_dim3){ 1, 1, 1 }, (ppu_dim3){ 1, 1, 1 }, &p, sizeof(p),
+				     s), "launch") ||
+	    !rt_ok(ppu_stream_synchronize(s), "synchronize"))
+		goto out;
+	for (i = 0; i < LEVELS && out[NEST_OUT_WORDS * i + NEST_DEPTH]; i++) {
+		uint32_t st = out[NEST_OUT_WORDS * i + NEST_STATUS];
+
+		printf("    level %u: device priority %u, depth %u, its launch: %s\n", i,
+		       out[NEST_OUT_WORDS * i + NEST_PRIO], out[NEST_OUT_WORDS * i + NEST_DEPTH],
+		       st == PPU_ECALL_STATUS_OK ? "OK" :
+		       st == PPU_ECALL_STATUS_EDEPTH ? "EDEPTH (past the max nesting depth)" : "error");
+		CHECK(out[NEST_OUT_WORDS * i + NEST_PRIO] == dp + i, "level %u at priority %u", i,
+		      out[NEST_OUT_WORDS * i + NEST_PRIO]);
+	}
+	depth1 = perf_counter("DEV_LAUNCH_DEPTH_ERRORS");
+	if (depth0 >= 0 && depth1 >= 0)
+		printf("\n    DEV_LAUNCH_DEPTH_ERRORS rose by %lld\n", depth1 - depth0);
+	CHECK(i == 4, "%u levels ran, 4 expected", i);
+	CHECK(out[NEST_OUT_WORDS * 3 + NEST_STATUS] == PPU_ECALL_STATUS_EDEPTH,
+	      "the launch from depth 4 did not fail with EDEPTH");
+	CHECK(depth0 < 0 || depth1 - depth0 == 1, "depth errors counted: %lld", depth1 - depth0);
+
+	printf("\nA parent of %u threads, each launching 1..3 child CTAs and waiting for them, in "
+	       "the\nhigh stream behind the same device-filling kernel as in 3:\n\n", DP_PARENTS);
+	kprio_section(info, 1);
+out:
+	ppu_ctx_destroy(ctx);
 }
 
 int main(void)
@@ -431,6 +569,7 @@ int main(void)
 	section_a();
 	section_b();
 	section_c(&info);
+	section_d(&info);
 	printf("\n%s\n", failed ? "demo: FAILED" : "demo: all checks passed");
 	return failed;
 }

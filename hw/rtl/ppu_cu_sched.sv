@@ -721,7 +721,7 @@ module ppu_cu_sched #(
       // (the last child completed as the WAIT was answered).
       if ((s == S_KWAIT || (tp_valid && tp_ctx == CW'(c) && tp_sleep)) && kw_valid &&
           e_tslot[32'(e)*ppu_types_pkg::CU_TSLOT_W +: ppu_types_pkg::CU_TSLOT_W] == kw.tslot &&
-          e_ctaid[32'(e)*32 +: 32] == kw.cta_id)
+          (kw.all || e_ctaid[32'(e)*32 +: 32] == kw.cta_id))
         st_d[c*4 +: 4] = S_READY;
 
       if (cm_valid && cm_ctx == CW'(c)) begin

@@ -275,6 +275,11 @@ module ppu_tasks #(
   logic [J_W-1:0]   d_par_j    [NUM_TASKS];
   logic [6:0]       d_children [NUM_TASKS];
   logic [NUM_TASKS-1:0] d_prog;             // evicted: its progress is in its task block
+  // Evicted with children out: its CTAs' own counts (js_kids) were left
+  // behind with the slot, so from then on its WAIT_CHILDREN waits for all
+  // of the task's children (never too early; children never wait for a
+  // parent, so never a deadlock).
+  logic [NUM_TASKS-1:0] d_coarse;
   logic [NUM_TASKS-1:0] id_free;
 
   // pending lists
@@ -664,11 +669,8 @@ module ppu_tasks #(
     evv = 1'b0;
     evs = '0;
     for (int s = 0; s < S; s++)
-      // (not a task whose CTAs still run or wait with children out: the
-      // per-CTA counts live in the slot only)
       if (sl_ready[s] && !killed[sl_chid[s]] &&
           d_state[sl_tid[s]] == ppu_types_pkg::TASK_ST_ACTIVE &&
-          (d_children[sl_tid[s]] == 7'd0 || sl_exited[s] == sl_ncta[s]) &&
           (!evv || sl_prio[s] < sl_prio[evs] ||
            (sl_prio[s] == sl_prio[evs] && older[32'(evs)*S + s]))) begin
         evv = 1'b1;
@@ -1393,6 +1395,10 @@ module ppu_tasks #(
       if (pd_j == J_W'(j)) pd_cnt = js_kids[pd_slot][j*8 +: 8];
     pd_zero = pd_inslot && pd_cnt == 8'd1;
   end
+  // the last child of a task waiting coarsely: wake all of its CTAs
+  logic pd_coarse0;
+  assign pd_coarse0 = pd_go && d_coarse[pd_par] && d_children[pd_par] == 7'd1 &&
+                      sl_used[pd_slot] && sl_tid[pd_slot] == pd_par;
   logic [31:0] pd_cta;
   always_comb begin
     pd_cta = '0;
@@ -1480,6 +1486,7 @@ module ppu_tasks #(
       id_free    <= '1;
       p_nonempty <= '0;
       d_prog     <= '0;
+      d_coarse   <= '0;
       ch_live    <= '0;
       pw_p       <= '0;
       pw_cur     <= '0;
@@ -1499,6 +1506,7 @@ module ppu_tasks #(
         d_par_j[tid_take]   <= '0;
         d_children[tid_take] <= '0;
         d_prog[tid_take]     <= 1'b0;
+        d_coarse[tid_take]   <= 1'b0;
         ch_live[32'(cl_req.chid[CH_W-1:0])*LIVE_W +: LIVE_W] <=
           ch_live[32'(cl_req.chid[CH_W-1:0])*LIVE_W +: LIVE_W] + LIVE_W'(1);
         ch_root[cl_req.chid[CH_W-1:0]]     <= cl_req.root;
@@ -1532,6 +1540,7 @@ module ppu_tasks #(
         d_par_j[tid_take]    <= dr_j;
         d_children[tid_take] <= '0;
         d_prog[tid_take]     <= 1'b0;
+        d_coarse[tid_take]   <= 1'b0;
         ch_live[32'(sl_chid[dr_slot])*LIVE_W +: LIVE_W] <=
           ch_live[32'(sl_chid[dr_slot])*LIVE_W +: LIVE_W] + LIVE_W'(1);
         d_children[sl_tid[dr_slot]] <= d_children[sl_tid[dr_slot]] + 7'd1;
@@ -1550,6 +1559,7 @@ module ppu_tasks #(
       if (a_evict_done) begin
         d_state[f_tid] <= ppu_types_pkg::TASK_ST_PENDING;
         d_prog[f_tid]  <= 1'b1;
+        if (d_children[f_tid] != 7'd0) d_coarse[f_tid] <= 1'b1;
         d_next[f_tid]  <= p_head[d_prio[f_tid]];
         p_head[d_prio[f_tid]] <= f_tid;
         if (!p_nonempty[d_prio[f_tid]]) p_tail[d_prio[f_tid]] <= f_tid;
@@ -1642,10 +1652,13 @@ module ppu_tasks #(
       end else begin
         drsp_q.cu    <= dreq.cu;
         drsp_q.ctx   <= dreq.ctx;
-        drsp_q.sleep <= w_take && dr_hit && dr_kids != 8'd0;
+        drsp_q.sleep <= w_take && dr_hit &&
+                        (d_coarse[sl_tid[dr_slot]] ? d_children[sl_tid[dr_slot]] != 7'd0
+                                                   : dr_kids != 8'd0);
         drsp_q.a0    <= a_dfail ? dr_fail : ES_OK;
       end
-      kw_v_q       <= pd_zero;
+      kw_v_q       <= pd_zero || pd_coarse0;
+      kw_q.all     <= pd_coarse0;
       kw_q.tslot   <= TSW'(pd_slot);
       kw_q.cta_id  <= pd_cta;
       pf_dl_q      <= a_drsp && a_drsp_a0 == ES_OK;

@@ -321,8 +321,10 @@ package ppu_types_pkg;
     logic [31:0] a0;
   } cu_drsp_t;
 
-  // Wake: every child a CTA launched has completed.
+  // Wake: every child a CTA launched has completed (all = 1: every child of
+  // the slot's task, so every CTA of the slot).
   typedef struct packed {
+    logic                  all;
     logic [CU_TSLOT_W-1:0] tslot;
     logic [31:0]           cta_id;
   } cu_wake_t;

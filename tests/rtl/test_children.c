@@ -288,6 +288,76 @@ START_TEST(waiting_parents_on_every_context_do_not_deadlock)
 END_TEST
 
 /*
+ * More waiting parents than task slots: ten parent tasks (one CTA each)
+ * whose threads all wait for the child their CTA launched, one priority
+ * higher.  The children find every slot taken by parents, so parents are
+ * evicted (their waiting CTAs saved with them) to make room; an evicted
+ * parent waits for all of its task's children from then on, and every
+ * thread still sees its own child's value.
+ */
+START_TEST(waiting_parents_in_every_slot_do_not_deadlock)
+{
+	enum { P = 10 };
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	uint32_t nctx = rtl_reg_read(env, PPU_REG_CAP_CU_CONTEXTS);
+	uint32_t slots_n = rtl_reg_read(env, PPU_REG_CAP_NUM_TASK_SLOTS), t = nctx / 2;
+	struct fanout_child_params cp[P];
+	struct rtl_klaunch lc[P], lp[P];
+	struct fanout_params pp[P];
+	struct rtl_buf tmds, slots, res, status;
+	struct rtl_kimage k;
+	struct rtl_chan *ch;
+	uint32_t dw[8 * P + 8], i, j;
+	struct ppu_pb pb;
+
+	ck_assert_uint_gt(P, slots_n);
+	rtl_kimage_load(ctx, "fanout", &k);
+	tmds = rtl_buf_alloc(ctx, 0, P * 4);
+	slots = rtl_buf_alloc(ctx, 0, P * 4);
+	res = rtl_buf_alloc(ctx, 0, P * t * 4);
+	status = rtl_buf_alloc(ctx, 0, P * 4);
+	ppu_pb_init(&pb, dw, sizeof(dw) / 4);
+	for (i = 0; i < P; i++) {
+		cp[i] = (struct fanout_child_params){ .slot = slots.va + 4 * i, .value = 0x700 + i,
+						      .spin = 200 };
+		rtl_klaunch_init(&lc[i], rtl_kimage_fn(&k, "fanout_child"), 1, 1, &cp[i], sizeof(cp[i]));
+		rtl_klaunch_prepare(ctx, &lc[i], 0x300 + i);
+		rtl_buf_wr32(env, &tmds, 4 * i, lc[i].tmd.va);
+		/* parent i: one CTA, its CTA id 0, so each parent gets its own arrays */
+		pp[i] = (struct fanout_params){ .tmds = tmds.va + 4 * i, .slots = slots.va + 4 * i,
+						.res = res.va + 4 * t * i, .status = status.va + 4 * i };
+		rtl_klaunch_init(&lp[i], rtl_kimage_fn(&k, "fanout"), 1, t, &pp[i], sizeof(pp[i]));
+		lp[i].prio = 8;
+		rtl_klaunch_prepare(ctx, &lp[i], 0x400 + i);
+		ppu_pb_launch(&pb, lp[i].tmd.va);
+	}
+	ppu_pb_method(&pb, PPU_HOST_WFI, 0);
+	ch = rtl_cchan_create(env, ctx, 2, 0, 8, 2);
+	rtl_chan_submit(ch, &pb);
+	ck_assert_int_eq(rtl_chan_wait(ch, 20000000), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO), 0);
+	for (i = 0; i < P; i++) {
+		ck_assert_uint_eq(rtl_buf_rd32(env, &status, 4 * i), PPU_ECALL_STATUS_OK);
+		ck_assert_uint_eq(rtl_buf_rd32(env, &lp[i].sem, 0), 0x400 + i);
+		ck_assert_uint_eq(rtl_buf_rd32(env, &lc[i].sem, 0), 0x300 + i);
+		for (j = 0; j < t; j++)
+			ck_assert_msg(rtl_buf_rd32(env, &res, 4 * (t * i + j)) == 0x700 + i,
+				      "parent %u thread %u: 0x%x", i, j,
+				      rtl_buf_rd32(env, &res, 4 * (t * i + j)));
+	}
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_DEV_LAUNCHES), P);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_TASKS_COMPLETED), 2 * P);
+	ck_assert_uint_ge(rtl_perf_read(env, PPU_PERF_EVICTIONS), 1);
+	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
+	rtl_chan_destroy(ch);
+	rtl_kimage_free(&k);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+END_TEST
+
+/*
  * ppu_launch from C: each parent thread launches a child grid sized by its
  * input (1..6 CTAs), the children add into the parent's sum atomically,
  * and each parent reads its sum after WAIT_CHILDREN; checked against the
@@ -523,6 +593,7 @@ Suite *suite_children(void)
 	tcase_add_test(tc, wait_children_sees_the_childrens_writes);
 	tcase_add_test(tc, bad_child_tmds_are_the_threads_error);
 	tcase_add_test(tc, waiting_parents_on_every_context_do_not_deadlock);
+	tcase_add_test(tc, waiting_parents_in_every_slot_do_not_deadlock);
 	tcase_add_test(tc, children_sized_by_data_add_up_like_the_cpu);
 	tcase_add_loop_test(tc, divergent_phase_gives_the_books_value_in_both_styles, 0, 2);
 	tcase_add_loop_test(tc, bezier_tessellation_matches_the_cpu, 0, 2);

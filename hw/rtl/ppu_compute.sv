@@ -88,6 +88,7 @@ module ppu_compute #(
   output logic                          perf_dlaunch,     // device launch accepted
   output logic                          perf_ddepth,      // device launch past the depth limit
   output logic                          perf_derr,        // device launch failed otherwise
+  output logic                          perf_wsave,       // CTA saved while waiting for children
   output logic [2:0]                    perf_ctxsw,       // units saving or restoring this cycle
   output logic [2:0]                    perf_wave,        // waves brought in this cycle
   input  logic [7:0]                    dbg_tid,
@@ -283,7 +284,7 @@ module ppu_compute #(
             !g_wr_rsp_valid && !g_tsem_rsp_valid && !g_asem_rsp_valid && !inv_q &&
             !cl_rsp_valid && !(|nonstall) && !trace.valid && !icache_inv_tasks &&
             !perf_launch && !perf_dispatch && !perf_complete && !perf_preempt && !perf_resume && !perf_evict &&
-            !perf_dlaunch && !perf_ddepth && !perf_derr &&
+            !perf_dlaunch && !perf_ddepth && !perf_derr && !perf_wsave &&
             perf_ctxsw == '0 && perf_wave == '0 && perf_retire == '0 && perf_issue == '0 && perf_icache_miss == '0;
     for (int i = 0; i < NUM_CU; i++)
       if (free_ctx[i*FC_W +: FC_W] != FC_W'(CU_CONTEXTS)) quiet = 1'b0;
@@ -317,7 +318,7 @@ module ppu_compute #(
     .kill_valid, .kill_ready, .kill,
     .icache_inv(icache_inv_tasks),
     .trace, .perf_launch, .perf_dispatch, .perf_complete, .perf_preempt, .perf_resume, .perf_evict,
-    .perf_dlaunch, .perf_ddepth, .perf_derr,
+    .perf_dlaunch, .perf_ddepth, .perf_derr, .perf_wsave,
     .no_preempt(task_ctrl_q[0]), .no_evict(task_ctrl_q[1]), .dbg_tid(dbg_tid_q), .dbg(dbg_task), .idle(tasks_idle)
   );
   assign g_x_req[NUM_CU*XW +: XW] = t_x_req;

@@ -267,6 +267,7 @@ module ppu_cu_sched #(
   logic [CTX-1:0]     killed_q, killed_d;
   logic [CTX-1:0]     pre_q, pre_d;         // preemption requested
   logic [CTX-1:0]     sav_q, sav_d;         // ... and its records being stored
+  logic [CTX-1:0]     wsv_q, wsv_d;         // ... because its threads wait for children
   logic [CTX*2-1:0]   evk_q, evk_d;         // done kind (cu_ev_e)
   logic [CTX-1:0]     fpend_q, fpend_d;
   logic [FRW-1:0]     frec_q [CTX];
@@ -500,7 +501,7 @@ module ppu_cu_sched #(
 
   always_comb begin
     logic [CTX-1:0] release_e;
-    logic [CTX-1:0] quiet, allset, allsaved, save_go, allblk, wave_go, wave_ld;
+    logic [CTX-1:0] quiet, allset, allsaved, save_go, allblk, wave_go, wave_ld, allwait, anykw;
     logic           cm_wr;
     logic [17:0]    ti;
     logic [TW-1:0]  lv, ar;
@@ -535,6 +536,7 @@ module ppu_cu_sched #(
     killed_d = killed_q;
     pre_d    = pre_q;
     sav_d    = sav_q;
+    wsv_d    = wsv_q;
     evk_d    = evk_q;
     fpend_d  = fpend_q;
     release_e = '0;
@@ -599,8 +601,15 @@ module ppu_cu_sched #(
     quiet    = '1;
     allset   = '1;
     allsaved = '1;
+    allwait  = '1;
+    anykw    = '0;
     for (int c = 0; c < CTX; c++) begin
       if (!is_free[c]) begin
+        // a CTA whose live threads all wait (for children or at the
+        // barrier), one for children, gives up its contexts (SAVED_WAIT)
+        if (st_q[c*4 +: 4] != S_KWAIT && st_q[c*4 +: 4] != S_BAR && st_q[c*4 +: 4] != S_EXIT)
+          allwait[cta_q[c*CW +: CW]] = 1'b0;
+        if (st_q[c*4 +: 4] == S_KWAIT) anykw[cta_q[c*CW +: CW]] = 1'b1;
         if (busy[c]) quiet[cta_q[c*CW +: CW]] = 1'b0;
         if (!settled[c]) allset[cta_q[c*CW +: CW]] = 1'b0;
         if (st_q[c*4 +: 4] != S_SAVED || scnt_q[c*SW +: SW] != '0)
@@ -639,12 +648,15 @@ module ppu_cu_sched #(
         if (killed_q[e] && quiet[e]) begin
           est_d[e*2 +: 2] = E_DONE;
           evk_d[e*2 +: 2] = 2'(ppu_types_pkg::CU_EV_KILLED);
-        end else if (pre_q[e] && !frozen_q[e] && !sav_q[e] && allset[e]) begin
+        end else if ((pre_q[e] || (allwait[e] && anykw[e] && !mw_q[e])) &&
+                     !frozen_q[e] && !sav_q[e] && allset[e]) begin
           save_go[e] = 1'b1;
           sav_d[e]   = 1'b1;
+          wsv_d[e]   = !pre_q[e];
         end else if (sav_q[e] && !frozen_q[e] && allsaved[e]) begin
           est_d[e*2 +: 2] = E_DONE;
-          evk_d[e*2 +: 2] = 2'(ppu_types_pkg::CU_EV_SAVED);
+          evk_d[e*2 +: 2] = wsv_q[e] ? 2'(ppu_types_pkg::CU_EV_SAVED_WAIT)
+                                     : 2'(ppu_types_pkg::CU_EV_SAVED);
         end
       end
     end
@@ -862,6 +874,7 @@ module ppu_cu_sched #(
       killed_d[efree_idx]              = 1'b0;
       pre_d[efree_idx]                 = 1'b0;
       sav_d[efree_idx]                 = 1'b0;
+      wsv_d[efree_idx]                 = 1'b0;
       fpend_d[efree_idx]               = 1'b0;
     end
   end
@@ -900,6 +913,7 @@ module ppu_cu_sched #(
       killed_q   <= '0;
       pre_q      <= '0;
       sav_q      <= '0;
+      wsv_q      <= '0;
       evk_q      <= '0;
       fpend_q    <= '0;
       for (int e = 0; e < CTX; e++) frec_q[e] <= '0;
@@ -940,6 +954,7 @@ module ppu_cu_sched #(
       killed_q <= killed_d;
       pre_q    <= pre_d;
       sav_q    <= sav_d;
+      wsv_q    <= wsv_d;
       evk_q    <= evk_d;
       fpend_q  <= fpend_d;
       // (the pipeline's fault wins over a store's for the same CTA)

@@ -145,6 +145,7 @@ module ppu_tasks #(
   output logic                         perf_dlaunch,      // device launch accepted
   output logic                         perf_ddepth,       // device launch past the depth limit
   output logic                         perf_derr,         // device launch failed otherwise
+  output logic                         perf_wsave,        // CTA saved while waiting for children
   input  logic                         no_preempt,        // policy: never preempt
   input  logic                         no_evict,          // policy: never evict
   input  logic [7:0]                   dbg_tid,
@@ -326,9 +327,10 @@ module ppu_tasks #(
   // Rows are per slot, element j at j*width (Yosys: no arrays of arrays).
   logic [S*KMAX-1:0]      jp_run;         // RUN: on a CU (slot s at s*KMAX)
   logic [S*KMAX-1:0]      jp_kill;        // KILLING: on a CU, kill sent
-  logic [S*KMAX-1:0]      jp_kids;        // EXITED_KIDS (issue 13): never set yet
+  logic [S*KMAX-1:0]      jp_kids;        // EXITED_KIDS: exited, its children not all done
   logic [S*KMAX-1:0]      jp_save;        // SAVING: on a CU, preemption requested
   logic [S*KMAX-1:0]      jp_saved;       // SAVED: its thread records in the task block
+  logic [S*KMAX-1:0]      jp_savew;       // SAVED_WAIT: saved, its children not all done
   (* mem2reg *) logic [KMAX*8-1:0]      js_kids [S];    // children outstanding per j (issue 13)
   (* mem2reg *) logic [KMAX*32-1:0]     js_cta  [S];    // CTA id while RUN/KILLING
   (* mem2reg *) logic [KMAX*CU_W-1:0]   js_cu   [S];    // its CU
@@ -558,7 +560,8 @@ module ppu_tasks #(
   always_comb begin
     ew_ss = '0;
     for (int j = 0; j < KMAX; j++)
-      if (jp_saved[32'(f_slot)*KMAX + j]) ew_ss[3*j +: 3] = SS_SAVED;
+      if (jp_saved[32'(f_slot)*KMAX + j] || jp_savew[32'(f_slot)*KMAX + j])
+        ew_ss[3*j +: 3] = SS_SAVED;
     ew_ff = ffs32(ew_mask);
     ew_j  = ew_ff[J_W-1:0];
     ew_va   = sl_block[f_slot] + HW_OFF + 32'({ew_idx, 2'b00});
@@ -588,7 +591,8 @@ module ppu_tasks #(
   always_comb begin
     for (int s = 0; s < S; s++) begin
       m_free[s]  = ~(jp_run[s*KMAX +: KMAX] | jp_kill[s*KMAX +: KMAX] | jp_kids[s*KMAX +: KMAX] |
-                     jp_save[s*KMAX +: KMAX] | jp_saved[s*KMAX +: KMAX]) & sl_kmask[s];
+                     jp_save[s*KMAX +: KMAX] | jp_saved[s*KMAX +: KMAX] |
+                     jp_savew[s*KMAX +: KMAX]) & sl_kmask[s];
       m_run[s]   = jp_run[s*KMAX +: KMAX];
       m_live[s]  = jp_run[s*KMAX +: KMAX] | jp_kill[s*KMAX +: KMAX] | jp_save[s*KMAX +: KMAX];
       m_saved[s] = jp_saved[s*KMAX +: KMAX];
@@ -1126,7 +1130,7 @@ module ppu_tasks #(
   logic [J_W:0]     ev_ff;
   logic             ev_hit, ev_fire;
   logic [J_W-1:0]   ev_j;
-  logic             ev_exit, ev_saved;
+  logic             ev_exit, ev_saved, ev_savedw;
   always_comb begin
     ev_slot  = ev.tslot[TS_W-1:0];
     ev_match = '0;
@@ -1140,6 +1144,8 @@ module ppu_tasks #(
     // saved, and no kill was sent meanwhile (else the CTA is dropped)
     ev_saved = ev.kind == ppu_types_pkg::CU_EV_SAVED &&
                !jp_kill[32'(ev_slot)*KMAX + 32'(ev_j)];
+    ev_savedw = ev.kind == ppu_types_pkg::CU_EV_SAVED_WAIT &&
+                !jp_kill[32'(ev_slot)*KMAX + 32'(ev_j)];
   end
   assign ev_ready = !tr_fsm_v;
   assign ev_fire  = ev_valid && ev_ready;
@@ -1366,7 +1372,8 @@ module ppu_tasks #(
   // children outstanding) or, SAVED, keeps it as SAVED; a dispatch takes a
   // free or a saved one.  Distinct save slots but for a kill and an event
   // of the same CTA.
-  logic [S*KMAX-1:0] jp_run_n, jp_kill_n, jp_kids_n, jp_save_n, jp_saved_n;
+  logic [S*KMAX-1:0] jp_run_n, jp_kill_n, jp_kids_n, jp_save_n, jp_saved_n, jp_savew_n;
+  logic              ev_kids_out;       // the CTA of a SAVED_WAIT still has children out
   logic            ev_has_kids;
   logic            pre_go, evp_go;
   assign pre_go = ppick_v;
@@ -1430,12 +1437,15 @@ module ppu_tasks #(
     jp_kids_n  = jp_kids;
     jp_save_n  = jp_save;
     jp_saved_n = jp_saved;
+    jp_savew_n = jp_savew;
+    ev_kids_out = d_coarse[sl_tid[ev_slot]] ? d_children[sl_tid[ev_slot]] != 7'd0 : ev_has_kids;
     if (a_fill) begin
       jp_run_n[32'(f_slot)*KMAX +: KMAX]   = '0;
       jp_kill_n[32'(f_slot)*KMAX +: KMAX]  = '0;
       jp_kids_n[32'(f_slot)*KMAX +: KMAX]  = '0;
       jp_save_n[32'(f_slot)*KMAX +: KMAX]  = '0;
       jp_saved_n[32'(f_slot)*KMAX +: KMAX] = '0;
+      jp_savew_n[32'(f_slot)*KMAX +: KMAX] = '0;
     end
     if (kill_fire && !kq_save &&
         (jp_run[32'(kq_slot)*KMAX + 32'(kq_j)] || jp_save[32'(kq_slot)*KMAX + 32'(kq_j)])) begin
@@ -1455,10 +1465,24 @@ module ppu_tasks #(
       jp_run_n[32'(ev_slot)*KMAX + 32'(ev_j)]   = 1'b0;
       jp_kill_n[32'(ev_slot)*KMAX + 32'(ev_j)]  = 1'b0;
       jp_save_n[32'(ev_slot)*KMAX + 32'(ev_j)]  = 1'b0;
-      jp_saved_n[32'(ev_slot)*KMAX + 32'(ev_j)] = ev_saved;
-      jp_kids_n[32'(ev_slot)*KMAX + 32'(ev_j)]  = ev_has_kids && !ev_saved;
+      // (a SAVED_WAIT whose children are all done already is plain SAVED)
+      jp_saved_n[32'(ev_slot)*KMAX + 32'(ev_j)] = ev_saved || (ev_savedw && !ev_kids_out);
+      jp_savew_n[32'(ev_slot)*KMAX + 32'(ev_j)] = ev_savedw && ev_kids_out;
+      jp_kids_n[32'(ev_slot)*KMAX + 32'(ev_j)]  = ev_has_kids && !ev_saved && !ev_savedw;
     end
-    if (pd_zero) jp_kids_n[32'(pd_slot)*KMAX + 32'(pd_j)] = 1'b0;
+    // the last child of a CTA: exited, its save slot is free; saved while
+    // waiting, it may resume (all CTAs of a coarsely waiting task at once)
+    if (pd_zero) begin
+      jp_kids_n[32'(pd_slot)*KMAX + 32'(pd_j)]  = 1'b0;
+      jp_saved_n[32'(pd_slot)*KMAX + 32'(pd_j)] = jp_saved_n[32'(pd_slot)*KMAX + 32'(pd_j)] |
+                                                  jp_savew_n[32'(pd_slot)*KMAX + 32'(pd_j)];
+      jp_savew_n[32'(pd_slot)*KMAX + 32'(pd_j)] = 1'b0;
+    end
+    if (pd_coarse0) begin
+      jp_saved_n[32'(pd_slot)*KMAX +: KMAX] = jp_saved_n[32'(pd_slot)*KMAX +: KMAX] |
+                                              jp_savew_n[32'(pd_slot)*KMAX +: KMAX];
+      jp_savew_n[32'(pd_slot)*KMAX +: KMAX] = '0;
+    end
     if (a_hw_ok) jp_saved_n[32'(f_slot)*KMAX +: KMAX] = hw_saved;
     if (disp_go) begin
       jp_run_n[32'(cand_slot)*KMAX + 32'(d_j)]   = 1'b1;
@@ -1736,7 +1760,7 @@ module ppu_tasks #(
         f_va    <= {d_tmd[sl_tid[evc_slot]], 6'b0};
         f_op    <= OP_EVICT;
         ew_idx  <= '0;
-        ew_mask <= m_saved[evc_slot];
+        ew_mask <= m_saved[evc_slot] | jp_savew[32'(evc_slot)*KMAX +: KMAX];
       end
       if (st == S_E_SEMWAIT && sem_rsp_valid && !sem_rsp.fault) begin
         if (ew_idx != 3'd6) ew_idx <= ew_idx + 3'd1;
@@ -1832,6 +1856,7 @@ module ppu_tasks #(
   assign perf_preempt  = pre_go || evp_go;
   assign perf_evict    = trace_q.valid && trace_q.kind == TR_EVICT;
   assign perf_complete = trace_q.valid && trace_q.kind == TR_COMPLETE;
+  assign perf_wsave    = trace_q.valid && trace_q.kind == TR_SAVED && trace_q.a[24];
 
   always_comb
     for (int c = 0; c < NC; c++) begin
@@ -1855,6 +1880,7 @@ module ppu_tasks #(
       jp_kids  <= '0;
       jp_save  <= '0;
       jp_saved <= '0;
+      jp_savew <= '0;
       dq_valid <= 1'b0;
       dq_cu    <= '0;
       dq_slot  <= '0;
@@ -1989,6 +2015,7 @@ module ppu_tasks #(
       jp_kids <= jp_kids_n;
       jp_save <= jp_save_n;
       jp_saved <= jp_saved_n;
+      jp_savew <= jp_savew_n;
       if (a_fill) js_kids[f_slot] <= '0;
       if (a_dtake)
         for (int j = 0; j < KMAX; j++)
@@ -2010,7 +2037,9 @@ module ppu_tasks #(
         trace_q <= tr_fsm;
       end else if (ev_fire && ev_hit) begin
         trace_q.valid <= 1'b1;
-        trace_q.kind  <= (ev.kind == ppu_types_pkg::CU_EV_SAVED) ? TR_SAVED : TR_EXIT;
+        // (A bit 24: KILLED for CTA_EXIT, SAVED_WAIT for CTA_SAVED)
+        trace_q.kind  <= (ev.kind == ppu_types_pkg::CU_EV_SAVED ||
+                          ev.kind == ppu_types_pkg::CU_EV_SAVED_WAIT) ? TR_SAVED : TR_EXIT;
         trace_q.chid  <= 8'(sl_chid[ev_slot]);
         trace_q.a     <= {7'b0, !ev_exit && ev.kind != ppu_types_pkg::CU_EV_SAVED, 8'(ev_cu), 3'b0,
                           ev_j, 8'(sl_tid[ev_slot])};

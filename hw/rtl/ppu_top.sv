@@ -162,7 +162,7 @@ module ppu_top #(
   logic                         perf_launch, perf_dispatch, perf_complete;
   logic [2:0]                   perf_retire, perf_issue, perf_icache_miss, perf_ctxsw, perf_wave;
   logic                         perf_preempt, perf_resume, perf_evict;
-  logic                         perf_dlaunch, perf_ddepth, perf_derr;
+  logic                         perf_dlaunch, perf_ddepth, perf_derr, perf_wsave;
   logic perf_doorbell, perf_gp_entry, perf_method, perf_switch;
   logic perf_acq_ok, perf_acq_fail, perf_release, perf_reduction, perf_amo, perf_beat, tlb_miss;
 
@@ -250,7 +250,7 @@ module ppu_top #(
         .asem_rsp_valid(sem_rsp_valid[3]), .sem_rsp,
         .trace(tr_comp), .perf_launch, .perf_dispatch, .perf_complete,
         .perf_retire, .perf_issue, .perf_icache_miss, .perf_preempt, .perf_resume, .perf_evict, .perf_ctxsw, .perf_wave,
-        .perf_dlaunch, .perf_ddepth, .perf_derr,
+        .perf_dlaunch, .perf_ddepth, .perf_derr, .perf_wsave,
         .dbg_tid(task_dbg_sel), .task_ctrl, .dbg_task(td),
         .dbg_cu(cu_dbg_sel[15:8]), .dbg_ctx(cu_dbg_sel[7:0]),
         .dbg_state(cst), .dbg_pc(cu_dbg_pc), .dbg_thread(cthread), .dbg_tslot(ctslot),
@@ -304,7 +304,7 @@ module ppu_top #(
     assign {perf_launch, perf_dispatch, perf_complete} = 3'b000;
     assign {perf_retire, perf_issue, perf_icache_miss, perf_ctxsw, perf_wave} = '0;
     assign {perf_preempt, perf_resume, perf_evict} = 3'b000;
-    assign {perf_dlaunch, perf_ddepth, perf_derr} = 3'b000;
+    assign {perf_dlaunch, perf_ddepth, perf_derr, perf_wsave} = 4'b0000;
     assign {task_dbg0, task_dbg1, task_dbg_next_cta, task_dbg_exited, task_dbg_tmd_va} = '0;
     assign {cu_dbg0, cu_dbg_pc, cu_dbg_cta_id} = '0;
   end
@@ -415,6 +415,7 @@ module ppu_top #(
     perf_inc[pi(ppu_hw_pkg::PPU_PERF_DEV_LAUNCHES)]     = perf_dlaunch;
     perf_inc[pi(ppu_hw_pkg::PPU_PERF_DEV_LAUNCH_DEPTH_ERRORS)] = perf_ddepth;
     perf_inc[pi(ppu_hw_pkg::PPU_PERF_DEV_LAUNCH_ERRORS)] = perf_derr;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_WAIT_SAVES)]       = perf_wsave;
     perf_inc[pi(ppu_hw_pkg::PPU_PERF_CTXSW_CYCLES) +: 3]    = perf_ctxsw;
     perf_inc[pi(ppu_hw_pkg::PPU_PERF_WAVE_SWITCHES) +: 3]   = perf_wave;
     perf_inc[pi(ppu_hw_pkg::PPU_PERF_CU_INSTRET) +: 3]      = perf_retire;

@@ -277,7 +277,8 @@ package ppu_types_pkg;
   typedef enum logic [1:0] {
     CU_EV_EXITED = 2'd0,       // every thread exited, every store acknowledged
     CU_EV_KILLED = 2'd1,       // dropped by a kill, after quiescing
-    CU_EV_SAVED  = 2'd2        // preempted: every thread record written and acknowledged
+    CU_EV_SAVED  = 2'd2,       // preempted: every thread record written and acknowledged
+    CU_EV_SAVED_WAIT = 2'd3    // saved the same way because its threads wait for children
   } cu_ev_e;
 
   localparam int unsigned CU_EV_W = 2 + CU_TSLOT_W + 32;     // cu_ev_t

@@ -3,6 +3,7 @@
  * Helpers of the runtime's guest tests; see rt_guest.h.  White-box where a
  * test must get past the runtime's own checks.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "ppu_internal.h"
@@ -37,4 +38,14 @@ void rt_raw_copy_unchecked(ppu_ctx *ctx, ppu_devptr dst, ppu_devptr src, uint32_
 	s->last_chan = s->chan;
 	s->last_seq = seq;
 	s->has_work = 1;
+}
+
+void rt_load_kernel(ppu_ctx *ctx, const char *file, const char *name, ppu_module **m,
+		    ppu_function **fn)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/lib/ppu/%s.elf", file);
+	RT(ppu_module_load(ctx, path, m));
+	RT(ppu_module_get_function(*m, name, fn));
 }

@@ -25,4 +25,8 @@ void rt_small_copy(ppu_ctx *ctx, ppu_stream *s);
  */
 void rt_raw_copy_unchecked(ppu_ctx *ctx, ppu_devptr dst, ppu_devptr src, uint32_t len);
 
+/* Loads /lib/ppu/@file.elf (the sample kernels) and finds its kernel @name. */
+void rt_load_kernel(ppu_ctx *ctx, const char *file, const char *name, ppu_module **m,
+		    ppu_function **fn);
+
 #endif /* RT_GUEST_H */

@@ -22,17 +22,7 @@
 #include "rt_guest.h"
 #include "device/samples/samples.h"
 
-#define ELF_DIR "/lib/ppu/"
 
-static void load(ppu_ctx *ctx, const char *file, const char *name, ppu_module **m,
-		 ppu_function **fn)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), ELF_DIR "%s.elf", file);
-	RT(ppu_module_load(ctx, path, m));
-	RT(ppu_module_get_function(*m, name, fn));
-}
 
 static void *host_alloc(ppu_ctx *ctx, size_t bytes, ppu_devptr *d)
 {
@@ -83,7 +73,7 @@ START_TEST(a_chain_on_a_prioritised_stream_runs_at_parent_plus_one)
 	RT(ppu_ctx_set_limit(ctx, PPU_LIMIT_MAX_NESTING_DEPTH, 4));
 	RT(ppu_ctx_get_stream_priority_range(ctx, &lo, &hi));
 	ck_assert_int_eq(hi - lo + 1, 16);
-	load(ctx, "dp_chain", "dp_chain", &m, &fn);
+	rt_load_kernel(ctx, "dp_chain", "dp_chain", &m, &fn);
 	RT(ppu_stream_create_with_priority(ctx, lo + 1, &s));
 	RT(ppu_stream_get_device_priority(s, &dp));
 	ck_assert_uint_eq(dp, 4);
@@ -122,7 +112,7 @@ START_TEST(divergent_phase_gives_the_books_value_in_both_styles)
 
 	RT(ppu_ctx_create(&ctx, 0, 0));
 	RT(ppu_ctx_set_limit(ctx, PPU_LIMIT_MAX_NESTING_DEPTH, 2));
-	load(ctx, "diverge", "diverge_cta", &m, &fn);
+	rt_load_kernel(ctx, "diverge", "diverge_cta", &m, &fn);
 	foo = host_alloc(ctx, 4, &food);
 	host_alloc(ctx, K * 4, &xd);
 	host_alloc(ctx, K * DIVERGE_POOL_STRIDE, &pool);
@@ -155,7 +145,7 @@ START_TEST(children_sized_by_data_add_up_like_the_cpu)
 
 	RT(ppu_ctx_create(&ctx, 0, 0));
 	RT(ppu_ctx_set_limit(ctx, PPU_LIMIT_MAX_NESTING_DEPTH, 2));
-	load(ctx, "dp_sum", "dp_sum", &m, &fn);
+	rt_load_kernel(ctx, "dp_sum", "dp_sum", &m, &fn);
 	RT(ppu_stream_create_with_priority(ctx, 3, &s));
 	counts = host_alloc(ctx, N * 4, &cd);
 	for (i = 0; i < N; i++) {
@@ -211,7 +201,7 @@ START_TEST(bezier_tessellation_matches_the_cpu)
 
 	RT(ppu_ctx_create(&ctx, 0, 0));
 	RT(ppu_ctx_set_limit(ctx, PPU_LIMIT_MAX_NESTING_DEPTH, 2));
-	load(ctx, "bezier", "bezier", &m, &fn);
+	rt_load_kernel(ctx, "bezier", "bezier", &m, &fn);
 	RT(ppu_stream_create_with_priority(ctx, 5, &s));
 	lines = host_alloc(ctx, N * sizeof(*lines), &ld);
 	pts = host_alloc(ctx, N * BEZIER_MAX_POINTS * 8, &pd);
@@ -268,7 +258,7 @@ START_TEST(recursive_quicksort_matches_qsort)
 
 	RT(ppu_ctx_create(&ctx, 0, 0));
 	RT(ppu_ctx_set_limit(ctx, PPU_LIMIT_MAX_NESTING_DEPTH, 8));
-	load(ctx, "qsort_dp", "qsort_dp", &m, &fn);
+	rt_load_kernel(ctx, "qsort_dp", "qsort_dp", &m, &fn);
 	data = host_alloc(ctx, N * 4, &dd);
 	for (i = 0; i < N; i++)
 		data[i] = ref[i] = lcg(&seed);

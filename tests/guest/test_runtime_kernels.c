@@ -22,7 +22,6 @@
 #include "rt_guest.h"
 #include "device/samples/samples.h"
 
-#define ELF_DIR "/lib/ppu/"
 
 /* The device must run kernels; the message says why not. */
 static void need_compute(ppu_ctx *ctx, struct ppu_device_info *info)
@@ -49,11 +48,7 @@ static ppu_dim3 dim(uint32_t x)
 
 static void load(ppu_ctx *ctx, const char *name, ppu_module **m, ppu_function **fn)
 {
-	char path[64];
-
-	snprintf(path, sizeof(path), ELF_DIR "%s.elf", name);
-	RT(ppu_module_load(ctx, path, m));
-	RT(ppu_module_get_function(*m, name, fn));
+	rt_load_kernel(ctx, name, name, m, fn);
 }
 
 /* A host allocation of @n words. */

@@ -35,6 +35,25 @@ struct chain {
 	uint32_t bad1_faults;	/* ... and the TMD read faults the channel */
 };
 
+/* Submits @l on @ch and waits for it: no fault. */
+static void run_one(struct rtl_chan *ch, const struct rtl_klaunch *l, uint64_t max_cycles)
+{
+	rtl_klaunch_submit(ch, l, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(ch, max_cycles), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO), 0);
+}
+
+/* No protocol error, then everything freed. */
+static void finish(struct rtl_env *env, struct rtl_ctx *ctx, struct rtl_kimage *k,
+		   struct rtl_chan *ch)
+{
+	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
+	rtl_chan_destroy(ch);
+	rtl_kimage_free(k);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+
 /*
  * (@c zeroed but for bad1 and bad1_faults)
  * @levels positions of the nest kernel, the first launched by the host at
@@ -82,11 +101,7 @@ static void chain_run(struct chain *c, unsigned int levels, uint32_t prio, uint3
 
 static void chain_end(struct chain *c)
 {
-	ck_assert_uint_eq(rtl_protocol_errors(c->env), 0);
-	rtl_chan_destroy(c->ch);
-	rtl_kimage_free(&c->k);
-	rtl_ctx_destroy(c->ctx);
-	rtl_env_destroy(c->env);
+	finish(c->env, c->ctx, &c->k, c->ch);
 }
 
 static uint32_t out_word(struct chain *c, unsigned int level, unsigned int w)
@@ -271,9 +286,7 @@ START_TEST(waiting_parents_on_every_context_do_not_deadlock)
 	lp.prio = 8;
 	rtl_klaunch_prepare(ctx, &lp, 0x1ff);
 	ch = rtl_cchan_create(env, ctx, 2, 0, 8, 2);
-	rtl_klaunch_submit(ch, &lp, 0, 0);
-	ck_assert_int_eq(rtl_chan_wait(ch, 8000000), 0);
-	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO), 0);
+	run_one(ch, &lp, 8000000);
 
 	for (i = 0; i < ctas; i++)
 		ck_assert_uint_eq(rtl_buf_rd32(env, &status, 4 * i), PPU_ECALL_STATUS_OK);
@@ -285,11 +298,7 @@ START_TEST(waiting_parents_on_every_context_do_not_deadlock)
 	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_TASKS_COMPLETED), ctas + 1);
 	/* (with NO_PREEMPT the only preemptions are an eviction's: 9 tasks, 8 slots) */
 	ck_assert_uint_ge(rtl_perf_read(env, PPU_PERF_WAIT_SAVES), 1);
-	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
-	rtl_chan_destroy(ch);
-	rtl_kimage_free(&k);
-	rtl_ctx_destroy(ctx);
-	rtl_env_destroy(env);
+	finish(env, ctx, &k, ch);
 }
 END_TEST
 
@@ -355,11 +364,7 @@ START_TEST(waiting_parents_in_every_slot_do_not_deadlock)
 	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_DEV_LAUNCHES), P);
 	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_TASKS_COMPLETED), 2 * P);
 	ck_assert_uint_ge(rtl_perf_read(env, PPU_PERF_EVICTIONS), 1);
-	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
-	rtl_chan_destroy(ch);
-	rtl_kimage_free(&k);
-	rtl_ctx_destroy(ctx);
-	rtl_env_destroy(env);
+	finish(env, ctx, &k, ch);
 }
 END_TEST
 
@@ -399,9 +404,7 @@ START_TEST(children_sized_by_data_add_up_like_the_cpu)
 	l.prio = 30;
 	rtl_klaunch_prepare(ctx, &l, 7);
 	ch = rtl_cchan_create(env, ctx, 3, 0, 30, 2);
-	rtl_klaunch_submit(ch, &l, 0, 0);
-	ck_assert_int_eq(rtl_chan_wait(ch, 8000000), 0);
-	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO), 0);
+	run_one(ch, &l, 8000000);
 	for (i = 0; i < N; i++) {
 		want = 0;
 		for (g = 0; g < cnt[i] * DP_SUM_CHILD_T; g++)
@@ -414,11 +417,7 @@ START_TEST(children_sized_by_data_add_up_like_the_cpu)
 	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_DEV_LAUNCHES), children);
 	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_TASKS_COMPLETED), children + 1);
 	ck_assert_uint_eq(rtl_buf_rd32(env, &l.sem, 0), 7);
-	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
-	rtl_chan_destroy(ch);
-	rtl_kimage_free(&k);
-	rtl_ctx_destroy(ctx);
-	rtl_env_destroy(env);
+	finish(env, ctx, &k, ch);
 }
 END_TEST
 
@@ -448,17 +447,11 @@ START_TEST(divergent_phase_gives_the_books_value_in_both_styles)
 	rtl_klaunch_init(&l, rtl_kimage_fn(&k, "diverge_cta"), K, SPACING * M, &p, sizeof(p));
 	rtl_klaunch_prepare(ctx, &l, 1);
 	ch = rtl_cchan_create(env, ctx, 1, 0, 0, 2);
-	rtl_klaunch_submit(ch, &l, 0, 0);
-	ck_assert_int_eq(rtl_chan_wait(ch, 20000000), 0);
-	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO), 0);
+	run_one(ch, &l, 20000000);
 	ck_assert_uint_eq(rtl_buf_rd32(env, &foo, 0), K * (N * M + 5 * (M - 1)));
 	ck_assert_uint_eq(rtl_buf_rd32(env, &foo, 0), 8502);
 	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_DEV_LAUNCHES), dp ? K : 0);
-	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
-	rtl_chan_destroy(ch);
-	rtl_kimage_free(&k);
-	rtl_ctx_destroy(ctx);
-	rtl_env_destroy(env);
+	finish(env, ctx, &k, ch);
 }
 END_TEST
 
@@ -505,9 +498,7 @@ START_TEST(bezier_tessellation_matches_the_cpu)
 	rtl_klaunch_init(&l, rtl_kimage_fn(&k, "bezier"), 2, N / 2, &p, sizeof(p));
 	rtl_klaunch_prepare(ctx, &l, 1);
 	ch = rtl_cchan_create(env, ctx, 1, 0, 0, 2);
-	rtl_klaunch_submit(ch, &l, 0, 0);
-	ck_assert_int_eq(rtl_chan_wait(ch, 20000000), 0);
-	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO), 0);
+	run_one(ch, &l, 20000000);
 	for (i = 0; i < N; i++) {
 		struct bezier_line got;
 		int32_t want[2], pt[2];
@@ -525,11 +516,7 @@ START_TEST(bezier_tessellation_matches_the_cpu)
 		launched++;
 	}
 	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_DEV_LAUNCHES), flat ? 0 : launched);
-	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
-	rtl_chan_destroy(ch);
-	rtl_kimage_free(&k);
-	rtl_ctx_destroy(ctx);
-	rtl_env_destroy(env);
+	finish(env, ctx, &k, ch);
 }
 END_TEST
 
@@ -570,9 +557,7 @@ START_TEST(recursive_quicksort_matches_qsort)
 	rtl_klaunch_init(&l, rtl_kimage_fn(&k, "qsort_dp"), 1, 1, &p, sizeof(p));
 	rtl_klaunch_prepare(ctx, &l, 1);
 	ch = rtl_cchan_create(env, ctx, 1, 0, 0, 6);
-	rtl_klaunch_submit(ch, &l, 0, 0);
-	ck_assert_int_eq(rtl_chan_wait(ch, 40000000), 0);
-	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO), 0);
+	run_one(ch, &l, 40000000);
 	rtl_buf_read(env, &db, 0, got, sizeof(got));
 	qsort(data, N, 4, cmp_u32);
 	for (i = 0; i < N; i++)
@@ -580,11 +565,7 @@ START_TEST(recursive_quicksort_matches_qsort)
 	/* children really ran, deeper than one level, and stopped at N = 6 */
 	ck_assert_uint_ge(rtl_perf_read(env, PPU_PERF_DEV_LAUNCHES), 4);
 	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_DEV_LAUNCH_DEPTH_ERRORS), 0);
-	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
-	rtl_chan_destroy(ch);
-	rtl_kimage_free(&k);
-	rtl_ctx_destroy(ctx);
-	rtl_env_destroy(env);
+	finish(env, ctx, &k, ch);
 }
 END_TEST
 

@@ -569,6 +569,68 @@ START_TEST(recursive_quicksort_matches_qsort)
 }
 END_TEST
 
+/*
+ * Random trees of device launches (random fan-out, shapes, barriers and
+ * waits, up to N = 4) next to a spinning kernel of another channel at a
+ * random priority, some runs with preemption off: everything completes,
+ * every thread of every launched child ran exactly once, nothing faults.
+ */
+START_TEST(random_launch_trees_complete)
+{
+	enum { SLOTS = 192 };
+	uint64_t seed = 0x5eed0000u + (uint64_t)_i;
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	uint32_t ncu = rtl_reg_read(env, PPU_REG_CAP_NUM_CU);
+	uint32_t nctx = rtl_reg_read(env, PPU_REG_CAP_CU_CONTEXTS);
+	struct rtl_buf ctr, pool, sout;
+	struct dp_rand_params p;
+	struct spin_params sp;
+	struct rtl_kimage k, ks;
+	struct rtl_klaunch l, lsp;
+	struct rtl_chan *ch, *chs;
+	uint32_t c[4], fill_prio = lcg(&seed) % 16;
+
+	if (_i & 1)
+		rtl_reg_write(env, PPU_REG_TASK_CTRL, PPU_FSET(PPU_TASK_CTRL_NO_PREEMPT, 1));
+	rtl_kimage_load(ctx, "dp_rand", &k);
+	rtl_kimage_load(ctx, "spin", &ks);
+	ctr = rtl_buf_alloc(ctx, 0, 16);
+	pool = rtl_buf_alloc(ctx, 0, SLOTS * DP_RAND_SLOT);
+	sout = rtl_buf_alloc(ctx, 0, 8 * ncu * nctx * 4);
+	p = (struct dp_rand_params){ .seed = lcg(&seed), .counters = ctr.va, .pool = pool.va,
+				     .pool_slots = SLOTS };
+	rtl_klaunch_init(&l, rtl_kimage_fn(&k, "dp_rand"), 4, 8, &p, sizeof(p));
+	l.prio = 8;
+	rtl_klaunch_prepare(ctx, &l, 1);
+	sp = (struct spin_params){ .iters = 150, .seed = 3, .out = sout.va };
+	rtl_klaunch_init(&lsp, rtl_kimage_fn(&ks, "spin"), 8 * ncu, nctx, &sp, sizeof(sp));
+	lsp.prio = fill_prio;
+	rtl_klaunch_prepare(ctx, &lsp, 1);
+	chs = rtl_cchan_create(env, ctx, 3, 0, 63, 1);
+	ch = rtl_cchan_create(env, ctx, 1, 0, 8, 4);
+	rtl_klaunch_submit(chs, &lsp, 0, 0);
+	run_one(ch, &l, 40000000);
+	ck_assert_int_eq(rtl_chan_wait(chs, 40000000), 0);
+	ck_assert_uint_eq(rtl_chan_reg(chs, PPU_CHAN_FAULT_INFO), 0);
+	rtl_buf_read(env, &ctr, 0, c, sizeof(c));
+	ck_assert_msg(c[0] == 32 + c[1], "seed %d: %u threads ran, %u expected (%u launched "
+		      "threads, %u slots, %u refused)", _i, c[0], 32 + c[1], c[1], c[2], c[3]);
+	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_TASKS_COMPLETED),
+			  2 + rtl_perf_read(env, PPU_PERF_DEV_LAUNCHES));
+	if (env->verbose)
+		printf("random tree %d: %llu children, %u threads, %llu wait saves, %llu preemptions, "
+		       "%llu evictions, filler at %u\n", _i,
+		       (unsigned long long)rtl_perf_read(env, PPU_PERF_DEV_LAUNCHES), c[0],
+		       (unsigned long long)rtl_perf_read(env, PPU_PERF_WAIT_SAVES),
+		       (unsigned long long)rtl_perf_read(env, PPU_PERF_PREEMPTIONS),
+		       (unsigned long long)rtl_perf_read(env, PPU_PERF_EVICTIONS), fill_prio);
+	rtl_chan_destroy(chs);
+	rtl_kimage_free(&ks);
+	finish(env, ctx, &k, ch);
+}
+END_TEST
+
 Suite *suite_children(void)
 {
 	Suite *s = suite_create("children");
@@ -585,6 +647,7 @@ Suite *suite_children(void)
 	tcase_add_loop_test(tc, divergent_phase_gives_the_books_value_in_both_styles, 0, 2);
 	tcase_add_loop_test(tc, bezier_tessellation_matches_the_cpu, 0, 2);
 	tcase_add_test(tc, recursive_quicksort_matches_qsort);
+	tcase_add_loop_test(tc, random_launch_trees_complete, 0, 6);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -342,4 +342,20 @@ struct qsort_params {
 	uint32_t flat;		/* 1: recurse in the thread instead of launching (same cut-offs) */
 };
 
+/*
+ * A random tree of device launches (dp_rand.c), for stress tests: every
+ * thread counts itself in counters[0]; a thread may (by a hash of the seed,
+ * its task's depth and its global id) launch a child of 1..3 CTAs of 1..8
+ * threads from the pool (bump allocator counters[2]; an OK launch adds its
+ * threads to counters[1]) and may wait for its CTA's children, barriers
+ * included.  At the end counters[0] = the root's threads + counters[1].
+ */
+enum { DP_RAND_SLOT = 16384 };
+struct dp_rand_params {
+	uint32_t seed;
+	uint32_t counters;	/* uint32_t[4]: ran, launched threads, next slot, refused */
+	uint32_t pool;
+	uint32_t pool_slots;
+};
+
 #endif /* PPU_SAMPLES_H */

@@ -409,55 +409,27 @@ module ppu_compute #(
     .idle(sem_idle)
   );
 
-  // ---- CTA events: round robin over the units ----
-  logic [CU_W-1:0] ev_rr;
+  // ---- CTA events and device-runtime requests: round robin over the units ----
+  ppu_rr_pick #(.N(NUM_CU)) u_ev_rr (
+    .clk(gclk), .rst_n, .req(u_ev_valid), .take(ev_valid && ev_ready), .valid(ev_valid),
+    .pick(ev_cu)
+  );
   always_comb begin
-    logic [CU_W:0] c;
-    ev_valid = 1'b0;
-    ev_cu    = '0;
-    c        = '0;
-    for (int k = NUM_CU - 1; k >= 0; k--) begin
-      c = (CU_W + 1)'(ev_rr) + (CU_W + 1)'(k);
-      if (c >= (CU_W + 1)'(NUM_CU)) c = c - (CU_W + 1)'(NUM_CU);
-      if (u_ev_valid[c[CU_W-1:0]]) begin
-        ev_valid = 1'b1;
-        ev_cu    = c[CU_W-1:0];
-      end
-    end
     ev = u_ev[ev_cu*EV_W +: EV_W];
     u_ev_ready = '0;
     u_ev_ready[ev_cu] = ev_valid && ev_ready;
   end
-  always_ff @(posedge gclk) begin
-    if (!rst_n) ev_rr <= '0;
-    else if (ev_valid && ev_ready) ev_rr <= (32'(ev_cu) == NUM_CU - 1) ? '0 : ev_cu + 1'b1;
-  end
 
-  // ---- device-runtime requests: round robin over the units ----
-  logic [CU_W-1:0] dq_rr, dq_cu;
+  logic [CU_W-1:0] dq_cu;
+  ppu_rr_pick #(.N(NUM_CU)) u_dq_rr (
+    .clk(gclk), .rst_n, .req(u_dreq_valid), .take(t_dreq_valid && t_dreq_ready),
+    .valid(t_dreq_valid), .pick(dq_cu)
+  );
+  // (the table's ready depends on its valid: apart from the choice)
   always_comb begin
-    logic [CU_W:0] c;
-    t_dreq_valid = 1'b0;
-    dq_cu        = '0;
-    c            = '0;
-    for (int k = NUM_CU - 1; k >= 0; k--) begin
-      c = (CU_W + 1)'(dq_rr) + (CU_W + 1)'(k);
-      if (c >= (CU_W + 1)'(NUM_CU)) c = c - (CU_W + 1)'(NUM_CU);
-      if (u_dreq_valid[c[CU_W-1:0]]) begin
-        t_dreq_valid = 1'b1;
-        dq_cu        = c[CU_W-1:0];
-      end
-    end
     t_dreq = u_dreq[dq_cu*DQ_W +: DQ_W];
-  end
-  // (apart from the selection: the table's ready depends on its valid)
-  always_comb begin
     u_dreq_ready = '0;
     u_dreq_ready[dq_cu] = t_dreq_valid && t_dreq_ready;
-  end
-  always_ff @(posedge gclk) begin
-    if (!rst_n) dq_rr <= '0;
-    else if (t_dreq_valid && t_dreq_ready) dq_rr <= (32'(dq_cu) == NUM_CU - 1) ? '0 : dq_cu + 1'b1;
   end
 
   // ---- faults: the task table first, then the units by index ----

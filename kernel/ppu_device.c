@@ -97,8 +97,11 @@ static void ppu_device_check_compute(struct ppu_device *ppu)
 {
 	struct ppu_caps *caps = &ppu->caps;
 
-	if (!PPU_FGET(PPU_CAP_FEATURES_COMPUTE_ENGINE, caps->features))
+	if (!PPU_FGET(PPU_CAP_FEATURES_COMPUTE_ENGINE, caps->features)) {
+		/* kernels launching kernels need kernels */
+		caps->features &= ~PPU_FMASK(PPU_CAP_FEATURES_DEV_LAUNCH);
 		return;
+	}
 	if (caps->num_cu >= 1 && caps->num_cu <= PPU_FMAX(PPU_CU_DBG_SEL_CU) + 1 &&
 	    caps->cu_contexts >= 1 && caps->cu_contexts <= PPU_FMAX(PPU_CU_DBG_SEL_CTX) + 1 &&
 	    caps->num_tasks >= 1 && caps->num_tasks <= PPU_FMAX(PPU_TASK_DBG1_PARENT) + 1 &&
@@ -110,7 +113,8 @@ static void ppu_device_check_compute(struct ppu_device *ppu)
 		 "compute engine disabled: %u CUs x %u contexts, %u task ids, %u task slots, %u priorities, CTAs of %u threads\n",
 		 caps->num_cu, caps->cu_contexts, caps->num_tasks, caps->num_task_slots,
 		 caps->num_priorities, caps->max_cta_threads);
-	caps->features &= ~PPU_FMASK(PPU_CAP_FEATURES_COMPUTE_ENGINE);
+	caps->features &= ~(PPU_FMASK(PPU_CAP_FEATURES_COMPUTE_ENGINE) |
+			    PPU_FMASK(PPU_CAP_FEATURES_DEV_LAUNCH));
 }
 
 static int ppu_device_read_caps(struct ppu_device *ppu)

@@ -33,7 +33,7 @@
 #define FEATURES_KNOWN \
 	(DRM_PPU_FEATURE_COPY_ENGINE | DRM_PPU_FEATURE_COMPUTE_ENGINE | \
 	 DRM_PPU_FEATURE_SYS_APERTURE | DRM_PPU_FEATURE_SEM_TIMESTAMP | \
-	 DRM_PPU_FEATURE_PRIO_SCHED)
+	 DRM_PPU_FEATURE_PRIO_SCHED | DRM_PPU_FEATURE_DEV_LAUNCH)
 
 /* The ABI: one layout for 32- and 64-bit userspace, ioctl 0x40 of 'd'. */
 _Static_assert(sizeof(struct drm_ppu_get_param) == 16, "drm_ppu_get_param size");
@@ -64,6 +64,9 @@ START_TEST(get_param_reports_default_capabilities)
 	ck_assert(features & DRM_PPU_FEATURE_COPY_ENGINE);
 	ck_assert(features & DRM_PPU_FEATURE_SYS_APERTURE);
 	ck_assert_uint_eq(features & ~(uint64_t)FEATURES_KNOWN, 0);
+	/* Device launches come with the compute engine. */
+	ck_assert_uint_eq(!!(features & DRM_PPU_FEATURE_DEV_LAUNCH),
+			  !!(features & DRM_PPU_FEATURE_COMPUTE_ENGINE));
 	/* Without a compute engine: no CUs means no task table either. */
 	if (!(features & DRM_PPU_FEATURE_COMPUTE_ENGINE)) {
 		ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_NUM_CU), 0);

@@ -71,6 +71,8 @@ START_TEST(caps_report_the_compute_engine)
 
 	ck_assert(rtl_reg_read(env, PPU_REG_CAP_FEATURES) &
 		  PPU_FSET(PPU_CAP_FEATURES_COMPUTE_ENGINE, 1));
+	ck_assert(rtl_reg_read(env, PPU_REG_CAP_FEATURES) &
+		  PPU_FSET(PPU_CAP_FEATURES_DEV_LAUNCH, 1));
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_NUM_CU), 4);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_NUM_TASK_SLOTS), 8);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_NUM_PRIORITIES), 64);

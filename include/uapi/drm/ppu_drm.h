@@ -209,6 +209,8 @@ enum drm_ppu_param {
 #define DRM_PPU_FEATURE_SEM_TIMESTAMP		(1ull << 3)
 /* The hardware scheduler has a priority-aware mode. */
 #define DRM_PPU_FEATURE_PRIO_SCHED		(1ull << 4)
+/* Kernels launch kernels on the PPU (dynamic parallelism; needs COMPUTE_ENGINE). */
+#define DRM_PPU_FEATURE_DEV_LAUNCH		(1ull << 5)
 
 /**
  * struct drm_ppu_get_param - query a device parameter

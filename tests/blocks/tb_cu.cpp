@@ -89,7 +89,7 @@ namespace drsp { // cu_drsp_t {cu, ctx, sleep, a0}
 constexpr Field a0 = first(32), sleep = after(a0, 1), ctx = after(sleep, 4), cu = after(ctx, 3);
 }
 
-enum { EV_EXITED = 0, EV_KILLED = 1, EV_SAVED = 2 };
+enum { EV_EXITED = 0, EV_KILLED = 1, EV_SAVED = 2, EV_SAVED_WAIT = 3 };
 // cu_ctx_e
 enum { S_FREE, S_READY, S_PIPE, S_FWAIT, S_MWAIT, S_SWAIT, S_BAR, S_EXIT, S_FAULT, S_SAVE, S_RSTR, S_SAVED };
 
@@ -336,6 +336,15 @@ public:
 	unsigned preempt_pct = 0, preempt_max = 1500;
 	std::vector<const Launch *> preemptible;
 	unsigned preemptions = 0, saves = 0;
+	// The table's children, when kids_after > 0: each CTA has children out
+	// until kids_after cycles after its first WAIT_CHILDREN; WAIT answers
+	// sleep meanwhile, then a wake goes out; a CTA saved while waiting
+	// (SAVED_WAIT) is dispatched again (resume) once they are done.
+	uint64_t kids_after = 0;
+	const Launch *wait_launch = nullptr;
+	std::map<std::pair<unsigned, uint32_t>, uint64_t> kids_done_at;	// {tslot, cta} -> cycle
+	std::vector<std::pair<unsigned, uint32_t>> wait_saved;
+	unsigned wait_sleeps = 0, wait_saves = 0, wakes = 0;
 	bool icache_inv = false, tlb_inv = false;
 
 	explicit Tb(uint64_t seed = 1) : dut(int(seed)), mem(7), imem(7), rng(seed)
@@ -732,6 +741,14 @@ void Tb::take_event()
 	dut->dbg_ctx = saved_ctx;
 	dut->dbg_reg = saved_reg;
 	pre_at_.erase({ev.tslot, ev.cta_id});
+	if (ev.kind == EV_SAVED_WAIT) {
+		TB_TRUE(wait_launch != nullptr);
+		wait_saves++;
+		wait_saved.emplace_back(ev.tslot, ev.cta_id);
+		dut->ev_ready = 1;
+		dut.eval();
+		return;
+	}
 	if (ev.kind == EV_SAVED) {
 		// every context of the CTA is free again; resume it (to the back of the queue)
 		saves++;
@@ -785,6 +802,21 @@ void Tb::cycle()
 		m->drsp_valid = 1;
 		m->drsp = dq_.pop();
 	}
+	// children done: a wake, and saved waiting CTAs go back
+	m->kw_valid = 0;
+	for (auto &kd : kids_done_at)
+		if (kd.second == now) {
+			m->kw_valid = 1;
+			m->kw = uint64_t(kd.first.first) << 32 | kd.first.second;
+			wakes++;
+		}
+	for (auto it = wait_saved.begin(); it != wait_saved.end();)
+		if (kids_done_at.count(*it) && kids_done_at[*it] <= now) {
+			disp_q.emplace_back(wait_launch, it->second, true);
+			it = wait_saved.erase(it);
+		} else {
+			++it;
+		}
 
 	// readies, independent of valid
 	m->x_req_ready = rng.pct(ready_pct);
@@ -871,6 +903,16 @@ void Tb::cycle()
 		set(r, drsp::cu, get(m->dreq, dreq::cu));
 		set(r, drsp::ctx, get(m->dreq, dreq::ctx));
 		set(r, drsp::a0, get(m->dreq, dreq::launch) ? PPU_ECALL_STATUS_ENOSYS : PPU_ECALL_STATUS_OK);
+		if (kids_after && !get(m->dreq, dreq::launch)) {
+			auto key = std::make_pair(unsigned(get(m->dreq, dreq::tslot)),
+						  uint32_t(get(m->dreq, dreq::cta_id)));
+			if (!kids_done_at.count(key))
+				kids_done_at[key] = now + kids_after;
+			if (now < kids_done_at[key]) {
+				set(r, drsp::sleep, 1);
+				wait_sleeps++;
+			}
+		}
 		dq_.push(now, 2, r);
 	}
 	// the semaphore unit
@@ -1334,6 +1376,46 @@ START_TEST(sc_needs_the_threads_own_lr)
 	TB_EQ((tb.exits[TKey{0, 1, 0}].x[T4]), 1u);
 	TB_EQ(tb.rd32(DATA + 64), 0x1234u);
 	iss_check(tb, l);
+}
+END_TEST
+
+// WAIT_CHILDREN with children out (the testbench's table): each thread
+// sleeps; a CTA whose threads all wait (some at the barrier in CTA 1) is
+// saved (SAVED_WAIT) and, once its children are done, resumed: its
+// threads run the ecall again and get 0.  Registers and memory match the
+// reference model, where the wait returns at once.  With a long wait both
+// CTAs are saved; with a short one the wake may come first.
+START_TEST(wait_children_sleeps_saves_and_resumes)
+{
+	for (uint64_t after : { 3000u, 5u }) {
+		Tb tb(23);
+		Prog p;
+		p << CSRR(T0, PPU_CSR_TID) << CSRR(T1, PPU_CSR_CTAID) << ADDI(S3, A1, 100);
+		p << OP(0, 7, T2, T0, T1) << BNE(T2, ZERO, 24);  // and: CTA 1, odd threads to the barrier
+		p << ADDI(A7, ZERO, int32_t(PPU_ECALL_OP_WAIT_CHILDREN)) << ECALL << ADD(S2, A0, ZERO);
+		p.exit();
+		p.barrier();
+		p << ADDI(A7, ZERO, int32_t(PPU_ECALL_OP_WAIT_CHILDREN)) << ECALL << ADD(S2, A0, ZERO);
+		p.exit();
+		tb.load_prog(p);
+		Launch l = simple_launch(4, 2);
+		tb.kids_after = after;
+		tb.wait_launch = &l;
+		TB_CTX("wait children, children done %llu cycles after", (unsigned long long)after);
+		tb.dispatch(l, 0, 2);
+		tb.run_to_events(2);
+		TB_EQ(tb.faults.size(), 0);
+		for (uint32_t c = 0; c < 2; c++)
+			for (uint32_t t = 0; t < 4; t++) {
+				TB_EQ((tb.exits[TKey{0, c, t}].x[S2]), 0u);
+				TB_EQ((tb.exits[TKey{0, c, t}].x[S3]), 100u + t);
+			}
+		TB_TRUE(tb.wait_sleeps >= 2);
+		TB_EQ(tb.wakes, 2u);
+		if (after > 100)
+			TB_EQ(tb.wait_saves, 2u);
+		iss_check(tb, l);
+	}
 }
 END_TEST
 
@@ -2815,7 +2897,7 @@ int main()
 		"cu",
 		{encoders_decode, thread_start_state, alu_and_branches, m_extension,
 		 loads_stores_every_size, atomics_every_op, lr_sc_counter, sc_needs_the_threads_own_lr,
-		 csrs_every_csr,
+		 wait_children_sleeps_saves_and_resumes, csrs_every_csr,
 		 csr_instret_cycle, ecall_ops, kernel_saxpy, kernel_reduce_atomic, kernel_histogram,
 		 kernel_checksum, kernel_barrier_phases, kernel_barrier_phases_waves, kernel_checksum_waves, kernel_divergent, kernel_ids, kernel_trap,
 		 random_programs_short, random_programs_long, random_programs_preempted, random_two_tasks, fault_illegal_instruction,

@@ -33,6 +33,7 @@
 
 #include <stdint.h>
 #include "ppu_hw.h"
+#include "ppu_encode.h"	/* ppu_tmd_fill(): the one TMD encoder */
 
 #define PPU_DEV_INLINE static inline __attribute__((always_inline))
 
@@ -225,27 +226,26 @@ PPU_DEV_INLINE uint32_t ppu_launch(void *mem, uint32_t mem_bytes, void (*fn)(voi
 				   ppu_dev_dim3 cta, const void *params, uint32_t stack_bytes)
 {
 	uint32_t need = ppu_child_bytes(grid, cta, stack_bytes), t = cta.x * cta.y * cta.z;
-	uint32_t *tmd = (uint32_t *)mem, va = (uint32_t)(uintptr_t)mem, i;
+	uint32_t va = (uint32_t)(uintptr_t)mem;
+	struct ppu_tmd_desc d = {
+		.entry_pc = (uint32_t)(uintptr_t)fn,
+		.grid = { grid.x, grid.y, grid.z },
+		.cta = { cta.x, cta.y, cta.z },
+		.param = (uint32_t)(uintptr_t)params,
+		.stack_bytes = stack_bytes,
+		.block_va = va + 64,
+	};
+	uint32_t *tmd = (uint32_t *)mem;
 
 	if (!need || (va & 63))
 		return PPU_ECALL_STATUS_EINVAL;
 	if (mem_bytes < need)
 		return PPU_ECALL_STATUS_ENOMEM;
-	for (i = 0; i < 16; i++)
-		tmd[i] = 0;
-	tmd[PPU_TMD_ENTRY_PC / 4] = (uint32_t)(uintptr_t)fn;
-	tmd[PPU_TMD_GRID_X / 4] = grid.x;
-	tmd[PPU_TMD_GRID_Y / 4] = grid.y;
-	tmd[PPU_TMD_GRID_Z / 4] = grid.z;
-	tmd[PPU_TMD_CTA_X / 4] = cta.x;
-	tmd[PPU_TMD_CTA_Y / 4] = cta.y;
-	tmd[PPU_TMD_CTA_Z / 4] = cta.z;
-	tmd[PPU_TMD_PARAM_PTR / 4] = (uint32_t)(uintptr_t)params;
-	tmd[PPU_TMD_STACK_BYTES / 4] = stack_bytes;
-	tmd[PPU_TMD_SAVE_CTAS / 4] = (need - 64 - PPU_TASK_BLOCK_HEADER_BYTES) /
-				     (t * (PPU_THREAD_RECORD_BYTES + stack_bytes));
-	tmd[PPU_TMD_BLOCK_BYTES / 4] = need - 64;
-	tmd[PPU_TMD_BLOCK_VA / 4] = va + 64;
+	/* the same k and block size ppu_child_bytes() counted */
+	d.save_ctas = (need - 64 - PPU_TASK_BLOCK_HEADER_BYTES) /
+		      (t * (PPU_THREAD_RECORD_BYTES + stack_bytes));
+	d.block_bytes = need - 64;
+	ppu_tmd_fill(tmd, &d);
 	return ppu_launch_tmd(tmd);
 }
 

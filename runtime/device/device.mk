@@ -30,7 +30,7 @@ DEVICE_CFLAGS = --target=riscv32 -march=rv32ima -mabi=ilp32 -mcmodel=medany -fPI
 	-ffreestanding -fno-builtin -nostdlib -mno-relax -fno-stack-protector -Wall -Wextra -Werror \
 	-Iinclude
 DEVICE_LDFLAGS = -T runtime/device/ppu_kernel.ld -pie --no-dynamic-linker
-DEVICE_HDRS := include/ppu/ppu_device.h include/ppu/ppu_hw.h $(wildcard include/ppu/*.def) \
+DEVICE_HDRS := include/ppu/ppu_device.h include/ppu/ppu_hw.h include/ppu/ppu_encode.h $(wildcard include/ppu/*.def) \
 	$(wildcard runtime/device/samples/*.h)
 
 DEVICE_SAMPLES := $(sort $(wildcard runtime/device/samples/*.c))

@@ -156,6 +156,8 @@ module ppu_cu #(
   logic [1:0]              l3_um, l3_tst, cm_tst;
   logic                    l3_lrv, cm_lr, cm_sc;
   logic [31:0]             l3_rec;
+  logic                    l3_ust;
+  logic [63:0]             l3_hwd;
   logic                    cm_valid;
   ppu_types_pkg::cu_act_e  cm_act;
   logic [31:0]             cm_pc, cm_addr, cm_data;
@@ -211,7 +213,7 @@ module ppu_cu #(
     .s1_back, .s1_ctx(s1_ctx_q), .s1_fwait, .l1_root, .l1_ferr, .l1_frozen,
     .l2_ctx(s2_ctx_q), .l2_sp, .l2_tp, .l2_param, .l2_tid,
     .l3_ctx(s3_ctx_q), .l3_frozen, .l3_snone, .l3_sfull, .l3_res, .l3_rerr, .l3_rkind,
-    .l3_fkind, .l3_tid, .l3_cta, .l1_uop, .l1_k, .l3_um, .l3_k, .l3_tst, .l3_rec,
+    .l3_fkind, .l3_tid, .l3_cta, .l1_uop, .l1_k, .l3_um, .l3_k, .l3_tst, .l3_rec, .l3_ust, .l3_hwd,
     .cm_valid, .cm_ctx(s3_ctx_q), .cm_act, .cm_pc, .cm_kind, .cm_access, .cm_addr, .cm_data,
     .cm_tst, .uop_any, .wave_sw(perf_wave), .l3_lrv, .cm_lr, .cm_sc,
     .ld_valid(ld_res_valid), .ld_ctx(ld_res_ctx), .ld_data(ld_res_data), .ld_err(ld_res_err),
@@ -477,9 +479,11 @@ module ppu_cu #(
   logic [31:0] uop_va;
   logic [63:0] uop_wdata;
 
-  // save: words k and k + 1 in one 8-byte store; restore: word k
+  // save: words k and k + 1 in one 8-byte store; restore: word k (the
+  // header of a CTA in waves: its two words from the scheduler)
   assign uop_va    = l3_rec + {25'b0, l3_k, 2'b00};
-  assign uop_wdata = {s3_v2_q, (l3_k == 5'd0) ? {s3_pc_q[31:2], l3_tst} : s3_v1_q};
+  assign uop_wdata = (l3_um == 2'd3) ? l3_hwd
+                   : {s3_v2_q, (l3_k == 5'd0) ? {s3_pc_q[31:2], l3_tst} : s3_v1_q};
 
   logic        we, we_uop;
   logic [4:0]  wrd;
@@ -529,8 +533,8 @@ module ppu_cu #(
 
     if (l3_frozen) begin
       cm_act = ppu_types_pkg::CU_A_REPLAY;
-    end else if (l3_um == 2'd1) begin
-      // save step: store record word k
+    end else if (l3_ust) begin
+      // save step: store record words k, k + 1 (or the header)
       if (l3_sfull || !push_ready) begin
         cm_act = ppu_types_pkg::CU_A_REPLAY;
       end else begin

@@ -52,7 +52,8 @@ module ppu_cu_csr #(
 
   // Fields of the record that no CSR reports.
   logic unused;
-  assign unused = ^{cta.tslot, cta.chid, cta.root, cta.entry_pc, cta.stack_va, cta.stack_log2, cta.resume, cta.save_va};
+  assign unused = ^{cta.tslot, cta.chid, cta.root, cta.entry_pc, cta.stack_va, cta.stack_log2, cta.resume, cta.save_va,
+                    cta.hdr_va};
 
 endmodule
 

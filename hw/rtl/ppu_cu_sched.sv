@@ -55,8 +55,16 @@
 //    records, or started if it never ran; contexts beyond the last thread
 //    of a shorter last wave are parked.  LIVE, ARRIVED and PHASE cover the
 //    whole CTA and stay here; a thread loaded back at a barrier of the
-//    other phase was released meanwhile and continues (a0 = 0).  A CTA in
-//    waves is not preempted (the request is ignored).
+//    other phase was released meanwhile and continues (a0 = 0).
+//  - A CTA in waves is saved off the unit (preempted, or its resident
+//    wave waits for children: every live thread of it waits, one for
+//    children) like any CTA, but only between wave switches, and context
+//    0 then stores the CTA-wide state (LIVE, ARRIVED, PHASE, the resident
+//    wave, the waves started) into the save slot's header (one 8-byte
+//    store after its record).  Resumed, context 0 loads the two header
+//    words first (checked: a word out of range is a TMD_INVALID fault at
+//    its VA), the other contexts parked, and then the saved wave is loaded
+//    from its records as at a wave switch.
 //  - A done CTA is latched into the event register (ev, held until
 //    ev_ready); at the handshake its entry and contexts become free.  The
 //    fault register works the same way.
@@ -121,6 +129,8 @@ module ppu_cu_sched #(
   output logic [4:0]                        l3_k,
   output logic [1:0]                        l3_tst,
   output logic [31:0]                       l3_rec,
+  output logic                              l3_ust,      // the micro-op stores (else loads)
+  output logic [63:0]                       l3_hwd,      // header words of a CTA in waves
   output logic                              uop_any,     // a context saves or restores
   output logic                              wave_sw,     // pulse: a wave brought in
   output logic                              l3_lrv,      // an LR of this thread may be reserved
@@ -215,6 +225,7 @@ module ppu_cu_sched #(
   localparam logic [1:0] UM_NONE = 2'd0;
   localparam logic [1:0] UM_SAVE = 2'd1;
   localparam logic [1:0] UM_RSTR = 2'd2;
+  localparam logic [1:0] UM_HDR  = 2'd3;   // slot header of a CTA in waves (context 0)
   localparam logic [1:0] T_RUN   = 2'(ppu_hw_pkg::PPU_THREAD_STATE_RUN);
   localparam logic [1:0] T_BAR0  = 2'(ppu_hw_pkg::PPU_THREAD_STATE_BAR0);
   localparam logic [1:0] T_BAR1  = 2'(ppu_hw_pkg::PPU_THREAD_STATE_BAR1);
@@ -227,6 +238,7 @@ module ppu_cu_sched #(
   localparam logic [1:0] E_EVENT = 2'd3;   // in the event register
 
   localparam logic [3:0] UNIT_COMPUTE = 4'(ppu_hw_pkg::PPU_FAULT_UNIT_COMPUTE);
+  localparam logic [7:0] K_BAD_HDR    = 8'(ppu_hw_pkg::PPU_FAULT_KIND_TMD_INVALID);
 
   // ---- State ----
   // contexts
@@ -314,7 +326,7 @@ module ppu_cu_sched #(
 `ifdef VERILATOR
   // The offsets and CU_DISP_W against the struct (Yosys cannot take $bits
   // of a package type).
-  if ($bits(ppu_types_pkg::cu_disp_t) != DW || OFF_TSLOT + ppu_types_pkg::CU_TSLOT_W + 1 + 32 != DW)
+  if ($bits(ppu_types_pkg::cu_disp_t) != DW || OFF_TSLOT + ppu_types_pkg::CU_TSLOT_W + 1 + 32 + 32 != DW)
   begin : g_bad_layout
     $error("ppu_cu_sched: cu_disp_t layout changed: update CU_DISP_W and the offsets");
   end
@@ -343,6 +355,7 @@ module ppu_cu_sched #(
       unique case (um_q[c*2 +: 2])
         UM_SAVE: home[c*4 +: 4] = S_SAVE;
         UM_RSTR: home[c*4 +: 4] = S_RSTR;
+        UM_HDR:  home[c*4 +: 4] = sav_q[e] ? S_SAVE : S_RSTR;
         default: home[c*4 +: 4] = S_READY;
       endcase
     end
@@ -411,8 +424,12 @@ module ppu_cu_sched #(
   assign l3_lrv    = lrv_q[l3_ctx];
   assign l3_k      = k_q[32'(l3_ctx)*5 +: 5];
   assign l3_tst    = tst_q[32'(l3_ctx)*2 +: 2];
-  assign l3_rec    = r3.save_va +
-                     (32'(tid_q[32'(l3_ctx)*TW +: TW]) << $clog2(ppu_hw_pkg::PPU_THREAD_RECORD_BYTES));
+  assign l3_rec    = (l3_um == UM_HDR) ? r3.hdr_va + 32'(ppu_hw_pkg::PPU_SLOT_HDR_BARRIER)
+                                         : r3.save_va + (32'(tid_q[32'(l3_ctx)*TW +: TW]) <<
+                                                         $clog2(ppu_hw_pkg::PPU_THREAD_RECORD_BYTES));
+  assign l3_ust    = l3_um == UM_SAVE || (l3_um == UM_HDR && sav_q[e3]);
+  assign l3_hwd    = {5'b0, wst_q[32'(e3)*TW +: TW], 5'b0, wv_q[32'(e3)*TW +: TW],
+                      phase_q[e3], 4'b0, arr_q[32'(e3)*TW +: TW], 5'b0, live_q[32'(e3)*TW +: TW]};
 
   assign ed = cta_q[32'(dbg_ctx)*CW +: CW];
   assign rd = rec_q[ed];
@@ -502,7 +519,9 @@ module ppu_cu_sched #(
   always_comb begin
     logic [CTX-1:0] release_e;
     logic [CTX-1:0] quiet, allset, allsaved, save_go, allblk, wave_go, wave_ld, allwait, anykw;
-    logic           cm_wr;
+    logic [CTX-1:0] wfresh, hdr_ld;
+    logic           cm_wr, hw_ok, hw_bad;
+    logic [CW-1:0]  ld_e;
     logic [17:0]    ti;
     logic [TW-1:0]  lv, ar;
 
@@ -589,8 +608,7 @@ module ppu_cu_sched #(
         if (!kill.save) begin
           killed_d[e] = 1'b1;
           frozen_d[e] = 1'b1;
-        end else if (!frozen_q[e] && !mw_q[e]) begin
-          // (a CTA in waves is not preempted: the task table never asks)
+        end else if (!frozen_q[e]) begin
           pre_d[e] = 1'b1;
         end
       end
@@ -623,14 +641,49 @@ module ppu_cu_sched #(
       if (!is_free[c] && (scnt_q[c*SW +: SW] != '0 ||
                           (st_q[c*4 +: 4] != S_BAR && st_q[c*4 +: 4] != S_EXIT)))
         allblk[cta_q[c*CW +: CW]] = 1'b0;
+    // Header words of a resumed CTA in waves (context 0 loads them; a word
+    // out of range goes back as a failed load, so the completion pass
+    // faults it at its VA): then the saved wave is loaded.
+    ld_e   = cta_q[32'(ld_ctx)*CW +: CW];
+    hw_ok  = 1'b0;
+    hw_bad = 1'b0;
+    hdr_ld = '0;
+    if (ld_valid && !ld_err && um_q[32'(ld_ctx)*2 +: 2] == UM_HDR && !frozen_q[ld_e]) begin
+      if (k_q[32'(ld_ctx)*5 +: 5] == 5'd0) begin
+        // LIVE | ARRIVED | PHASE
+        if (ld_data[10:0] != '0 && ld_data[10:0] <= rec_q[ld_e][OFF_NTHR +: 11] &&
+            ld_data[26:16] < ld_data[10:0] && ld_data[15:11] == '0 && ld_data[30:27] == '0) begin
+          hw_ok = 1'b1;
+          live_d[32'(ld_e)*TW +: TW] = ld_data[10:0];
+          arr_d[32'(ld_e)*TW +: TW]  = ld_data[26:16];
+          phase_d[ld_e]              = ld_data[31];
+        end else begin
+          hw_bad = 1'b1;
+        end
+      end else begin
+        // WAVE | STARTED
+        if (ld_data[26:16] <= nwv_q[32'(ld_e)*TW +: TW] && ld_data[10:0] < ld_data[26:16] &&
+            ld_data[15:11] == '0 && ld_data[31:27] == '0) begin
+          hw_ok = 1'b1;
+          hdr_ld[ld_e]              = 1'b1;
+          wv_d[32'(ld_e)*TW +: TW]  = ld_data[10:0];
+          wst_d[32'(ld_e)*TW +: TW] = ld_data[26:16];
+        end else begin
+          hw_bad = 1'b1;
+        end
+      end
+    end
+
     save_go = '0;
     wave_go = '0;
     wave_ld = '0;
+    wfresh  = '0;
     wave_sw = 1'b0;
     for (int e = 0; e < CTX; e++) begin
       if (est_q[e*2 +: 2] == E_RUN && mw_q[e] && !frozen_q[e] && !killed_q[e]) begin
-        // the resident wave is blocked: save it ...
-        if (!wsw_q[e] && allblk[e]) begin
+        // the resident wave is blocked: save it ... (not when the CTA is
+        // to be saved off the unit)
+        if (!wsw_q[e] && allblk[e] && !pre_q[e] && !sav_q[e]) begin
           wave_go[e] = 1'b1;
           wsw_d[e]   = 1'b1;
         end
@@ -641,15 +694,18 @@ module ppu_cu_sched #(
           wsw_d[e]   = 1'b0;
           wv_d[e*TW +: TW] = (wv_q[e*TW +: TW] + TW'(1) == nwv_q[e*TW +: TW]) ? '0
                                                                              : wv_q[e*TW +: TW] + TW'(1);
-          if (wv_d[e*TW +: TW] >= wst_q[e*TW +: TW]) wst_d[e*TW +: TW] = wst_q[e*TW +: TW] + TW'(1);
+          wfresh[e] = wv_d[e*TW +: TW] >= wst_q[e*TW +: TW];
+          if (wfresh[e]) wst_d[e*TW +: TW] = wst_q[e*TW +: TW] + TW'(1);
         end
+        // resumed: the saved wave comes back from its records
+        if (hdr_ld[e]) wave_ld[e] = 1'b1;
       end
       if (est_q[e*2 +: 2] == E_RUN) begin
         if (killed_q[e] && quiet[e]) begin
           est_d[e*2 +: 2] = E_DONE;
           evk_d[e*2 +: 2] = 2'(ppu_types_pkg::CU_EV_KILLED);
-        end else if ((pre_q[e] || (allwait[e] && anykw[e] && !mw_q[e])) &&
-                     !frozen_q[e] && !sav_q[e] && allset[e]) begin
+        end else if ((pre_q[e] || (allwait[e] && anykw[e])) &&
+                     !frozen_q[e] && !sav_q[e] && !wsw_q[e] && allset[e]) begin
           save_go[e] = 1'b1;
           sav_d[e]   = 1'b1;
           wsv_d[e]   = !pre_q[e];
@@ -676,7 +732,8 @@ module ppu_cu_sched #(
 
       // outstanding stores
       if (cm_valid && cm_ctx == CW'(c) && (cm_act == ppu_types_pkg::CU_A_STORE ||
-          (cm_act == ppu_types_pkg::CU_A_UOP && um_q[c*2 +: 2] == UM_SAVE))) sc = sc + SW'(1);
+          (cm_act == ppu_types_pkg::CU_A_UOP &&
+           (um_q[c*2 +: 2] == UM_SAVE || um_q[c*2 +: 2] == UM_HDR)))) sc = sc + SW'(1);
       if (sack_valid && sack_ctx == CW'(c)) sc = sc - SW'(1);
       scnt_d[c*SW +: SW] = sc;
 
@@ -703,12 +760,16 @@ module ppu_cu_sched #(
         rerr_d[c]        = 1'b0;
       end
 
-      if (ld_valid && ld_ctx == CW'(c)) begin
+      if (ld_valid && ld_ctx == CW'(c) && hw_ok) begin
+        // a header word taken: the next one (the last starts the wave below)
+        st_d[c*4 +: 4] = S_RSTR;
+        k_d[c*5 +: 5]  = 5'd1;
+      end else if (ld_valid && ld_ctx == CW'(c)) begin
         st_d[c*4 +: 4]    = home[c*4 +: 4];
         resv_d[c]         = 1'b1;
         res_d[c*32 +: 32] = ld_data;
-        rerr_d[c]         = ld_err;
-        rkind_d[c*8 +: 8] = ld_kind;
+        rerr_d[c]         = ld_err || hw_bad;
+        rkind_d[c*8 +: 8] = hw_bad ? K_BAD_HDR : ld_kind;
       end
       if (amo_valid && amo_ctx == CW'(c)) begin
         st_d[c*4 +: 4]    = S_READY;
@@ -749,8 +810,17 @@ module ppu_cu_sched #(
               // two record words stored: the last ones?  (Exited threads are
               // saved whole too, so that a resume is invisible even to the
               // debug port.)
-              if (k_q[c*5 +: 5] == 5'd30) st_d[c*4 +: 4] = S_SAVED;
+              if (k_q[c*5 +: 5] == 5'd30 && !(mw_q[e] && sav_q[e] && rk_q[c*CW +: CW] == '0))
+                st_d[c*4 +: 4] = S_SAVED;
+              else if (k_q[c*5 +: 5] == 5'd30)
+              begin
+                // context 0 of a CTA in waves leaving the unit: the header next
+                st_d[c*4 +: 4] = S_SAVE;
+                um_d[c*2 +: 2] = UM_HDR;
+              end
               else st_d[c*4 +: 4] = S_SAVE;
+            end else if (um_q[c*2 +: 2] == UM_HDR) begin
+              st_d[c*4 +: 4] = S_SAVED;
             end else begin
               // a record word restored (word 0: the PC and thread state)
               st_d[c*4 +: 4] = S_RSTR;
@@ -820,7 +890,7 @@ module ppu_cu_sched #(
         if (ti >= 18'(rec_q[e][OFF_NTHR +: 11])) begin
           st_d[c*4 +: 4] = S_EXIT;
           pk_d[c]        = 1'b1;
-        end else if (wv_d[32'(e)*TW +: TW] >= wst_q[32'(e)*TW +: TW]) begin
+        end else if (wfresh[e]) begin
           st_d[c*4 +: 4]   = S_READY;
           pc_d[c*32 +: 32] = rec_q[e][OFF_ENTRY +: 32];
           wstart[c]        = 1'b1;
@@ -850,6 +920,15 @@ module ppu_cu_sched #(
         resv_d[c]         = 1'b0;
         rerr_d[c]         = 1'b0;
         ferr_d[c]         = 1'b0;
+        // a CTA in waves resumes with its header (context 0), the others
+        // parked until its saved wave is loaded
+        if (disp.resume && 32'(disp.nthreads) > CTX) begin
+          um_d[c*2 +: 2] = (rank[c*NW +: NW] == '0) ? UM_HDR : UM_NONE;
+          if (rank[c*NW +: NW] != '0) begin
+            st_d[c*4 +: 4] = S_EXIT;
+            pk_d[c]        = 1'b1;
+          end
+        end
       end
     end
 

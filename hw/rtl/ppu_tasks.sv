@@ -40,8 +40,7 @@
 //    its running CTAs are preempted (one request at a time), then its HW
 //    state and saved slots' headers are written to its task block through
 //    the semaphore port (32-bit releases), its slot freed, and it goes back
-//    to the head of its priority's list.  One eviction at a time; CTAs in
-//    waves are not preempted, an eviction waits for them to exit.
+//    to the head of its priority's list.  One eviction at a time.
 //  * Completion: read TMD 0x20..0x2f, release SEM_ADDR with SEM_PAYLOAD
 //    (RELEASE_TIMESTAMP with FLAGS.SEM_TIMESTAMP) if FLAGS.SEM_RELEASE, pulse
 //    nonstall[chid] if FLAGS.INTERRUPT, free the slot and the id.
@@ -1156,7 +1155,7 @@ module ppu_tasks #(
   logic [J_W:0]     d_ff, d_sff;
   logic             d_resume;
   logic [J_W-1:0]   d_j;
-  logic [31:0]      d_stack, d_save, d_cta;
+  logic [31:0]      d_stack, d_save, d_hdr, d_cta;
   always_comb begin
     d_sff    = ffs32(m_saved[cand_slot]);
     d_ff     = ffs32(m_free[cand_slot]);
@@ -1166,6 +1165,8 @@ module ppu_tasks #(
     if (sl_slog2[cand_slot] != 5'd0)
       d_stack = d_stack + ((32'(d_j) * 32'(sl_t[cand_slot])) << sl_slog2[cand_slot]);
     d_save  = sl_rec0[cand_slot] + ((32'(d_j) * 32'(sl_t[cand_slot])) << REC_SHIFT);
+    d_hdr   = sl_rec0[cand_slot] - HDR_BYTES + HDR_OFF +
+              (32'(d_j) << $clog2(ppu_hw_pkg::PPU_TASK_BLOCK_SLOT_HDR_BYTES));
     d_cta   = sl_next[cand_slot];
     if (d_resume)
       for (int j = 0; j < KMAX; j++)
@@ -1226,9 +1227,7 @@ module ppu_tasks #(
   logic [J_W:0]    ep_ff;
   always_comb begin
     ep_ff     = ffs32(m_run[evc_slot] & ~dq_mask[evc_slot]);
-    // (CTAs in waves are not preempted: an eviction waits for them to exit)
-    epick_v   = evc_busy && sl_ready[evc_slot] && !killed[sl_chid[evc_slot]] && !ep_ff[J_W] &&
-                32'(sl_t[evc_slot]) <= CU_CONTEXTS;
+    epick_v   = evc_busy && sl_ready[evc_slot] && !killed[sl_chid[evc_slot]] && !ep_ff[J_W];
     epick_j   = ep_ff[J_W-1:0];
     epick_cta = '0;
     epick_cu  = '0;
@@ -1255,15 +1254,14 @@ module ppu_tasks #(
   assign c_prio_d = sl_prio[cand_slot];
 
   // per slot: contexts one of its CTAs holds, and whether its running CTAs
-  // are victims of the candidate (lower priority, not in waves)
+  // are victims of the candidate (lower priority)
   logic [S*HAVE_W-1:0] s_need;
   logic [S-1:0]        s_victim;
   always_comb
     for (int s = 0; s < S; s++) begin
       s_need[s*HAVE_W +: HAVE_W] = (32'(sl_t[s]) > CU_CONTEXTS) ? HAVE_W'(CU_CONTEXTS)
                                                                : HAVE_W'(sl_t[s]);
-      s_victim[s] = sl_ready[s] && !killed[sl_chid[s]] && sl_prio[s] < c_prio_d &&
-                    32'(sl_t[s]) <= CU_CONTEXTS;
+      s_victim[s] = sl_ready[s] && !killed[sl_chid[s]] && sl_prio[s] < c_prio_d;
     end
 
   logic            pre_on, ppick_v;
@@ -1976,6 +1974,7 @@ module ppu_tasks #(
         dq_j     <= d_j;
         dq.resume     <= d_resume;
         dq.save_va    <= d_save;
+        dq.hdr_va     <= d_hdr;
         dq.tslot      <= TSW'(cand_slot);
         dq.tid        <= 8'(sl_tid[cand_slot]);
         dq.chid       <= 8'(sl_chid[cand_slot]);

@@ -242,21 +242,24 @@ package ppu_types_pkg;
   // = 0: no stack, sp = tp = stack_va); every other register reads 0.
   localparam int unsigned CU_TSLOT_W = 4;     // task-table slot index
   // Flat width of cu_disp_t (per-CTA tables store records as vectors).
-  localparam int unsigned CU_DISP_W = 1 + 32 + CU_TSLOT_W + 8 + 8 + 23 + 32 + 11 + 32 + 32 + 32 + 5
+  localparam int unsigned CU_DISP_W = 1 + 32 + 32 + CU_TSLOT_W + 8 + 8 + 23 + 32 + 11 + 32 + 32 + 32 + 5
                                       + 3 * 11 + 32 + 16 + 16 + 32 + 6 + 7 + 7;
 
   // resume = 1: the CTA was preempted; thread i's registers, PC and state
   // are read back from its thread record at save_va + i * 128 (entry_pc is
-  // then unused).  save_va is the record of thread 0 of the CTA's save slot.
+  // then unused).  save_va is the record of thread 0 of the CTA's save slot,
+  // hdr_va its slot header (a CTA in waves keeps its wave state there while
+  // it is off the unit).
   typedef struct packed {
     logic        resume;
     logic [31:0] save_va;
+    logic [31:0] hdr_va;
     logic [CU_TSLOT_W-1:0] tslot;
     logic [7:0]  tid;          // hardware task id (PPU_TASKID)
     logic [7:0]  chid;
     pt_root_t    root;
     logic [31:0] cta_id;       // linear CTA index (PPU_CTAID)
-    logic [10:0] nthreads;     // t, 1..CU_CONTEXTS for now (no waves yet)
+    logic [10:0] nthreads;     // t, 1..1024 (more than the unit's contexts: waves)
     logic [31:0] entry_pc;
     logic [31:0] param;
     logic [31:0] stack_va;     // stack of thread 0 of this CTA

@@ -66,9 +66,10 @@ constexpr Field maxdepth = first(7), depth = after(maxdepth, 7), prio = after(de
 		entry_pc = after(param, 32), nthreads = after(entry_pc, 11),
 		cta_id = after(nthreads, 32), root_ppn = after(cta_id, tp::ROOT_PPN_W),
 		root_sys = after(root_ppn, 1), chid = after(root_sys, 8), tid = after(chid, 8),
-		tslot = after(tid, 4), save_va = after(tslot, 32), resume = after(save_va, 1);
+		tslot = after(tid, 4), hdr_va = after(tslot, 32), save_va = after(hdr_va, 32),
+		resume = after(save_va, 1);
 constexpr unsigned W = end_of(resume);
-static_assert(W == 369, "CU_DISP_W");
+static_assert(W == 401, "CU_DISP_W");
 } // namespace disp
 namespace ev { // cu_ev_t {kind, tslot, cta_id}
 constexpr Field cta_id = first(32), tslot = after(cta_id, 4), kind = after(tslot, 2);
@@ -210,6 +211,7 @@ constexpr uint32_t XO_PAGE = 0x001c0000u;   // X only
 constexpr uint32_t WO_PAGE = 0x001c1000u;   // W only
 constexpr uint32_t SAVE = 0x00200000u;      // R W, 1 MiB: thread records (not compared)
 constexpr uint32_t SAVE_BYTES = 0x100000u;
+constexpr uint32_t HDRS = 0x00300000u;      // R W, 4 KiB: slot headers (not compared)
 constexpr uint32_t TS_CONST = 0x9abcdef0u;  // timestamp low word in compared runs
 constexpr uint32_t TS_CONST_HI = 0x12u;
 
@@ -356,6 +358,7 @@ public:
 		space.map(ROOT_A, XO_PAGE, 0x1000, false, false, true);
 		space.map(ROOT_A, WO_PAGE, 0x1000, false, true, false);
 		space.map(ROOT_A, SAVE, SAVE_BYTES, true, true, false);
+		space.map(ROOT_A, HDRS, 0x1000, true, true, false);
 		idle_inputs();
 		dut.reset();
 	}
@@ -420,7 +423,8 @@ public:
 				continue;
 			const Page &p = kv.second;
 			uint64_t base = p.ppn << 12;
-			if (kv.first.second << 12 >= SAVE && kv.first.second << 12 < SAVE + SAVE_BYTES)
+			if ((kv.first.second << 12 >= SAVE && kv.first.second << 12 < SAVE + SAVE_BYTES) ||
+			    kv.first.second << 12 == HDRS)
 				continue;
 			for (uint32_t o = 0; o < 0x1000; o += 8) {
 				uint64_t a = mem.r64(p.sys, base + o), b = imem.r64(p.sys, base + o);
@@ -603,6 +607,7 @@ void Tb::pack_disp(const Launch &l, uint32_t c, bool resume)
 	set(d, disp::maxdepth, l.maxdepth);
 	// thread records: 128 KiB (1024 threads) per task slot and CTA
 	set(d, disp::save_va, SAVE + (l.tslot * 4 + c) * 0x20000);
+	set(d, disp::hdr_va, HDRS + (l.tslot * 4 + c) * 16);
 	set(d, disp::resume, resume);
 }
 
@@ -1696,6 +1701,31 @@ START_TEST(kernel_barrier_phases_waves)
 		TB_EQ(tb.rd32(p.out + 4 * (n - 1)), 0xeeeeeeee);   // exits at once
 		TB_TRUE(tb.rd32(p.out) != 0xeeeeeeee);
 		TB_TRUE(tb.rd32(p.out + 4 * (2 * n - 2)) != 0xeeeeeeee);
+	}
+}
+END_TEST
+
+// CTAs in waves preempted at random points (also while a wave is being
+// switched or the CTA resumed): each is saved between wave switches with
+// its LIVE/ARRIVED/PHASE and wave counts in its slot header, resumed with
+// them, and the memory still equals the ISS's.
+START_TEST(kernel_waves_preempted)
+{
+	static const unsigned ctas[] = {20, 9, 64};
+	for (unsigned n : ctas) {
+		enum { GRID = 2 };
+		Tb tb(90 + n);
+		barrier_params p = {9, n - 2, 4, 11 + n, A_PARAMS, A_PARAMS + 4 * GRID * 2 * n};
+		Launch l = kernel_launch(tb, "barrier_phases", GRID, n, &p, sizeof(p));
+		l.stack_log2 = 6;
+		tb.preempt_pct = 100;
+		tb.preempt_max = 2500;
+		tb.preemptible.push_back(&l);
+		TB_CTX("barrier_phases in waves, %u threads per CTA, preempted", n);
+		run_compare_waves(tb, l, 40000000);
+		TB_TRUE(tb.saves >= 4);
+		uint32_t w3 = tb.rd32(HDRS + (l.tslot * 4) * 16 + PPU_SLOT_HDR_WAVE);
+		TB_TRUE(PPU_FGET(PPU_SLOT_HDR_WAVE_STARTED, w3) >= 1);
 	}
 }
 END_TEST
@@ -2899,7 +2929,7 @@ int main()
 		 loads_stores_every_size, atomics_every_op, lr_sc_counter, sc_needs_the_threads_own_lr,
 		 wait_children_sleeps_saves_and_resumes, csrs_every_csr,
 		 csr_instret_cycle, ecall_ops, kernel_saxpy, kernel_reduce_atomic, kernel_histogram,
-		 kernel_checksum, kernel_barrier_phases, kernel_barrier_phases_waves, kernel_checksum_waves, kernel_divergent, kernel_ids, kernel_trap,
+		 kernel_checksum, kernel_barrier_phases, kernel_barrier_phases_waves, kernel_waves_preempted, kernel_checksum_waves, kernel_divergent, kernel_ids, kernel_trap,
 		 random_programs_short, random_programs_long, random_programs_preempted, random_two_tasks, fault_illegal_instruction,
 		 fault_misaligned, fault_translation, fault_bus_error, fault_trap, fault_freezes_cta,
 		 kill_running, barrier_rounds_with_exits, barrier_released_by_exits,

@@ -57,7 +57,8 @@ constexpr Field maxdepth = first(7), depth = after(maxdepth, 7), prio = after(de
 		param = after(stack_va, 32), entry_pc = after(param, 32), nthreads = after(entry_pc, 11),
 		cta_id = after(nthreads, 32), root_ppn = after(cta_id, tp::ROOT_PPN_W),
 		root_sys = after(root_ppn, 1), chid = after(root_sys, 8), tid = after(chid, 8),
-		tslot = after(tid, 4), save_va = after(tslot, 32), resume = after(save_va, 1);
+		tslot = after(tid, 4), hdr_va = after(tslot, 32), save_va = after(hdr_va, 32),
+		resume = after(save_va, 1);
 constexpr unsigned W = end_of(resume);
 } // namespace disp
 namespace ev { // cu_ev_t {kind, tslot, cta_id}
@@ -883,7 +884,6 @@ private:
 			unsigned j = (tr.a >> 8) & 0xff, cu = (tr.a >> 16) & 0xff;
 			Task &r = tasks[t];
 			TB_TRUE(j < 32 && (r.jocc >> j & 1) && !(r.jsaving >> j & 1) && !(r.jsaved >> j & 1));
-			TB_TRUE(launches[t].tmd.t() <= CTX); // CTAs in waves are never preempted
 			TB_EQ(tr.b, r.jcta[j]);
 			TB_EQ(tr.chid, launches[t].chid);
 			// for an eviction of its task (all of its CTAs go) ...
@@ -905,7 +905,6 @@ private:
 			for (const Cta &x : cu_[cu])
 				if (!r.evicting)
 				if (!x.queued && !x.killed && !x.saving && tasks[x.task].prio < r.prio &&
-				    launches[x.task].tmd.t() <= CTX &&
 				    !(kill_at(ev_cyc) >> launches[x.task].chid & 1))
 					TB_FAIL("%s: preempted launch %d (prio %u) on CU %u, launch %d (prio %u) runs there",
 						tb_ctx_buf(), t, r.prio, cu, x.task, tasks[x.task].prio);

@@ -245,8 +245,10 @@ END_TEST
  * all its threads waiting for it: a CTA whose threads all wait gives up
  * its contexts (saved, SAVED_WAIT, resumed once its child is done, when
  * it runs its WAIT_CHILDREN again), so the children run; every thread
- * then sees its CTA's child's value.  Also with preemption off (loop 1):
- * the waits alone make the room.
+ * then sees its CTA's child's value.  Also with preemption off (odd
+ * loops): the waits alone make the room; and with CTAs in waves (loops 2
+ * and 3: 2 * contexts + 3 threads, one CTA per unit), whose resident wave
+ * waits and leaves the unit with its slot header.
  */
 START_TEST(waiting_parents_on_every_context_do_not_deadlock)
 {
@@ -255,7 +257,7 @@ START_TEST(waiting_parents_on_every_context_do_not_deadlock)
 	struct rtl_ctx *ctx = rtl_ctx_create(env);
 	uint32_t ncu = rtl_reg_read(env, PPU_REG_CAP_NUM_CU);
 	uint32_t nctx = rtl_reg_read(env, PPU_REG_CAP_CU_CONTEXTS);
-	uint32_t t = nctx / 2, ctas = ncu * 2, threads = ctas * t;
+	uint32_t t = (_i & 2) ? 2 * nctx + 3 : nctx / 2, ctas = ncu * 2, threads = ctas * t;
 	struct fanout_child_params cp[MAXC];
 	struct rtl_klaunch lc[MAXC], lp;
 	struct fanout_params pp;
@@ -265,7 +267,7 @@ START_TEST(waiting_parents_on_every_context_do_not_deadlock)
 	uint32_t va[MAXC], i;
 
 	ck_assert_uint_le(ctas, MAXC);
-	if (_i)
+	if (_i & 1)
 		rtl_reg_write(env, PPU_REG_TASK_CTRL, PPU_FSET(PPU_TASK_CTRL_NO_PREEMPT, 1));
 	rtl_kimage_load(ctx, "fanout", &k);
 	tmds = rtl_buf_alloc(ctx, 0, sizeof(va));
@@ -297,7 +299,10 @@ START_TEST(waiting_parents_on_every_context_do_not_deadlock)
 	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_DEV_LAUNCHES), ctas);
 	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_TASKS_COMPLETED), ctas + 1);
 	/* (with NO_PREEMPT the only preemptions are an eviction's: 9 tasks, 8 slots) */
-	ck_assert_uint_ge(rtl_perf_read(env, PPU_PERF_WAIT_SAVES), 1);
+	ck_assert_uint_ge(rtl_perf_read(env, PPU_PERF_WAIT_SAVES) +
+			  rtl_perf_read(env, PPU_PERF_PREEMPTIONS), 1);
+	if (_i & 1)
+		ck_assert_uint_ge(rtl_perf_read(env, PPU_PERF_WAIT_SAVES), 1);
 	finish(env, ctx, &k, ch);
 }
 END_TEST
@@ -641,7 +646,7 @@ Suite *suite_children(void)
 	tcase_add_test(tc, a_deep_limit_lets_the_whole_chain_run);
 	tcase_add_test(tc, wait_children_sees_the_childrens_writes);
 	tcase_add_test(tc, bad_child_tmds_are_the_threads_error);
-	tcase_add_loop_test(tc, waiting_parents_on_every_context_do_not_deadlock, 0, 2);
+	tcase_add_loop_test(tc, waiting_parents_on_every_context_do_not_deadlock, 0, 4);
 	tcase_add_test(tc, waiting_parents_in_every_slot_do_not_deadlock);
 	tcase_add_test(tc, children_sized_by_data_add_up_like_the_cpu);
 	tcase_add_loop_test(tc, divergent_phase_gives_the_books_value_in_both_styles, 0, 2);

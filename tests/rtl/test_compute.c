@@ -1004,12 +1004,59 @@ static void setup_barrier_long(uint8_t *a, uint32_t va, uint32_t t)
 	memcpy(a, &p, sizeof(p));
 }
 
+/* short waves, so that preemptions find CTAs at later waves */
+static void setup_checksum_waves(uint8_t *a, uint32_t va, uint32_t t)
+{
+	struct checksum_params p = { .iters = 30, .seed = 0xbeef, .out = va + 0x100 };
+
+	(void)t;
+	memcpy(a, &p, sizeof(p));
+}
+
+/* threads of every wave of a 20-thread CTA take part in the exchange */
+static void setup_barrier_long_waves(uint8_t *a, uint32_t va, uint32_t t)
+{
+	struct barrier_params p = { .rounds = 300, .active = 17, .exit_round = 120, .seed = 57,
+				    .buf = va + 0x100, .out = va + 0x100 + 8 * t };
+
+	memcpy(a, &p, sizeof(p));
+}
+
 static const struct iss_case preempt_cases[] = {
 	{ "checksum", 8, 8, setup_checksum_long },
 	{ "barrier_phases", 8, 8, setup_barrier_long },
+	/* CTAs in waves: saved between wave switches, with their slot headers */
+	{ "checksum", 64, 27, setup_checksum_waves },
+	{ "barrier_phases", 4, 20, setup_barrier_long_waves },
 };
 
 #define PREEMPT_ROUNDS 60u
+
+/*
+ * Slot headers of a task whose CTAs run in waves: whatever a save left
+ * there is in range; returns how many were saved at a wave after the first.
+ */
+static uint32_t saved_past_wave0(struct cfx *f, struct rtl_klaunch *l, uint32_t t)
+{
+	uint32_t j, w2, w3, n = 0;
+
+	for (j = 0; j < PPU_TASK_BLOCK_MAX_SLOTS; j++) {
+		uint32_t h = PPU_TASK_BLOCK_SLOT_HDR + j * PPU_TASK_BLOCK_SLOT_HDR_BYTES;
+
+		w2 = rtl_buf_rd32(f->env, &l->block, h + PPU_SLOT_HDR_BARRIER);
+		w3 = rtl_buf_rd32(f->env, &l->block, h + PPU_SLOT_HDR_WAVE);
+		if (!w3)
+			continue;
+		ck_assert_uint_ge(PPU_FGET(PPU_SLOT_HDR_BARRIER_LIVE, w2), 1);
+		ck_assert_uint_le(PPU_FGET(PPU_SLOT_HDR_BARRIER_LIVE, w2), t);
+		ck_assert_uint_lt(PPU_FGET(PPU_SLOT_HDR_BARRIER_ARRIVED, w2),
+				  PPU_FGET(PPU_SLOT_HDR_BARRIER_LIVE, w2));
+		ck_assert_uint_lt(PPU_FGET(PPU_SLOT_HDR_WAVE_WAVE, w3),
+				  PPU_FGET(PPU_SLOT_HDR_WAVE_STARTED, w3));
+		n += PPU_FGET(PPU_SLOT_HDR_WAVE_WAVE, w3) > 0;
+	}
+	return n;
+}
 
 START_TEST(preempted_kernels_resume_bit_exact)
 {
@@ -1022,9 +1069,12 @@ START_TEST(preempted_kernels_resume_bit_exact)
 	struct iss_ref r;
 	uint32_t i, k, rng = 12345;
 	size_t npre, nsaved, nres;
+	uint32_t later = 0;
+	int waves;
 	struct cfx f;
 
 	cfx_begin(&f, c->name);
+	waves = c->cta > rtl_reg_read(f.env, PPU_REG_CAP_CU_CONTEXTS);
 	iss_ref_run(&f, c, &r);
 	rtl_kimage_load(f.ctx, "spin", &spin);
 	hout = rtl_buf_alloc(f.ctx, 0, 8 * 4);
@@ -1043,14 +1093,18 @@ START_TEST(preempted_kernels_resume_bit_exact)
 	rtl_klaunch_submit(lo, &l, 0, 0);
 	ck_assert_int_ge(rtl_wait_event(f.env, PPU_TRACE_CTA_DISPATCH, 14, 4, 400000), 0);
 	for (i = 0; i < PREEMPT_ROUNDS; i++) {
-		/* the next high launch at a different point of the low kernel's run */
-		ppu_sim_clock(f.env->sim, 200 + lcg_next(&rng) % 1500);
+		/* the next high launch at a different point of the low kernel's run
+		 * (with waves, after the restore of a whole wave) */
+		ppu_sim_clock(f.env->sim, waves ? 2000 + lcg_next(&rng) % 6000
+					      : 200 + lcg_next(&rng) % 1500);
 		ck_assert_msg(rtl_log_find(f.env, PPU_TRACE_TASK_COMPLETE, 14, 0) < 0,
 			      "%s: the low-priority kernel ended after %u preemption rounds",
 			      c->name, i);
 		rtl_klaunch_submit(hi, &h, h.sem.va, i + 1);
 		ck_assert_int_eq(rtl_chan_wait(hi, 400000), 0);
 		ck_assert_uint_eq(rtl_buf_rd32(f.env, &h.sem, 0), i + 1);
+		if (waves)
+			later += saved_past_wave0(&f, &l, c->cta);
 	}
 	ck_assert_int_eq(rtl_chan_wait(lo, 20000000), 0);
 	ck_assert_uint_eq(rtl_buf_rd32(f.env, &l.sem, 0), 0x600d);
@@ -1069,6 +1123,8 @@ START_TEST(preempted_kernels_resume_bit_exact)
 	ck_assert_uint_eq(rtl_perf_read(f.env, PPU_PERF_PREEMPTIONS), npre);
 	ck_assert_uint_eq(rtl_perf_read(f.env, PPU_PERF_CTA_RESUMES), nres);
 	ck_assert_uint_gt(rtl_perf_read(f.env, PPU_PERF_CTXSW_CYCLES), 0);
+	if (waves)
+		ck_assert_uint_gt(later, 0);
 	printf("preemption %s: %zu preempted, %zu saved and resumed, %llu context-switch unit cycles, "
 	       "done at cycle %llu\n", c->name, npre, nsaved,
 	       (unsigned long long)rtl_perf_read(f.env, PPU_PERF_CTXSW_CYCLES),

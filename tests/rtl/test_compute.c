@@ -1201,6 +1201,71 @@ START_TEST(a_save_that_faults_faults_only_its_channel)
 END_TEST
 
 /*
+ * A CTA in waves preempted, its slot header then overwritten while it is
+ * off the unit (loop 0: LIVE = 0; loop 1: the wave to load not below the
+ * waves started): the resume checks the header and faults the channel,
+ * TMD_INVALID at the bad word's VA, unit COMPUTE; the high-priority kernel
+ * on another channel is unaffected.
+ */
+START_TEST(a_corrupted_wave_header_faults_only_its_channel)
+{
+	struct spin_params plo = { .iters = 100000, .seed = 5 }, phi = { .iters = 3000, .seed = 6 };
+	uint32_t hdr, bad, info, k;
+	struct rtl_buf olo, ohi;
+	struct rtl_klaunch l, h;
+	struct rtl_chan *lo, *hi;
+	struct cfx f;
+
+	cfx_begin(&f, "spin");
+	olo = rtl_buf_alloc(f.ctx, 0, 20 * 4);
+	ohi = rtl_buf_alloc(f.ctx, 0, 4 * 8 * 4);
+	plo.out = olo.va;
+	phi.out = ohi.va;
+	rtl_klaunch_init(&l, rtl_kimage_fn(&f.k, "spin"), 1, 20, &plo, sizeof(plo));
+	l.prio = 1;
+	rtl_klaunch_prepare(f.ctx, &l, 0x11);
+	rtl_klaunch_init(&h, rtl_kimage_fn(&f.k, "spin"), 4, 8, &phi, sizeof(phi));
+	h.prio = 60;
+	rtl_klaunch_prepare(f.ctx, &h, 0x22);
+	lo = rtl_cchan_create(f.env, f.ctx, 3, 0, 63, 1);
+	hi = rtl_cchan_create(f.env, f.ctx, 4, 0, 63, 1);
+	rtl_klaunch_submit(lo, &l, 0, 0);
+	ck_assert_int_ge(rtl_wait_event(f.env, PPU_TRACE_CTA_DISPATCH, 3, 4, 400000), 0);
+	ppu_sim_clock(f.env->sim, 3000);
+	rtl_klaunch_submit(hi, &h, 0, 0);
+	ck_assert_int_ge(rtl_wait_event(f.env, PPU_TRACE_CTA_SAVED, 3, 4, 400000), 0);
+	/* the saved header is sane; then one word goes bad */
+	hdr = PPU_TASK_BLOCK_SLOT_HDR + PPU_SLOT_HDR_BARRIER;
+	ck_assert_uint_eq(PPU_FGET(PPU_SLOT_HDR_BARRIER_LIVE, rtl_buf_rd32(f.env, &l.block, hdr)), 20);
+	ck_assert_uint_ge(PPU_FGET(PPU_SLOT_HDR_WAVE_STARTED,
+				   rtl_buf_rd32(f.env, &l.block, hdr + 4)), 1);
+	if (_i == 0) {
+		bad = rtl_buf_rd32(f.env, &l.block, hdr) & ~PPU_FMASK(PPU_SLOT_HDR_BARRIER_LIVE);
+	} else {
+		hdr += 4;
+		bad = PPU_FSET(PPU_SLOT_HDR_WAVE_WAVE, 2) | PPU_FSET(PPU_SLOT_HDR_WAVE_STARTED, 2);
+	}
+	rtl_buf_wr32(f.env, &l.block, hdr, bad);
+
+	ck_assert_int_eq(rtl_chan_wait(hi, 4000000), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &h.sem, 0), 0x22);
+	for (k = 0; k < 32; k++)
+		ck_assert_uint_eq(rtl_buf_rd32(f.env, &ohi, 4 * k), spin_run(phi.seed ^ k, phi.iters));
+	ck_assert_int_eq(rtl_chan_wait(lo, 2000000), 1);
+	info = rtl_chan_reg(lo, PPU_CHAN_FAULT_INFO);
+	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_KIND, info), PPU_FAULT_KIND_TMD_INVALID);
+	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_UNIT, info), PPU_FAULT_UNIT_COMPUTE);
+	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_ACCESS, info), PPU_FAULT_ACCESS_READ);
+	ck_assert_uint_eq(rtl_chan_reg(lo, PPU_CHAN_FAULT_ADDR), l.block.va + hdr);
+	ck_assert_uint_eq(count_kind(f.env, PPU_TRACE_CTA_RESUME), 1);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &l.sem, 0), 0);
+	rtl_chan_destroy(lo);
+	rtl_chan_destroy(hi);
+	cfx_end(&f);
+}
+END_TEST
+
+/*
  * Unbinding a channel whose CTAs are preempted (saved in their task block,
  * on no unit) drops them: the channel holds no task afterwards, nothing of
  * it resumes, and the high-priority kernel and a later launch run.
@@ -1388,6 +1453,7 @@ Suite *suite_compute(void)
 			    sizeof(iss_cases) / sizeof(iss_cases[0]));
 	tcase_add_test(tc, a_save_that_faults_faults_only_its_channel);
 	tcase_add_test(tc, unbind_drops_preempted_ctas);
+	tcase_add_loop_test(tc, a_corrupted_wave_header_faults_only_its_channel, 0, 2);
 	tcase_add_test(tc, eviction_keeps_progress_and_resumes);
 	tcase_add_loop_test(tc, preempted_kernels_resume_bit_exact, 0,
 			    sizeof(preempt_cases) / sizeof(preempt_cases[0]));

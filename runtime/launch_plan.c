@@ -9,7 +9,7 @@
 
 #include "errbuf.h"
 #include "launch_plan.h"
-#include "ppu/ppu_hw.h"
+#include "ppu/ppu_encode.h"
 
 #define STACK_MIN 64u
 #define STACK_MAX 65536u
@@ -30,7 +30,7 @@ static uint32_t stack_round(uint32_t want)
 int ppu_launch_plan(const struct ppu_launch_limits *lim, const struct ppu_launch_shape *shape,
 		    struct ppu_launch_plan *plan, char *err, size_t errlen)
 {
-	uint64_t ctas, threads, resident, block;
+	uint64_t ctas, threads, block;
 	unsigned int i;
 
 	if (!lim->num_cu || !lim->cu_contexts || !lim->max_cta_threads)
@@ -58,14 +58,8 @@ int ppu_launch_plan(const struct ppu_launch_limits *lim, const struct ppu_launch
 	plan->threads = (uint32_t)threads;
 	plan->ctas = (uint32_t)ctas;
 
-	/* CTAs resident at once: as many as fit each unit's contexts, one per unit when larger. */
-	if (threads <= lim->cu_contexts)
-		resident = (uint64_t)lim->num_cu * (lim->cu_contexts / threads);
-	else
-		resident = lim->num_cu;
-	if (resident > PPU_TASK_BLOCK_MAX_SLOTS)
-		resident = PPU_TASK_BLOCK_MAX_SLOTS;
-	plan->save_ctas = (uint32_t)(ctas < resident ? ctas : resident);
+	plan->save_ctas = ppu_task_save_slots(plan->ctas, plan->threads, lim->num_cu,
+					      lim->cu_contexts);
 
 	block = PPU_TASK_BLOCK_HEADER_BYTES + (uint64_t)plan->save_ctas * threads *
 		(PPU_THREAD_RECORD_BYTES + plan->stack_bytes);

@@ -199,15 +199,12 @@ typedef struct {
 PPU_DEV_INLINE uint32_t ppu_child_bytes(ppu_dev_dim3 grid, ppu_dev_dim3 cta, uint32_t stack_bytes)
 {
 	uint32_t t = cta.x * cta.y * cta.z, ctas = grid.x * grid.y * grid.z;
-	uint32_t ctx = ppu_csr_read(PPU_CSR_CU_CONTEXTS), ncu = ppu_csr_read(PPU_CSR_NUM_CU);
-	uint32_t resident, k;
+	uint32_t k;
 
 	if (!t || t > PPU_MAX_CTA_THREADS || !ctas)
 		return 0;
-	resident = t <= ctx ? ncu * (ctx / t) : ncu;
-	if (resident > PPU_TASK_BLOCK_MAX_SLOTS)
-		resident = PPU_TASK_BLOCK_MAX_SLOTS;
-	k = ctas < resident ? ctas : resident;
+	k = ppu_task_save_slots(ctas, t, ppu_csr_read(PPU_CSR_NUM_CU),
+				ppu_csr_read(PPU_CSR_CU_CONTEXTS));
 	return 64 + PPU_TASK_BLOCK_HEADER_BYTES + k * t * (PPU_THREAD_RECORD_BYTES + stack_bytes);
 }
 

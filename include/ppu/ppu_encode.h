@@ -227,6 +227,23 @@ struct ppu_tmd_desc {
 	ppu_u32 block_bytes, block_va;
 };
 
+/*
+ * Save slots k of a task block for @ctas CTAs of @threads (>= 1) threads:
+ * as many CTAs as can be resident at once (a CTA of more threads than a
+ * unit's contexts takes a whole unit), at most @ctas and
+ * PPU_TASK_BLOCK_MAX_SLOTS.  Every started CTA may need its thread records
+ * for a save, so with this k a save always has room.
+ */
+static inline ppu_u32 ppu_task_save_slots(ppu_u32 ctas, ppu_u32 threads, ppu_u32 num_cu,
+					  ppu_u32 cu_contexts)
+{
+	ppu_u32 resident = threads <= cu_contexts ? num_cu * (cu_contexts / threads) : num_cu;
+
+	if (resident > PPU_TASK_BLOCK_MAX_SLOTS)
+		resident = PPU_TASK_BLOCK_MAX_SLOTS;
+	return ctas < resident ? ctas : resident;
+}
+
 /* Fills a 64-byte TMD (16 words); the DEPTH field is the PPU's to write. */
 static inline void ppu_tmd_fill(ppu_u32 tmd[16], const struct ppu_tmd_desc *d)
 {

@@ -525,6 +525,11 @@ static int ppu_chan_create_check(struct drm_device *drm, struct drm_file *file,
 		drm_dbg(drm, "CHAN_CREATE: no compute engine\n");
 		return -ENODEV;
 	}
+	if ((args->flags & DRM_PPU_CHAN_CREATE_AUTO_PUT) &&
+	    !PPU_FGET(PPU_CAP_FEATURES_AUTO_PUT, to_ppu(drm)->caps.features)) {
+		drm_dbg(drm, "CHAN_CREATE: no AUTO_PUT rings\n");
+		return -ENODEV;
+	}
 	/* Children climb from the channel's priority: the chain's top counts. */
 	if (ppu_chan_create_top(args) > DRM_PPU_CHAN_PRIORITY_NORMAL && !capable(CAP_SYS_NICE)) {
 		drm_dbg(drm, "CHAN_CREATE: priority %u (chain top %u) needs CAP_SYS_NICE\n",
@@ -632,6 +637,7 @@ int ppu_ioctl_chan_create(struct drm_device *drm, void *data, struct drm_file *f
 
 	desc.gpfifo_va = args->gpfifo_va;
 	desc.log2_entries = args->log2_entries;
+	desc.auto_put = !!(args->flags & DRM_PPU_CHAN_CREATE_AUTO_PUT);
 	desc.pt_root_pa = pf->pt_root;
 	desc.pt_root_sys = 1;
 	desc.engine = args->flags & DRM_PPU_CHAN_CREATE_COMPUTE ?

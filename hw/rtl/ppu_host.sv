@@ -134,6 +134,7 @@ module ppu_host #(
   logic [19:0] c_get     [NC];
   logic [19:0] c_put     [NC];
   logic        c_stale   [NC];   // doorbell seen: GP_PUT must be re-read
+  logic        c_auto    [NC];   // AUTO_PUT: GP_PUT = GP_GET - 1, USERD.GP_PUT unused
   logic        c_unbind  [NC];
   logic        c_seg     [NC];   // inside a pushbuffer segment
   logic [31:0] c_pbva    [NC];   // next pushbuffer dword
@@ -551,6 +552,7 @@ module ppu_host #(
 
   // Instance block validation (used at the end of a load)
   wire [4:0]  ld_log2 = inst_dw[ppu_hw_pkg::PPU_INST_GPFIFO_CFG/4][ppu_hw_pkg::PPU_INST_GPFIFO_CFG_LOG2_ENTRIES__MSB:ppu_hw_pkg::PPU_INST_GPFIFO_CFG_LOG2_ENTRIES__LSB];
+  wire        ld_auto = inst_dw[ppu_hw_pkg::PPU_INST_GPFIFO_CFG/4][ppu_hw_pkg::PPU_INST_GPFIFO_CFG_AUTO_PUT__LSB];
   wire [3:0]  ld_eng  = inst_dw[ppu_hw_pkg::PPU_INST_ENGINE/4][ppu_hw_pkg::PPU_INST_ENGINE_TYPE__MSB:ppu_hw_pkg::PPU_INST_ENGINE_TYPE__LSB];
   wire        ld_comp = 32'(ld_eng) == ppu_hw_pkg::PPU_ENGINE_TYPE_COMPUTE;
   wire [7:0]  ld_pmin = inst_dw[ppu_hw_pkg::PPU_INST_PRIORITY/4][ppu_hw_pkg::PPU_INST_PRIORITY_MIN__MSB:ppu_hw_pkg::PPU_INST_PRIORITY_MIN__LSB];
@@ -620,6 +622,7 @@ module ppu_host #(
         c_get[i]    <= '0;
         c_put[i]    <= '0;
         c_stale[i]  <= 1'b0;
+        c_auto[i]   <= 1'b0;
         c_unbind[i] <= 1'b0;
         c_seg[i]    <= 1'b0;
         c_pbva[i]   <= '0;
@@ -862,7 +865,7 @@ module ppu_host #(
                                 ppu_hw_pkg::PPU_FAULT_UNIT_INST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
                                 inst_pa, inst_dw[ppu_hw_pkg::PPU_INST_ENGINE/4]);
                     hs       <= H_PICK;
-                  end else if ((prd_rsp.data[31:0] & ~{12'd0, mask}) != 0 ||
+                  end else if (((prd_rsp.data[31:0] & ~{12'd0, mask}) != 0 && !ld_auto) ||
                                (prd_rsp.data[63:32] & ~{12'd0, mask}) != 0) begin
                     fx <= fault(ph_ch, ppu_hw_pkg::PPU_FAULT_KIND_GP_PUT_RANGE,
                                 ppu_hw_pkg::PPU_FAULT_UNIT_HOST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
@@ -881,12 +884,14 @@ module ppu_host #(
                     c_pmax[ph_ch]  <= ld_pmax[5:0];
                     c_maxd[ph_ch]  <= (ld_maxd == 8'd0) ? 7'd1 : ld_maxd[6:0];
                     c_dead[ph_ch]  <= 1'b0;
-                    c_put[ph_ch]   <= prd_rsp.data[19:0];
+                    c_auto[ph_ch]  <= ld_auto;
+                    c_put[ph_ch]   <= ld_auto ? (prd_rsp.data[51:32] - 20'd1) & mask : prd_rsp.data[19:0];
                     c_get[ph_ch]   <= prd_rsp.data[51:32];
                     c_seg[ph_ch]   <= 1'b0;
                     c_mcnt[ph_ch]  <= '0;
                     c_pend[ph_ch]  <= PEND_NONE;
-                    c_st[ph_ch]    <= (prd_rsp.data[19:0] != prd_rsp.data[51:32]) ? ST_READY : ST_IDLE;
+                    c_st[ph_ch]    <= (prd_rsp.data[19:0] != prd_rsp.data[51:32] || ld_auto) ? ST_READY
+                                                                                                 : ST_IDLE;
                     c_last[ph_ch]  <= now;
                     tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_BIND), 8'(ph_ch), 32'(ld_eng), prd_rsp.data[31:0]};
                     hs <= H_PICK;
@@ -896,7 +901,10 @@ module ppu_host #(
                   logic [19:0] mask;
                   mask = (20'd1 << c_log2[ph_ch]) - 20'd1;
                   tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_DOORBELL), 8'(ph_ch), prd_rsp.data[31:0], 32'(c_get[ph_ch])};
-                  if ((prd_rsp.data[31:0] & ~{12'd0, mask}) != 0) begin
+                  if (c_auto[ph_ch]) begin
+                    // (an AUTO_PUT ring ignores USERD.GP_PUT)
+                    hs <= ph_back ? H_NEXT_ENTRY : H_PICK;
+                  end else if ((prd_rsp.data[31:0] & ~{12'd0, mask}) != 0) begin
                     fx <= fault(ph_ch, ppu_hw_pkg::PPU_FAULT_KIND_GP_PUT_RANGE,
                                 ppu_hw_pkg::PPU_FAULT_UNIT_HOST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
                                 prd_rsp.data[31:0], 32'(c_get[ph_ch]));
@@ -1304,6 +1312,8 @@ module ppu_host #(
               hs <= H_END;
             end else begin
               c_get[cur] <= get_next;
+              // (AUTO_PUT: the ring stays full, GP_PUT = the new GP_GET - 1)
+              if (c_auto[cur]) c_put[cur] <= c_get[cur];
               hs <= H_NEXT_ENTRY;
             end
           end

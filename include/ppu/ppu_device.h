@@ -34,6 +34,7 @@
 #include <stdint.h>
 #include "ppu_hw.h"
 #include "ppu_encode.h"	/* ppu_tmd_fill(): the one TMD encoder */
+#include "ppu_workq.h"	/* the PPU-owned work queue's format */
 
 #define PPU_DEV_INLINE static inline __attribute__((always_inline))
 
@@ -345,6 +346,62 @@ PPU_DEV_INLINE void ppu_atomic_store(uint32_t *p, uint32_t v)
 PPU_DEV_INLINE void ppu_sem_release(uint32_t *sem, uint32_t value)
 {
 	(void)__atomic_exchange_n(sem, value, PPU_ATOMIC_ORDER);
+}
+
+/*
+ * Device-side work creation (SEEDS §C; ppu_workq.h has the protocol).
+ * One command block: a pushbuffer of @ndw dwords at @va, written before it
+ * is submitted and left untouched until it has run.
+ */
+struct ppu_workq_block {
+	uint32_t va;
+	uint32_t ndw;
+};
+
+/*
+ * Submit @n command blocks to the PPU-owned work queue @q (libppu sets it
+ * up for a launch that creates device work).  They run in this order,
+ * exactly once, after everything submitted to @q before this call's
+ * reservation; blocks of other threads may come between two calls.  While
+ * the ring is full the thread waits with back-off: it never writes an
+ * entry the host interface has not consumed, so a kernel that submits more
+ * than the ring holds relies on the queue running meanwhile.  Returns
+ * PPU_ECALL_STATUS_OK, or EINVAL (nothing submitted) for n = 0, more than
+ * PPU_WORKQ_MAX_BLOCKS, or a block of 0 or too many dwords.
+ */
+PPU_DEV_INLINE uint32_t ppu_workq_submit(struct ppu_workq *q, const struct ppu_workq_block *blocks,
+					 uint32_t n)
+{
+	uint32_t log2 = q->log2_entries, mask = (1u << log2) - 1u;
+	uint32_t *ring = (uint32_t *)(uintptr_t)q->ring_va, *tail;
+	uint32_t e, i, backoff = 8;
+	struct ppu_pb pb;
+
+	if (!n || n > PPU_WORKQ_MAX_BLOCKS(log2))
+		return PPU_ECALL_STATUS_EINVAL;
+	for (i = 0; i < n; i++)
+		if (!blocks[i].ndw ||
+		    blocks[i].ndw > PPU_FMASK(PPU_GP_ENTRY1_LENGTH) >> PPU_GP_ENTRY1_LENGTH__LSB)
+			return PPU_ECALL_STATUS_EINVAL;
+	/* entries e .. e + n are ours; they are free once shadow has passed them */
+	e = ppu_atomic_add(&q->soft, n + 1);
+	while (!ppu_workq_room(e + n, ppu_atomic_load(&q->shadow))) {
+		for (i = 0; i < backoff; i++)
+			__asm__ volatile("nop");
+		if (backoff < 1024)
+			backoff <<= 1;
+	}
+	for (i = 0; i < n; i++)
+		ppu_gp_entry(ring + 2 * ((e + i) & mask), blocks[i].va, blocks[i].ndw, 0);
+	tail = (uint32_t *)(uintptr_t)(q->tails_va + ((e + n) & mask) * PPU_WORKQ_TAIL_BYTES);
+	ppu_pb_init(&pb, tail, PPU_WORKQ_TAIL_DW);
+	ppu_workq_tail(&pb, q, (uint32_t)(uintptr_t)q, e + n, n);
+	ppu_gp_entry(ring + 2 * ((e + n) & mask), (uint32_t)(uintptr_t)tail, pb.len, 0);
+	/* the entries and the tail before the release that lets the host reach them */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	ppu_sem_release((uint32_t *)(uintptr_t)ppu_workq_sem_va(q, e - 1),
+			ppu_workq_gen(e - 1, log2));
+	return PPU_ECALL_STATUS_OK;
 }
 
 /*

@@ -185,6 +185,7 @@ static inline void ppu_chan_entry(ppu_u32 out[2], ppu_u64 inst_pa, int sys, int 
 struct ppu_inst_desc {
 	ppu_u32 gpfifo_va;
 	ppu_u32 log2_entries;
+	int auto_put;		/* GPFIFO_CFG.AUTO_PUT: entries guarded by semaphores */
 	ppu_u64 userd_pa;
 	int userd_sys;
 	ppu_u64 pt_root_pa;	/* 4 KiB aligned */
@@ -202,7 +203,8 @@ static inline void ppu_inst_fill(ppu_u32 inst[16], const struct ppu_inst_desc *d
 	for (i = 0; i < 16; i++)
 		inst[i] = 0;
 	inst[PPU_INST_GPFIFO_VA / 4] = d->gpfifo_va;
-	inst[PPU_INST_GPFIFO_CFG / 4] = PPU_FSET(PPU_INST_GPFIFO_CFG_LOG2_ENTRIES, d->log2_entries);
+	inst[PPU_INST_GPFIFO_CFG / 4] = PPU_FSET(PPU_INST_GPFIFO_CFG_LOG2_ENTRIES, d->log2_entries) |
+					PPU_FSET(PPU_INST_GPFIFO_CFG_AUTO_PUT, !!d->auto_put);
 	inst[PPU_INST_USERD_LO / 4] = (ppu_u32)d->userd_pa;
 	inst[PPU_INST_USERD_HI / 4] = ppu_addr_hi(d->userd_pa, d->userd_sys);
 	inst[PPU_INST_PT_ROOT / 4] = PPU_FSET(PPU_INST_PT_ROOT_PPN, (ppu_u32)(d->pt_root_pa >> 12)) |

@@ -487,6 +487,127 @@ START_TEST(chan_live_at_unplug_then_close_is_safe)
 }
 END_TEST
 
+/*
+ * DRM_PPU_CHAN_CREATE_AUTO_PUT: a ring the PPU treats as always full, run
+ * from the GP_GET it binds at, each entry guarded by a semaphore its
+ * producer releases once the next entry is written (the PPU-owned work
+ * queue's protocol, here with the CPU as the producer): entry 0 parks on X;
+ * a submission of N blocks reserves N + 1 entries on a soft GP_PUT, waits
+ * while the shadow GP_PUT (advanced by the trailing blocks as the PPU
+ * reaches them) says the ring is full, writes N work blocks and a trailing
+ * block (IADD shadow by N + 1, acquire its own entry's semaphore at the
+ * next generation), and releases the semaphore of the entry before its
+ * first.  Work block k waits for a ticket == k and increments it, so a
+ * block run twice or out of order would hang.  The 8-entry ring wraps ten
+ * times; USERD.GP_PUT is never used; CHAN_STATUS reports GP_PUT = GP_GET - 1.
+ */
+#define AQ_LOG2 3u
+#define AQ_N (1u << AQ_LOG2)
+
+struct aq {
+	struct ppu_tchan ch;
+	struct ppu_tbo mem;	/* 0: X, 4: ticket, 8: shadow, 0x40 + 4k: sem[k], 0x1000: blocks */
+	uint32_t soft, seq, pb_off;
+};
+
+static volatile uint32_t *aq_word(struct aq *q, uint32_t off)
+{
+	return (volatile uint32_t *)(q->mem.map + off);
+}
+
+static void aq_entry(struct aq *q, uint32_t k, const struct ppu_pb *pb)
+{
+	uint32_t *gp = (uint32_t *)q->ch.ring.map + 2 * (k & (AQ_N - 1));
+
+	ck_assert_uint_le(q->pb_off + 4 * pb->len, q->mem.size);
+	memcpy(q->mem.map + q->pb_off, pb->dw, 4 * pb->len);
+	ppu_gp_entry(gp, q->mem.va + q->pb_off, pb->len, 0);
+	q->pb_off += (4 * pb->len + 63) & ~63u;
+}
+
+static void aq_submit(struct aq *q, uint32_t nblk)
+{
+	uint32_t e = q->soft, k, buf[16];
+	double t0 = ppu_now_s();
+	struct ppu_pb pb;
+
+	q->soft += nblk + 1;
+	while ((int32_t)(e + nblk - *aq_word(q, 8)) > 0) {
+		ck_assert_msg(ppu_now_s() - t0 < 30, "the ring stays full (shadow %u, need %u)",
+			      *aq_word(q, 8), e + nblk);
+		usleep(1000);
+	}
+	for (k = e; k < e + nblk; k++) {
+		ppu_pb_init(&pb, buf, 16);
+		ppu_pb_sem(&pb, q->mem.va + 4, q->seq,
+			   ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQUIRE, 0));
+		ppu_pb_sem_inc(&pb, q->mem.va + 4);
+		aq_entry(q, k, &pb);
+		q->seq++;
+	}
+	ppu_pb_init(&pb, buf, 16);
+	ppu_pb_sem(&pb, q->mem.va + 8, nblk + 1,
+		   ppu_sem_reduction_op(PPU_SEM_EXECUTE_REDUCTION_IADD, 1));
+	ppu_pb_sem(&pb, q->mem.va + 0x40 + 4 * ((e + nblk) & (AQ_N - 1)),
+		   ((e + nblk) >> AQ_LOG2) + 1,
+		   ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ, 0));
+	aq_entry(q, e + nblk, &pb);
+	/* the entries are in memory before the guard that lets the PPU reach them */
+	__sync_synchronize();
+	*aq_word(q, 0x40 + 4 * ((e - 1) & (AQ_N - 1))) = ((e - 1) >> AQ_LOG2) + 1;
+	__sync_synchronize();
+}
+
+START_TEST(chan_auto_put_runs_semaphore_guarded_entries)
+{
+	struct drm_ppu_chan_status st;
+	uint32_t buf[8], i, rng = 7;
+	struct ppu_pb pb;
+	struct aq q;
+	int ret;
+
+	memset(&q, 0, sizeof(q));
+	ck_assert(ppu_param(DRM_PPU_PARAM_FEATURES) & DRM_PPU_FEATURE_AUTO_PUT);
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 1u << 3, 4, 0, 0, NULL), -EINVAL);
+	ret = ppu_tchan_new_prio(ppu_fd, &q.ch, AQ_LOG2, DRM_PPU_CHAN_CREATE_AUTO_PUT, 0);
+	ck_assert_msg(ret == 0, "CHAN_CREATE AUTO_PUT: %s", strerror(-ret));
+	ppu_tbo_new(ppu_fd, &q.mem, 16 * PG);
+	q.pb_off = 0x1000;
+	q.soft = 1;
+	*aq_word(&q, 8) = AQ_N - 1;
+	/* GP_PUT out of range: an AUTO_PUT ring does not use it */
+	q.ch.userd[DRM_PPU_USERD_GP_PUT / 4] = 0x7777;
+	ppu_pb_init(&pb, buf, 8);
+	ppu_pb_sem_acquire(&pb, q.mem.va, 1);
+	aq_entry(&q, 0, &pb);
+	__sync_synchronize();
+	ck_assert_int_eq(ppu_doorbell(ppu_fd, q.ch.chid, 0), 0);
+	aq_submit(&q, 2);
+	usleep(20000);
+	ck_assert_int_eq(ppu_chan_status(ppu_fd, q.ch.chid, 0, &st), 0);
+	ck_assert_uint_eq(st.fault_info, 0);
+	ck_assert_uint_eq(st.gp_get, 0);
+	ck_assert_uint_eq(st.gp_put, AQ_N - 1);
+	ck_assert_uint_eq(*aq_word(&q, 4), 0);
+	*aq_word(&q, 0) = 1;	/* X: the queue runs */
+	for (i = 1; i < 30; i++) {
+		rng = rng * 1664525u + 1013904223u;
+		aq_submit(&q, 1 + (rng >> 8) % 3);
+	}
+	ck_assert_msg(ppu_wait_u32(aq_word(&q, 4), q.seq, 30),
+		      "ticket %u of %u", *aq_word(&q, 4), q.seq);
+	ck_assert_int_eq(ppu_chan_status(ppu_fd, q.ch.chid, 0, &st), 0);
+	ck_assert_uint_eq(st.fault_info, 0);
+	ck_assert_uint_eq(st.gp_get, (q.soft - 1) & (AQ_N - 1));
+	ck_assert_uint_eq(st.gp_put, (st.gp_get - 1) & (AQ_N - 1));
+	ck_assert_uint_eq(q.ch.userd[DRM_PPU_USERD_GP_GET / 4], st.gp_get);
+	ck_assert_uint_eq(*aq_word(&q, 8), q.soft - 1 + AQ_N - 1);
+	ck_assert_uint_gt(q.soft, 10 * AQ_N);
+	/* the channel waits at its last trailing block until destroyed */
+	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, q.ch.chid, 0), 0);
+}
+END_TEST
+
 static Suite *chan_suite(void)
 {
 	Suite *s = suite_create("chan");
@@ -505,6 +626,7 @@ static Suite *chan_suite(void)
 	tcase_add_test(tc, chan_belongs_to_its_file);
 	tcase_add_test(tc, chan_ids_run_out_with_ebusy);
 	tcase_add_test(tc, chan_live_at_unplug_then_close_is_safe);
+	tcase_add_test(tc, chan_auto_put_runs_semaphore_guarded_entries);
 	suite_add_tcase(s, tc);
 	return s;
 }

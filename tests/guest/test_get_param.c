@@ -33,7 +33,7 @@
 #define FEATURES_KNOWN \
 	(DRM_PPU_FEATURE_COPY_ENGINE | DRM_PPU_FEATURE_COMPUTE_ENGINE | \
 	 DRM_PPU_FEATURE_SYS_APERTURE | DRM_PPU_FEATURE_SEM_TIMESTAMP | \
-	 DRM_PPU_FEATURE_PRIO_SCHED | DRM_PPU_FEATURE_DEV_LAUNCH)
+	 DRM_PPU_FEATURE_PRIO_SCHED | DRM_PPU_FEATURE_DEV_LAUNCH | DRM_PPU_FEATURE_AUTO_PUT)
 
 /* The ABI: one layout for 32- and 64-bit userspace, ioctl 0x40 of 'd'. */
 _Static_assert(sizeof(struct drm_ppu_get_param) == 16, "drm_ppu_get_param size");

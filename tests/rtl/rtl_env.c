@@ -306,6 +306,13 @@ void rtl_chan_set_priority(struct rtl_chan *ch, uint32_t prio)
 	wr32(ch->env, 0, ch->inst_pa + PPU_INST_PRIORITY, PPU_FSET(PPU_INST_PRIORITY_MAX, prio));
 }
 
+void rtl_chan_set_auto_put(struct rtl_chan *ch)
+{
+	wr32(ch->env, 0, ch->inst_pa + PPU_INST_GPFIFO_CFG,
+	     PPU_FSET(PPU_INST_GPFIFO_CFG_LOG2_ENTRIES, ch->log2_entries) |
+	     PPU_FSET(PPU_INST_GPFIFO_CFG_AUTO_PUT, 1));
+}
+
 void rtl_chan_destroy(struct rtl_chan *ch)
 {
 	free(ch);

@@ -100,6 +100,8 @@ void rtl_chan_destroy(struct rtl_chan *ch);
 /* Sets the instance PRIORITY.MAX (the channel's rank in SCHED_CTRL.PRIO_MODE);
  * takes effect when the channel binds, i.e. call it before the first doorbell. */
 void rtl_chan_set_priority(struct rtl_chan *ch, uint32_t prio);
+/* Sets GPFIFO_CFG.AUTO_PUT in the instance block (before the first doorbell). */
+void rtl_chan_set_auto_put(struct rtl_chan *ch);
 
 /* Copies @n dwords into the pushbuffer arena and returns their VA. */
 uint32_t rtl_chan_pb_put(struct rtl_chan *ch, const uint32_t *dw, uint32_t n);

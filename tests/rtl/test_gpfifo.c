@@ -4,6 +4,7 @@
  * wrap, full and empty rings, batched doorbells, binding at a nonzero GP_GET.
  */
 #include <check.h>
+#include <stdio.h>
 
 #include "rtl_check.h"
 #include "rtl_suites.h"
@@ -488,6 +489,135 @@ START_TEST(rewriting_a_released_but_unconsumed_entry_faults_its_channel)
 }
 END_TEST
 
+/*
+ * An AUTO_PUT ring whose entries are guarded by per-entry semaphores, used
+ * as the PPU-owned work queue uses it (docs/compute-design.md §6.4), with
+ * the test as the producer writing through the backdoor.  Entry 0 holds
+ * the parking block (acquire X); soft and shadow GP_PUT start at 1 and
+ * n - 1.  A submission of N blocks takes e = soft, soft += N + 1, waits
+ * while (s32)(e + N - shadow) > 0 (the ring is full: it clocks the PPU),
+ * writes N work blocks and at e + N a trailing block (IADD shadow by N + 1,
+ * then acquire sem[e + N] CIRC_GEQ gen(e + N)), and releases sem[e - 1]
+ * with gen(e - 1), gen(k) = k / n + 1.  Work block k acquires a ticket
+ * == k and increments it, so a block run twice or out of order would hang
+ * the ring.  Bursts of submissions fill the ring, pauses leave the host
+ * blocked at the last trailing block; the 8-entry ring wraps about 20
+ * times; GP_PUT always reads GP_GET - 1 and USERD.GP_PUT is never used.
+ */
+#define AQ_LOG2 3u
+#define AQ_N (1u << AQ_LOG2)
+#define AQ_SUBMITS 60u
+
+struct aq {
+	struct rtl_chan *ch;
+	struct rtl_buf mem;	/* 0: X, 4: ticket, 8: shadow, 0x40 + 4k: sem[k] */
+	uint32_t soft, seq, waits;
+};
+
+static uint32_t aq_rand(uint32_t *s)
+{
+	*s = *s * 1664525u + 1013904223u;
+	return *s >> 8;
+}
+
+static uint32_t aq_gen(uint32_t k)
+{
+	return (k >> AQ_LOG2) + 1;
+}
+
+static void aq_entry(struct aq *q, uint32_t k, const struct ppu_pb *pb)
+{
+	uint32_t e[2], va = rtl_chan_pb_put(q->ch, pb->dw, pb->len);
+
+	ppu_gp_entry(e, va, pb->len, 0);
+	rtl_buf_write(q->ch->env, &q->ch->gpfifo, (k & (AQ_N - 1)) * 8, e, 8);
+}
+
+static void aq_submit(struct aq *q, uint32_t nblk)
+{
+	uint32_t e = q->soft, k, buf[16];
+	struct ppu_pb pb;
+
+	q->soft += nblk + 1;
+	while ((int32_t)(e + nblk - rtl_buf_rd32(q->ch->env, &q->mem, 8)) > 0) {
+		q->waits++;
+		ppu_sim_clock(q->ch->env->sim, 50);
+		ck_assert_uint_eq(rtl_chan_reg(q->ch, PPU_CHAN_FAULT_INFO), 0);
+	}
+	for (k = e; k < e + nblk; k++) {
+		ppu_pb_init(&pb, buf, 16);
+		ppu_pb_sem(&pb, q->mem.va + 4, q->seq,
+			   ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQUIRE, 0));
+		ppu_pb_sem_inc(&pb, q->mem.va + 4);
+		aq_entry(q, k, &pb);
+		q->seq++;
+	}
+	ppu_pb_init(&pb, buf, 16);
+	ppu_pb_sem(&pb, q->mem.va + 8, nblk + 1,
+		   ppu_sem_reduction_op(PPU_SEM_EXECUTE_REDUCTION_IADD, 1));
+	ppu_pb_sem(&pb, q->mem.va + 0x40 + 4 * ((e + nblk) & (AQ_N - 1)), aq_gen(e + nblk),
+		   ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ, 0));
+	aq_entry(q, e + nblk, &pb);
+	rtl_buf_wr32(q->ch->env, &q->mem, 0x40 + 4 * ((e - 1) & (AQ_N - 1)), aq_gen(e - 1));
+}
+
+START_TEST(auto_put_ring_runs_semaphore_guarded_entries_in_order)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	uint32_t buf[8], i, rng = 99, get, blocked;
+	struct ppu_pb pb;
+	struct aq q = { 0 };
+
+	q.ch = rtl_chan_create(env, ctx, 6, AQ_LOG2, 0);
+	q.mem = rtl_buf_alloc(ctx, 0, 4096);
+	rtl_chan_set_auto_put(q.ch);
+	q.soft = 1;
+	rtl_buf_wr32(env, &q.mem, 8, AQ_N - 1);
+	/* USERD.GP_PUT out of range: an AUTO_PUT channel does not use it */
+	ck_assert_int_eq(ppu_sim_mem_write(env->sim, 0, q.ch->userd_pa + PPU_USERD_GP_PUT,
+					   &(uint32_t){ 0x7777 }, 4), 0);
+	ppu_pb_init(&pb, buf, 8);
+	ppu_pb_sem_acquire(&pb, q.mem.va, 1);
+	aq_entry(&q, 0, &pb);
+	rtl_chan_doorbell(q.ch);
+	ppu_sim_clock(env->sim, 2000);
+	ck_assert_uint_eq(rtl_chan_reg(q.ch, PPU_CHAN_FAULT_INFO), 0);
+	ck_assert_uint_eq(rtl_chan_reg(q.ch, PPU_CHAN_GP_GET), 0);
+	ck_assert_uint_eq(rtl_chan_reg(q.ch, PPU_CHAN_GP_PUT), AQ_N - 1);
+	/* the first submission, then X: the queue runs */
+	aq_submit(&q, 2);
+	rtl_buf_wr32(env, &q.mem, 0, 1);
+	for (i = 1; i < AQ_SUBMITS; i++) {
+		aq_submit(&q, 1 + aq_rand(&rng) % 3);
+		if (i % 5 == 4) {
+			/* a pause: the host waits at the last trailing block */
+			ppu_sim_clock(env->sim, 3000 + aq_rand(&rng) % 3000);
+			get = rtl_chan_reg(q.ch, PPU_CHAN_GP_GET);
+			ck_assert_uint_eq(get, (q.soft - 1) & (AQ_N - 1));
+			ck_assert_uint_eq(rtl_chan_reg(q.ch, PPU_CHAN_GP_PUT), (get - 1) & (AQ_N - 1));
+			ck_assert_uint_eq(rtl_buf_rd32(env, &q.mem, 4), q.seq);
+		}
+	}
+	ppu_sim_clock(env->sim, 20000);
+	ck_assert_uint_eq(rtl_chan_reg(q.ch, PPU_CHAN_FAULT_INFO), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &q.mem, 4), q.seq);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &q.mem, 8), q.soft - 1 + AQ_N - 1);
+	ck_assert_uint_gt(q.soft, 15 * AQ_N);
+	ck_assert_uint_gt(q.waits, 0);
+	blocked = (uint32_t)rtl_log_count(env, PPU_TRACE_SEM_ACQ_FAIL, q.ch->chid);
+	ck_assert_uint_ge(blocked, AQ_SUBMITS / 5);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_CHAN_IDLE, q.ch->chid), 0);
+	printf("auto_put ring: %u submissions, %u entries (%u wraps), %u blocks, %u full-ring waits, "
+	       "%u blocked acquires, done at cycle %llu\n", AQ_SUBMITS, q.soft, q.soft / AQ_N, q.seq,
+	       q.waits, blocked, (unsigned long long)ppu_sim_cycles(env->sim));
+
+	rtl_chan_destroy(q.ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_finish(env);
+}
+END_TEST
+
 Suite *suite_gpfifo(void)
 {
 	Suite *s = suite_create("gpfifo");
@@ -503,6 +633,7 @@ Suite *suite_gpfifo(void)
 	tcase_add_test(tc, channel_bound_at_nonzero_gp_get_starts_there);
 	tcase_add_test(tc, release_hold_keeps_gp_get_until_the_rest_is_fetched);
 	tcase_add_test(tc, rewriting_a_released_but_unconsumed_entry_faults_its_channel);
+	tcase_add_test(tc, auto_put_ring_runs_semaphore_guarded_entries_in_order);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -211,6 +211,8 @@ enum drm_ppu_param {
 #define DRM_PPU_FEATURE_PRIO_SCHED		(1ull << 4)
 /* Kernels launch kernels on the PPU (dynamic parallelism; needs COMPUTE_ENGINE). */
 #define DRM_PPU_FEATURE_DEV_LAUNCH		(1ull << 5)
+/* Channels can be created with DRM_PPU_CHAN_CREATE_AUTO_PUT. */
+#define DRM_PPU_FEATURE_AUTO_PUT		(1ull << 6)
 
 /**
  * struct drm_ppu_get_param - query a device parameter
@@ -391,8 +393,20 @@ struct drm_ppu_vm_unbind {
  * on the copy engine); needs DRM_PPU_FEATURE_COMPUTE_ENGINE.
  */
 #define DRM_PPU_CHAN_CREATE_COMPUTE	(1u << 1)
+/*
+ * DRM_IOCTL_PPU_CHAN_CREATE: the ring is always full (needs
+ * DRM_PPU_FEATURE_AUTO_PUT).  The PPU ignores GP_PUT in USERD and runs
+ * entry after entry from the GP_GET it binds at (the first doorbell binds
+ * the channel), so every entry must be written before the one ahead of it
+ * lets the PPU reach it: each entry's pushbuffer ends with a semaphore
+ * acquire that the producer of the next entry releases once it has
+ * written it.  This is the PPU-owned work queue through which kernels
+ * submit work (docs/formats.md, AUTO_PUT).  GP_GET is still written to USERD.
+ */
+#define DRM_PPU_CHAN_CREATE_AUTO_PUT	(1u << 2)
 #define DRM_PPU_CHAN_CREATE_FLAGS	(DRM_PPU_CHAN_CREATE_PRIORITY | \
-					 DRM_PPU_CHAN_CREATE_COMPUTE)
+					 DRM_PPU_CHAN_CREATE_COMPUTE | \
+					 DRM_PPU_CHAN_CREATE_AUTO_PUT)
 
 /*
  * Channel priorities, 0 lowest.  A channel created without
@@ -449,7 +463,8 @@ struct drm_ppu_vm_unbind {
  * @max_depth above DRM_PPU_MAX_NESTING_DEPTH or a chain that would pass
  * DRM_PPU_CHAN_PRIORITY_MAX; -EPERM for a priority (or, on a compute
  * channel, a chain) above normal without CAP_SYS_NICE; -ENODEV for DRM_PPU_CHAN_CREATE_COMPUTE on a device
- * without a compute engine (or once the device is gone); -EBUSY when every
+ * without a compute engine, or DRM_PPU_CHAN_CREATE_AUTO_PUT on one
+ * without DRM_PPU_FEATURE_AUTO_PUT (or once the device is gone); -EBUSY when every
  * channel id for clients
  * (DRM_PPU_PARAM_NUM_USER_CHANNELS) is in use;
  * -ETIMEDOUT when the PPU does not release the free id it was given;

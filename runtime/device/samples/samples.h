@@ -358,4 +358,34 @@ struct dp_rand_params {
 	uint32_t pool_slots;
 };
 
+/*
+ * Device-side work creation (workq_fill.c): every thread makes `subs`
+ * submissions to the PPU-owned work queue at `queue`, each of
+ * workq_fill_blocks() blocks (1..3).  Block j of thread i acquires
+ * tickets[i] == j, increments it and increments *total, so a block that
+ * ran twice or before an earlier one of its thread would hang the queue.
+ * The blocks are built in the thread's WORKQ_FILL_ARENA bytes of `arena`
+ * (WORKQ_FILL_BLOCK bytes each); status[i] = the OR of its submit results.
+ */
+enum { WORKQ_FILL_BLOCK = 128, WORKQ_FILL_ARENA = 64 * WORKQ_FILL_BLOCK };
+struct workq_fill_params {
+	uint32_t queue;		/* struct ppu_workq */
+	uint32_t subs;		/* submissions per thread, at most 21 (the arena) */
+	uint32_t seed;
+	uint32_t arena;
+	uint32_t tickets;	/* uint32_t[threads] */
+	uint32_t total;		/* uint32_t */
+	uint32_t status;	/* uint32_t[threads] */
+};
+
+static inline uint32_t workq_fill_blocks(uint32_t seed, uint32_t id, uint32_t sub)
+{
+	uint32_t x = seed ^ (id * 0x9e3779b9u) ^ (sub * 0x85ebca6bu);
+
+	x ^= x >> 15;
+	x *= 0x2c1b3c6du;
+	x ^= x >> 12;
+	return 1 + x % 3;
+}
+
 #endif /* PPU_SAMPLES_H */

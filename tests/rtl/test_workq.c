@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Device-side work creation in the whole PPU (SEEDS §C, docs/compute-design.md
+ * §6.4): threads of a kernel submit command blocks with ppu_workq_submit()
+ * to a PPU-owned queue, a channel with an always-full ring (AUTO_PUT)
+ * whose entries are guarded by per-entry semaphores.  The queue starts
+ * parked on X and on its park entry's semaphore (ppu_workq_park()); X is
+ * released as soon as the kernel runs, before anything is submitted, so
+ * the queue consumes while the threads submit and the ring wraps many
+ * times with submitters waiting for room.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ppu/ppu_workq.h"
+#include "rtl_check.h"
+#include "rtl_env.h"
+#include "rtl_suites.h"
+#include "rtl_compute.h"
+#include "../../runtime/device/samples/samples.h"
+
+/* Queue memory: descriptor, X, semaphores, trailing blocks. */
+enum { Q_DESC = 0x0, Q_X = 0x40, Q_SEMS = 0x100, Q_TAILS = 0x1000, Q_BYTES = 0x3000 };
+
+struct wq_case {
+	uint32_t log2_entries, ctas, cta, subs;
+};
+
+static const struct wq_case wq_cases[] = {
+	{ 4, 2, 8, 8 },		/* 16 entries, 16 threads */
+	{ 3, 4, 8, 12 },	/* 8 entries (6 blocks a submission at most), 32 threads */
+};
+
+/*
+ * Every block runs exactly once and each thread's blocks in its order
+ * (block j of a thread waits for its ticket == j: a duplicate or a
+ * reordering hangs the queue), nothing is lost (the total), every submit
+ * returns OK, soft and shadow end where the protocol says, and the queue
+ * channel never faults.
+ */
+START_TEST(threads_submit_blocks_that_run_once_in_order)
+{
+	const struct wq_case *c = &wq_cases[_i];
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	uint32_t n = 1u << c->log2_entries, threads = c->ctas * c->cta;
+	uint32_t i, s, want = 0, entries = 1, buf[16];
+	struct rtl_buf qb, tickets, total, status, arena;
+	struct workq_fill_params p;
+	struct ppu_workq q;
+	struct rtl_klaunch l;
+	struct rtl_kimage k;
+	struct rtl_chan *qc, *kc;
+	struct ppu_pb pb;
+	uint32_t e[2];
+	uint64_t t;
+
+	rtl_kimage_load(ctx, "workq_fill", &k);
+	qc = rtl_chan_create(env, ctx, 5, c->log2_entries, 0);
+	rtl_chan_set_auto_put(qc);
+	qb = rtl_buf_alloc(ctx, 0, Q_BYTES);
+	memset(&q, 0, sizeof(q));
+	q.soft = 1;
+	q.shadow = n - 1;
+	q.ring_va = qc->gpfifo.va;
+	q.log2_entries = c->log2_entries;
+	q.sems_va = qb.va + Q_SEMS;
+	q.tails_va = qb.va + Q_TAILS;
+	rtl_buf_write(env, &qb, Q_DESC, &q, sizeof(q));
+	/* entry 0 parks the queue on X and on its own semaphore */
+	ppu_pb_init(&pb, buf, 16);
+	ppu_workq_park(&pb, &q, qb.va + Q_X, 1, 0);
+	ppu_gp_entry(e, rtl_chan_pb_put(qc, pb.dw, pb.len), pb.len, 0);
+	rtl_buf_write(env, &qc->gpfifo, 0, e, 8);
+	rtl_chan_doorbell(qc);
+
+	tickets = rtl_buf_alloc(ctx, 0, 4 * threads);
+	total = rtl_buf_alloc(ctx, 0, 4);
+	status = rtl_buf_alloc(ctx, 0, 4 * threads);
+	arena = rtl_buf_alloc(ctx, 0, threads * WORKQ_FILL_ARENA);
+	ck_assert_uint_le(c->subs, 21);
+	p = (struct workq_fill_params){ .queue = qb.va + Q_DESC, .subs = c->subs, .seed = 0x5eed + _i,
+					.arena = arena.va, .tickets = tickets.va, .total = total.va,
+					.status = status.va };
+	rtl_klaunch_init(&l, rtl_kimage_fn(&k, "workq_fill"), c->ctas, c->cta, &p, sizeof(p));
+	rtl_klaunch_prepare(ctx, &l, 0x77);
+	kc = rtl_cchan_create(env, ctx, 2, 0, 32, 1);
+	rtl_klaunch_submit(kc, &l, 0, 0);
+	ppu_sim_clock(env->sim, 500);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &total, 0), 0);
+	rtl_buf_wr32(env, &qb, Q_X, 1);
+
+	ck_assert_int_eq(rtl_chan_wait(kc, 20000000), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &l.sem, 0), 0x77);
+	for (i = 0; i < threads; i++) {
+		uint32_t mine = 0;
+
+		for (s = 0; s < c->subs; s++)
+			mine += workq_fill_blocks(p.seed, i, s);
+		want += mine;
+		entries += mine + c->subs;
+		ck_assert_uint_eq(rtl_buf_rd32(env, &status, 4 * i), PPU_ECALL_STATUS_OK);
+		/* this thread's last block may still be queued */
+		for (t = 0; t < 2000000 && rtl_buf_rd32(env, &tickets, 4 * i) != mine; t += 100)
+			ppu_sim_clock(env->sim, 100);
+		ck_assert_msg(rtl_buf_rd32(env, &tickets, 4 * i) == mine, "thread %u: ticket %u of %u", i,
+			      rtl_buf_rd32(env, &tickets, 4 * i), mine);
+	}
+	ck_assert_uint_eq(rtl_buf_rd32(env, &total, 0), want);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &qb, Q_DESC + PPU_WORKQ_SOFT), entries);
+	/* the queue waits at the last trailing block, which has added its share */
+	ppu_sim_clock(env->sim, 2000);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &qb, Q_DESC + PPU_WORKQ_SHADOW), entries - 1 + n - 1);
+	ck_assert_uint_eq(rtl_chan_reg(qc, PPU_CHAN_GP_GET), (entries - 1) & (n - 1));
+	ck_assert_uint_eq(rtl_chan_reg(qc, PPU_CHAN_FAULT_INFO), 0);
+	ck_assert_uint_gt(entries, 8 * n);
+	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
+	printf("workq: %u threads, %u blocks in %u entries of a %u-entry ring (%u wraps), "
+	       "%zu acquires the queue waited on, done at cycle %llu\n", threads, want, entries, n,
+	       entries / n, rtl_log_count(env, PPU_TRACE_SEM_ACQ_FAIL, qc->chid),
+	       (unsigned long long)ppu_sim_cycles(env->sim));
+	rtl_chan_destroy(kc);
+	rtl_chan_destroy(qc);
+	rtl_kimage_free(&k);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+END_TEST
+
+Suite *suite_workq(void)
+{
+	Suite *s = suite_create("workq");
+	TCase *tc = tcase_create("workq");
+
+	tcase_set_timeout(tc, RTL_TEST_TIMEOUT);
+	tcase_add_loop_test(tc, threads_submit_blocks_that_run_once_in_order, 0,
+			    sizeof(wq_cases) / sizeof(wq_cases[0]));
+	suite_add_tcase(s, tc);
+	return s;
+}

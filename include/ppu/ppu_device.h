@@ -358,50 +358,99 @@ struct ppu_workq_block {
 	uint32_t ndw;
 };
 
-/*
- * Submit @n command blocks to the PPU-owned work queue @q (libppu sets it
- * up for a launch that creates device work).  They run in this order,
- * exactly once, after everything submitted to @q before this call's
- * reservation; blocks of other threads may come between two calls.  While
- * the ring is full the thread waits with back-off: it never writes an
- * entry the host interface has not consumed, so a kernel that submits more
- * than the ring holds relies on the queue running meanwhile.  Returns
- * PPU_ECALL_STATUS_OK, or EINVAL (nothing submitted) for n = 0, more than
- * PPU_WORKQ_MAX_BLOCKS, or a block of 0 or too many dwords.
- */
-PPU_DEV_INLINE uint32_t ppu_workq_submit(struct ppu_workq *q, const struct ppu_workq_block *blocks,
-					 uint32_t n)
+/* (internal) Reserves entries e .. e + @n of @q and waits until they are free; returns e. */
+PPU_DEV_INLINE uint32_t ppu_workq__reserve(struct ppu_workq *q, uint32_t n)
 {
-	uint32_t log2 = q->log2_entries, mask = (1u << log2) - 1u;
-	uint32_t *ring = (uint32_t *)(uintptr_t)q->ring_va, *tail;
-	uint32_t e, i, backoff = 8;
-	struct ppu_pb pb;
+	uint32_t e = ppu_atomic_add(&q->soft, n + 1), i, backoff = 8;
 
-	if (!n || n > PPU_WORKQ_MAX_BLOCKS(log2))
-		return PPU_ECALL_STATUS_EINVAL;
-	for (i = 0; i < n; i++)
-		if (!blocks[i].ndw ||
-		    blocks[i].ndw > PPU_FMASK(PPU_GP_ENTRY1_LENGTH) >> PPU_GP_ENTRY1_LENGTH__LSB)
-			return PPU_ECALL_STATUS_EINVAL;
-	/* entries e .. e + n are ours; they are free once shadow has passed them */
-	e = ppu_atomic_add(&q->soft, n + 1);
 	while (!ppu_workq_room(e + n, ppu_atomic_load(&q->shadow))) {
 		for (i = 0; i < backoff; i++)
 			__asm__ volatile("nop");
 		if (backoff < 1024)
 			backoff <<= 1;
 	}
-	for (i = 0; i < n; i++)
-		ppu_gp_entry(ring + 2 * ((e + i) & mask), blocks[i].va, blocks[i].ndw, 0);
-	tail = (uint32_t *)(uintptr_t)(q->tails_va + ((e + n) & mask) * PPU_WORKQ_TAIL_BYTES);
-	ppu_pb_init(&pb, tail, PPU_WORKQ_TAIL_DW);
-	ppu_workq_tail(&pb, q, (uint32_t)(uintptr_t)q, e + n, n);
-	ppu_gp_entry(ring + 2 * ((e + n) & mask), (uint32_t)(uintptr_t)tail, pb.len, 0);
-	/* the entries and the tail before the release that lets the host reach them */
+	return e;
+}
+
+/* (internal) The trailing block's slot of entry @k, and its VA. */
+PPU_DEV_INLINE uint32_t *ppu_workq__tail(const struct ppu_workq *q, uint32_t k)
+{
+	return (uint32_t *)(uintptr_t)(q->tails_va +
+				       (k & ((1u << q->log2_entries) - 1u)) * PPU_WORKQ_TAIL_BYTES);
+}
+
+/* (internal) Points entry @k at @ndw dwords at @va. */
+PPU_DEV_INLINE void ppu_workq__entry(const struct ppu_workq *q, uint32_t k, uint32_t va, uint32_t ndw)
+{
+	ppu_gp_entry((uint32_t *)(uintptr_t)q->ring_va + 2 * (k & ((1u << q->log2_entries) - 1u)),
+		     va, ndw, 0);
+}
+
+/* (internal) Entries from @e on are written: let the host interface reach them. */
+PPU_DEV_INLINE void ppu_workq__publish(const struct ppu_workq *q, uint32_t e)
+{
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	ppu_sem_release((uint32_t *)(uintptr_t)ppu_workq_sem_va(q, e - 1),
-			ppu_workq_gen(e - 1, log2));
+			ppu_workq_gen(e - 1, q->log2_entries));
+}
+
+/*
+ * Submit @n command blocks to the PPU-owned work queue @q (libppu sets it
+ * up for a launch that creates device work).  They run in this order,
+ * exactly once, after everything submitted to @q before this call's
+ * reservation; blocks of other threads may come between two calls.  While
+ * the ring is full the thread waits with back-off: it never writes an
+ * entry the host interface has not consumed.  Returns PPU_ECALL_STATUS_OK,
+ * or EINVAL (nothing submitted) for n = 0, more than PPU_WORKQ_MAX_BLOCKS,
+ * or a block of 0 or too many dwords.
+ */
+PPU_DEV_INLINE uint32_t ppu_workq_submit(struct ppu_workq *q, const struct ppu_workq_block *blocks,
+					 uint32_t n)
+{
+	uint32_t e, i, *tail;
+	struct ppu_pb pb;
+
+	if (!n || n > PPU_WORKQ_MAX_BLOCKS(q->log2_entries))
+		return PPU_ECALL_STATUS_EINVAL;
+	for (i = 0; i < n; i++)
+		if (!blocks[i].ndw ||
+		    blocks[i].ndw > PPU_FMASK(PPU_GP_ENTRY1_LENGTH) >> PPU_GP_ENTRY1_LENGTH__LSB)
+			return PPU_ECALL_STATUS_EINVAL;
+	e = ppu_workq__reserve(q, n);
+	for (i = 0; i < n; i++)
+		ppu_workq__entry(q, e + i, blocks[i].va, blocks[i].ndw);
+	tail = ppu_workq__tail(q, e + n);
+	ppu_pb_init(&pb, tail, PPU_WORKQ_TAIL_DW);
+	ppu_workq_tail(&pb, q, (uint32_t)(uintptr_t)q, e + n, n);
+	ppu_workq__entry(q, e + n, (uint32_t)(uintptr_t)tail, pb.len);
+	ppu_workq__publish(q, e);
 	return PPU_ECALL_STATUS_OK;
+}
+
+/*
+ * Every thread of a launch that creates device work calls this once, after
+ * its last ppu_workq_submit() (PPU_WORKQ_KERNEL does it when the body
+ * returns).  The last one submits the closing block: once everything
+ * submitted before it has run (and the kernels it launched have completed)
+ * the launch's stream goes on, and the queue waits for the next launch.
+ * A thread that never calls it (ppu_exit(), a fault) leaves the stream
+ * waiting.
+ */
+PPU_DEV_INLINE void ppu_workq_done(struct ppu_workq *q)
+{
+	uint32_t e, gen, *tail;
+	struct ppu_pb pb;
+
+	if (ppu_atomic_sub(&q->live, 1) != 1)
+		return;
+	e = ppu_workq__reserve(q, 0);
+	gen = ppu_atomic_load(&q->gen);
+	tail = ppu_workq__tail(q, e);
+	ppu_pb_init(&pb, tail, PPU_WORKQ_TAIL_DW);
+	ppu_workq_close_block(&pb, q, (uint32_t)(uintptr_t)q, e, gen);
+	ppu_workq__entry(q, e, (uint32_t)(uintptr_t)tail, pb.len);
+	ppu_atomic_store(&q->gen, gen + 1);
+	ppu_workq__publish(q, e);
 }
 
 /*
@@ -431,6 +480,21 @@ PPU_DEV_INLINE uint32_t ppu_workq_submit(struct ppu_workq *q, const struct ppu_w
 				 : "i"(PPU_ECALL_OP_EXIT));                       \
 	}                                                                         \
 	static void name##__body(param_type *params)
+
+/*
+ * PPU_WORKQ_KERNEL(name, param_type) { body }: a kernel that creates device
+ * work.  param_type's first member is the device address (uint32_t) of the
+ * queue's descriptor, and every thread calls ppu_workq_done() on it when
+ * the body returns.
+ */
+#define PPU_WORKQ_KERNEL(name, param_type)                                       \
+	static void name##__work(param_type *params);                            \
+	PPU_KERNEL(name, param_type)                                              \
+	{                                                                         \
+		name##__work(params);                                             \
+		ppu_workq_done((struct ppu_workq *)(uintptr_t)*(const uint32_t *)params); \
+	}                                                                         \
+	static void name##__work(param_type *params)
 
 #endif /* __riscv */
 #endif /* PPU_DEVICE_H */

@@ -29,7 +29,14 @@
 
 #include "ppu_encode.h"
 
-/* Queue descriptor, 32 bytes, 32-byte aligned, in memory both sides reach. */
+/*
+ * Queue descriptor, 64 bytes, 64-byte aligned, in memory both sides reach.
+ * Launch g of the queue (g = 1, 2, ...) runs its kernel, which submits;
+ * the CPU-owned channel then releases X = g and waits for Y = g; the
+ * launch's last thread to call ppu_workq_done() submits the closing block,
+ * which releases Y = g once everything before it has run and parks the
+ * queue on X = g + 1 for the next launch.
+ */
 struct ppu_workq {
 	ppu_u32 soft;		/* next entry to reserve (free-running) */
 	ppu_u32 shadow;		/* the last entry that may be written (free-running) */
@@ -37,15 +44,21 @@ struct ppu_workq {
 	ppu_u32 log2_entries;
 	ppu_u32 sems_va;	/* 2^log2_entries semaphores, 4 bytes each */
 	ppu_u32 tails_va;	/* 2^log2_entries trailing blocks, PPU_WORKQ_TAIL_BYTES each */
-	ppu_u32 reserved[2];	/* 0 */
+	ppu_u32 live;		/* threads of the launch yet to call ppu_workq_done() */
+	ppu_u32 gen;		/* the launch under way (its X and Y values), from 1 */
+	ppu_u32 x_va;		/* semaphore X: the queue may run launch g's work */
+	ppu_u32 y_va;		/* semaphore Y: launch g's work has all run */
+	ppu_u32 reserved[6];	/* 0 */
 };
 
 #define PPU_WORKQ_SOFT		0x00u
 #define PPU_WORKQ_SHADOW	0x04u
-#define PPU_WORKQ_BYTES		32u
-/* A trailing block: two semaphore operations of 6 dwords, in a 64-byte slot. */
-#define PPU_WORKQ_TAIL_DW	12u
-#define PPU_WORKQ_TAIL_BYTES	64u
+#define PPU_WORKQ_LIVE		0x18u
+#define PPU_WORKQ_GEN		0x1cu
+#define PPU_WORKQ_BYTES		64u
+/* A trailing (or closing) block, in a 128-byte slot. */
+#define PPU_WORKQ_TAIL_DW	32u
+#define PPU_WORKQ_TAIL_BYTES	128u
 /* Blocks one submission may hold: the ring needs two entries besides them. */
 #define PPU_WORKQ_MAX_BLOCKS(log2_entries)	((1u << (log2_entries)) - 2u)
 
@@ -87,6 +100,37 @@ static inline void ppu_workq_park(struct ppu_pb *pb, const struct ppu_workq *q, 
 	ppu_pb_sem_acquire(pb, x_va, x_value);
 	ppu_pb_sem(pb, ppu_workq_sem_va(q, k), ppu_workq_gen(k, q->log2_entries),
 		   ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ, 0));
+}
+
+/*
+ * The closing block of launch @gen, at entry @k: a submission of no blocks
+ * whose trailing block waits until the queue channel's kernels are done
+ * (WFI), releases Y = @gen, adds its 1 to shadow and parks the queue for
+ * launch @gen + 1 (ppu_workq_park()).
+ */
+static inline void ppu_workq_close_block(struct ppu_pb *pb, const struct ppu_workq *q,
+					 ppu_u32 q_va, ppu_u32 k, ppu_u32 gen)
+{
+	ppu_pb_method(pb, PPU_HOST_WFI, 0);
+	ppu_pb_sem_release(pb, q->y_va, gen);
+	ppu_pb_sem(pb, q_va + PPU_WORKQ_SHADOW, 1,
+		   ppu_sem_reduction_op(PPU_SEM_EXECUTE_REDUCTION_IADD, 1));
+	ppu_workq_park(pb, q, q->x_va, gen + 1u, k);
+}
+
+/*
+ * The CPU-owned channel's part of launch @gen (SEEDS §C): the count of
+ * threads that will call ppu_workq_done(), the launch of @tmd_va, WAIT FOR
+ * IDLE, SEM_RELEASE X, SEM_ACQUIRE Y.
+ */
+static inline void ppu_workq_launch_cmds(struct ppu_pb *pb, const struct ppu_workq *q,
+					 ppu_u32 q_va, ppu_u32 tmd_va, ppu_u32 threads, ppu_u32 gen)
+{
+	ppu_pb_sem_release(pb, q_va + PPU_WORKQ_LIVE, threads);
+	ppu_pb_launch(pb, tmd_va);
+	ppu_pb_method(pb, PPU_HOST_WFI, 0);
+	ppu_pb_sem_release(pb, q->x_va, gen);
+	ppu_pb_sem(pb, q->y_va, gen, ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ, 0));
 }
 
 /* Whether entries up to @last may be written. */

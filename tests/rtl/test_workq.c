@@ -129,6 +129,107 @@ START_TEST(threads_submit_blocks_that_run_once_in_order)
 }
 END_TEST
 
+/*
+ * SEEDS §C end to end, twice on the same queue: the CPU-owned channel runs
+ * the launch's part (the thread count, KERNEL LAUNCH, WAIT FOR IDLE,
+ * SEM_RELEASE X, SEM_ACQUIRE Y) and then releases a marker; the queue is
+ * parked on X and its park entry's semaphore; the kernel's threads submit
+ * (the queue stays parked while they do: everything fits in the ring) and
+ * the last one to finish closes the window, whose block waits for idle,
+ * releases Y and parks the queue on X = 2.  The marker comes only after
+ * every block of the launch has run; the second launch reuses the queue.
+ */
+START_TEST(seeds_c_launch_windows_run_device_work_before_the_stream_goes_on)
+{
+	enum { CTAS = 2, CTA = 6, SUBS = 1, MARK = 0x80 };
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	uint32_t n, threads = CTAS * CTA, g, i, s, buf[64], e[2];
+	struct rtl_buf qb, tickets, total, status, arena;
+	struct workq_fill_params p;
+	struct rtl_klaunch l[2];
+	struct ppu_workq q;
+	struct rtl_kimage k;
+	struct rtl_chan *qc, *cc;
+	struct ppu_pb pb;
+	uint32_t entries = 1;
+
+	rtl_kimage_load(ctx, "workq_fill", &k);
+	qc = rtl_cchan_create(env, ctx, 5, 0, 32, 1);
+	rtl_chan_set_auto_put(qc);
+	n = 1u << qc->log2_entries;
+	qb = rtl_buf_alloc(ctx, 0, 0x3000 + n * PPU_WORKQ_TAIL_BYTES);
+	memset(&q, 0, sizeof(q));
+	q.soft = 1;
+	q.shadow = n - 1;
+	q.ring_va = qc->gpfifo.va;
+	q.log2_entries = qc->log2_entries;
+	q.sems_va = qb.va + Q_SEMS;
+	q.tails_va = qb.va + 0x3000;
+	q.gen = 1;
+	q.x_va = qb.va + Q_X;
+	q.y_va = qb.va + Q_X + 8;
+	rtl_buf_write(env, &qb, Q_DESC, &q, sizeof(q));
+	ppu_pb_init(&pb, buf, 64);
+	ppu_workq_park(&pb, &q, q.x_va, 1, 0);
+	ppu_gp_entry(e, rtl_chan_pb_put(qc, pb.dw, pb.len), pb.len, 0);
+	rtl_buf_write(env, &qc->gpfifo, 0, e, 8);
+	rtl_chan_doorbell(qc);
+
+	tickets = rtl_buf_alloc(ctx, 0, 4 * threads);
+	total = rtl_buf_alloc(ctx, 0, 4);
+	status = rtl_buf_alloc(ctx, 0, 4 * threads);
+	arena = rtl_buf_alloc(ctx, 0, threads * WORKQ_FILL_ARENA);
+	cc = rtl_cchan_create(env, ctx, 2, 0, 32, 1);
+	for (g = 1; g <= 2; g++) {
+		uint32_t want = 0;
+
+		p = (struct workq_fill_params){ .queue = qb.va + Q_DESC, .subs = SUBS, .seed = 77 * g,
+						.arena = arena.va, .tickets = tickets.va,
+						.total = total.va, .status = status.va };
+		for (i = 0; i < threads; i++) {
+			rtl_buf_wr32(env, &tickets, 4 * i, 0);
+			for (s = 0; s < SUBS; s++) {
+				want += workq_fill_blocks(p.seed, i, s);
+				entries += workq_fill_blocks(p.seed, i, s) + 1;
+			}
+		}
+		entries++;	/* the closing block */
+		ck_assert_uint_le(want + threads * SUBS + 1, n - 2);
+		rtl_buf_wr32(env, &total, 0, 0);
+		rtl_klaunch_init(&l[g - 1], rtl_kimage_fn(&k, "workq_gen"), CTAS, CTA, &p, sizeof(p));
+		rtl_klaunch_prepare(ctx, &l[g - 1], 0x70 + g);
+		ppu_pb_init(&pb, buf, 64);
+		ppu_workq_launch_cmds(&pb, &q, qb.va + Q_DESC, l[g - 1].tmd.va, threads, g);
+		ppu_pb_sem_release(&pb, qb.va + MARK, g);
+		rtl_chan_submit(cc, &pb);
+		ck_assert_int_eq(rtl_chan_wait(cc, 10000000), 0);
+		/* the stream went on only after the window's work had all run */
+		ck_assert_uint_eq(rtl_buf_rd32(env, &qb, MARK), g);
+		ck_assert_uint_eq(rtl_buf_rd32(env, &l[g - 1].sem, 0), 0x70 + g);
+		ck_assert_uint_eq(rtl_buf_rd32(env, &total, 0), want);
+		ck_assert_uint_eq(rtl_buf_rd32(env, &qb, Q_X + 8), g);
+		ck_assert_uint_eq(rtl_buf_rd32(env, &qb, Q_X), g);
+		for (i = 0; i < threads; i++)
+			ck_assert_uint_eq(rtl_buf_rd32(env, &status, 4 * i), PPU_ECALL_STATUS_OK);
+		ck_assert_uint_eq(rtl_buf_rd32(env, &qb, Q_DESC + PPU_WORKQ_GEN), g + 1);
+		ck_assert_uint_eq(rtl_buf_rd32(env, &qb, Q_DESC + PPU_WORKQ_LIVE), 0);
+		ck_assert_uint_eq(rtl_buf_rd32(env, &qb, Q_DESC + PPU_WORKQ_SOFT), entries);
+		/* parked at the closing block, on X = g + 1 */
+		ppu_sim_clock(env->sim, 2000);
+		ck_assert_uint_eq(rtl_chan_reg(qc, PPU_CHAN_GP_GET), (entries - 1) & (n - 1));
+		ck_assert_uint_eq(rtl_buf_rd32(env, &qb, Q_DESC + PPU_WORKQ_SHADOW), entries - 1 + n - 1);
+		ck_assert_uint_eq(rtl_chan_reg(qc, PPU_CHAN_FAULT_INFO), 0);
+	}
+	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
+	rtl_chan_destroy(cc);
+	rtl_chan_destroy(qc);
+	rtl_kimage_free(&k);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+END_TEST
+
 Suite *suite_workq(void)
 {
 	Suite *s = suite_create("workq");
@@ -137,6 +238,7 @@ Suite *suite_workq(void)
 	tcase_set_timeout(tc, RTL_TEST_TIMEOUT);
 	tcase_add_loop_test(tc, threads_submit_blocks_that_run_once_in_order, 0,
 			    sizeof(wq_cases) / sizeof(wq_cases[0]));
+	tcase_add_test(tc, seeds_c_launch_windows_run_device_work_before_the_stream_goes_on);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
-/* Threads that submit command blocks to the PPU-owned work queue (samples.h, struct workq_fill_params). */
+/*
+ * Threads that submit command blocks to the PPU-owned work queue (samples.h,
+ * struct workq_fill_params): workq_fill only submits, workq_gen is a
+ * work-creating launch that also closes the launch's queue window.
+ */
 #include <ppu/ppu_device.h>
 #include "samples.h"
 
-PPU_KERNEL(workq_fill, struct workq_fill_params)
+static void fill(struct workq_fill_params *params)
 {
 	uint32_t id = ppu_global_id(), s, i, j = 0, st = 0;
 	uint32_t arena = params->arena + id * WORKQ_FILL_ARENA;
@@ -28,4 +32,14 @@ PPU_KERNEL(workq_fill, struct workq_fill_params)
 		st |= ppu_workq_submit((struct ppu_workq *)(uintptr_t)params->queue, b, n);
 	}
 	((uint32_t *)(uintptr_t)params->status)[id] = st;
+}
+
+PPU_KERNEL(workq_fill, struct workq_fill_params)
+{
+	fill(params);
+}
+
+PPU_WORKQ_KERNEL(workq_gen, struct workq_fill_params)
+{
+	fill(params);
 }

@@ -174,7 +174,7 @@ GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem 
 	--run /bin/test_isolation --run /bin/test_compute --run '/bin/seeds_b_guest --check' \
 	--run /bin/test_runtime \
 	--run /bin/test_runtime_prio --run /bin/test_runtime_modules --run /bin/test_runtime_kernels \
-	--run /bin/test_runtime_children \
+	--run /bin/test_runtime_children --run /bin/test_runtime_workq \
 	--run '/bin/soak_copy_prio --mixes 40 --hold' \
 	--run '/bin/pipeline --check' --run /bin/runtime_demo --run /bin/test_unplug \
 	--run /bin/ppu-smi \

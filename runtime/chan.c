@@ -19,7 +19,10 @@
 /* SEM_RELEASE of the timeline (6 dwords) and NON_STALL_INTR (1). */
 #define TAIL_DWORDS 7u
 
-/* @cc holds the compute fields (flags COMPUTE, prio_min, max_depth) or nothing. */
+/*
+ * @cc holds the compute fields (flags COMPUTE, prio_min, max_depth) or
+ * nothing, and log2_entries (0: the runtime's ring size).
+ */
 static ppu_status chan_new(ppu_ctx *ctx, unsigned int level, struct drm_ppu_chan_create *cc,
 			   struct ppu_chan **out)
 {
@@ -36,7 +39,9 @@ static ppu_status chan_new(ppu_ctx *ctx, unsigned int level, struct drm_ppu_chan
 	ch->level = level;
 	ch->compute = !!(cc->flags & DRM_PPU_CHAN_CREATE_COMPUTE);
 	ch->dev_prio = ppu_prio_map_device(&ctx->map, (int)level);
-	ch->entries = 1u << PPU_RT_GP_LOG2;
+	if (!cc->log2_entries)
+		cc->log2_entries = PPU_RT_GP_LOG2;
+	ch->entries = 1u << cc->log2_entries;
 	ch->entry_start = calloc(ch->entries, sizeof(*ch->entry_start));
 	if (!ch->entry_start) {
 		st = ppu_fail(PPU_ERROR_OUT_OF_MEMORY, "out of host memory");
@@ -75,7 +80,6 @@ static ppu_status chan_new(ppu_ctx *ctx, unsigned int level, struct drm_ppu_chan
 
 	cc->flags |= DRM_PPU_CHAN_CREATE_PRIORITY;
 	cc->priority = ch->dev_prio;
-	cc->log2_entries = PPU_RT_GP_LOG2;
 	cc->gpfifo_va = ch->ring.va;
 	ret = ppu_ioctl(ctx->fd, DRM_IOCTL_PPU_CHAN_CREATE, cc);
 	if (ret == -EPERM && ch->compute) {
@@ -144,6 +148,19 @@ ppu_status ppu_chan_new_compute(ppu_ctx *ctx, unsigned int level, unsigned int p
 	return chan_new(ctx, level, &cc, out);
 }
 
+ppu_status ppu_chan_new_queue(ppu_ctx *ctx, unsigned int level, unsigned int log2_entries,
+			      struct ppu_chan **out)
+{
+	struct drm_ppu_chan_create cc = {
+		.flags = DRM_PPU_CHAN_CREATE_COMPUTE | DRM_PPU_CHAN_CREATE_AUTO_PUT,
+		.log2_entries = log2_entries,
+		.prio_min = ppu_prio_map_device(&ctx->map, (int)level),
+		.max_depth = 1,
+	};
+
+	return chan_new(ctx, level, &cc, out);
+}
+
 void ppu_chan_free(struct ppu_chan *ch)
 {
 	struct drm_ppu_chan_destroy cd = { .chid = ch->chid };
@@ -181,13 +198,14 @@ ppu_status ppu_chan_wait(struct ppu_chan *ch, uint32_t seq)
 static void chan_poll(struct ppu_chan *ch)
 {
 	/*
-	 * A wait whose deadline has passed: the driver answers from the dead
-	 * flag its fault interrupt set, with no register access.
+	 * A wait whose deadline has passed, for a value the timeline cannot
+	 * have reached (a work queue's channel has none): the driver answers
+	 * from the dead flag its fault interrupt set, with no register access.
 	 */
 	struct drm_ppu_sem_wait w = {
 		.pool = ch->timeline.pool->id,
 		.index = ch->timeline.index,
-		.value = ch->seq,
+		.value = ch->seq + 1,
 		.cond = DRM_PPU_SEM_WAIT_GEQ,
 		.flags = DRM_PPU_SEM_WAIT_CHAN,
 		.chid = ch->chid,

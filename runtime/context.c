@@ -200,6 +200,8 @@ ppu_status ppu_ctx_destroy(ppu_ctx *ctx)
 	ppu_modules_free(ctx);
 	ppu_kernels_free(ctx);
 	chans_free(ctx);
+	/* after the channels: one may still wait in hardware on a dead queue's Y */
+	ppu_work_queues_free(ctx);
 	while (ctx->allocs) {
 		struct ppu_alloc *a = ctx->allocs;
 

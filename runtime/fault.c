@@ -117,7 +117,8 @@ ppu_status ppu_chan_dep_reserve(struct ppu_chan *ch)
 			ch->deps[n++] = *d;
 	}
 	ch->ndeps = n;
-	if (n < ch->deps_cap)
+	/* (two: a work-creating launch adds its queue besides the stream's order) */
+	if (n + 2 <= ch->deps_cap)
 		return PPU_SUCCESS;
 	d = realloc(ch->deps, (ch->deps_cap * 2 + 8) * sizeof(*d));
 	if (!d)

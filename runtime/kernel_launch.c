@@ -20,6 +20,7 @@
 
 #include "drm/ppu_drm.h"
 #include "launch_cmds.h"
+#include "ppu/ppu_workq.h"
 #include "ppu_internal.h"
 
 /* Launch slots: 2048 launches without parameters beyond 64 bytes. */
@@ -218,8 +219,9 @@ static ppu_status compute_chan(ppu_ctx *ctx, unsigned int level, struct ppu_chan
 	return PPU_SUCCESS;
 }
 
-ppu_status ppu_launch_kernel(ppu_function *fn, ppu_dim3 grid, ppu_dim3 cta, const void *params,
-			     size_t param_bytes, ppu_stream *s)
+/* A launch; with @q, a work-creating one (workq.c). */
+static ppu_status launch(ppu_function *fn, ppu_dim3 grid, ppu_dim3 cta, const void *params,
+			 size_t param_bytes, ppu_stream *s, ppu_work_queue *q)
 {
 	struct ppu_launch_shape shape = {
 		.grid = { grid.x, grid.y, grid.z },
@@ -229,7 +231,7 @@ ppu_status ppu_launch_kernel(ppu_function *fn, ppu_dim3 grid, ppu_dim3 cta, cons
 	struct ppu_launch_plan plan;
 	struct ppu_stream_order o;
 	struct ppu_chan *ch;
-	uint32_t seq, slot_va, *slot;
+	uint32_t seq, slot_va, *slot, ndw = q ? PPU_WORKQ_LAUNCH_CMD_DWORDS : PPU_LAUNCH_CMD_DWORDS;
 	struct ppu_pb pb;
 	char err[200];
 	ppu_ctx *ctx;
@@ -257,6 +259,11 @@ ppu_status ppu_launch_kernel(ppu_function *fn, ppu_dim3 grid, ppu_dim3 cta, cons
 	shape.stack_bytes = (uint32_t)ctx->stack_bytes;
 	if (ppu_launch_plan(&ctx->kern.lim, &shape, &plan, err, sizeof(err)))
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_launch_kernel: %s", err);
+	if (q) {
+		st = ppu_workq_launch_prepare(q, s, param_bytes, (uint64_t)plan.threads * plan.ctas);
+		if (st)
+			return st;
+	}
 
 	ppu_ctx_launch(ctx);
 	st = compute_chan(ctx, s->level, &ch);
@@ -267,25 +274,62 @@ ppu_status ppu_launch_kernel(ppu_function *fn, ppu_dim3 grid, ppu_dim3 cta, cons
 	st = slot_take(ctx, ppu_launch_slot_bytes(param_bytes), ch, seq, &slot_va, &slot);
 	if (!st)
 		st = block_take(ctx, plan.block_bytes, ch, seq, &d.block_va);
+	/* a window waits for the queue: its fault is the launch's (fault.c) */
+	if (!st && q)
+		st = ppu_chan_dep_reserve(ch);
 	if (!st)
-		st = ppu_stream_begin(s, ch, PPU_LAUNCH_CMD_DWORDS, &pb, &o);
+		st = ppu_stream_begin(s, ch, ndw, &pb, &o);
 	if (st)
 		return st;
 
 	d.entry_pc = ppu_function_entry(fn);
 	d.param_va = param_bytes ? slot_va + PPU_LAUNCH_SLOT_PARAMS : 0;
 	d.prio = ctx->kernel_prios == PPU_KERNEL_PRIORITIES_ON ? ch->dev_prio : 0;
-	d.sem_va = ch->timeline.va;
-	d.sem_payload = seq;
+	/*
+	 * The kernel's completion is the entry's, except for a window, whose
+	 * entry ends only once Y is released: its timeline release at the end
+	 * of the entry is the only one.
+	 */
+	d.sem_va = q ? 0 : ch->timeline.va;
+	d.sem_payload = q ? 0 : seq;
 	d.icache_invalidate = ch->icache_gen != ctx->module_gen;
 	ppu_launch_tmd(slot, &shape, &plan, &d);
 	if (param_bytes)
 		memcpy((uint8_t *)slot + PPU_LAUNCH_SLOT_PARAMS, params, param_bytes);
-	ppu_launch_cmds(&pb, slot_va);
+	if (q) {
+		uint32_t p0;
+
+		ppu_workq_launch_emit(q, &pb, slot_va, plan.threads * plan.ctas, &p0);
+		memcpy((uint8_t *)slot + PPU_LAUNCH_SLOT_PARAMS, &p0, sizeof(p0));
+	} else {
+		ppu_launch_cmds(&pb, slot_va);
+	}
 	/* ppu_chan_submit() orders the slot's stores before GP_PUT. */
 	st = ppu_stream_submit(s, ch, &pb, &o, &seq);
 	if (st)
 		return st;
 	ch->icache_gen = ctx->module_gen;
+	if (q) {
+		/* (its timeline never reaches 1: the dependency lasts until this entry is done) */
+		ppu_chan_dep_add(ch, ppu_workq_chan(q), 1, seq);
+		ppu_workq_launched(q, s);
+	}
 	return PPU_SUCCESS;
+}
+
+ppu_status ppu_launch_kernel(ppu_function *fn, ppu_dim3 grid, ppu_dim3 cta, const void *params,
+			     size_t param_bytes, ppu_stream *s)
+{
+	return launch(fn, grid, cta, params, param_bytes, s, NULL);
+}
+
+ppu_status ppu_launch_kernel_workq(ppu_function *fn, ppu_dim3 grid, ppu_dim3 cta,
+				   const void *params, size_t param_bytes, ppu_work_queue *q,
+				   ppu_stream *s)
+{
+	if (!q) {
+		ppu_clear_error();
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_launch_kernel_workq: NULL queue");
+	}
+	return launch(fn, grid, cta, params, param_bytes, s, q);
 }

@@ -19,8 +19,8 @@ void ppu_launch_tmd(uint32_t tmd[16], const struct ppu_launch_shape *shape,
 		.param = d->param_va,
 		.prio = d->prio,
 		/* The timeline learns of the completion with the PPU's time of it. */
-		.flags = PPU_FSET(PPU_TMD_FLAGS_SEM_RELEASE, 1) |
-			 PPU_FSET(PPU_TMD_FLAGS_SEM_TIMESTAMP, 1) |
+		.flags = PPU_FSET(PPU_TMD_FLAGS_SEM_RELEASE, !!d->sem_va) |
+			 PPU_FSET(PPU_TMD_FLAGS_SEM_TIMESTAMP, !!d->sem_va) |
 			 PPU_FSET(PPU_TMD_FLAGS_ICACHE_INVALIDATE, !!d->icache_invalidate),
 		.sem_addr = d->sem_va,
 		.sem_payload = d->sem_payload,

@@ -30,7 +30,7 @@ struct ppu_launch_desc {
 	uint32_t entry_pc;		/* 4-byte aligned */
 	uint32_t param_va;		/* 0: no parameters */
 	uint32_t prio;			/* device priority of the task */
-	uint32_t sem_va;		/* completion release, 16-byte aligned */
+	uint32_t sem_va;		/* completion release, 16-byte aligned; 0: none */
 	uint32_t sem_payload;
 	int icache_invalidate;		/* new code since the channel's last launch */
 	uint32_t block_va;		/* the task block, plan->block_bytes, 64-byte aligned */

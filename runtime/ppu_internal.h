@@ -173,6 +173,7 @@ struct ppu_ctx {
 	ppu_stream *streams;
 	ppu_event *events;
 	ppu_module *modules;
+	ppu_work_queue *workqs;
 };
 
 /* device.c */
@@ -204,6 +205,12 @@ ppu_status ppu_chan_new(ppu_ctx *ctx, unsigned int level, struct ppu_chan **out)
  */
 ppu_status ppu_chan_new_compute(ppu_ctx *ctx, unsigned int level, unsigned int prio_min,
 				unsigned int max_depth, struct ppu_chan **out);
+/*
+ * A PPU-owned work queue's channel (workq.c): compute, always-full ring of
+ * 2^@log2_entries entries, its launches at the level's device priority.
+ */
+ppu_status ppu_chan_new_queue(ppu_ctx *ctx, unsigned int level, unsigned int log2_entries,
+			      struct ppu_chan **out);
 /* Waits for the channel's work (when it is alive) and frees it. */
 void ppu_chan_free(struct ppu_chan *ch);
 /* Starts a segment with room for at least @min dwords. */
@@ -227,6 +234,23 @@ uint32_t ppu_function_entry(const ppu_function *fn);
 /* Frees the launch rings (at context destroy, after the final wait). */
 void ppu_kernels_free(ppu_ctx *ctx);
 
+/* workq.c */
+/* Frees the context's work queues (at context destroy, after the final wait). */
+void ppu_work_queues_free(ppu_ctx *ctx);
+/* PPU_SUCCESS when @q can take a launch of @threads threads from @s. */
+ppu_status ppu_workq_launch_prepare(ppu_work_queue *q, ppu_stream *s, size_t param_bytes,
+				    uint64_t threads);
+/*
+ * The CPU-owned channel's commands of @q's next window for the TMD at
+ * @tmd_va (PPU_WORKQ_LAUNCH_CMD_DWORDS), and the parameters' first word.
+ */
+void ppu_workq_launch_emit(ppu_work_queue *q, struct ppu_pb *pb, uint32_t tmd_va, uint32_t threads,
+			   uint32_t *param0);
+/* The window was submitted from @s. */
+void ppu_workq_launched(ppu_work_queue *q, ppu_stream *s);
+/* The queue's channel: the launch's channel waits on it (a fault there is the launch's). */
+struct ppu_chan *ppu_workq_chan(ppu_work_queue *q);
+
 /* fault.c */
 /*
  * Channel @ch has faulted, or (@cause != @ch) waits on work that faulted
@@ -236,7 +260,7 @@ void ppu_kernels_free(ppu_ctx *ctx);
 void ppu_chan_faulted(struct ppu_chan *ch, struct ppu_chan *cause);
 /* PPU_ERROR_CHANNEL_FAULT with a message naming the cause. */
 ppu_status ppu_chan_fault_status(const struct ppu_chan *ch);
-/* Room for one more event wait (before submitting it). */
+/* Room for two more event waits (before submitting them). */
 ppu_status ppu_chan_dep_reserve(struct ppu_chan *ch);
 /* Records an event wait submitted as entry @seq of @ch (room reserved). */
 void ppu_chan_dep_add(struct ppu_chan *ch, struct ppu_chan *on, uint32_t on_seq, uint32_t seq);

@@ -8,7 +8,7 @@
 PREFIX ?= /usr/local
 LIBPPU_SRCS := $(addprefix runtime/,status.c device.c context.c memory.c sem.c chan.c stream.c \
 	event.c fault.c priority_map.c copy_prio.c pb_ring.c module_elf.c module.c launch_plan.c \
-	tl_ring.c launch_cmds.c kernel_launch.c)
+	tl_ring.c launch_cmds.c kernel_launch.c workq.c)
 LIBPPU_HDRS := runtime/include/ppu_runtime.h runtime/ppu_internal.h runtime/priority_map.h \
 	runtime/copy_prio.h runtime/pb_ring.h runtime/module_elf.h runtime/launch_plan.h \
 	runtime/tl_ring.h runtime/launch_cmds.h \
@@ -59,7 +59,7 @@ runtime-install: runtime
 
 RT_GUEST_BINS := build/guest/test_runtime build/guest/test_runtime_prio \
 	build/guest/test_runtime_modules build/guest/test_runtime_kernels \
-	build/guest/test_runtime_children
+	build/guest/test_runtime_children build/guest/test_runtime_workq
 RT_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iruntime -Iruntime/include -Iinclude \
 	-Iinclude/uapi -Itests/guest $(shell pkg-config --cflags libdrm check) -pthread
 RT_GUEST_HELPERS := tests/guest/rt_guest.c tests/guest/rt_guest.h tests/guest/rt_prio_run.c \

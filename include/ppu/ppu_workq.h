@@ -118,6 +118,9 @@ static inline void ppu_workq_close_block(struct ppu_pb *pb, const struct ppu_wor
 	ppu_workq_park(pb, q, q->x_va, gen + 1u, k);
 }
 
+/* What ppu_workq_launch_cmds() emits. */
+#define PPU_WORKQ_LAUNCH_CMD_DWORDS 25u
+
 /*
  * The CPU-owned channel's part of launch @gen (SEEDS §C): the count of
  * threads that will call ppu_workq_done(), the launch of @tmd_va, WAIT FOR

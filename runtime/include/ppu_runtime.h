@@ -103,6 +103,7 @@ typedef struct ppu_stream ppu_stream;
 typedef struct ppu_event ppu_event;
 typedef struct ppu_module ppu_module;
 typedef struct ppu_function ppu_function;
+typedef struct ppu_work_queue ppu_work_queue;
 
 /* ---- devices ---- */
 
@@ -374,6 +375,48 @@ typedef struct ppu_dim3 {
  */
 PPU_API ppu_status ppu_launch_kernel(ppu_function *fn, ppu_dim3 grid, ppu_dim3 cta,
 				     const void *params, size_t param_bytes, ppu_stream *stream);
+
+/* ---- device-side work creation (SEEDS §C) ---- */
+
+#define PPU_WORK_QUEUE_LOG2_MIN 3u
+#define PPU_WORK_QUEUE_LOG2_MAX 12u
+
+/*
+ * Creates a PPU-owned work queue of 2^@log2_entries GPFIFO entries: a
+ * compute channel whose ring the PPU treats as always full, one semaphore
+ * per entry, the semaphores X and Y and the descriptor kernels submit
+ * through (include/ppu/ppu_workq.h), parked for its first launch.  Kernels
+ * that queue blocks launch run at the default stream's device priority.
+ * Errors: INVALID_VALUE for a NULL argument or a size outside
+ * PPU_WORK_QUEUE_LOG2_MIN .. PPU_WORK_QUEUE_LOG2_MAX; NOT_SUPPORTED on a
+ * device without a compute engine or always-full rings; memory and channel
+ * errors.
+ */
+PPU_API ppu_status ppu_work_queue_create(ppu_ctx *ctx, unsigned int log2_entries,
+					 ppu_work_queue **q);
+/* Waits for the queue's last launch to close its window, then frees it. */
+PPU_API ppu_status ppu_work_queue_destroy(ppu_work_queue *q);
+/* The device address of the queue's descriptor (struct ppu_workq). */
+PPU_API ppu_devptr ppu_work_queue_devptr(ppu_work_queue *q);
+
+/*
+ * Launches a kernel that creates device work through @q (a
+ * PPU_WORKQ_KERNEL, docs/kernels.md), as ppu_launch_kernel() does, with
+ * the SEEDS §C sequence on the stream's compute channel: the window's
+ * thread count, KERNEL LAUNCH, WAIT FOR IDLE, SEM_RELEASE X, SEM_ACQUIRE Y.
+ * The parameters' first 4 bytes are set to the queue's descriptor address.
+ * The stream's later work starts only once every block the kernel's
+ * threads submitted has run (the last thread closes the window); a fault
+ * of the queue's channel is the launch's (CHANNEL_FAULT for the stream)
+ * instead of a hang.  All launches into one queue come from one stream.
+ * Errors: those of ppu_launch_kernel(); INVALID_VALUE for a NULL @q, a
+ * queue of another context or used by another stream, fewer than 4
+ * parameter bytes, or 2^32 threads or more; CHANNEL_FAULT once the queue's
+ * channel has faulted.
+ */
+PPU_API ppu_status ppu_launch_kernel_workq(ppu_function *fn, ppu_dim3 grid, ppu_dim3 cta,
+					   const void *params, size_t param_bytes,
+					   ppu_work_queue *q, ppu_stream *stream);
 
 /* ---- events ---- */
 

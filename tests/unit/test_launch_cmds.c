@@ -58,6 +58,12 @@ START_TEST(tmd_of_a_host_launch)
 	d.icache_invalidate = 1;
 	ppu_launch_tmd(tmd, &shape, &plan, &d);
 	ck_assert_uint_eq(tmd[PPU_TMD_FLAGS / 4], 0x15);	/* and ICACHE_INVALIDATE */
+	/* no completion release (a work-creating window's entry ends later) */
+	d.sem_va = 0;
+	d.sem_payload = 0;
+	ppu_launch_tmd(tmd, &shape, &plan, &d);
+	ck_assert_uint_eq(tmd[PPU_TMD_FLAGS / 4], 0x10);
+	ck_assert_uint_eq(tmd[PPU_TMD_SEM_ADDR / 4], 0);
 }
 END_TEST
 

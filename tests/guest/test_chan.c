@@ -25,6 +25,7 @@
 
 #include "drm/ppu_drm.h"
 #include "ppu/ppu_encode.h"
+#include "ppu/ppu_workq.h"
 #include "ppu_guest.h"
 #include "ppu_guest_work.h"
 
@@ -508,10 +509,13 @@ END_TEST
  */
 #define AQ_LOG2 3u
 #define AQ_N (1u << AQ_LOG2)
+#define AQ_DESC 0x10u
+#define AQ_SHADOW (AQ_DESC + PPU_WORKQ_SHADOW)
 
 struct aq {
 	struct ppu_tchan ch;
-	struct ppu_tbo mem;	/* 0: X, 4: ticket, 8: shadow, 0x40 + 4k: sem[k], 0x1000: blocks */
+	struct ppu_tbo mem;	/* 0: X, 4: ticket, 0x10: descriptor (shadow), 0x40 + 4k: sem[k], 0x1000: blocks */
+	struct ppu_workq d;	/* the descriptor's format (ppu_workq.h) */
 	uint32_t soft, seq, pb_off;
 };
 
@@ -537,9 +541,9 @@ static void aq_submit(struct aq *q, uint32_t nblk)
 	struct ppu_pb pb;
 
 	q->soft += nblk + 1;
-	while ((int32_t)(e + nblk - *aq_word(q, 8)) > 0) {
+	while (!ppu_workq_room(e + nblk, *aq_word(q, AQ_SHADOW))) {
 		ck_assert_msg(ppu_now_s() - t0 < 30, "the ring stays full (shadow %u, need %u)",
-			      *aq_word(q, 8), e + nblk);
+			      *aq_word(q, AQ_SHADOW), e + nblk);
 		usleep(1000);
 	}
 	for (k = e; k < e + nblk; k++) {
@@ -551,15 +555,11 @@ static void aq_submit(struct aq *q, uint32_t nblk)
 		q->seq++;
 	}
 	ppu_pb_init(&pb, buf, 16);
-	ppu_pb_sem(&pb, q->mem.va + 8, nblk + 1,
-		   ppu_sem_reduction_op(PPU_SEM_EXECUTE_REDUCTION_IADD, 1));
-	ppu_pb_sem(&pb, q->mem.va + 0x40 + 4 * ((e + nblk) & (AQ_N - 1)),
-		   ((e + nblk) >> AQ_LOG2) + 1,
-		   ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ, 0));
+	ppu_workq_tail(&pb, &q->d, q->mem.va + AQ_DESC, e + nblk, nblk);
 	aq_entry(q, e + nblk, &pb);
 	/* the entries are in memory before the guard that lets the PPU reach them */
 	__sync_synchronize();
-	*aq_word(q, 0x40 + 4 * ((e - 1) & (AQ_N - 1))) = ((e - 1) >> AQ_LOG2) + 1;
+	*aq_word(q, ppu_workq_sem_va(&q->d, e - 1) - q->mem.va) = ppu_workq_gen(e - 1, AQ_LOG2);
 	__sync_synchronize();
 }
 
@@ -578,7 +578,9 @@ START_TEST(chan_auto_put_runs_semaphore_guarded_entries)
 	ppu_tbo_new(ppu_fd, &q.mem, 16 * PG);
 	q.pb_off = 0x1000;
 	q.soft = 1;
-	*aq_word(&q, 8) = AQ_N - 1;
+	q.d.log2_entries = AQ_LOG2;
+	q.d.sems_va = q.mem.va + 0x40;
+	*aq_word(&q, AQ_SHADOW) = AQ_N - 1;
 	/* GP_PUT out of range: an AUTO_PUT ring does not use it */
 	q.ch.userd[DRM_PPU_USERD_GP_PUT / 4] = 0x7777;
 	ppu_pb_init(&pb, buf, 8);
@@ -605,7 +607,7 @@ START_TEST(chan_auto_put_runs_semaphore_guarded_entries)
 	ck_assert_uint_eq(st.gp_get, (q.soft - 1) & (AQ_N - 1));
 	ck_assert_uint_eq(st.gp_put, (st.gp_get - 1) & (AQ_N - 1));
 	ck_assert_uint_eq(q.ch.userd[DRM_PPU_USERD_GP_GET / 4], st.gp_get);
-	ck_assert_uint_eq(*aq_word(&q, 8), q.soft - 1 + AQ_N - 1);
+	ck_assert_uint_eq(*aq_word(&q, AQ_SHADOW), q.soft - 1 + AQ_N - 1);
 	ck_assert_uint_gt(q.soft, 10 * AQ_N);
 	/* the channel waits at its last trailing block until destroyed */
 	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, q.ch.chid, 0), 0);

@@ -6,6 +6,7 @@
 #include <check.h>
 #include <stdio.h>
 
+#include "ppu/ppu_workq.h"
 #include "rtl_check.h"
 #include "rtl_suites.h"
 
@@ -507,10 +508,13 @@ END_TEST
 #define AQ_LOG2 3u
 #define AQ_N (1u << AQ_LOG2)
 #define AQ_SUBMITS 60u
+#define AQ_DESC 0x10u
+#define AQ_SHADOW (AQ_DESC + PPU_WORKQ_SHADOW)
 
 struct aq {
 	struct rtl_chan *ch;
-	struct rtl_buf mem;	/* 0: X, 4: ticket, 8: shadow, 0x40 + 4k: sem[k] */
+	struct rtl_buf mem;	/* 0: X, 4: ticket, 0x10: descriptor (shadow), 0x40 + 4k: sem[k] */
+	struct ppu_workq d;	/* the descriptor's format (ppu_workq.h) */
 	uint32_t soft, seq, waits;
 };
 
@@ -518,11 +522,6 @@ static uint32_t aq_rand(uint32_t *s)
 {
 	*s = *s * 1664525u + 1013904223u;
 	return *s >> 8;
-}
-
-static uint32_t aq_gen(uint32_t k)
-{
-	return (k >> AQ_LOG2) + 1;
 }
 
 static void aq_entry(struct aq *q, uint32_t k, const struct ppu_pb *pb)
@@ -539,7 +538,7 @@ static void aq_submit(struct aq *q, uint32_t nblk)
 	struct ppu_pb pb;
 
 	q->soft += nblk + 1;
-	while ((int32_t)(e + nblk - rtl_buf_rd32(q->ch->env, &q->mem, 8)) > 0) {
+	while (!ppu_workq_room(e + nblk, rtl_buf_rd32(q->ch->env, &q->mem, AQ_SHADOW))) {
 		q->waits++;
 		ppu_sim_clock(q->ch->env->sim, 50);
 		ck_assert_uint_eq(rtl_chan_reg(q->ch, PPU_CHAN_FAULT_INFO), 0);
@@ -553,12 +552,10 @@ static void aq_submit(struct aq *q, uint32_t nblk)
 		q->seq++;
 	}
 	ppu_pb_init(&pb, buf, 16);
-	ppu_pb_sem(&pb, q->mem.va + 8, nblk + 1,
-		   ppu_sem_reduction_op(PPU_SEM_EXECUTE_REDUCTION_IADD, 1));
-	ppu_pb_sem(&pb, q->mem.va + 0x40 + 4 * ((e + nblk) & (AQ_N - 1)), aq_gen(e + nblk),
-		   ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ, 0));
+	ppu_workq_tail(&pb, &q->d, q->mem.va + AQ_DESC, e + nblk, nblk);
 	aq_entry(q, e + nblk, &pb);
-	rtl_buf_wr32(q->ch->env, &q->mem, 0x40 + 4 * ((e - 1) & (AQ_N - 1)), aq_gen(e - 1));
+	rtl_buf_wr32(q->ch->env, &q->mem, ppu_workq_sem_va(&q->d, e - 1) - q->mem.va,
+		     ppu_workq_gen(e - 1, AQ_LOG2));
 }
 
 START_TEST(auto_put_ring_runs_semaphore_guarded_entries_in_order)
@@ -573,7 +570,9 @@ START_TEST(auto_put_ring_runs_semaphore_guarded_entries_in_order)
 	q.mem = rtl_buf_alloc(ctx, 0, 4096);
 	rtl_chan_set_auto_put(q.ch);
 	q.soft = 1;
-	rtl_buf_wr32(env, &q.mem, 8, AQ_N - 1);
+	q.d.log2_entries = AQ_LOG2;
+	q.d.sems_va = q.mem.va + 0x40;
+	rtl_buf_wr32(env, &q.mem, AQ_SHADOW, AQ_N - 1);
 	/* USERD.GP_PUT out of range: an AUTO_PUT channel does not use it */
 	ck_assert_int_eq(ppu_sim_mem_write(env->sim, 0, q.ch->userd_pa + PPU_USERD_GP_PUT,
 					   &(uint32_t){ 0x7777 }, 4), 0);
@@ -602,7 +601,7 @@ START_TEST(auto_put_ring_runs_semaphore_guarded_entries_in_order)
 	ppu_sim_clock(env->sim, 20000);
 	ck_assert_uint_eq(rtl_chan_reg(q.ch, PPU_CHAN_FAULT_INFO), 0);
 	ck_assert_uint_eq(rtl_buf_rd32(env, &q.mem, 4), q.seq);
-	ck_assert_uint_eq(rtl_buf_rd32(env, &q.mem, 8), q.soft - 1 + AQ_N - 1);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &q.mem, AQ_SHADOW), q.soft - 1 + AQ_N - 1);
 	ck_assert_uint_gt(q.soft, 15 * AQ_N);
 	ck_assert_uint_gt(q.waits, 0);
 	blocked = (uint32_t)rtl_log_count(env, PPU_TRACE_SEM_ACQ_FAIL, q.ch->chid);

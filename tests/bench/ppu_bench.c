@@ -203,9 +203,14 @@ int main(int argc, char **argv)
 		bench_compute();
 		return 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "workq")) {
+		bench_workq();
+		return 0;
+	}
 	bench_doorbell_latency();
 	bench_copy_throughput();
 	bench_copy_priority();
 	bench_compute();
+	bench_workq();
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ppu/ppu_encode.h"
+#include "ppu/ppu_workq.h"
 #include "rtl_compute.h"
 #include "../../runtime/launch_plan.h"
 
@@ -161,4 +162,37 @@ void rtl_klaunch_submit(struct rtl_chan *ch, const struct rtl_klaunch *l, uint32
 	if (after_va)
 		ppu_pb_sem_release(&pb, after_va, after);
 	rtl_chan_submit(ch, &pb);
+}
+
+/*
+ * A queue on @qc (AUTO_PUT set here): descriptor, semaphores and trailing
+ * blocks in a new buffer, entry 0 parked on X = 1 and its own semaphore,
+ * bound by a doorbell.  Returns the buffer (descriptor at RTL_WORKQ_DESC, X at RTL_WORKQ_X,
+ * Y at RTL_WORKQ_X + 8).
+ */
+struct rtl_buf rtl_workq_new(struct rtl_env *env, struct rtl_ctx *ctx, struct rtl_chan *qc,
+				   struct ppu_workq *q)
+{
+	uint32_t n = 1u << qc->log2_entries, buf[16], e[2];
+	struct rtl_buf qb = rtl_buf_alloc(ctx, 0, RTL_WORKQ_TAILS + n * PPU_WORKQ_TAIL_BYTES);
+	struct ppu_pb pb;
+
+	rtl_chan_set_auto_put(qc);
+	memset(q, 0, sizeof(*q));
+	q->soft = 1;
+	q->shadow = n - 1;
+	q->ring_va = qc->gpfifo.va;
+	q->log2_entries = qc->log2_entries;
+	q->sems_va = qb.va + RTL_WORKQ_SEMS;
+	q->tails_va = qb.va + RTL_WORKQ_TAILS;
+	q->gen = 1;
+	q->x_va = qb.va + RTL_WORKQ_X;
+	q->y_va = qb.va + RTL_WORKQ_X + 8;
+	rtl_buf_write(env, &qb, RTL_WORKQ_DESC, q, sizeof(*q));
+	ppu_pb_init(&pb, buf, 16);
+	ppu_workq_park(&pb, q, q->x_va, 1, 0);
+	ppu_gp_entry(e, rtl_chan_pb_put(qc, pb.dw, pb.len), pb.len, 0);
+	rtl_buf_write(env, &qc->gpfifo, 0, e, 8);
+	rtl_chan_doorbell(qc);
+	return qb;
 }

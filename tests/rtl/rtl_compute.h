@@ -55,4 +55,15 @@ void rtl_klaunch_prepare(struct rtl_ctx *ctx, struct rtl_klaunch *l, uint32_t se
 void rtl_klaunch_submit(struct rtl_chan *ch, const struct rtl_klaunch *l, uint32_t after_va,
 			uint32_t after);
 
+/*
+ * A PPU-owned work queue on @qc (AUTO_PUT set here; include/ppu/ppu_workq.h):
+ * descriptor *@q written at RTL_WORKQ_DESC of the returned buffer, X at
+ * RTL_WORKQ_X, Y at RTL_WORKQ_X + 8, entry 0 parked on X = 1 and its own
+ * semaphore, bound by a doorbell.
+ */
+enum { RTL_WORKQ_DESC = 0x0, RTL_WORKQ_X = 0x40, RTL_WORKQ_SEMS = 0x100, RTL_WORKQ_TAILS = 0x1000 };
+struct ppu_workq;
+struct rtl_buf rtl_workq_new(struct rtl_env *env, struct rtl_ctx *ctx, struct rtl_chan *qc,
+			     struct ppu_workq *q);
+
 #endif /* RTL_COMPUTE_H */

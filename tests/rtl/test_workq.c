@@ -21,8 +21,8 @@
 #include "rtl_compute.h"
 #include "../../runtime/device/samples/samples.h"
 
-/* Queue memory: descriptor, X, semaphores, trailing blocks. */
-enum { Q_DESC = 0x0, Q_X = 0x40, Q_SEMS = 0x100, Q_TAILS = 0x1000 };
+/* Queue memory (rtl_workq_new()): descriptor, X, Y. */
+enum { Q_DESC = RTL_WORKQ_DESC, Q_X = RTL_WORKQ_X };
 
 struct wq_case {
 	uint32_t log2_entries, ctas, cta, subs;
@@ -32,39 +32,6 @@ static const struct wq_case wq_cases[] = {
 	{ 4, 2, 8, 8 },		/* 16 entries, 16 threads */
 	{ 3, 4, 8, 12 },	/* 8 entries (6 blocks a submission at most), 32 threads */
 };
-
-/*
- * A queue on @qc (AUTO_PUT set here): descriptor, semaphores and trailing
- * blocks in a new buffer, entry 0 parked on X = 1 and its own semaphore,
- * bound by a doorbell.  Returns the buffer (descriptor at Q_DESC, X at Q_X,
- * Y at Q_X + 8).
- */
-static struct rtl_buf wq_queue_new(struct rtl_env *env, struct rtl_ctx *ctx, struct rtl_chan *qc,
-				   struct ppu_workq *q)
-{
-	uint32_t n = 1u << qc->log2_entries, buf[16], e[2];
-	struct rtl_buf qb = rtl_buf_alloc(ctx, 0, Q_TAILS + n * PPU_WORKQ_TAIL_BYTES);
-	struct ppu_pb pb;
-
-	rtl_chan_set_auto_put(qc);
-	memset(q, 0, sizeof(*q));
-	q->soft = 1;
-	q->shadow = n - 1;
-	q->ring_va = qc->gpfifo.va;
-	q->log2_entries = qc->log2_entries;
-	q->sems_va = qb.va + Q_SEMS;
-	q->tails_va = qb.va + Q_TAILS;
-	q->gen = 1;
-	q->x_va = qb.va + Q_X;
-	q->y_va = qb.va + Q_X + 8;
-	rtl_buf_write(env, &qb, Q_DESC, q, sizeof(*q));
-	ppu_pb_init(&pb, buf, 16);
-	ppu_workq_park(&pb, q, q->x_va, 1, 0);
-	ppu_gp_entry(e, rtl_chan_pb_put(qc, pb.dw, pb.len), pb.len, 0);
-	rtl_buf_write(env, &qc->gpfifo, 0, e, 8);
-	rtl_chan_doorbell(qc);
-	return qb;
-}
 
 /*
  * Every block runs exactly once and each thread's blocks in its order
@@ -90,7 +57,7 @@ START_TEST(threads_submit_blocks_that_run_once_in_order)
 
 	rtl_kimage_load(ctx, "workq_fill", &k);
 	qc = rtl_chan_create(env, ctx, 5, c->log2_entries, 0);
-	qb = wq_queue_new(env, ctx, qc, &q);
+	qb = rtl_workq_new(env, ctx, qc, &q);
 
 	tickets = rtl_buf_alloc(ctx, 0, 4 * threads);
 	total = rtl_buf_alloc(ctx, 0, 4);
@@ -173,7 +140,7 @@ START_TEST(seeds_c_launch_windows_run_device_work_before_the_stream_goes_on)
 	rtl_kimage_load(ctx, "workq_fill", &k);
 	qc = rtl_cchan_create(env, ctx, 5, 0, 32, 1);
 	n = 1u << qc->log2_entries;
-	qb = wq_queue_new(env, ctx, qc, &q);
+	qb = rtl_workq_new(env, ctx, qc, &q);
 
 	tickets = rtl_buf_alloc(ctx, 0, 4 * threads);
 	total = rtl_buf_alloc(ctx, 0, 4);

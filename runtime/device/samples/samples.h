@@ -388,4 +388,21 @@ static inline uint32_t workq_fill_blocks(uint32_t seed, uint32_t id, uint32_t su
 	return 1 + x % 3;
 }
 
+/*
+ * Work-queue benchmarks (workq_bench.c).  workq_stamp: one thread, `reps`
+ * times: reads the cycle counter into t0[r], submits one block that
+ * releases slot r of `sems` (16 bytes each) with the value r + 1 and a
+ * timestamp, and waits for it, so each submission meets an idle queue.
+ * workq_flood: every thread submits `reps` one-block submissions of the
+ * shared block at `blk` (which counts them) as fast as the queue takes them.
+ */
+struct workq_bench_params {
+	uint32_t queue;		/* struct ppu_workq */
+	uint32_t reps;
+	uint32_t sems;		/* workq_stamp: 16 * reps bytes */
+	uint32_t t0;		/* workq_stamp: uint32_t[reps] */
+	uint32_t blks;		/* workq_stamp: 64 * reps bytes of blocks; workq_flood: the block */
+	uint32_t blk_dw;	/* workq_flood: its length */
+};
+
 #endif /* PPU_SAMPLES_H */

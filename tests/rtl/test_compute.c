@@ -1201,6 +1201,38 @@ START_TEST(a_save_that_faults_faults_only_its_channel)
 END_TEST
 
 /*
+ * A low-priority spin kernel (@grid CTAs of @cta threads, priority 1,
+ * channel 3) dispatched, then after @delay cycles a high-priority one (4
+ * CTAs of 8, priority 60, channel 4) that needs every unit.
+ */
+struct lohi {
+	struct spin_params plo, phi;
+	struct rtl_buf olo, ohi;
+	struct rtl_klaunch l, h;
+	struct rtl_chan *lo, *hi;
+};
+
+static void lohi_start(struct cfx *f, struct lohi *x, uint32_t grid, uint32_t cta, uint32_t delay)
+{
+	x->olo = rtl_buf_alloc(f->ctx, 0, grid * cta * 4);
+	x->ohi = rtl_buf_alloc(f->ctx, 0, 4 * 8 * 4);
+	x->plo.out = x->olo.va;
+	x->phi.out = x->ohi.va;
+	rtl_klaunch_init(&x->l, rtl_kimage_fn(&f->k, "spin"), grid, cta, &x->plo, sizeof(x->plo));
+	x->l.prio = 1;
+	rtl_klaunch_prepare(f->ctx, &x->l, 0x11);
+	rtl_klaunch_init(&x->h, rtl_kimage_fn(&f->k, "spin"), 4, 8, &x->phi, sizeof(x->phi));
+	x->h.prio = 60;
+	rtl_klaunch_prepare(f->ctx, &x->h, 0x22);
+	x->lo = rtl_cchan_create(f->env, f->ctx, 3, 0, 63, 1);
+	x->hi = rtl_cchan_create(f->env, f->ctx, 4, 0, 63, 1);
+	rtl_klaunch_submit(x->lo, &x->l, 0, 0);
+	ck_assert_int_ge(rtl_wait_event(f->env, PPU_TRACE_CTA_DISPATCH, 3, 4, 400000), 0);
+	ppu_sim_clock(f->env->sim, delay);
+	rtl_klaunch_submit(x->hi, &x->h, 0, 0);
+}
+
+/*
  * A CTA in waves preempted, its slot header then overwritten while it is
  * off the unit (loop 0: LIVE = 0; loop 1: the wave to load not below the
  * waves started): the resume checks the header and faults the channel,
@@ -1209,58 +1241,41 @@ END_TEST
  */
 START_TEST(a_corrupted_wave_header_faults_only_its_channel)
 {
-	struct spin_params plo = { .iters = 100000, .seed = 5 }, phi = { .iters = 3000, .seed = 6 };
+	struct lohi x = { .plo = { .iters = 100000, .seed = 5 }, .phi = { .iters = 3000, .seed = 6 } };
+	struct rtl_klaunch *l = &x.l;
 	uint32_t hdr, bad, info, k;
-	struct rtl_buf olo, ohi;
-	struct rtl_klaunch l, h;
-	struct rtl_chan *lo, *hi;
 	struct cfx f;
 
 	cfx_begin(&f, "spin");
-	olo = rtl_buf_alloc(f.ctx, 0, 20 * 4);
-	ohi = rtl_buf_alloc(f.ctx, 0, 4 * 8 * 4);
-	plo.out = olo.va;
-	phi.out = ohi.va;
-	rtl_klaunch_init(&l, rtl_kimage_fn(&f.k, "spin"), 1, 20, &plo, sizeof(plo));
-	l.prio = 1;
-	rtl_klaunch_prepare(f.ctx, &l, 0x11);
-	rtl_klaunch_init(&h, rtl_kimage_fn(&f.k, "spin"), 4, 8, &phi, sizeof(phi));
-	h.prio = 60;
-	rtl_klaunch_prepare(f.ctx, &h, 0x22);
-	lo = rtl_cchan_create(f.env, f.ctx, 3, 0, 63, 1);
-	hi = rtl_cchan_create(f.env, f.ctx, 4, 0, 63, 1);
-	rtl_klaunch_submit(lo, &l, 0, 0);
-	ck_assert_int_ge(rtl_wait_event(f.env, PPU_TRACE_CTA_DISPATCH, 3, 4, 400000), 0);
-	ppu_sim_clock(f.env->sim, 3000);
-	rtl_klaunch_submit(hi, &h, 0, 0);
+	lohi_start(&f, &x, 1, 20, 3000);
 	ck_assert_int_ge(rtl_wait_event(f.env, PPU_TRACE_CTA_SAVED, 3, 4, 400000), 0);
 	/* the saved header is sane; then one word goes bad */
 	hdr = PPU_TASK_BLOCK_SLOT_HDR + PPU_SLOT_HDR_BARRIER;
-	ck_assert_uint_eq(PPU_FGET(PPU_SLOT_HDR_BARRIER_LIVE, rtl_buf_rd32(f.env, &l.block, hdr)), 20);
+	ck_assert_uint_eq(PPU_FGET(PPU_SLOT_HDR_BARRIER_LIVE, rtl_buf_rd32(f.env, &l->block, hdr)), 20);
 	ck_assert_uint_ge(PPU_FGET(PPU_SLOT_HDR_WAVE_STARTED,
-				   rtl_buf_rd32(f.env, &l.block, hdr + 4)), 1);
+				   rtl_buf_rd32(f.env, &l->block, hdr + 4)), 1);
 	if (_i == 0) {
-		bad = rtl_buf_rd32(f.env, &l.block, hdr) & ~PPU_FMASK(PPU_SLOT_HDR_BARRIER_LIVE);
+		bad = rtl_buf_rd32(f.env, &l->block, hdr) & ~PPU_FMASK(PPU_SLOT_HDR_BARRIER_LIVE);
 	} else {
 		hdr += 4;
 		bad = PPU_FSET(PPU_SLOT_HDR_WAVE_WAVE, 2) | PPU_FSET(PPU_SLOT_HDR_WAVE_STARTED, 2);
 	}
-	rtl_buf_wr32(f.env, &l.block, hdr, bad);
+	rtl_buf_wr32(f.env, &l->block, hdr, bad);
 
-	ck_assert_int_eq(rtl_chan_wait(hi, 4000000), 0);
-	ck_assert_uint_eq(rtl_buf_rd32(f.env, &h.sem, 0), 0x22);
+	ck_assert_int_eq(rtl_chan_wait(x.hi, 4000000), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &x.h.sem, 0), 0x22);
 	for (k = 0; k < 32; k++)
-		ck_assert_uint_eq(rtl_buf_rd32(f.env, &ohi, 4 * k), spin_run(phi.seed ^ k, phi.iters));
-	ck_assert_int_eq(rtl_chan_wait(lo, 2000000), 1);
-	info = rtl_chan_reg(lo, PPU_CHAN_FAULT_INFO);
+		ck_assert_uint_eq(rtl_buf_rd32(f.env, &x.ohi, 4 * k), spin_run(x.phi.seed ^ k, x.phi.iters));
+	ck_assert_int_eq(rtl_chan_wait(x.lo, 2000000), 1);
+	info = rtl_chan_reg(x.lo, PPU_CHAN_FAULT_INFO);
 	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_KIND, info), PPU_FAULT_KIND_TMD_INVALID);
 	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_UNIT, info), PPU_FAULT_UNIT_COMPUTE);
 	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_ACCESS, info), PPU_FAULT_ACCESS_READ);
-	ck_assert_uint_eq(rtl_chan_reg(lo, PPU_CHAN_FAULT_ADDR), l.block.va + hdr);
+	ck_assert_uint_eq(rtl_chan_reg(x.lo, PPU_CHAN_FAULT_ADDR), l->block.va + hdr);
 	ck_assert_uint_eq(count_kind(f.env, PPU_TRACE_CTA_RESUME), 1);
-	ck_assert_uint_eq(rtl_buf_rd32(f.env, &l.sem, 0), 0);
-	rtl_chan_destroy(lo);
-	rtl_chan_destroy(hi);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &l->sem, 0), 0);
+	rtl_chan_destroy(x.lo);
+	rtl_chan_destroy(x.hi);
 	cfx_end(&f);
 }
 END_TEST
@@ -1272,31 +1287,16 @@ END_TEST
  */
 START_TEST(unbind_drops_preempted_ctas)
 {
-	struct spin_params plo = { .iters = 200000, .seed = 5 }, phi = { .iters = 3000, .seed = 6 };
-	struct rtl_buf olo, ohi;
-	struct rtl_klaunch l, h;
+	struct lohi x = { .plo = { .iters = 200000, .seed = 5 }, .phi = { .iters = 3000, .seed = 6 } };
+	struct rtl_klaunch *l = &x.l;
 	struct rtl_chan *lo, *hi;
 	size_t saved;
 	struct cfx f;
 
 	cfx_begin(&f, "spin");
-	olo = rtl_buf_alloc(f.ctx, 0, 8 * 8 * 4);
-	ohi = rtl_buf_alloc(f.ctx, 0, 4 * 8 * 4);
-	plo.out = olo.va;
-	phi.out = ohi.va;
-	rtl_klaunch_init(&l, rtl_kimage_fn(&f.k, "spin"), 8, 8, &plo, sizeof(plo));
-	l.prio = 1;
-	rtl_klaunch_prepare(f.ctx, &l, 0x11);
-	rtl_klaunch_init(&h, rtl_kimage_fn(&f.k, "spin"), 4, 8, &phi, sizeof(phi));
-	h.prio = 60;
-	rtl_klaunch_prepare(f.ctx, &h, 0x22);
-
-	lo = rtl_cchan_create(f.env, f.ctx, 3, 0, 63, 1);
-	hi = rtl_cchan_create(f.env, f.ctx, 4, 0, 63, 1);
-	rtl_klaunch_submit(lo, &l, 0, 0);
-	ck_assert_int_ge(rtl_wait_event(f.env, PPU_TRACE_CTA_DISPATCH, 3, 4, 400000), 0);
-	ppu_sim_clock(f.env->sim, 2000);
-	rtl_klaunch_submit(hi, &h, 0, 0);
+	lohi_start(&f, &x, 8, 8, 2000);
+	lo = x.lo;
+	hi = x.hi;
 	/* every unit taken from the low kernel, then unbind it */
 	ck_assert_int_ge(rtl_wait_event(f.env, PPU_TRACE_CTA_DISPATCH, 4, 4, 400000), 0);
 	for (saved = 0; saved < 4; saved = count_kind(f.env, PPU_TRACE_CTA_SAVED))
@@ -1306,19 +1306,19 @@ START_TEST(unbind_drops_preempted_ctas)
 	ck_assert_int_eq(rtl_chan_wait_state(lo, PPU_CHAN_STATUS_STATE_UNBOUND, 16, 400000), 0);
 	ck_assert_uint_eq(rtl_chan_reg(lo, PPU_CHAN_TASKS), 0);
 	ck_assert_int_eq(rtl_chan_wait(hi, 2000000), 0);
-	ck_assert_uint_eq(rtl_buf_rd32(f.env, &h.sem, 0), 0x22);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &x.h.sem, 0), 0x22);
 	ppu_sim_clock(f.env->sim, 20000);
 	ck_assert_uint_eq(count_kind(f.env, PPU_TRACE_CTA_RESUME), 0);
-	ck_assert_uint_eq(rtl_buf_rd32(f.env, &l.sem, 0), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &l->sem, 0), 0);
 	ck_assert_int_lt(rtl_log_find(f.env, PPU_TRACE_TASK_COMPLETE, 3, 0), 0);
 	/* the unit contexts are all free: a full-device launch runs */
-	plo.iters = 10;
-	rtl_klaunch_prepare(f.ctx, &l, 0x33);
+	x.plo.iters = 10;
+	rtl_klaunch_prepare(f.ctx, l, 0x33);
 	rtl_chan_destroy(lo);
 	lo = rtl_cchan_create(f.env, f.ctx, 3, 0, 63, 1);
-	rtl_klaunch_submit(lo, &l, 0, 0);
+	rtl_klaunch_submit(lo, l, 0, 0);
 	ck_assert_int_eq(rtl_chan_wait(lo, 2000000), 0);
-	ck_assert_uint_eq(rtl_buf_rd32(f.env, &l.sem, 0), 0x33);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &l->sem, 0), 0x33);
 	rtl_chan_destroy(lo);
 	rtl_chan_destroy(hi);
 	cfx_end(&f);

@@ -66,7 +66,8 @@ RT_GUEST_HELPERS := tests/guest/rt_guest.c tests/guest/rt_guest.h tests/guest/rt
 	tests/guest/rt_prio_run.h tests/guest/ppu_guest.c tests/guest/ppu_guest.h tests/guest/ppu_node.c
 
 # Programs on the same helpers: the benchmark, the demo and the soak.
-RT_GUEST_PROGS := build/guest/bench_copy_prio build/guest/runtime_demo build/guest/soak_copy_prio
+RT_GUEST_PROGS := build/guest/bench_copy_prio build/guest/runtime_demo build/guest/soak_copy_prio \
+	build/guest/bench_workq
 
 .PHONY: runtime-guest-tests
 runtime-guest-tests: $(RT_GUEST_BINS)

@@ -18,7 +18,8 @@ cosim-bench: deps
 	@$(MAKE) --no-print-directory cosim-bench-run
 
 cosim-bench-run: cosim-tools kmod build/guest/bench_ioctl build/guest/bench_submit \
-		build/guest/bench_copy_prio
+		build/guest/bench_copy_prio build/guest/bench_workq device-kernels
 	COSIM_RUNNER=$(COSIM_RUNNER) KMOD=$(KMOD) BENCH_IOCTL=build/guest/bench_ioctl \
 		BENCH_SUBMIT=build/guest/bench_submit BENCH_COPY_PRIO=build/guest/bench_copy_prio \
+		BENCH_WORKQ=build/guest/bench_workq BENCH_WORKQ_ELF=build/device/workq_bench.elf \
 		PPU_KVER=$(PPU_KVER) tools/cosim-bench.sh

@@ -4,14 +4,16 @@
 # Co-simulation benchmarks: boots the QEMU guest with the co-simulated PPU
 # once, loads ppu.ko, runs build/guest/bench_ioctl (GET_PARAM round trips)
 # build/guest/bench_submit (doorbell -> completion) and
-# build/guest/bench_copy_prio (copy priorities through libppu)
-# and prints their "bench:" lines plus the runner's wall times:
+# build/guest/bench_copy_prio (copy priorities through libppu) and
+# build/guest/bench_workq (device-side work creation against the host round
+# trip) and prints their "bench:" lines plus the runner's wall times:
 #
 #   bench: ioctl_get_param_roundtrip <us> us        (from the guest)
 #   bench: ioctl_get_param_mmio_roundtrip <us> us   (from the guest)
 #   bench: guest_submit_to_wait_return[_min] <us> us (from the guest)
 #   bench: guest_doorbell_to_release_cycles <c> cycles (from the guest)
 #   bench: copy_prio_* ratios and throughputs (from the guest, libppu)
+#   bench: workq_guest_* cycles and their ratio (from the guest, libppu)
 #   bench: cosim_boot_wall <s> s          runner start -> guest /init
 #   bench: cosim_batch_wall <s> s         guest /init -> batch done
 #   bench: cosim_boot_and_batch_wall <s> s  the whole runner invocation
@@ -37,6 +39,8 @@ kmod=${KMOD:-build/kernel/ppu.ko}
 bench=${BENCH_IOCTL:-build/guest/bench_ioctl}
 submit=${BENCH_SUBMIT:-build/guest/bench_submit}
 copyprio=${BENCH_COPY_PRIO:-build/guest/bench_copy_prio}
+workq=${BENCH_WORKQ:-build/guest/bench_workq}
+workq_elf=${BENCH_WORKQ_ELF:-build/device/workq_bench.elf}
 out=${BENCH_OUT:-build/bench.txt}
 timeout=${COSIM_BENCH_TIMEOUT:-600}
 bench_args=${BENCH_IOCTL_ARGS:-}
@@ -46,15 +50,17 @@ die() {
 	exit 1
 }
 
-for f in "$runner" "$bench" "$submit" "$copyprio"; do
+for f in "$runner" "$bench" "$submit" "$copyprio" "$workq"; do
 	[ -x "$f" ] || die "$f is missing: make cosim-tools kmod kmod-guest-tests"
 done
+[ -f "$workq_elf" ] || die "$workq_elf is missing: make device-kernels"
 [ -f "$kmod" ] || die "$kmod is missing: make kmod"
 
 args=(--timeout "$timeout" --module "$kmod" --file "$bench:/bin/bench_ioctl"
 	--file "$submit:/bin/bench_submit" --file "$copyprio:/bin/bench_copy_prio"
+	--file "$workq:/bin/bench_workq" --file "$workq_elf:/lib/ppu/workq_bench.elf"
 	--run "/bin/bench_ioctl${bench_args:+ $bench_args}" --run /bin/bench_submit
-	--run /bin/bench_copy_prio)
+	--run /bin/bench_copy_prio --run /bin/bench_workq)
 [ -n "${PPU_KVER:-}" ] && args=(--kver "$PPU_KVER" "${args[@]}")
 
 log=$(mktemp) || die "mktemp failed"
@@ -87,6 +93,8 @@ guest=$(grep '^bench: ' "$log")
 	{ cat "$log" >&2; die "bench_ioctl did not print both GET_PARAM lines"; }
 [ "$(grep -c '^bench: guest_' <<<"$guest")" -eq 3 ] ||
 	{ cat "$log" >&2; die "bench_submit did not print its three lines"; }
+[ "$(grep -c '^bench: workq_guest_' <<<"$guest")" -eq 3 ] ||
+	{ cat "$log" >&2; die "bench_workq did not print its three lines"; }
 
 results=$(printf '%s\nbench: cosim_boot_wall %s s\nbench: cosim_batch_wall %s s\nbench: cosim_boot_and_batch_wall %s s\n' \
 	"$guest" "$boot" "$runs" "$total")

@@ -405,4 +405,19 @@ struct workq_bench_params {
 	uint32_t blk_dw;	/* workq_flood: its length */
 };
 
+/*
+ * Device-side submission against the host round trip (bench_workq in the
+ * guest).  workq_self (a work-creating launch): one thread stores the cycle
+ * counter to t0[0] and submits a block that releases `sems` (value 1, with
+ * the PPU's timestamp).  workq_signal (a plain launch): one thread stores
+ * the cycle counter to t0[1] and then 1 to t0[0], for the host to see and
+ * submit the same release itself.
+ */
+struct workq_rt_params {
+	uint32_t queue;		/* workq_self: struct ppu_workq */
+	uint32_t sems;		/* 16 bytes */
+	uint32_t t0;		/* uint32_t[2] */
+	uint32_t blk;		/* workq_self: 64 bytes for the block */
+};
+
 #endif /* PPU_SAMPLES_H */

@@ -32,3 +32,24 @@ PPU_KERNEL(workq_flood, struct workq_bench_params)
 	for (r = 0; r < params->reps; r++)
 		ppu_workq_submit((struct ppu_workq *)(uintptr_t)params->queue, &b, 1);
 }
+
+PPU_WORKQ_KERNEL(workq_self, struct workq_rt_params)
+{
+	uint32_t *blk = (uint32_t *)(uintptr_t)params->blk;
+	struct ppu_workq_block b = { .va = params->blk };
+	struct ppu_pb pb;
+
+	ppu_pb_init(&pb, blk, 16);
+	ppu_pb_sem(&pb, params->sems, 1, ppu_sem_release_op(0, 1, 0));
+	b.ndw = pb.len;
+	((uint32_t *)(uintptr_t)params->t0)[0] = ppu_csr_read_volatile(PPU_CSR_CYCLE);
+	ppu_workq_submit((struct ppu_workq *)(uintptr_t)params->queue, &b, 1);
+}
+
+PPU_KERNEL(workq_signal, struct workq_rt_params)
+{
+	uint32_t *t0 = (uint32_t *)(uintptr_t)params->t0;
+
+	t0[1] = ppu_csr_read_volatile(PPU_CSR_CYCLE);
+	ppu_atomic_store(&t0[0], 1);
+}

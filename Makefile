@@ -125,7 +125,9 @@ demo-run: cosim-tools kmod build/guest/runtime_demo device-kernels
 		--file build/guest/runtime_demo:/bin/runtime_demo \
 		--file build/device/spin.elf:/lib/ppu/spin.elf \
 		--file build/device/dp_chain.elf:/lib/ppu/dp_chain.elf \
-		--file build/device/dp_sum.elf:/lib/ppu/dp_sum.elf --run /bin/runtime_demo
+		--file build/device/dp_sum.elf:/lib/ppu/dp_sum.elf \
+		--file build/device/workq_spawn.elf:/lib/ppu/workq_spawn.elf \
+		--file build/device/workq_bench.elf:/lib/ppu/workq_bench.elf --run /bin/runtime_demo
 
 # The same example on the bare RTL harness, plus the latency benchmark.
 demo-rtl: deps

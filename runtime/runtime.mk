@@ -63,7 +63,8 @@ RT_GUEST_BINS := build/guest/test_runtime build/guest/test_runtime_prio \
 RT_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iruntime -Iruntime/include -Iinclude \
 	-Iinclude/uapi -Itests/guest $(shell pkg-config --cflags libdrm check) -pthread
 RT_GUEST_HELPERS := tests/guest/rt_guest.c tests/guest/rt_guest.h tests/guest/rt_prio_run.c \
-	tests/guest/rt_prio_run.h tests/guest/ppu_guest.c tests/guest/ppu_guest.h tests/guest/ppu_node.c
+	tests/guest/rt_prio_run.h tests/guest/ppu_guest.c tests/guest/ppu_guest.h tests/guest/ppu_node.c \
+	tests/guest/rt_workq.c tests/guest/rt_workq.h
 
 # Programs on the same helpers: the benchmark, the demo and the soak.
 RT_GUEST_PROGS := build/guest/bench_copy_prio build/guest/runtime_demo build/guest/soak_copy_prio \
@@ -77,4 +78,4 @@ $(RT_GUEST_PROGS) $(RT_GUEST_BINS): build/guest/%: \
 		$(RT_GUEST_HELPERS) $(LIBPPU_A)
 	@mkdir -p $(@D)
 	$(CC) $(RT_GUEST_CFLAGS) -static -o $@ $< tests/guest/rt_guest.c tests/guest/rt_prio_run.c \
-		tests/guest/ppu_guest.c tests/guest/ppu_node.c $(LIBPPU_STATIC_LIBS) $(shell pkg-config --static --libs check)
+		tests/guest/ppu_guest.c tests/guest/ppu_node.c tests/guest/rt_workq.c $(LIBPPU_STATIC_LIBS) $(shell pkg-config --static --libs check)

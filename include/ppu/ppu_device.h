@@ -210,18 +210,18 @@ PPU_DEV_INLINE uint32_t ppu_child_bytes(ppu_dev_dim3 grid, ppu_dev_dim3 cta, uin
 }
 
 /*
- * Launch the kernel @fn (a PPU_KERNEL) as a child: @grid CTAs of @cta
- * threads with the parameter pointer @params and @stack_bytes of stack per
- * thread (0, or a power of two 64..65536).  @mem (64-byte aligned, at
- * least ppu_child_bytes() of it) receives the child's TMD and task block;
- * it, and what @params points to, must stay untouched until the child has
- * completed (after ppu_wait_children(), or once this task is done).
- * Returns PPU_ECALL_STATUS_OK or an error as ppu_launch_tmd(); ENOMEM
- * when @mem_bytes is too small, EINVAL for a misaligned @mem or a shape
- * the PPU cannot run.
+ * Fill @mem (64-byte aligned, at least ppu_child_bytes() of it) with a TMD
+ * for the kernel @fn (a PPU_KERNEL) on @grid CTAs of @cta threads with the
+ * parameter pointer @params and @stack_bytes of stack per thread (0, or a
+ * power of two 64..65536), and its task block after it: the TMD of a
+ * device launch (ppu_launch_tmd()) or of a launch a work-queue block makes
+ * (TMD_ADDR and LAUNCH methods).  Returns PPU_ECALL_STATUS_OK, ENOMEM when
+ * @mem_bytes is too small, EINVAL for a misaligned @mem or a shape the PPU
+ * cannot run.
  */
-PPU_DEV_INLINE uint32_t ppu_launch(void *mem, uint32_t mem_bytes, void (*fn)(void), ppu_dev_dim3 grid,
-				   ppu_dev_dim3 cta, const void *params, uint32_t stack_bytes)
+PPU_DEV_INLINE uint32_t ppu_tmd_prepare(void *mem, uint32_t mem_bytes, void (*fn)(void),
+					ppu_dev_dim3 grid, ppu_dev_dim3 cta, const void *params,
+					uint32_t stack_bytes)
 {
 	uint32_t need = ppu_child_bytes(grid, cta, stack_bytes), t = cta.x * cta.y * cta.z;
 	uint32_t va = (uint32_t)(uintptr_t)mem;
@@ -233,7 +233,6 @@ PPU_DEV_INLINE uint32_t ppu_launch(void *mem, uint32_t mem_bytes, void (*fn)(voi
 		.stack_bytes = stack_bytes,
 		.block_va = va + 64,
 	};
-	uint32_t *tmd = (uint32_t *)mem;
 
 	if (!need || (va & 63))
 		return PPU_ECALL_STATUS_EINVAL;
@@ -243,8 +242,25 @@ PPU_DEV_INLINE uint32_t ppu_launch(void *mem, uint32_t mem_bytes, void (*fn)(voi
 	d.save_ctas = (need - 64 - PPU_TASK_BLOCK_HEADER_BYTES) /
 		      (t * (PPU_THREAD_RECORD_BYTES + stack_bytes));
 	d.block_bytes = need - 64;
-	ppu_tmd_fill(tmd, &d);
-	return ppu_launch_tmd(tmd);
+	ppu_tmd_fill((uint32_t *)mem, &d);
+	return PPU_ECALL_STATUS_OK;
+}
+
+/*
+ * Launch the kernel @fn (a PPU_KERNEL) as a child: @grid CTAs of @cta
+ * threads with the parameter pointer @params and @stack_bytes of stack per
+ * thread.  @mem receives the child's TMD and task block (ppu_tmd_prepare());
+ * it, and what @params points to, must stay untouched until the child has
+ * completed (after ppu_wait_children(), or once this task is done).
+ * Returns PPU_ECALL_STATUS_OK or an error as ppu_tmd_prepare() and
+ * ppu_launch_tmd().
+ */
+PPU_DEV_INLINE uint32_t ppu_launch(void *mem, uint32_t mem_bytes, void (*fn)(void), ppu_dev_dim3 grid,
+				   ppu_dev_dim3 cta, const void *params, uint32_t stack_bytes)
+{
+	uint32_t st = ppu_tmd_prepare(mem, mem_bytes, fn, grid, cta, params, stack_bytes);
+
+	return st ? st : ppu_launch_tmd(mem);
 }
 
 /*

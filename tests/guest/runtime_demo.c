@@ -22,6 +22,11 @@
  *    level deeper from the PPU: levels at 4, 5, 6, 7 and the depth-limit
  *    error; then a parent that launches children, in a high-priority stream
  *    behind a device-filling kernel, prior art against the technique.
+ * 5. Device-side work creation (SEEDS §C): a producer kernel whose threads
+ *    enqueue follow-up kernels by data through a PPU-owned work queue, the
+ *    stream going on only after all of them; then a thread's submission
+ *    against the host round trip (a thread signals the host, the host
+ *    submits), in PPU cycles.
  *
  * Exit status 1 when an order, a destination or a call is wrong.
  */
@@ -36,11 +41,13 @@
 #include "ppu/ppu_hw.h"
 #include "priority_map.h"
 #include "rt_prio_run.h"
+#include "rt_workq.h"
 #include "../../runtime/device/samples/samples.h"
 
 #define SPIN_ELF "/lib/ppu/spin.elf"
 #define DP_CHAIN_ELF "/lib/ppu/dp_chain.elf"
 #define DP_SUM_ELF "/lib/ppu/dp_sum.elf"
+#define WORKQ_SPAWN_ELF "/lib/ppu/workq_spawn.elf"
 
 enum { DP_PARENTS = 4, DP_STRIDE = 16384 };
 
@@ -550,6 +557,77 @@ out:
 	ppu_ctx_destroy(ctx);
 }
 
+/* SEEDS §C through libppu: work created on the PPU by data, then the latency. */
+static void section_e(void)
+{
+	enum { CTAS = 4, CTA = 8, N = CTAS * CTA };
+	struct workq_spawn_params p = { 0 };
+	ppu_devptr items_d, out_d, cnt_d, pool_d;
+	uint32_t *items, *out, *cnt, want = 0, i, x = 12345;
+	struct rt_workq_latency lat;
+	ppu_work_queue *q = NULL;
+	ppu_function *fn;
+	ppu_module *mod;
+	ppu_stream *s;
+	ppu_ctx *ctx;
+	void *h;
+
+	printf("\n== 5. Device-side work creation (SEEDS C) through libppu ==\n\n");
+	if (!rt_ok(ppu_ctx_create(&ctx, 0, 0), "ppu_ctx_create"))
+		return;
+	if (!rt_ok(ppu_module_load(ctx, WORKQ_SPAWN_ELF, &mod), WORKQ_SPAWN_ELF) ||
+	    !rt_ok(ppu_module_get_function(mod, "workq_spawn", &fn), "workq_spawn") ||
+	    !rt_ok(ppu_stream_create(ctx, &s), "stream") ||
+	    !rt_ok(ppu_work_queue_create(ctx, 7, &q), "ppu_work_queue_create") ||
+	    !rt_ok(ppu_mem_alloc_host(ctx, 4 * N, &h, &items_d), "items"))
+		goto out;
+	items = h;
+	if (!rt_ok(ppu_mem_alloc_host(ctx, 4 * N, &h, &out_d), "out"))
+		goto out;
+	out = h;
+	if (!rt_ok(ppu_mem_alloc_host(ctx, 4, &h, &cnt_d), "count") ||
+	    !rt_ok(ppu_mem_alloc(ctx, (size_t)N * WORKQ_SPAWN_SLOT, &pool_d), "pool"))
+		goto out;
+	cnt = h;
+	for (i = 0; i < N; i++) {
+		x = x * 1103515245u + 12345u;
+		items[i] = (x >> 16) % 20;
+		out[i] = 0;
+	}
+	*cnt = 0;
+	p = (struct workq_spawn_params){ .items = (uint32_t)items_d, .pool = (uint32_t)pool_d,
+					 .out = (uint32_t)out_d, .spawned = (uint32_t)cnt_d };
+	if (!rt_ok(ppu_launch_kernel_workq(fn, (ppu_dim3){ CTAS, 1, 1 }, (ppu_dim3){ CTA, 1, 1 },
+					   &p, sizeof(p), q, s), "ppu_launch_kernel_workq") ||
+	    !rt_ok(ppu_stream_synchronize(s), "synchronize"))
+		goto out;
+	printf("A producer of %u threads on a work queue of 128 entries: thread i enqueues a\n"
+	       "follow-up kernel of items[i] %% 4 + 1 threads unless items[i] %% 3 == 0, each\n"
+	       "adding items[i] to out[i]; the stream goes on once the queue has run them all.\n\n",
+	       N);
+	for (i = 0; i < N; i++) {
+		want += workq_spawn_threads(items[i]) != 0;
+		CHECK(out[i] == items[i] * workq_spawn_threads(items[i]), "out[%u] = %u, expected %u",
+		      i, out[i], items[i] * workq_spawn_threads(items[i]));
+	}
+	printf("  %u follow-up kernels created on the PPU (%u expected), every result as on the "
+	       "CPU\n", *cnt, want);
+	CHECK(*cnt == want, "%u follow-up kernels, %u expected", *cnt, want);
+
+	if (!rt_ok(rt_workq_latency(ctx, 4, &lat), "latency"))
+		goto out;
+	printf("\nA thread's work reaching the PPU, in PPU cycles (mean of 4):\n"
+	       "  submitted by the thread to the queue (window included)   %8.0f\n"
+	       "  host round trip (thread signals, host submits)            %8.0f\n"
+	       "  ratio                                                     %8.2f x\n"
+	       "  (co-simulation: the host's time is the guest's, counted in model cycles)\n",
+	       lat.device, lat.host, lat.device / lat.host);
+out:
+	if (q)
+		ppu_work_queue_destroy(q);
+	ppu_ctx_destroy(ctx);
+}
+
 int main(void)
 {
 	struct ppu_device_info info;
@@ -570,6 +648,7 @@ int main(void)
 	section_b();
 	section_c(&info);
 	section_d(&info);
+	section_e();
 	printf("\n%s\n", failed ? "demo: FAILED" : "demo: all checks passed");
 	return failed;
 }

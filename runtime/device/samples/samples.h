@@ -420,4 +420,30 @@ struct workq_rt_params {
 	uint32_t blk;		/* workq_self: 64 bytes for the block */
 };
 
+/*
+ * Work creation by data (workq_spawn.c, runtime_demo section 5): thread i
+ * of workq_spawn (a work-creating launch) looks at items[i] = v and, unless
+ * v % 3 == 0, enqueues a follow-up kernel: workq_child on one CTA of
+ * v % 4 + 1 threads, each adding v to out[i] (its TMD, task block,
+ * parameters and the launching block in the thread's WORKQ_SPAWN_SLOT
+ * bytes of `pool`); *spawned counts the follow-ups.
+ */
+enum { WORKQ_SPAWN_SLOT = 4096, WORKQ_SPAWN_PARAMS = 3072, WORKQ_SPAWN_BLOCK = 3584 };
+struct workq_spawn_params {
+	uint32_t queue;		/* struct ppu_workq */
+	uint32_t items;		/* uint32_t[threads] */
+	uint32_t pool;		/* threads * WORKQ_SPAWN_SLOT bytes, 64-byte aligned */
+	uint32_t out;		/* uint32_t[threads] */
+	uint32_t spawned;	/* uint32_t */
+};
+struct workq_child_params {
+	uint32_t out;
+	uint32_t v;
+};
+
+static inline uint32_t workq_spawn_threads(uint32_t v)
+{
+	return v % 3 ? v % 4 + 1 : 0;
+}
+
 #endif /* PPU_SAMPLES_H */

@@ -110,9 +110,7 @@ err_free:
 
 static void queue_free(ppu_work_queue *q)
 {
-	ppu_chan_forget(q->ch);
-	/* Parked (or dead): nothing of the context's waits on it any more. */
-	q->ch->dead = 1;
+	/* (its timeline stays 0: ppu_chan_free() has nothing to wait for) */
 	ppu_chan_free(q->ch);
 	ppu_bo_free(q->ctx, &q->mem);
 	free(q);

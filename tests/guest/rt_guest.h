@@ -17,6 +17,14 @@
 			      ppu_status_name(rt_st_), ppu_last_error());               \
 	} while (0)
 
+/* A libppu call whose failure leaves through `out`, its status in the caller's `st`. */
+#define RT_TRY(call)                                                                    \
+	do {                                                                            \
+		st = (call);                                                            \
+		if (st)                                                                 \
+			goto out;                                                       \
+	} while (0)
+
 /* Copies 64 bytes between two fresh host allocations on @s and checks them. */
 void rt_small_copy(ppu_ctx *ctx, ppu_stream *s);
 /*

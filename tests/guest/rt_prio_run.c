@@ -6,14 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rt_guest.h"
 #include "rt_prio_run.h"
-
-#define TRY(call)                          \
-	do {                               \
-		st = (call);               \
-		if (st)                    \
-			goto out;          \
-	} while (0)
 
 static uint8_t pattern(unsigned int id, uint64_t j)
 {
@@ -71,67 +65,67 @@ ppu_status rt_prio_run(const struct rt_prio_cfg *c, struct rt_prio_result *r)
 	if (c->nlow > RT_PRIO_MAX_COPIES || c->nhigh > RT_PRIO_MAX_COPIES || !c->nhigh ||
 	    !c->nlow)
 		return PPU_ERROR_INVALID_VALUE;
-	TRY(ppu_ctx_create(&ctx, 0, 0));
-	TRY(ppu_ctx_set_limit(ctx, PPU_LIMIT_COPY_PRIORITIES, (uint64_t)c->sems));
-	TRY(ppu_ctx_set_limit(ctx, PPU_LIMIT_COPY_CHUNK_BYTES, c->chunk));
-	TRY(ppu_stream_create_with_priority(ctx, 0, &lo));
-	TRY(ppu_stream_create_with_priority(ctx, 1, &hi));
-	TRY(ppu_stream_get_device_priority(lo, &r->dev_prio_low));
-	TRY(ppu_stream_get_device_priority(hi, &r->dev_prio_high));
+	RT_TRY(ppu_ctx_create(&ctx, 0, 0));
+	RT_TRY(ppu_ctx_set_limit(ctx, PPU_LIMIT_COPY_PRIORITIES, (uint64_t)c->sems));
+	RT_TRY(ppu_ctx_set_limit(ctx, PPU_LIMIT_COPY_CHUNK_BYTES, c->chunk));
+	RT_TRY(ppu_stream_create_with_priority(ctx, 0, &lo));
+	RT_TRY(ppu_stream_create_with_priority(ctx, 1, &hi));
+	RT_TRY(ppu_stream_get_device_priority(lo, &r->dev_prio_low));
+	RT_TRY(ppu_stream_get_device_priority(hi, &r->dev_prio_high));
 
-	TRY(host_buf(ctx, c->low_bytes, &src_lo));
-	TRY(host_buf(ctx, c->high_bytes, &src_hi));
-	TRY(host_buf(ctx, c->high_bytes, &dst_alone));
-	TRY(host_buf(ctx, 4, &gate));
+	RT_TRY(host_buf(ctx, c->low_bytes, &src_lo));
+	RT_TRY(host_buf(ctx, c->high_bytes, &src_hi));
+	RT_TRY(host_buf(ctx, c->high_bytes, &dst_alone));
+	RT_TRY(host_buf(ctx, 4, &gate));
 	nd = c->shared_low_dst ? 1 : c->nlow;
 	for (i = 0; i < nd; i++)
-		TRY(host_buf(ctx, c->low_bytes, &dst_lo[i]));
+		RT_TRY(host_buf(ctx, c->low_bytes, &dst_lo[i]));
 	for (j = 0; j < c->nhigh; j++)
-		TRY(host_buf(ctx, c->high_bytes, &dst_hi[j]));
+		RT_TRY(host_buf(ctx, c->high_bytes, &dst_hi[j]));
 	for (k = 0; k < c->low_bytes; k++)
 		src_lo.p[k] = pattern(0, k);
 	for (k = 0; k < c->high_bytes; k++)
 		src_hi.p[k] = pattern(1, k);
 
-	TRY(ppu_event_create(ctx, &go));
-	TRY(ppu_event_create(ctx, &hi_issue));
-	TRY(ppu_event_create(ctx, &a0));
-	TRY(ppu_event_create(ctx, &a1));
+	RT_TRY(ppu_event_create(ctx, &go));
+	RT_TRY(ppu_event_create(ctx, &hi_issue));
+	RT_TRY(ppu_event_create(ctx, &a0));
+	RT_TRY(ppu_event_create(ctx, &a1));
 	for (i = 0; i < c->nlow; i++)
-		TRY(ppu_event_create(ctx, &lo_done[i]));
+		RT_TRY(ppu_event_create(ctx, &lo_done[i]));
 	for (j = 0; j < c->nhigh; j++)
-		TRY(ppu_event_create(ctx, &hi_done[j]));
+		RT_TRY(ppu_event_create(ctx, &hi_done[j]));
 
 	/* The reference: the first high copy on an idle PPU, same commands. */
-	TRY(gate_close(hi, &gate, &gate_n));
-	TRY(ppu_event_record(a0, hi));
-	TRY(ppu_memcpy_async(dst_alone.d, src_hi.d, c->high_bytes, hi));
-	TRY(ppu_event_record(a1, hi));
+	RT_TRY(gate_close(hi, &gate, &gate_n));
+	RT_TRY(ppu_event_record(a0, hi));
+	RT_TRY(ppu_memcpy_async(dst_alone.d, src_hi.d, c->high_bytes, hi));
+	RT_TRY(ppu_event_record(a1, hi));
 	gate_open(&gate, gate_n);
-	TRY(ppu_event_synchronize(a1));
-	TRY(ppu_event_elapsed_cycles(a0, a1, &dt));
+	RT_TRY(ppu_event_synchronize(a1));
+	RT_TRY(ppu_event_elapsed_cycles(a0, a1, &dt));
 	r->alone = (uint64_t)dt;
 
-	TRY(ppu_event_record(go, lo));
+	RT_TRY(ppu_event_record(go, lo));
 	for (i = 0; i < c->nlow; i++) {
-		TRY(ppu_memcpy_async(dst_lo[c->shared_low_dst ? 0 : i].d, src_lo.d, c->low_bytes,
+		RT_TRY(ppu_memcpy_async(dst_lo[c->shared_low_dst ? 0 : i].d, src_lo.d, c->low_bytes,
 				     lo));
-		TRY(ppu_event_record(lo_done[i], lo));
+		RT_TRY(ppu_event_record(lo_done[i], lo));
 	}
 	/* Mlow1 is on the engine once the event before it has completed. */
-	TRY(ppu_event_synchronize(go));
+	RT_TRY(ppu_event_synchronize(go));
 	/* The first high copy is measured; the others follow while it runs. */
-	TRY(gate_close(hi, &gate, &gate_n));
-	TRY(ppu_event_record(hi_issue, hi));
+	RT_TRY(gate_close(hi, &gate, &gate_n));
+	RT_TRY(ppu_event_record(hi_issue, hi));
 	for (j = 0; j < c->nhigh; j++) {
-		TRY(ppu_memcpy_async(dst_hi[j].d, src_hi.d, c->high_bytes, hi));
-		TRY(ppu_event_record(hi_done[j], hi));
+		RT_TRY(ppu_memcpy_async(dst_hi[j].d, src_hi.d, c->high_bytes, hi));
+		RT_TRY(ppu_event_record(hi_done[j], hi));
 		if (!j)
 			gate_open(&gate, gate_n);
 	}
-	TRY(ppu_ctx_synchronize(ctx));
+	RT_TRY(ppu_ctx_synchronize(ctx));
 
-	TRY(ppu_event_timestamp(go, &t0));
+	RT_TRY(ppu_event_timestamp(go, &t0));
 	for (i = 0; i < c->nlow; i++)
 		r->low_done[i] = rel(lo_done[i], t0);
 	for (j = 0; j < c->nhigh; j++)

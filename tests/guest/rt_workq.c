@@ -12,15 +12,9 @@
  */
 #include <string.h>
 
+#include "rt_guest.h"
 #include "rt_workq.h"
 #include "../../runtime/device/samples/samples.h"
-
-#define TRY(call)                                                                       \
-	do {                                                                            \
-		st = (call);                                                            \
-		if (st)                                                                 \
-			goto out;                                                       \
-	} while (0)
 
 ppu_status rt_workq_latency(ppu_ctx *ctx, int reps, struct rt_workq_latency *res)
 {
@@ -38,27 +32,27 @@ ppu_status rt_workq_latency(ppu_ctx *ctx, int reps, struct rt_workq_latency *res
 	ppu_status st;
 	int lo, hi, r;
 
-	TRY(ppu_ctx_get_stream_priority_range(ctx, &lo, &hi));
-	TRY(ppu_stream_create_with_priority(ctx, lo, &s));
-	TRY(ppu_stream_create_with_priority(ctx, hi, &s2));
-	TRY(ppu_event_create(ctx, &ev));
-	TRY(ppu_module_load(ctx, "/lib/ppu/workq_bench.elf", &m));
-	TRY(ppu_module_get_function(m, "workq_self", &self));
-	TRY(ppu_module_get_function(m, "workq_signal", &signal));
-	TRY(ppu_work_queue_create(ctx, 6, &q));
-	TRY(ppu_mem_alloc_host(ctx, 16, &h, &sems_d));
+	RT_TRY(ppu_ctx_get_stream_priority_range(ctx, &lo, &hi));
+	RT_TRY(ppu_stream_create_with_priority(ctx, lo, &s));
+	RT_TRY(ppu_stream_create_with_priority(ctx, hi, &s2));
+	RT_TRY(ppu_event_create(ctx, &ev));
+	RT_TRY(ppu_module_load(ctx, "/lib/ppu/workq_bench.elf", &m));
+	RT_TRY(ppu_module_get_function(m, "workq_self", &self));
+	RT_TRY(ppu_module_get_function(m, "workq_signal", &signal));
+	RT_TRY(ppu_work_queue_create(ctx, 6, &q));
+	RT_TRY(ppu_mem_alloc_host(ctx, 16, &h, &sems_d));
 	sems = h;
-	TRY(ppu_mem_alloc_host(ctx, 8, &h, &t0_d));
+	RT_TRY(ppu_mem_alloc_host(ctx, 8, &h, &t0_d));
 	t0 = h;
-	TRY(ppu_mem_alloc_host(ctx, 64, &h, &blk_d));
+	RT_TRY(ppu_mem_alloc_host(ctx, 64, &h, &blk_d));
 	p = (struct workq_rt_params){ .sems = (uint32_t)sems_d, .t0 = (uint32_t)t0_d,
 				      .blk = (uint32_t)blk_d };
 
 	/* the first round of each warms caches and TLBs */
 	for (r = 0; r <= reps; r++) {
 		sems[0] = 0;
-		TRY(ppu_launch_kernel_workq(self, one, one, &p, sizeof(p), q, s));
-		TRY(ppu_stream_synchronize(s));
+		RT_TRY(ppu_launch_kernel_workq(self, one, one, &p, sizeof(p), q, s));
+		RT_TRY(ppu_stream_synchronize(s));
 		if (sems[0] != 1) {
 			st = PPU_ERROR_INVALID_VALUE;
 			goto out;
@@ -68,16 +62,16 @@ ppu_status rt_workq_latency(ppu_ctx *ctx, int reps, struct rt_workq_latency *res
 	}
 	for (r = 0; r <= reps; r++) {
 		t0[0] = 0;
-		TRY(ppu_launch_kernel(signal, one, one, &p, sizeof(p), s));
+		RT_TRY(ppu_launch_kernel(signal, one, one, &p, sizeof(p), s));
 		while (__atomic_load_n(&t0[0], __ATOMIC_ACQUIRE) != 1) {
 			st = ppu_stream_query(s);
 			if (st != PPU_SUCCESS && st != PPU_ERROR_NOT_READY)
 				goto out;
 		}
-		TRY(ppu_event_record(ev, s2));
-		TRY(ppu_event_synchronize(ev));
-		TRY(ppu_event_timestamp(ev, &ts));
-		TRY(ppu_stream_synchronize(s));
+		RT_TRY(ppu_event_record(ev, s2));
+		RT_TRY(ppu_event_synchronize(ev));
+		RT_TRY(ppu_event_timestamp(ev, &ts));
+		RT_TRY(ppu_stream_synchronize(s));
 		if (r)
 			rt += (uint32_t)((uint32_t)ts - t0[1]);
 	}

@@ -40,6 +40,7 @@
 #include "ppu_runtime.h"
 #include "ppu/ppu_hw.h"
 #include "priority_map.h"
+#include "rt_guest.h"
 #include "rt_prio_run.h"
 #include "rt_workq.h"
 #include "../../runtime/device/samples/samples.h"
@@ -319,30 +320,24 @@ static ppu_status kprio_run(int technique, int dp, const struct ppu_device_info 
 	st = ppu_ctx_create(&ctx, 0, 0);
 	if (st)
 		return st;
-#define TRY(x)                  \
-	do {                    \
-		st = (x);       \
-		if (st)         \
-			goto out; \
-	} while (0)
-	TRY(ppu_ctx_set_limit(ctx, PPU_LIMIT_KERNEL_PRIORITIES,
+	RT_TRY(ppu_ctx_set_limit(ctx, PPU_LIMIT_KERNEL_PRIORITIES,
 			      technique ? PPU_KERNEL_PRIORITIES_ON : PPU_KERNEL_PRIORITIES_OFF));
 	if (dp)
-		TRY(ppu_ctx_set_limit(ctx, PPU_LIMIT_MAX_NESTING_DEPTH, 2));
-	TRY(ppu_stream_create_with_priority(ctx, 0, &lo));
-	TRY(ppu_stream_create_with_priority(ctx, 1, &hi));
-	TRY(ppu_ctx_get_device_priority(ctx, 1, &r->small_dev_prio));
+		RT_TRY(ppu_ctx_set_limit(ctx, PPU_LIMIT_MAX_NESTING_DEPTH, 2));
+	RT_TRY(ppu_stream_create_with_priority(ctx, 0, &lo));
+	RT_TRY(ppu_stream_create_with_priority(ctx, 1, &hi));
+	RT_TRY(ppu_ctx_get_device_priority(ctx, 1, &r->small_dev_prio));
 	if (!technique)
 		r->small_dev_prio = 0;
-	TRY(ppu_module_load(ctx, SPIN_ELF, &mod));
-	TRY(ppu_module_get_function(mod, "spin", &fn));
-	TRY(ppu_mem_alloc_host(ctx, big_n * 4, (void **)&big, &dbig));
-	TRY(ppu_mem_alloc_host(ctx, small_n * 4, (void **)&small, &dsmall));
-	TRY(ppu_event_create(ctx, &e0));
-	TRY(ppu_event_create(ctx, &e1));
-	TRY(ppu_event_create(ctx, &e2));
-	TRY(ppu_event_create(ctx, &b0));
-	TRY(ppu_event_create(ctx, &b1));
+	RT_TRY(ppu_module_load(ctx, SPIN_ELF, &mod));
+	RT_TRY(ppu_module_get_function(mod, "spin", &fn));
+	RT_TRY(ppu_mem_alloc_host(ctx, big_n * 4, (void **)&big, &dbig));
+	RT_TRY(ppu_mem_alloc_host(ctx, small_n * 4, (void **)&small, &dsmall));
+	RT_TRY(ppu_event_create(ctx, &e0));
+	RT_TRY(ppu_event_create(ctx, &e1));
+	RT_TRY(ppu_event_create(ctx, &e2));
+	RT_TRY(ppu_event_create(ctx, &b0));
+	RT_TRY(ppu_event_create(ctx, &b1));
 	pbig.out = (uint32_t)dbig;
 	psmall.out = (uint32_t)dsmall;
 	sfn = fn;
@@ -350,10 +345,10 @@ static ppu_status kprio_run(int technique, int dp, const struct ppu_device_info 
 		static const uint32_t counts[DP_PARENTS] = { 2, 3, 1, 2 };
 		ppu_module *dmod;
 
-		TRY(ppu_module_load(ctx, DP_SUM_ELF, &dmod));
-		TRY(ppu_module_get_function(dmod, "dp_sum", &sfn));
-		TRY(ppu_mem_alloc_host(ctx, 16 * DP_PARENTS, (void **)&dpw, &dpd));
-		TRY(ppu_mem_alloc_host(ctx, DP_PARENTS * DP_STRIDE, (void **)&r->pool, &dpool));
+		RT_TRY(ppu_module_load(ctx, DP_SUM_ELF, &dmod));
+		RT_TRY(ppu_module_get_function(dmod, "dp_sum", &sfn));
+		RT_TRY(ppu_mem_alloc_host(ctx, 16 * DP_PARENTS, (void **)&dpw, &dpd));
+		RT_TRY(ppu_mem_alloc_host(ctx, DP_PARENTS * DP_STRIDE, (void **)&r->pool, &dpool));
 		memcpy(dpw, counts, sizeof(counts));
 		pdp.counts = (uint32_t)dpd;
 		pdp.out = (uint32_t)dpd + 4 * DP_PARENTS;
@@ -367,16 +362,16 @@ static ppu_status kprio_run(int technique, int dp, const struct ppu_device_info 
 	}
 
 	/* once to create the level's compute channel and warm the I-caches */
-	TRY(ppu_launch_kernel(sfn, sgrid, scta, sp, sp_bytes, hi));
-	TRY(ppu_stream_synchronize(hi));
+	RT_TRY(ppu_launch_kernel(sfn, sgrid, scta, sp, sp_bytes, hi));
+	RT_TRY(ppu_stream_synchronize(hi));
 	/* the small kernel alone */
 	if (dp)
 		memset(dpw + DP_PARENTS, 0, 4 * DP_PARENTS);
-	TRY(ppu_event_record(e0, hi));
-	TRY(ppu_launch_kernel(sfn, sgrid, scta, sp, sp_bytes, hi));
-	TRY(ppu_event_record(e1, hi));
-	TRY(ppu_event_synchronize(e1));
-	TRY(ppu_event_elapsed_cycles(e0, e1, &r->small_alone));
+	RT_TRY(ppu_event_record(e0, hi));
+	RT_TRY(ppu_launch_kernel(sfn, sgrid, scta, sp, sp_bytes, hi));
+	RT_TRY(ppu_event_record(e1, hi));
+	RT_TRY(ppu_event_synchronize(e1));
+	RT_TRY(ppu_event_elapsed_cycles(e0, e1, &r->small_alone));
 	r->data_ok = dp ? dp_sum_done(dpw) : spin_done(small, small_n, &psmall);
 	memset(small, 0, small_n * 4);
 	if (dp)
@@ -384,33 +379,32 @@ static ppu_status kprio_run(int technique, int dp, const struct ppu_device_info 
 
 	/* behind the big kernel, once it has filled the units */
 	memset(big, 0, big_n * 4);
-	TRY(ppu_event_record(b0, lo));
-	TRY(ppu_launch_kernel(fn, (ppu_dim3){ 16 * ncu, 1, 1 }, (ppu_dim3){ t, 1, 1 }, &pbig,
+	RT_TRY(ppu_event_record(b0, lo));
+	RT_TRY(ppu_launch_kernel(fn, (ppu_dim3){ 16 * ncu, 1, 1 }, (ppu_dim3){ t, 1, 1 }, &pbig,
 			      sizeof(pbig), lo));
-	TRY(ppu_event_record(b1, lo));
+	RT_TRY(ppu_event_record(b1, lo));
 	for (i = 0; i < 20000 && !spin_done(big, t, &pbig); i++)
 		usleep(1000);
 	r->preemptions = perf_counter("PREEMPTIONS");
-	TRY(ppu_event_record(e0, hi));
-	TRY(ppu_launch_kernel(sfn, sgrid, scta, sp, sp_bytes, hi));
-	TRY(ppu_event_record(e2, hi));
-	TRY(ppu_ctx_synchronize(ctx));
+	RT_TRY(ppu_event_record(e0, hi));
+	RT_TRY(ppu_launch_kernel(sfn, sgrid, scta, sp, sp_bytes, hi));
+	RT_TRY(ppu_event_record(e2, hi));
+	RT_TRY(ppu_ctx_synchronize(ctx));
 	if (r->preemptions >= 0) {
 		long long after = perf_counter("PREEMPTIONS");
 
 		r->preemptions = after >= 0 ? after - r->preemptions : -1;
 	}
-	TRY(ppu_event_elapsed_cycles(e0, e2, &r->small_loaded));
-	TRY(ppu_event_elapsed_cycles(b0, b1, &r->big_done));
+	RT_TRY(ppu_event_elapsed_cycles(e0, e2, &r->small_loaded));
+	RT_TRY(ppu_event_elapsed_cycles(b0, b1, &r->big_done));
 	{
-		TRY(ppu_event_elapsed_cycles(b0, e2, &r->small_end));
-		TRY(ppu_event_elapsed_cycles(b0, e0, &r->small_start));
+		RT_TRY(ppu_event_elapsed_cycles(b0, e2, &r->small_end));
+		RT_TRY(ppu_event_elapsed_cycles(b0, e0, &r->small_start));
 		r->small_first = r->small_end < r->big_done;
 	}
 	r->data_ok = r->data_ok && (dp ? dp_sum_done(dpw) : spin_done(small, small_n, &psmall)) &&
 		     spin_done(big, big_n, &pbig);
 out:
-#undef TRY
 	ppu_ctx_destroy(ctx);
 	return st;
 }

@@ -28,6 +28,7 @@
 #include "ppu/ppu_workq.h"
 #include "ppu_guest.h"
 #include "ppu_guest_work.h"
+#include "../../runtime/device/samples/samples.h"
 
 #define PG PPU_TPAGE
 #define WAIT_S 10.0
@@ -548,9 +549,7 @@ static void aq_submit(struct aq *q, uint32_t nblk)
 	}
 	for (k = e; k < e + nblk; k++) {
 		ppu_pb_init(&pb, buf, 16);
-		ppu_pb_sem(&pb, q->mem.va + 4, q->seq,
-			   ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQUIRE, 0));
-		ppu_pb_sem_inc(&pb, q->mem.va + 4);
+		workq_ticket_block(&pb, q->mem.va + 4, q->seq);
 		aq_entry(q, k, &pb);
 		q->seq++;
 	}

@@ -9,6 +9,7 @@
 #include "ppu/ppu_workq.h"
 #include "rtl_check.h"
 #include "rtl_suites.h"
+#include "../../runtime/device/samples/samples.h"
 
 #define WAIT_CYCLES 200000
 
@@ -545,9 +546,7 @@ static void aq_submit(struct aq *q, uint32_t nblk)
 	}
 	for (k = e; k < e + nblk; k++) {
 		ppu_pb_init(&pb, buf, 16);
-		ppu_pb_sem(&pb, q->mem.va + 4, q->seq,
-			   ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQUIRE, 0));
-		ppu_pb_sem_inc(&pb, q->mem.va + 4);
+		workq_ticket_block(&pb, q->mem.va + 4, q->seq);
 		aq_entry(q, k, &pb);
 		q->seq++;
 	}

@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include "ppu/ppu_encode.h"
+
 /* y[i] = a * x[i] + y[i] for i < n, in wrapping int32 (no FPU on the PPU). */
 struct saxpy_params {
 	uint32_t n;
@@ -308,7 +310,7 @@ static inline uint32_t bezier_npoints(const int32_t p[3][2])
 	uint32_t curv = (uint32_t)(bezier_abs(p[1][0] - mx) + bezier_abs(p[1][1] - my)) >> 16;
 	uint32_t n = BEZIER_MIN_POINTS + curv;
 
-	return n > BEZIER_MAX_POINTS ? BEZIER_MAX_POINTS : n;
+	return n > BEZIER_MAX_POINTS ? (uint32_t)BEZIER_MAX_POINTS : n;
 }
 
 /* Point i of n on the curve: (1-u)^2 p0 + 2 (1-u) u p1 + u^2 p2, u = i / (n - 1), Q16.16. */
@@ -377,6 +379,17 @@ struct workq_fill_params {
 	uint32_t total;		/* uint32_t */
 	uint32_t status;	/* uint32_t[threads] */
 };
+
+/*
+ * Block j of a producer's sequence: wait for its ticket to be j, then
+ * advance it, so a block run twice or before an earlier one hangs its queue
+ * (also the AUTO_PUT ring tests' blocks).
+ */
+static inline void workq_ticket_block(struct ppu_pb *pb, uint32_t ticket_va, uint32_t j)
+{
+	ppu_pb_sem(pb, ticket_va, j, ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQUIRE, 0));
+	ppu_pb_sem_inc(pb, ticket_va);
+}
 
 static inline uint32_t workq_fill_blocks(uint32_t seed, uint32_t id, uint32_t sub)
 {

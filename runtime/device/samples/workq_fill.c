@@ -22,9 +22,7 @@ static void fill(struct workq_fill_params *params)
 			struct ppu_pb pb;
 
 			ppu_pb_init(&pb, (uint32_t *)(uintptr_t)va, WORKQ_FILL_BLOCK / 4);
-			ppu_pb_sem(&pb, ticket, j,
-				   ppu_sem_acquire_op(PPU_SEM_EXECUTE_OPERATION_ACQUIRE, 0));
-			ppu_pb_sem_inc(&pb, ticket);
+			workq_ticket_block(&pb, ticket, j);
 			ppu_pb_sem_inc(&pb, params->total);
 			b[i].va = va;
 			b[i].ndw = pb.len;

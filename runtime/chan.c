@@ -51,7 +51,9 @@ static ppu_status chan_new(ppu_ctx *ctx, unsigned int level, struct drm_ppu_chan
 	st = ppu_bo_new(ctx, &ch->ring, (uint64_t)ch->entries * PPU_GP_ENTRY_BYTES, 0, 1);
 	if (st)
 		goto err_free;
-	st = ppu_bo_new(ctx, &ch->pb, PPU_RT_PB_BYTES, 0, 1);
+	/* (a work queue's entries point at blocks the PPU writes: no pushbuffer ring) */
+	st = cc->flags & DRM_PPU_CHAN_CREATE_AUTO_PUT ? PPU_SUCCESS :
+	     ppu_bo_new(ctx, &ch->pb, PPU_RT_PB_BYTES, 0, 1);
 	if (st)
 		goto err_ring;
 	st = ppu_sem_alloc(ctx, &ch->timeline);

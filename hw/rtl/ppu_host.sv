@@ -12,6 +12,10 @@
 // launch waits for the engine.  A channel does not execute the method after
 // a LAUNCH_DMA until its copy has completed, so a blocking acquire that
 // follows a copy is evaluated only once the engine is free.
+//
+// A compute channel launches copies too, on subchannel COPY: they take the
+// copy engine exactly like a copy channel's (resident, guests, hold), and
+// its kernel launches stay asynchronous (docs/compute-design.md §6.4).
 module ppu_host #(
     parameter int unsigned NUM_CHANNELS = 16,
     parameter int unsigned PB_PREFETCH_BEATS = 16,
@@ -142,11 +146,14 @@ module ppu_host #(
   logic [11:0] c_maddr   [NC];   // current method (dword address)
   logic [12:0] c_mcnt    [NC];   // data dwords left for the current header
   logic [2:0]  c_mop     [NC];
+  logic        c_msub    [NC];   // current header is on the copy subchannel (compute channels)
   logic [12:0] c_imm     [NC];   // data of an immediate header
   logic [31:0] c_sem_va  [NC];
   logic [31:0] c_pay_lo  [NC];
   logic [31:0] c_pay_hi  [NC];
   logic [31:0] c_src     [NC];
+  logic [31:0] c_tmd     [NC];   // compute: TMD_ADDR (same method offset as a copy's source)
+  logic        c_ecopy   [NC];   // the pending launch is a copy (compute channels copy too)
   logic [31:0] c_dst     [NC];
   logic [31:0] c_len     [NC];
   logic [31:0] c_csem    [NC];
@@ -192,8 +199,10 @@ module ppu_host #(
     for (int i = 0; i < NC; i++) begin
       // A compute channel being unbound runs nothing more; its unbind is
       // carried out once the task table holds nothing of it.
-      st_flat[i*4+:4]    = (c_comp[i] && c_unbind[i]) ? ST_FAULTED : c_st[i];
-      comp_v[i]          = c_comp[i];
+      // A copy it has on the engine finishes first, as on copy channels.
+      st_flat[i*4+:4]    = (c_comp[i] && c_unbind[i] && c_st[i] != ST_EBUSY) ? ST_FAULTED : c_st[i];
+      // (a compute channel's copy waits for the copy engine like any copy)
+      comp_v[i]          = c_comp[i] && !c_ecopy[i];
       last_flat[i*32+:32] = c_last[i];
       prio_flat[i*8+:8]   = c_prio[i];
       wake_v[i]          = c_wake[i];
@@ -320,12 +329,15 @@ module ppu_host #(
     endcase
   endfunction
 
-  function automatic mx_e classify(input logic [13:0] m, input logic [31:0] d, input logic comp);
+  // Host methods do not depend on the subchannel; on a compute channel the
+  // class methods are the copy class on subchannel COPY (copy_cls).
+  function automatic mx_e classify(input logic [13:0] m, input logic [31:0] d, input logic comp,
+                                   input logic copy_cls);
     if (comp && 32'(m) == ppu_hw_pkg::PPU_HOST_WFI)
       classify = MX_WFI;
     else if (32'(m) < 32'h100)
       classify = classify_host(m, d);
-    else if (comp)
+    else if (comp && !copy_cls)
       classify = classify_compute(m, d);
     else
       classify = classify_copy(m, d);
@@ -440,7 +452,9 @@ module ppu_host #(
   wire [31:0] ex_d   = ex_imm ? 32'(c_imm[cur]) : dw;
   wire        ex_go  = (c_mcnt[cur] != 0) && (ex_imm || (dw_valid && !dw_fault));
   mx_e mx;
-  always_comb mx = classify(cur_m, ex_d, c_comp[cur]);
+  // On a compute channel a header on the copy subchannel addresses the copy class.
+  wire        cls_copy = !c_comp[cur] || c_msub[cur];
+  always_comb mx = classify(cur_m, ex_d, c_comp[cur], cls_copy);
 
   // run_pop: the decoder consumes the dword at the head of the stream
   always_comb begin
@@ -475,13 +489,13 @@ module ppu_host #(
     copy_cmd.sem_payload = c_cpay[cur];
   end
 
-  // Compute launch: the TMD address is kept where a copy keeps its source.
+  // Compute launch
   logic cl_sent;
   always_comb begin
     cl_valid         = (hs == H_CLAUNCH) && !cl_sent;
     cl_req.chid      = 8'(cur);
     cl_req.root      = c_root[cur];
-    cl_req.tmd_va    = c_src[cur];
+    cl_req.tmd_va    = c_tmd[cur];
     cl_req.prio_min  = c_pmin[cur];
     cl_req.prio_max  = c_pmax[cur];
     cl_req.max_depth = c_maxd[cur];
@@ -630,6 +644,9 @@ module ppu_host #(
         c_maddr[i]  <= '0;
         c_mcnt[i]   <= '0;
         c_mop[i]    <= '0;
+        c_msub[i]   <= 1'b0;
+        c_tmd[i]    <= '0;
+        c_ecopy[i]  <= 1'b0;
         c_imm[i]    <= '0;
         c_sem_va[i] <= '0;
         c_pay_lo[i] <= '0;
@@ -664,10 +681,13 @@ module ppu_host #(
         perf_copy_len  <= c_len[d];
         if (copy_done.fault) begin
           c_st[d]    <= ST_FAULTED;
-          c_finfo[d] <= finfo(copy_done.kind, {2'b00, copy_done.access}, copy_done.unit);
-          c_faddr[d] <= copy_done.addr;
-          c_fdata[d] <= c_pexec[d];
-          fault_set[d] <= 1'b1;
+          // (a compute channel's kernel may have faulted first: it wins)
+          if (c_finfo[d] == 32'd0) begin
+            c_finfo[d] <= finfo(copy_done.kind, {2'b00, copy_done.access}, copy_done.unit);
+            c_faddr[d] <= copy_done.addr;
+            c_fdata[d] <= c_pexec[d];
+            fault_set[d] <= 1'b1;
+          end
         end else begin
           c_st[d]   <= ST_READY;
           if (c_pexec[d][ppu_hw_pkg::PPU_LAUNCH_DMA_INTERRUPT__LSB]) nonstall_set[d] <= 1'b1;
@@ -931,7 +951,7 @@ module ppu_host #(
             hs <= H_SEM_SEND;
           end else if (c_pend[cur] == PEND_LAUNCH) begin
             no_stream <= 1'b1;
-            hs <= c_comp[cur] ? H_CLAUNCH : H_LAUNCH;
+            hs <= (c_comp[cur] && !c_ecopy[cur]) ? H_CLAUNCH : H_LAUNCH;
           end else if (c_seg[cur]) begin
             f_va  <= c_pbva[cur];
             f_ndw <= c_left[cur];
@@ -1063,13 +1083,20 @@ module ppu_host #(
               ppu_hw_pkg::PPU_HOST_SEM_ADDR_LO:    c_sem_va[cur] <= ex_d;
               ppu_hw_pkg::PPU_HOST_SEM_PAYLOAD_LO: c_pay_lo[cur] <= ex_d;
               ppu_hw_pkg::PPU_HOST_SEM_PAYLOAD_HI: c_pay_hi[cur] <= ex_d;
-              ppu_hw_pkg::PPU_COPY_SRC_ADDR_LO:    c_src[cur]    <= ex_d;
-              ppu_hw_pkg::PPU_COPY_DST_ADDR_LO:    c_dst[cur]    <= ex_d;
-              ppu_hw_pkg::PPU_COPY_LENGTH:         c_len[cur]    <= ex_d;
-              ppu_hw_pkg::PPU_COPY_SEM_ADDR_LO:    c_csem[cur]   <= ex_d;
-              ppu_hw_pkg::PPU_COPY_SEM_PAYLOAD:    c_cpay[cur]   <= ex_d;
               default: ;
             endcase
+            if (cls_copy) begin
+              case (32'(cur_m))
+                ppu_hw_pkg::PPU_COPY_SRC_ADDR_LO: c_src[cur]  <= ex_d;
+                ppu_hw_pkg::PPU_COPY_DST_ADDR_LO: c_dst[cur]  <= ex_d;
+                ppu_hw_pkg::PPU_COPY_LENGTH:      c_len[cur]  <= ex_d;
+                ppu_hw_pkg::PPU_COPY_SEM_ADDR_LO: c_csem[cur] <= ex_d;
+                ppu_hw_pkg::PPU_COPY_SEM_PAYLOAD: c_cpay[cur] <= ex_d;
+                default: ;
+              endcase
+            end else if (32'(cur_m) == ppu_hw_pkg::PPU_COMPUTE_TMD_ADDR_LO) begin
+              c_tmd[cur] <= ex_d;
+            end
             case (mx)
               MX_CONT: ;
               MX_SEM: begin
@@ -1090,10 +1117,12 @@ module ppu_host #(
               end
               MX_LAUNCH: begin
                 c_pexec[cur] <= ex_d;
+                c_ecopy[cur] <= 1'b1;
                 no_stream <= 1'b0;
                 hs <= H_LAUNCH;
               end
               MX_CLAUNCH: begin
+                c_ecopy[cur] <= 1'b0;
                 no_stream <= 1'b0;
                 hs <= H_CLAUNCH;
               end
@@ -1132,7 +1161,8 @@ module ppu_host #(
             // method header
             c_pbva[cur] <= c_pbva[cur] + 32'd4;
             c_left[cur] <= c_left[cur] - 21'd1;
-            if (h_rsvd || h_subch != 0 ||
+            if (h_rsvd || !(h_subch == 3'(ppu_hw_pkg::PPU_MTHD_SUBCH_ENGINE) ||
+                            (c_comp[cur] && h_subch == 3'(ppu_hw_pkg::PPU_MTHD_SUBCH_COPY))) ||
                 !(32'(h_op) == ppu_hw_pkg::PPU_MTHD_OP_INC || 32'(h_op) == ppu_hw_pkg::PPU_MTHD_OP_NONINC ||
                   32'(h_op) == ppu_hw_pkg::PPU_MTHD_OP_ONEINC || 32'(h_op) == ppu_hw_pkg::PPU_MTHD_OP_IMMD)) begin
               fx <= fault(cur, ppu_hw_pkg::PPU_FAULT_KIND_ILLEGAL_OPCODE,
@@ -1146,6 +1176,7 @@ module ppu_host #(
               c_maddr[cur] <= h_addr;
               c_mcnt[cur]  <= 13'd1;
               c_mop[cur]   <= 3'(ppu_hw_pkg::PPU_MTHD_OP_IMMD);
+              c_msub[cur]  <= (h_subch == 3'(ppu_hw_pkg::PPU_MTHD_SUBCH_COPY));
               c_imm[cur]   <= dw[ppu_hw_pkg::PPU_MTHD_IMMD__MSB:ppu_hw_pkg::PPU_MTHD_IMMD__LSB];
             end else if (21'(h_cnt) > c_left[cur] - 21'd1) begin
               fx <= fault(cur, ppu_hw_pkg::PPU_FAULT_KIND_PB_RUNAWAY,
@@ -1158,6 +1189,7 @@ module ppu_host #(
               c_maddr[cur] <= h_addr;
               c_mcnt[cur]  <= h_cnt;
               c_mop[cur]   <= h_op;
+              c_msub[cur]  <= (h_subch == 3'(ppu_hw_pkg::PPU_MTHD_SUBCH_COPY));
             end
           end
         end

@@ -125,7 +125,8 @@ module ppu_regs #(
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_PRIO_SCHED__LSB) |
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_AUTO_PUT__LSB) |
                          ((NUM_CU > 0) ? (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COMPUTE_ENGINE__LSB) |
-                                         (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_DEV_LAUNCH__LSB) : 32'd0);
+                                         (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_DEV_LAUNCH__LSB) |
+                                         (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COMPUTE_COPY__LSB) : 32'd0);
   localparam bit HAS_CU = NUM_CU > 0;
 
   logic [31:0] rdata;

@@ -444,6 +444,19 @@ PPU_DEV_INLINE uint32_t ppu_workq_submit(struct ppu_workq *q, const struct ppu_w
 }
 
 /*
+ * A thread whose block launches a work-creating kernel (a PPU_WORKQ_KERNEL
+ * of @threads threads, through TMD_ADDR and LAUNCH in a block of this
+ * queue) adds those threads to the launch's window with this call, before
+ * its own ppu_workq_done(): the window then closes only after they have
+ * called ppu_workq_done() too, so what they submit runs before the stream
+ * goes on.  Without it their submissions land in a later window.
+ */
+PPU_DEV_INLINE void ppu_workq_join(struct ppu_workq *q, uint32_t threads)
+{
+	ppu_atomic_add(&q->live, threads);
+}
+
+/*
  * Every thread of a launch that creates device work calls this once, after
  * its last ppu_workq_submit() (PPU_WORKQ_KERNEL does it when the body
  * returns).  The last one submits the closing block: once everything

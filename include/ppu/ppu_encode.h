@@ -11,10 +11,16 @@
 
 /* ---- pushbuffer method headers ---- */
 
+/* subch: PPU_MTHD_SUBCH_* (ENGINE for the channel's own class). */
+static inline ppu_u32 ppu_mthd_sub(ppu_u32 op, ppu_u32 subch, ppu_u32 method, ppu_u32 count)
+{
+	return PPU_FSET(PPU_MTHD_OP, op) | PPU_FSET(PPU_MTHD_SUBCH, subch) |
+	       PPU_FSET(PPU_MTHD_COUNT, count) | PPU_FSET(PPU_MTHD_ADDR, method >> 2);
+}
+
 static inline ppu_u32 ppu_mthd(ppu_u32 op, ppu_u32 method, ppu_u32 count)
 {
-	return PPU_FSET(PPU_MTHD_OP, op) | PPU_FSET(PPU_MTHD_COUNT, count) |
-	       PPU_FSET(PPU_MTHD_ADDR, method >> 2);
+	return ppu_mthd_sub(op, PPU_MTHD_SUBCH_ENGINE, method, count);
 }
 
 static inline ppu_u32 ppu_mthd_immd(ppu_u32 method, ppu_u32 data)
@@ -80,15 +86,21 @@ static inline void ppu_pb_push(struct ppu_pb *pb, ppu_u32 v)
 	pb->dw[pb->len++] = v;
 }
 
-/* One incrementing header followed by n data words. */
-static inline void ppu_pb_inc(struct ppu_pb *pb, ppu_u32 method, const ppu_u32 *data,
-			      ppu_u32 n)
+/* One incrementing header on subchannel subch followed by n data words. */
+static inline void ppu_pb_inc_sub(struct ppu_pb *pb, ppu_u32 subch, ppu_u32 method,
+				  const ppu_u32 *data, ppu_u32 n)
 {
 	ppu_u32 i;
 
-	ppu_pb_push(pb, ppu_mthd(PPU_MTHD_OP_INC, method, n));
+	ppu_pb_push(pb, ppu_mthd_sub(PPU_MTHD_OP_INC, subch, method, n));
 	for (i = 0; i < n; i++)
 		ppu_pb_push(pb, data[i]);
+}
+
+static inline void ppu_pb_inc(struct ppu_pb *pb, ppu_u32 method, const ppu_u32 *data,
+			      ppu_u32 n)
+{
+	ppu_pb_inc_sub(pb, PPU_MTHD_SUBCH_ENGINE, method, data, n);
 }
 
 static inline void ppu_pb_method(struct ppu_pb *pb, ppu_u32 method, ppu_u32 data)
@@ -132,12 +144,15 @@ static inline void ppu_pb_sem_dec(struct ppu_pb *pb, ppu_u32 va)
 		   ppu_sem_reduction_op(PPU_SEM_EXECUTE_REDUCTION_DEC, 1));
 }
 
-/* A linear copy; sem_mode is PPU_LAUNCH_DMA_SEMAPHORE_*. */
-static inline void ppu_pb_copy(struct ppu_pb *pb, ppu_u32 src, ppu_u32 dst, ppu_u32 len,
-			       ppu_u32 sem_mode, ppu_u32 sem_va, ppu_u32 sem_payload,
-			       int interrupt)
+/*
+ * A linear copy; sem_mode is PPU_LAUNCH_DMA_SEMAPHORE_*.  subch is ENGINE on
+ * a copy channel and COPY on a compute channel (CAP_FEATURES.COMPUTE_COPY).
+ */
+static inline void ppu_pb_copy_sub(struct ppu_pb *pb, ppu_u32 subch, ppu_u32 src, ppu_u32 dst,
+				   ppu_u32 len, ppu_u32 sem_mode, ppu_u32 sem_va,
+				   ppu_u32 sem_payload, int interrupt)
 {
-	ppu_u32 d[8];
+	ppu_u32 d[8], launch;
 
 	d[0] = src;
 	d[1] = 0;
@@ -147,10 +162,18 @@ static inline void ppu_pb_copy(struct ppu_pb *pb, ppu_u32 src, ppu_u32 dst, ppu_
 	d[5] = sem_va;
 	d[6] = 0;
 	d[7] = sem_payload;
-	ppu_pb_inc(pb, PPU_COPY_SRC_ADDR_LO, d, 8);
-	ppu_pb_method(pb, PPU_COPY_LAUNCH_DMA,
-		      PPU_FSET(PPU_LAUNCH_DMA_SEMAPHORE, sem_mode) |
-		      PPU_FSET(PPU_LAUNCH_DMA_INTERRUPT, !!interrupt));
+	ppu_pb_inc_sub(pb, subch, PPU_COPY_SRC_ADDR_LO, d, 8);
+	launch = PPU_FSET(PPU_LAUNCH_DMA_SEMAPHORE, sem_mode) |
+		 PPU_FSET(PPU_LAUNCH_DMA_INTERRUPT, !!interrupt);
+	ppu_pb_inc_sub(pb, subch, PPU_COPY_LAUNCH_DMA, &launch, 1);
+}
+
+static inline void ppu_pb_copy(struct ppu_pb *pb, ppu_u32 src, ppu_u32 dst, ppu_u32 len,
+			       ppu_u32 sem_mode, ppu_u32 sem_va, ppu_u32 sem_payload,
+			       int interrupt)
+{
+	ppu_pb_copy_sub(pb, PPU_MTHD_SUBCH_ENGINE, src, dst, len, sem_mode, sem_va, sem_payload,
+			interrupt);
 }
 
 static inline void ppu_pb_nonstall(struct ppu_pb *pb)

@@ -108,6 +108,108 @@ START_TEST(windows_run_every_block_before_the_stream_goes_on)
 END_TEST
 
 /*
+ * Queue blocks that copy (subchannel COPY of the queue's compute channel):
+ * every thread submits src → stage (local memory) and stage → dst; every
+ * byte arrives, each thread's semaphore is released once, and the stream's
+ * next work sees all of it.
+ */
+START_TEST(queue_blocks_copy_through_the_copy_engine)
+{
+	enum { T = 16 };
+	ppu_devptr src_d, stage_d, dst_d, blk_d, done_d, total_d, status_d, snap_d;
+	uint32_t *done, *total, *status, *snap, i;
+	uint8_t *src, *dst;
+	struct workq_copy_params p;
+	ppu_function *fn;
+	ppu_module *m;
+	ppu_work_queue *q;
+	ppu_stream *s;
+	ppu_ctx *ctx;
+
+	RT(ppu_ctx_create(&ctx, 0, 0));
+	RT(ppu_stream_create(ctx, &s));
+	rt_load_kernel(ctx, "workq_copy", "workq_copy", &m, &fn);
+	RT(ppu_work_queue_create(ctx, 6, &q));
+	src = host_alloc(ctx, T * WORKQ_COPY_SPAN, &src_d);
+	dst = host_alloc(ctx, T * WORKQ_COPY_SPAN, &dst_d);
+	RT(ppu_mem_alloc(ctx, T * WORKQ_COPY_SPAN, &stage_d));
+	host_alloc(ctx, T * WORKQ_COPY_SLOT, &blk_d);
+	done = host_alloc(ctx, 4 * T, &done_d);
+	total = host_alloc(ctx, 4, &total_d);
+	status = host_alloc(ctx, 4 * T, &status_d);
+	snap = host_alloc(ctx, 4, &snap_d);
+	for (i = 0; i < T * WORKQ_COPY_SPAN; i++)
+		src[i] = (uint8_t)(i * 29u + (i >> 8));
+	p = (struct workq_copy_params){
+		.src = (uint32_t)src_d, .stage = (uint32_t)stage_d, .dst = (uint32_t)dst_d,
+		.blocks = (uint32_t)blk_d, .done = (uint32_t)done_d, .total = (uint32_t)total_d,
+		.status = (uint32_t)status_d,
+	};
+	RT(ppu_launch_kernel_workq(fn, dim(2), dim(T / 2), &p, sizeof(p), q, s));
+	RT(ppu_memcpy_async(snap_d, total_d, 4, s));
+	RT(ppu_stream_synchronize(s));
+	ck_assert_uint_eq(*total, T);
+	ck_assert_uint_eq(*snap, T);
+	for (i = 0; i < T; i++) {
+		uint32_t off = workq_copy_off(i), len = workq_copy_len(i);
+
+		ck_assert_uint_eq(status[i], PPU_ECALL_STATUS_OK);
+		ck_assert_uint_eq(done[i], i + 1);
+		ck_assert_msg(!memcmp(dst + off, src + off, len), "thread %u: %u bytes at %u", i,
+			      len, off);
+		ck_assert_uint_eq(dst[off + len], 0);
+	}
+	RT(ppu_work_queue_destroy(q));
+	RT(ppu_ctx_destroy(ctx));
+}
+END_TEST
+
+/*
+ * Work-creating kernels launched from queue blocks (workq_tree enqueues
+ * workq_leaf, which submits in turn) join the window: the stream's copy
+ * after the launch sees every leaf's block.
+ */
+START_TEST(kernels_launched_from_the_queue_join_the_window)
+{
+	enum { T = 10 };
+	ppu_devptr items_d, pool_d, out_d, spawned_d, snap_d;
+	uint32_t *items, *out, *spawned, *snap, i, want = 0;
+	struct workq_spawn_params p;
+	ppu_function *fn;
+	ppu_module *m;
+	ppu_work_queue *q;
+	ppu_stream *s;
+	ppu_ctx *ctx;
+
+	RT(ppu_ctx_create(&ctx, 0, 0));
+	RT(ppu_stream_create(ctx, &s));
+	rt_load_kernel(ctx, "workq_spawn", "workq_tree", &m, &fn);
+	RT(ppu_work_queue_create(ctx, 5, &q));
+	items = host_alloc(ctx, 4 * T, &items_d);
+	host_alloc(ctx, T * WORKQ_SPAWN_SLOT, &pool_d);
+	out = host_alloc(ctx, 4 * T, &out_d);
+	spawned = host_alloc(ctx, 4, &spawned_d);
+	snap = host_alloc(ctx, 4 * T, &snap_d);
+	for (i = 0; i < T; i++) {
+		items[i] = 3 + 11 * i;
+		want += !!workq_spawn_threads(items[i]);
+	}
+	p = (struct workq_spawn_params){ .items = (uint32_t)items_d, .pool = (uint32_t)pool_d,
+					 .out = (uint32_t)out_d, .spawned = (uint32_t)spawned_d };
+	RT(ppu_launch_kernel_workq(fn, dim(2), dim(T / 2), &p, sizeof(p), q, s));
+	RT(ppu_memcpy_async(snap_d, out_d, 4 * T, s));
+	RT(ppu_stream_synchronize(s));
+	ck_assert_uint_eq(*spawned, want);
+	for (i = 0; i < T; i++) {
+		ck_assert_uint_eq(snap[i], items[i] * workq_spawn_threads(items[i]));
+		ck_assert_uint_eq(out[i], snap[i]);
+	}
+	RT(ppu_work_queue_destroy(q));
+	RT(ppu_ctx_destroy(ctx));
+}
+END_TEST
+
+/*
  * A block whose semaphore is in no mapping: the queue's channel faults, and
  * the stream (blocked on Y in hardware) reports CHANNEL_FAULT instead of
  * waiting forever; the context can still be destroyed.
@@ -164,6 +266,8 @@ static Suite *workq_suite(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, windows_run_every_block_before_the_stream_goes_on);
+	tcase_add_test(tc, queue_blocks_copy_through_the_copy_engine);
+	tcase_add_test(tc, kernels_launched_from_the_queue_join_the_window);
 	tcase_add_test(tc, a_faulting_block_is_the_streams_fault);
 	tcase_add_test(tc, bad_arguments_are_refused);
 	suite_add_tcase(s, tc);

@@ -739,28 +739,6 @@ START_TEST(compute_fault_kinds_are_reported)
 }
 END_TEST
 
-/* Methods a compute channel does not have fault it (the copy class's). */
-START_TEST(copy_methods_on_a_compute_channel_are_illegal)
-{
-	struct rtl_env *env = rtl_env_create(NULL);
-	struct rtl_ctx *ctx = rtl_ctx_create(env);
-	struct rtl_chan *ch = rtl_cchan_create(env, ctx, 13, 0, 63, 1);
-	uint32_t dw[16];
-	struct ppu_pb pb;
-
-	ppu_pb_init(&pb, dw, 16);
-	ppu_pb_method(&pb, PPU_COPY_LAUNCH_DMA, 0);
-	rtl_chan_submit(ch, &pb);
-	ck_assert_int_eq(rtl_chan_wait(ch, 100000), 1);
-	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_KIND, rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO)),
-			  PPU_FAULT_KIND_ILLEGAL_METHOD);
-	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_ADDR), PPU_COPY_LAUNCH_DMA);
-	rtl_chan_destroy(ch);
-	rtl_ctx_destroy(ctx);
-	rtl_env_destroy(env);
-}
-END_TEST
-
 /* ---------------------------------------------------------------------- */
 /*
  * Every deterministic sample kernel on the whole PPU against the
@@ -1446,7 +1424,6 @@ Suite *suite_compute(void)
 	tcase_add_test(tc, higher_priority_ctas_dispatch_first);
 	tcase_add_test(tc, launches_beyond_the_task_ids_wait_and_all_run);
 	tcase_add_test(tc, unbind_kills_a_running_kernel);
-	tcase_add_test(tc, copy_methods_on_a_compute_channel_are_illegal);
 	tcase_add_loop_test(tc, compute_fault_kinds_are_reported, 0,
 			    sizeof(fault_cases) / sizeof(fault_cases[0]));
 	tcase_add_loop_test(tc, sample_kernels_match_the_reference_model, 0,

@@ -196,6 +196,153 @@ START_TEST(seeds_c_launch_windows_run_device_work_before_the_stream_goes_on)
 }
 END_TEST
 
+/*
+ * Queue blocks that copy: in one launch window every thread submits two
+ * blocks at once, src → stage and stage → dst on the copy engine (the
+ * queue is a compute channel, its blocks use subchannel COPY); each pair
+ * runs in order, every byte arrives, each thread's semaphore is released
+ * once, and the stream goes on only after the last copy.
+ */
+START_TEST(queue_blocks_copy_through_the_copy_engine)
+{
+	enum { CTAS = 2, CTA = 9, THREADS = CTAS * CTA, MARK = 0x80 };
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_buf qb, src, stage, dst, blocks, done, total, status;
+	uint32_t i, buf[64], entries;
+	struct workq_copy_params p;
+	struct rtl_chan *qc, *cc;
+	struct rtl_klaunch l;
+	struct ppu_workq q;
+	struct rtl_kimage k;
+	struct ppu_pb pb;
+	uint8_t *data = malloc(THREADS * WORKQ_COPY_SPAN), *got = malloc(WORKQ_COPY_SPAN);
+
+	ck_assert_ptr_nonnull(data);
+	ck_assert_ptr_nonnull(got);
+	rtl_kimage_load(ctx, "workq_copy", &k);
+	qc = rtl_cchan_create(env, ctx, 5, 0, 32, 1);
+	qb = rtl_workq_new(env, ctx, qc, &q);
+	src = rtl_buf_alloc(ctx, 1, THREADS * WORKQ_COPY_SPAN);
+	stage = rtl_buf_alloc(ctx, 0, THREADS * WORKQ_COPY_SPAN);
+	dst = rtl_buf_alloc(ctx, 1, THREADS * WORKQ_COPY_SPAN);
+	blocks = rtl_buf_alloc(ctx, 0, THREADS * WORKQ_COPY_SLOT);
+	done = rtl_buf_alloc(ctx, 0, 4 * THREADS);
+	total = rtl_buf_alloc(ctx, 0, 4);
+	status = rtl_buf_alloc(ctx, 0, 4 * THREADS);
+	for (i = 0; i < THREADS * WORKQ_COPY_SPAN; i++)
+		data[i] = (uint8_t)(i * 131u + (i >> 9));
+	rtl_buf_write(env, &src, 0, data, THREADS * WORKQ_COPY_SPAN);
+
+	p = (struct workq_copy_params){ .queue = qb.va + Q_DESC, .src = src.va, .stage = stage.va,
+					.dst = dst.va, .blocks = blocks.va, .done = done.va,
+					.total = total.va, .status = status.va };
+	/* (a window's work fits in the ring: 3 entries a thread, the park and the close) */
+	ck_assert_uint_le(THREADS * 3 + 2, (1u << qc->log2_entries) - 2);
+	rtl_klaunch_init(&l, rtl_kimage_fn(&k, "workq_copy"), CTAS, CTA, &p, sizeof(p));
+	rtl_klaunch_prepare(ctx, &l, 0x61);
+	cc = rtl_cchan_create(env, ctx, 2, 0, 32, 1);
+	ppu_pb_init(&pb, buf, 64);
+	ppu_workq_launch_cmds(&pb, &q, qb.va + Q_DESC, l.tmd.va, THREADS, 1);
+	ppu_pb_sem_release(&pb, qb.va + MARK, 1);
+	rtl_chan_submit(cc, &pb);
+	ck_assert_int_eq(rtl_chan_wait(cc, 20000000), 0);
+
+	ck_assert_uint_eq(rtl_buf_rd32(env, &qb, MARK), 1);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &total, 0), THREADS);
+	for (i = 0; i < THREADS; i++) {
+		uint32_t off = workq_copy_off(i), len = workq_copy_len(i);
+
+		ck_assert_uint_eq(rtl_buf_rd32(env, &status, 4 * i), PPU_ECALL_STATUS_OK);
+		ck_assert_uint_eq(rtl_buf_rd32(env, &done, 4 * i), i + 1);
+		rtl_buf_read(env, &dst, i * WORKQ_COPY_SPAN, got, WORKQ_COPY_SPAN);
+		ck_assert_msg(memcmp(got + (off - i * WORKQ_COPY_SPAN), data + off, len) == 0,
+			      "thread %u: %u bytes at %u", i, len, off);
+		/* nothing around them */
+		ck_assert_uint_eq(got[off - i * WORKQ_COPY_SPAN + len], 0);
+		if (off > i * WORKQ_COPY_SPAN)
+			ck_assert_uint_eq(got[off - i * WORKQ_COPY_SPAN - 1], 0);
+	}
+	entries = 1 + THREADS * 3 + 1;
+	ck_assert_uint_eq(rtl_buf_rd32(env, &qb, Q_DESC + PPU_WORKQ_SOFT), entries);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_COPY_END, qc->chid), 2 * THREADS);
+	ck_assert_uint_eq(rtl_chan_reg(qc, PPU_CHAN_FAULT_INFO), 0);
+	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
+	free(data);
+	free(got);
+	rtl_chan_destroy(cc);
+	rtl_chan_destroy(qc);
+	rtl_kimage_free(&k);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+END_TEST
+
+/*
+ * Kernels launched from queue blocks that submit in turn: each thread of
+ * workq_tree enqueues workq_leaf (a work-creating kernel) and joins its
+ * threads to the window (ppu_workq_join()), so the leaves' blocks run
+ * before the window closes: the stream's marker finds out[] final.
+ */
+START_TEST(kernels_launched_from_the_queue_join_the_window)
+{
+	enum { CTAS = 2, CTA = 6, THREADS = CTAS * CTA, MARK = 0x80 };
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_buf qb, items, pool, out, spawned, snap;
+	uint32_t i, v[THREADS], buf[64], want = 0;
+	struct workq_spawn_params p;
+	struct rtl_chan *qc, *cc;
+	struct rtl_klaunch l;
+	struct ppu_workq q;
+	struct rtl_kimage k;
+	struct ppu_pb pb;
+
+	rtl_kimage_load(ctx, "workq_spawn", &k);
+	qc = rtl_cchan_create(env, ctx, 5, 0, 32, 1);
+	qb = rtl_workq_new(env, ctx, qc, &q);
+	items = rtl_buf_alloc(ctx, 0, 4 * THREADS);
+	pool = rtl_buf_alloc(ctx, 0, THREADS * WORKQ_SPAWN_SLOT);
+	out = rtl_buf_alloc(ctx, 0, 4 * THREADS);
+	spawned = rtl_buf_alloc(ctx, 0, 4);
+	snap = rtl_buf_alloc(ctx, 0, 4 * THREADS);
+	for (i = 0; i < THREADS; i++) {
+		v[i] = 5 + 7 * i;
+		rtl_buf_wr32(env, &items, 4 * i, v[i]);
+		want += !!workq_spawn_threads(v[i]);
+	}
+	p = (struct workq_spawn_params){ .queue = qb.va + Q_DESC, .items = items.va,
+					 .pool = pool.va, .out = out.va, .spawned = spawned.va };
+	rtl_klaunch_init(&l, rtl_kimage_fn(&k, "workq_tree"), CTAS, CTA, &p, sizeof(p));
+	rtl_klaunch_prepare(ctx, &l, 0x62);
+	cc = rtl_cchan_create(env, ctx, 2, 0, 32, 1);
+	ppu_pb_init(&pb, buf, 64);
+	ppu_workq_launch_cmds(&pb, &q, qb.va + Q_DESC, l.tmd.va, THREADS, 1);
+	/* what the stream sees right after the window */
+	ppu_pb_copy_sub(&pb, PPU_MTHD_SUBCH_COPY, out.va, snap.va, 4 * THREADS,
+			PPU_LAUNCH_DMA_SEMAPHORE_RELEASE, qb.va + MARK, 1, 0);
+	ck_assert(!pb.overflow);
+	rtl_chan_submit(cc, &pb);
+	ck_assert_int_eq(rtl_chan_wait(cc, 20000000), 0);
+
+	ck_assert_uint_eq(rtl_buf_rd32(env, &qb, MARK), 1);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &spawned, 0), want);
+	for (i = 0; i < THREADS; i++)
+		ck_assert_msg(rtl_buf_rd32(env, &snap, 4 * i) == v[i] * workq_spawn_threads(v[i]),
+			      "item %u: %u, want %u", i, rtl_buf_rd32(env, &snap, 4 * i),
+			      v[i] * workq_spawn_threads(v[i]));
+	ck_assert_uint_eq(rtl_buf_rd32(env, &qb, Q_DESC + PPU_WORKQ_LIVE), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &qb, Q_DESC + PPU_WORKQ_GEN), 2);
+	ck_assert_uint_eq(rtl_chan_reg(qc, PPU_CHAN_FAULT_INFO), 0);
+	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
+	rtl_chan_destroy(cc);
+	rtl_chan_destroy(qc);
+	rtl_kimage_free(&k);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+END_TEST
+
 Suite *suite_workq(void)
 {
 	Suite *s = suite_create("workq");
@@ -205,6 +352,8 @@ Suite *suite_workq(void)
 	tcase_add_loop_test(tc, threads_submit_blocks_that_run_once_in_order, 0,
 			    sizeof(wq_cases) / sizeof(wq_cases[0]));
 	tcase_add_test(tc, seeds_c_launch_windows_run_device_work_before_the_stream_goes_on);
+	tcase_add_test(tc, queue_blocks_copy_through_the_copy_engine);
+	tcase_add_test(tc, kernels_launched_from_the_queue_join_the_window);
 	suite_add_tcase(s, tc);
 	return s;
 }

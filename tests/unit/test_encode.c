@@ -69,6 +69,25 @@ START_TEST(pushbuffer_copy_sequence)
 }
 END_TEST
 
+/* On a compute channel the copy's headers carry subchannel COPY (4 at 15:13). */
+START_TEST(pushbuffer_copy_on_the_copy_subchannel)
+{
+	uint32_t buf[32];
+	struct ppu_pb pb;
+
+	ck_assert_uint_eq(ppu_mthd_sub(PPU_MTHD_OP_INC, PPU_MTHD_SUBCH_COPY, 0x110, 1), 0x20018044u);
+	ppu_pb_init(&pb, buf, 32);
+	ppu_pb_copy_sub(&pb, PPU_MTHD_SUBCH_COPY, 0x1000, 0x2000, 5, PPU_LAUNCH_DMA_SEMAPHORE_NONE,
+			0, 0, 0);
+	ck_assert_int_eq(pb.overflow, 0);
+	ck_assert_uint_eq(pb.len, 11);
+	ck_assert_uint_eq(buf[0], 0x20088040u);
+	ck_assert_uint_eq(buf[5], 5u);
+	ck_assert_uint_eq(buf[9], 0x20018048u);
+	ck_assert_uint_eq(buf[10], 0u);
+}
+END_TEST
+
 START_TEST(pushbuffer_overflow_is_reported_not_written)
 {
 	uint32_t buf[8] = { 0 };
@@ -119,6 +138,7 @@ Suite *suite_encode(void)
 	tcase_add_test(tc, gpfifo_entry);
 	tcase_add_test(tc, sem_execute_words);
 	tcase_add_test(tc, pushbuffer_copy_sequence);
+	tcase_add_test(tc, pushbuffer_copy_on_the_copy_subchannel);
 	tcase_add_test(tc, pushbuffer_overflow_is_reported_not_written);
 	tcase_add_test(tc, pte_and_instance);
 	suite_add_tcase(s, tc);

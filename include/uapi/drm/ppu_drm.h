@@ -213,6 +213,11 @@ enum drm_ppu_param {
 #define DRM_PPU_FEATURE_DEV_LAUNCH		(1ull << 5)
 /* Channels can be created with DRM_PPU_CHAN_CREATE_AUTO_PUT. */
 #define DRM_PPU_FEATURE_AUTO_PUT		(1ull << 6)
+/*
+ * Compute channels launch copies on subchannel PPU_MTHD_SUBCH_COPY (blocks
+ * of a PPU-owned work queue copy as well as launch).
+ */
+#define DRM_PPU_FEATURE_COMPUTE_COPY		(1ull << 7)
 
 /**
  * struct drm_ppu_get_param - query a device parameter

@@ -454,9 +454,55 @@ struct workq_child_params {
 	uint32_t v;
 };
 
+/*
+ * Work-creating kernels launched from queue blocks (workq_spawn.c):
+ * workq_tree is workq_spawn with workq_leaf as the follow-up, a
+ * PPU_WORKQ_KERNEL whose threads each submit one more block adding v to
+ * out[i] (in the spawning thread's slot at WORKQ_LEAF_BLOCKS + 64 * j);
+ * the spawning thread joins them to the window first (ppu_workq_join()),
+ * so out[] is final when the stream goes on.
+ */
+enum { WORKQ_LEAF_BLOCKS = 3648 };
+struct workq_leaf_params {
+	uint32_t queue;		/* struct ppu_workq */
+	uint32_t out;
+	uint32_t v;
+	uint32_t blocks;
+};
+
 static inline uint32_t workq_spawn_threads(uint32_t v)
 {
 	return v % 3 ? v % 4 + 1 : 0;
+}
+
+/*
+ * Copies from the PPU-owned work queue (workq_copy.c): thread i of
+ * workq_copy (a work-creating launch) submits two blocks at once, both run
+ * by the copy engine on the queue's compute channel (subchannel COPY):
+ * src → stage, then stage → dst (the second needs the first to be complete)
+ * releasing done[i] = i + 1 and adding 1 to *total.  Thread i's bytes are
+ * workq_copy_len(i) at offset workq_copy_off(i) of each region; its blocks
+ * in the thread's WORKQ_COPY_SLOT bytes of `blocks`.
+ */
+enum { WORKQ_COPY_SLOT = 256, WORKQ_COPY_SPAN = 4096 };
+struct workq_copy_params {
+	uint32_t queue;		/* struct ppu_workq */
+	uint32_t src, stage, dst;	/* threads * WORKQ_COPY_SPAN bytes each */
+	uint32_t blocks;	/* threads * WORKQ_COPY_SLOT bytes */
+	uint32_t done;		/* uint32_t[threads] */
+	uint32_t total;		/* uint32_t */
+	uint32_t status;	/* uint32_t[threads] */
+};
+
+/* Lengths 1 .. 3001 and start offsets 0 .. 6 (unaligned copies). */
+static inline uint32_t workq_copy_len(uint32_t id)
+{
+	return 1 + (id * 977u + 333u) % 3001u;
+}
+
+static inline uint32_t workq_copy_off(uint32_t id)
+{
+	return id * WORKQ_COPY_SPAN + id % 7;
 }
 
 #endif /* PPU_SAMPLES_H */

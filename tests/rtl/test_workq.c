@@ -34,6 +34,57 @@ static const struct wq_case wq_cases[] = {
 };
 
 /*
+ * The smallest case: one thread submits one block (a timestamped release)
+ * to a running queue; the block runs once, the queue then waits at the
+ * submission's trailing block with shadow advanced by 2, and soft is 3.
+ */
+START_TEST(one_thread_submits_one_block)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_buf qb, sems, t0, blks;
+	struct workq_bench_params p;
+	uint32_t sem[4], n;
+	struct rtl_klaunch l;
+	struct ppu_workq q;
+	struct rtl_kimage k;
+	struct rtl_chan *qc, *kc;
+
+	rtl_kimage_load(ctx, "workq_bench", &k);
+	qc = rtl_cchan_create(env, ctx, 5, 0, 32, 1);
+	n = 1u << qc->log2_entries;
+	qb = rtl_workq_new(env, ctx, qc, &q);
+	sems = rtl_buf_alloc(ctx, 0, 16);
+	t0 = rtl_buf_alloc(ctx, 0, 4);
+	blks = rtl_buf_alloc(ctx, 0, 64);
+	rtl_buf_wr32(env, &qb, Q_X, 1);
+	p = (struct workq_bench_params){ .queue = qb.va + Q_DESC, .reps = 1, .sems = sems.va,
+					 .t0 = t0.va, .blks = blks.va };
+	rtl_klaunch_init(&l, rtl_kimage_fn(&k, "workq_stamp"), 1, 1, &p, sizeof(p));
+	rtl_klaunch_prepare(ctx, &l, 0x55);
+	kc = rtl_cchan_create(env, ctx, 2, 0, 32, 1);
+	rtl_klaunch_submit(kc, &l, 0, 0);
+	ck_assert_int_eq(rtl_chan_wait(kc, 2000000), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &l.sem, 0), 0x55);
+	rtl_buf_read(env, &sems, 0, sem, sizeof(sem));
+	ck_assert_uint_eq(sem[0], 1);
+	ck_assert_uint_ne(sem[2] | sem[3], 0);
+	ppu_sim_clock(env->sim, 2000);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &qb, Q_DESC + PPU_WORKQ_SOFT), 3);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &qb, Q_DESC + PPU_WORKQ_SHADOW), n - 1 + 2);
+	ck_assert_uint_eq(rtl_chan_reg(qc, PPU_CHAN_GP_GET), 2);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_GP_FETCH, qc->chid), 3);
+	ck_assert_uint_eq(rtl_chan_reg(qc, PPU_CHAN_FAULT_INFO), 0);
+	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
+	rtl_chan_destroy(kc);
+	rtl_chan_destroy(qc);
+	rtl_kimage_free(&k);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+END_TEST
+
+/*
  * Every block runs exactly once and each thread's blocks in its order
  * (block j of a thread waits for its ticket == j: a duplicate or a
  * reordering hangs the queue), nothing is lost (the total), every submit
@@ -349,6 +400,7 @@ Suite *suite_workq(void)
 	TCase *tc = tcase_create("workq");
 
 	tcase_set_timeout(tc, RTL_TEST_TIMEOUT);
+	tcase_add_test(tc, one_thread_submits_one_block);
 	tcase_add_loop_test(tc, threads_submit_blocks_that_run_once_in_order, 0,
 			    sizeof(wq_cases) / sizeof(wq_cases[0]));
 	tcase_add_test(tc, seeds_c_launch_windows_run_device_work_before_the_stream_goes_on);

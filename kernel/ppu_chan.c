@@ -46,6 +46,7 @@
 #include "ppu_chan.h"
 #include "ppu_device.h"
 #include "ppu_gem.h"
+#include "ppu_quota.h"
 #include "ppu_vm.h"
 
 /*
@@ -547,12 +548,18 @@ static int ppu_chan_create_check(struct drm_device *drm, struct drm_file *file,
  *     the caller provides USERD (only without @file)
  * @chid: the id to take, or U32_MAX for the lowest free one among the
  *        user ids
+ * @out: for a user channel, filled with its id and USERD mmap offset
+ *       before the lock is dropped (the channel may be destroyed by
+ *       another thread of the file as soon as it is)
  *
- * Return: the channel or an ERR_PTR: -EBUSY when no id is free, -ENODEV,
+ * Return: the channel (for the driver's own: a user channel may be gone
+ * already) or an ERR_PTR: -EBUSY when no id is free, -EDQUOT when @file
+ * holds as many channels as it may (ppu_quota_channels()), -ENODEV,
  * -ETIMEDOUT, -ENOMEM.
  */
 struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
-				 struct ppu_inst_desc *d, u32 chid)
+				 struct ppu_inst_desc *d, u32 chid,
+				 struct drm_ppu_chan_create *out)
 {
 	u32 words[PPU_INST_BYTES / 4];
 	struct ppu_chan *chan;
@@ -574,6 +581,16 @@ struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
 		chan->inst[i] = cpu_to_le32(words[i]);
 
 	mutex_lock(&ppu->chan_lock);
+	if (file) {
+		u32 held = 0;
+
+		for (i = 0; i < ppu->caps.num_channels; i++)
+			held += ppu->chans[i] && ppu->chans[i]->file == file;
+		if (held >= ppu_quota_channels(ppu)) {
+			ret = -EDQUOT;
+			goto err_unlock;
+		}
+	}
 	if (chid == U32_MAX) {
 		for (chid = 0; chid < nuser; chid++)
 			if (!ppu->chans[chid])
@@ -605,6 +622,10 @@ struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
 	ppu->chans[chid] = chan;
 	ppu_chan_write_entry(ppu, chid, chan->inst_dma, true);
 	drm_dev_exit(idx);
+	if (out) {
+		out->chid = chid;
+		out->userd_offset = drm_vma_node_offset_addr(&chan->userd->vma_node);
+	}
 	mutex_unlock(&ppu->chan_lock);
 	return chan;
 
@@ -650,13 +671,8 @@ int ppu_ioctl_chan_create(struct drm_device *drm, void *data, struct drm_file *f
 		desc.prio_min = desc.prio_max;
 	}
 	desc.timeslice = 0;
-	chan = ppu_chan_create(ppu, file, &desc, U32_MAX);
-	if (IS_ERR(chan))
-		return PTR_ERR(chan);
-
-	args->chid = chan->chid;
-	args->userd_offset = drm_vma_node_offset_addr(&chan->userd->vma_node);
-	return 0;
+	chan = ppu_chan_create(ppu, file, &desc, U32_MAX, args);
+	return PTR_ERR_OR_ZERO(chan);
 }
 
 /**

@@ -9,6 +9,7 @@
 
 struct drm_device;
 struct drm_file;
+struct drm_ppu_chan_create;
 struct ppu_chan;
 struct seq_file;
 struct ppu_device;
@@ -18,7 +19,8 @@ void ppu_chan_init(struct ppu_device *ppu);
 void ppu_chan_file_close(struct ppu_device *ppu, struct drm_file *file);
 
 struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
-				 struct ppu_inst_desc *d, u32 chid);
+				 struct ppu_inst_desc *d, u32 chid,
+				 struct drm_ppu_chan_create *out);
 int ppu_chan_destroy(struct ppu_device *ppu, struct ppu_chan *chan);
 int ppu_chan_restart(struct ppu_device *ppu, struct ppu_chan *chan);
 u32 ppu_chan_id(const struct ppu_chan *chan);

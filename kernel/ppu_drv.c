@@ -28,6 +28,7 @@
 #include "ppu_gem.h"
 #include "ppu_irq.h"
 #include "ppu_kchan.h"
+#include "ppu_quota.h"
 #include "ppu_sem.h"
 #include "ppu_vm.h"
 
@@ -159,14 +160,20 @@ static const struct drm_ioctl_desc ppu_drm_ioctls[] = {
 /* Every open file gets its own GPU address space. */
 static int ppu_drm_open(struct drm_device *drm, struct drm_file *file)
 {
-	struct ppu_file *pf = kzalloc(sizeof(*pf), GFP_KERNEL);
+	struct ppu_file *pf = kzalloc(sizeof(*pf), GFP_KERNEL_ACCOUNT);
 
 	if (!pf)
 		return -ENOMEM;
+	pf->client = ppu_client_new();
+	if (!pf->client) {
+		kfree(pf);
+		return -ENOMEM;
+	}
 	pf->vm = ppu_vm_create(to_ppu(drm));
 	if (IS_ERR(pf->vm)) {
 		int ret = PTR_ERR(pf->vm);
 
+		ppu_client_put(pf->client);
 		kfree(pf);
 		return ret;
 	}
@@ -187,6 +194,8 @@ static void ppu_drm_postclose(struct drm_device *drm, struct drm_file *file)
 	ppu_chan_file_close(to_ppu(drm), file);
 	ppu_sem_file_close(pf);
 	ppu_vm_destroy(pf->vm);
+	/* (BOs it created that live on keep the client) */
+	ppu_client_put(pf->client);
 	kfree(pf);
 }
 

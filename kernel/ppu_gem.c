@@ -23,12 +23,14 @@
 
 #include "ppu_device.h"
 #include "ppu_gem.h"
+#include "ppu_vm.h"
 
 static void ppu_gem_free(struct drm_gem_object *obj)
 {
 	struct ppu_bo *bo = to_ppu_bo(obj);
 
 	mutex_destroy(&bo->sgt_lock);
+	ppu_charge_release(&bo->charge);
 	/* Unmaps and frees the sg table, puts the pages, frees @bo. */
 	drm_gem_shmem_free(&bo->base);
 }
@@ -54,7 +56,7 @@ static const struct drm_gem_object_funcs ppu_gem_funcs = {
  */
 struct drm_gem_object *ppu_gem_create_object(struct drm_device *drm, size_t size)
 {
-	struct ppu_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	struct ppu_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
@@ -69,17 +71,31 @@ struct drm_gem_object *ppu_gem_create_object(struct drm_device *drm, size_t size
  * ppu_gem_get_sgt() - pin a BO's pages and DMA-map them for the PPU
  * @bo: the buffer object
  *
- * The first call allocates and pins the pages and maps them; later calls
- * return the same table.  It is released when the BO is freed.
+ * The first call allocates and pins the pages and maps them, charging the
+ * pin to the calling process (ppu_charge_pin()); later calls return the
+ * same table.  It is released when the BO is freed.
  *
- * Return: the DMA-mapped sg table or an ERR_PTR.
+ * Return: the DMA-mapped sg table or an ERR_PTR: -ENOMEM also when the pin
+ * would exceed the caller's RLIMIT_MEMLOCK.
  */
 struct sg_table *ppu_gem_get_sgt(struct ppu_bo *bo)
 {
 	struct sg_table *sgt;
+	bool first;
+	int ret;
 
 	mutex_lock(&bo->sgt_lock);
+	first = !bo->base.sgt;
+	if (first) {
+		ret = ppu_charge_pin(&bo->charge, bo->base.base.size >> PAGE_SHIFT);
+		if (ret) {
+			mutex_unlock(&bo->sgt_lock);
+			return ERR_PTR(ret);
+		}
+	}
 	sgt = drm_gem_shmem_get_pages_sgt(&bo->base);
+	if (first && IS_ERR(sgt))
+		ppu_charge_unpin(&bo->charge);
 	mutex_unlock(&bo->sgt_lock);
 	return sgt;
 }
@@ -94,6 +110,7 @@ struct sg_table *ppu_gem_get_sgt(struct ppu_bo *bo)
  */
 int ppu_ioctl_gem_create(struct drm_device *drm, void *data, struct drm_file *file)
 {
+	struct ppu_file *pf = file->driver_priv;
 	struct drm_ppu_gem_create *args = data;
 	struct drm_gem_object *obj;
 	u64 size;
@@ -111,11 +128,18 @@ int ppu_ioctl_gem_create(struct drm_device *drm, void *data, struct drm_file *fi
 	size = PAGE_ALIGN(args->size);
 
 	if (args->flags & DRM_PPU_GEM_CREATE_LOCAL) {
-		obj = ppu_lmem_create(to_ppu(drm), size);
+		obj = ppu_lmem_create(to_ppu(drm), size, pf->client);
 	} else {
 		struct drm_gem_shmem_object *shmem = drm_gem_shmem_create(drm, size);
 
 		obj = IS_ERR(shmem) ? ERR_CAST(shmem) : &shmem->base;
+		if (!IS_ERR(obj)) {
+			ret = ppu_charge_bo(to_ppu(drm), &to_ppu_bo(obj)->charge, pf->client, 0);
+			if (ret) {
+				drm_gem_object_put(obj);
+				return ret;
+			}
+		}
 	}
 	if (IS_ERR(obj))
 		return PTR_ERR(obj);

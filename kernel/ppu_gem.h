@@ -10,6 +10,8 @@
 
 #include <drm/drm_gem_shmem_helper.h>
 
+#include "ppu_quota.h"
+
 struct drm_device;
 struct drm_file;
 struct sg_table;
@@ -17,9 +19,11 @@ struct sg_table;
 /**
  * struct ppu_bo - a buffer object in system memory
  * @base: the shmem GEM object
+ * @charge: its creator and the pin, released when it is freed
  */
 struct ppu_bo {
 	struct drm_gem_shmem_object base;
+	struct ppu_charge charge;
 	/**
 	 * @sgt_lock: serialises the first creation of the DMA-mapped sg
 	 * table (drm_gem_shmem_get_pages_sgt() does not on 6.1).
@@ -35,7 +39,8 @@ static inline struct ppu_bo *to_ppu_bo(struct drm_gem_object *obj)
 struct ppu_device;
 
 struct drm_gem_object *ppu_gem_create_object(struct drm_device *drm, size_t size);
-struct drm_gem_object *ppu_lmem_create(struct ppu_device *ppu, u64 size);
+struct drm_gem_object *ppu_lmem_create(struct ppu_device *ppu, u64 size,
+				       struct ppu_client *client);
 bool ppu_gem_is_local(const struct drm_gem_object *obj);
 u64 ppu_gem_local_addr(const struct drm_gem_object *obj);
 struct sg_table *ppu_gem_get_sgt(struct ppu_bo *bo);

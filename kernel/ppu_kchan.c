@@ -182,7 +182,7 @@ int ppu_kchan_init(struct ppu_device *ppu)
 	desc.engine = PPU_ENGINE_TYPE_COPY;
 	desc.prio_min = DRM_PPU_CHAN_PRIORITY_NORMAL;
 	desc.prio_max = DRM_PPU_CHAN_PRIORITY_NORMAL;
-	k->chan = ppu_chan_create(ppu, NULL, &desc, ppu->caps.num_channels - 1);
+	k->chan = ppu_chan_create(ppu, NULL, &desc, ppu->caps.num_channels - 1, NULL);
 	if (IS_ERR(k->chan)) {
 		ret = PTR_ERR(k->chan);
 		k->chan = NULL;

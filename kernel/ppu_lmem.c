@@ -27,10 +27,12 @@
  * struct ppu_lbo - a buffer object in local memory
  * @base: the GEM object
  * @node: its range of local memory
+ * @charge: its creator, released when it is freed
  */
 struct ppu_lbo {
 	struct drm_gem_object base;
 	struct drm_mm_node node;
+	struct ppu_charge charge;
 };
 
 static void ppu_lbo_free(struct drm_gem_object *obj)
@@ -41,6 +43,7 @@ static void ppu_lbo_free(struct drm_gem_object *obj)
 	mutex_lock(&ppu->lmem_lock);
 	drm_mm_remove_node(&lbo->node);
 	mutex_unlock(&ppu->lmem_lock);
+	ppu_charge_release(&lbo->charge);
 	drm_gem_object_release(obj);
 	kfree(lbo);
 }
@@ -75,12 +78,15 @@ u64 ppu_gem_local_addr(const struct drm_gem_object *obj)
  * ppu_lmem_create() - a cleared BO in local memory
  * @ppu: the device
  * @size: page-aligned size
+ * @client: the creating file, charged with it
  *
  * Return: the BO (one reference) or an ERR_PTR: -ENODEV without local
- * memory, -ENOSPC when no free range is large enough, -ENOMEM, or the
- * error of the clear.
+ * memory, -ENOSPC when no free range is large enough, -EDQUOT when the
+ * file holds all the local memory or BOs it may, -ENOMEM, or the error of
+ * the clear.
  */
-struct drm_gem_object *ppu_lmem_create(struct ppu_device *ppu, u64 size)
+struct drm_gem_object *ppu_lmem_create(struct ppu_device *ppu, u64 size,
+				       struct ppu_client *client)
 {
 	struct ppu_lbo *lbo;
 	int ret;
@@ -89,15 +95,21 @@ struct drm_gem_object *ppu_lmem_create(struct ppu_device *ppu, u64 size)
 		return ERR_PTR(-ENODEV);
 	if (size > ppu->lmem_size)
 		return ERR_PTR(-ENOSPC);
-	lbo = kzalloc(sizeof(*lbo), GFP_KERNEL);
+	lbo = kzalloc(sizeof(*lbo), GFP_KERNEL_ACCOUNT);
 	if (!lbo)
 		return ERR_PTR(-ENOMEM);
+	ret = ppu_charge_bo(ppu, &lbo->charge, client, size);
+	if (ret) {
+		kfree(lbo);
+		return ERR_PTR(ret);
+	}
 
 	mutex_lock(&ppu->lmem_lock);
 	ret = drm_mm_insert_node_generic(&ppu->lmem_mm, &lbo->node, size, PAGE_SIZE, 0,
 					 DRM_MM_INSERT_BEST);
 	mutex_unlock(&ppu->lmem_lock);
 	if (ret) {
+		ppu_charge_release(&lbo->charge);
 		kfree(lbo);
 		return ERR_PTR(ret);
 	}

@@ -41,6 +41,7 @@
 
 #include "ppu_chan.h"
 #include "ppu_device.h"
+#include "ppu_quota.h"
 #include "ppu_sem.h"
 #include "ppu_vm.h"
 
@@ -135,7 +136,7 @@ static struct ppu_sem_pool *ppu_sem_pool_new(struct drm_device *drm, struct drm_
 	struct ppu_sem_pool *pool;
 	int ret;
 
-	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL_ACCOUNT);
 	if (!pool)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&pool->ref);
@@ -190,6 +191,7 @@ int ppu_ioctl_sem_pool_create(struct drm_device *drm, void *data, struct drm_fil
 	struct drm_ppu_sem_pool_create *args = data;
 	struct ppu_file *pf = file->driver_priv;
 	struct ppu_sem_pool *pool;
+	u64 va, offset;
 	u32 id;
 	int ret;
 
@@ -201,21 +203,41 @@ int ppu_ioctl_sem_pool_create(struct drm_device *drm, void *data, struct drm_fil
 		drm_dbg(drm, "SEM_POOL_CREATE: bad count %u\n", args->count);
 		return -EINVAL;
 	}
+	/* a place among the file's pools first */
+	mutex_lock(&pf->pools_lock);
+	if (pf->npools >= ppu_quota_sem_pools()) {
+		mutex_unlock(&pf->pools_lock);
+		return -EDQUOT;
+	}
+	pf->npools++;
+	mutex_unlock(&pf->pools_lock);
+
 	pool = ppu_sem_pool_new(drm, file, args->count);
-	if (IS_ERR(pool))
-		return PTR_ERR(pool);
+	if (IS_ERR(pool)) {
+		ret = PTR_ERR(pool);
+		goto err_unreserve;
+	}
+	/* read before the pool is published: another thread may destroy it then */
+	va = pool->va;
+	offset = drm_vma_node_offset_addr(&pool->obj->vma_node);
 
 	mutex_lock(&pf->pools_lock);
-	ret = xa_alloc(&pf->pools, &id, pool, xa_limit_31b, GFP_KERNEL);
+	ret = xa_alloc(&pf->pools, &id, pool, xa_limit_31b, GFP_KERNEL_ACCOUNT);
 	mutex_unlock(&pf->pools_lock);
 	if (ret) {
 		ppu_sem_pool_remove(pf, pool);
-		return ret;
+		goto err_unreserve;
 	}
 	args->pool = id;
-	args->va = pool->va;
-	args->mmap_offset = drm_vma_node_offset_addr(&pool->obj->vma_node);
+	args->va = va;
+	args->mmap_offset = offset;
 	return 0;
+
+err_unreserve:
+	mutex_lock(&pf->pools_lock);
+	pf->npools--;
+	mutex_unlock(&pf->pools_lock);
+	return ret;
 }
 
 /**
@@ -238,6 +260,8 @@ int ppu_ioctl_sem_pool_destroy(struct drm_device *drm, void *data, struct drm_fi
 	}
 	mutex_lock(&pf->pools_lock);
 	pool = xa_erase(&pf->pools, args->pool);
+	if (pool)
+		pf->npools--;
 	mutex_unlock(&pf->pools_lock);
 	if (!pool)
 		return -ENOENT;

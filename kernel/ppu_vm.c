@@ -134,7 +134,7 @@ static void ppu_vm_invalidate(struct ppu_vm *vm)
  */
 struct ppu_vm *ppu_vm_create(struct ppu_device *ppu)
 {
-	struct ppu_vm *vm = kvzalloc(sizeof(*vm), GFP_KERNEL);
+	struct ppu_vm *vm = kvzalloc(sizeof(*vm), GFP_KERNEL_ACCOUNT);
 	int ret;
 
 	if (!vm)
@@ -366,7 +366,7 @@ int ppu_vm_bind_obj(struct ppu_vm *vm, struct drm_gem_object *obj, u64 bo_offset
 		if (IS_ERR(sgt))
 			return PTR_ERR(sgt);
 	}
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	if (!m)
 		return -ENOMEM;
 

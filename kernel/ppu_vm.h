@@ -20,14 +20,18 @@ struct ppu_vm;
  * @vm: the file's GPU address space
  * @pt_root: bus address of its Sv32 root table (4 KiB aligned, host RAM:
  *           system aperture), for the PT_ROOT word of this file's channels
- * @pools_lock: protects @pools
+ * @client: what the file has created, for its limits (ppu_quota.h)
+ * @pools_lock: protects @pools and @npools
  * @pools: the file's semaphore pools by id
+ * @npools: how many, including ones being created
  */
 struct ppu_file {
 	struct ppu_vm *vm;
 	dma_addr_t pt_root;
+	struct ppu_client *client;
 	struct mutex pools_lock;
 	struct xarray pools;
+	u32 npools;
 };
 
 struct ppu_vm *ppu_vm_create(struct ppu_device *ppu);

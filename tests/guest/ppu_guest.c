@@ -39,6 +39,20 @@ void ppu_guest_teardown(void)
 	ppu_fd = -1;
 }
 
+void ppu_guest_setup_unlimited(void)
+{
+	ppu_guest_setup();
+	ppu_module_param_set("max_channels_per_file", 32);
+	ppu_module_param_set("lmem_mib_per_file", 1ul << 20);
+}
+
+void ppu_guest_teardown_unlimited(void)
+{
+	ppu_module_param_set("max_channels_per_file", 0);
+	ppu_module_param_set("lmem_mib_per_file", 0);
+	ppu_guest_teardown();
+}
+
 int ppu_get_param(uint32_t param, uint32_t pad, uint64_t *value)
 {
 	struct drm_ppu_get_param gp;
@@ -141,6 +155,15 @@ void ppu_sysfs_write(const char *path, const char *text)
 	ck_assert_msg(n == (ssize_t)strlen(text), "writing %s to %s: %s", text, path,
 		      n < 0 ? strerror(errno) : "short write");
 	close(fd);
+}
+
+void ppu_module_param_set(const char *name, unsigned long value)
+{
+	char path[128], text[32];
+
+	snprintf(path, sizeof(path), "/sys/module/ppu/parameters/%s", name);
+	snprintf(text, sizeof(text), "%lu", value);
+	ppu_sysfs_write(path, text);
 }
 
 /* PCI address of the device behind the open render node. */

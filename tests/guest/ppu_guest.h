@@ -22,6 +22,13 @@ extern char ppu_node[288];
 /* Checked fixture: opens the render node (fails the test if none). */
 void ppu_guest_setup(void);
 void ppu_guest_teardown(void);
+/*
+ * The same with the per-file limits on channels and local memory lifted
+ * (module parameters), for tests of what happens when the whole device is
+ * taken; the teardown restores the defaults.
+ */
+void ppu_guest_setup_unlimited(void);
+void ppu_guest_teardown_unlimited(void);
 
 /* GET_PARAM: 0 or -errno. */
 int ppu_get_param(uint32_t param, uint32_t pad, uint64_t *value);
@@ -39,6 +46,9 @@ uint64_t ppu_debugfs_value(const char *text, const char *name);
 #define PPU_DRIVER_SYSFS "/sys/bus/pci/drivers/ppu"
 /* Writes @text to a sysfs file; a failure fails the test. */
 void ppu_sysfs_write(const char *path, const char *text);
+/* Sets module parameter @name of ppu.ko (written by root at run time). */
+void ppu_module_param_set(const char *name, unsigned long value);
+
 /* PCI address (bdf) of the device behind the open render node. */
 void ppu_render_node_bdf(char *bdf, size_t len);
 

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Per-client limits and charges.
+ *
+ * A render node is open to every local user, so no single file may take a
+ * shared resource whole: each file may hold at most a share of the user
+ * channels and of local memory, and a bounded number of BOs and semaphore
+ * pools (module parameters, writable by root at run time; 0 selects the
+ * default).  Exceeding one is -EDQUOT.  System pages pinned for the PPU
+ * (the first bind of a BO pins all of it until it is freed) are charged to
+ * the binding process's pinned_vm and checked against RLIMIT_MEMLOCK unless
+ * it has CAP_IPC_LOCK, as for other long-term pins; over the limit the bind
+ * fails with -ENOMEM.  Kernel memory allocated for a client is charged to
+ * its memory cgroup (GFP_KERNEL_ACCOUNT), as are the shmem pages of its BOs.
+ */
+#include <linux/capability.h>
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+
+#include "ppu_chan.h"
+#include "ppu_device.h"
+#include "ppu_quota.h"
+
+static unsigned int max_channels_per_file;
+module_param(max_channels_per_file, uint, 0644);
+MODULE_PARM_DESC(max_channels_per_file,
+		 "Channels one open file may hold (default 0: three quarters of the user channels, at least 1)");
+
+static unsigned int lmem_mib_per_file;
+module_param(lmem_mib_per_file, uint, 0644);
+MODULE_PARM_DESC(lmem_mib_per_file,
+		 "Local memory, in MiB, the BOs one open file created may hold (default 0: half of local memory)");
+
+static unsigned int max_bos_per_file = 16384;
+module_param(max_bos_per_file, uint, 0644);
+MODULE_PARM_DESC(max_bos_per_file, "Buffer objects one open file may have created and not yet freed (default 16384)");
+
+static unsigned int max_sem_pools_per_file = 256;
+module_param(max_sem_pools_per_file, uint, 0644);
+MODULE_PARM_DESC(max_sem_pools_per_file, "Semaphore pools one open file may hold (default 256)");
+
+/**
+ * ppu_quota_channels() - channels one file may hold
+ * @ppu: the device
+ *
+ * Return: the limit, at least 1.
+ */
+u32 ppu_quota_channels(struct ppu_device *ppu)
+{
+	u32 v = READ_ONCE(max_channels_per_file);
+	u32 nuser = ppu_chan_user_ids(ppu);
+
+	if (!v)
+		v = nuser - nuser / 4;
+	return max(v, 1u);
+}
+
+/**
+ * ppu_quota_sem_pools() - semaphore pools one file may hold
+ *
+ * Return: the limit, at least 1.
+ */
+u32 ppu_quota_sem_pools(void)
+{
+	return max(READ_ONCE(max_sem_pools_per_file), 1u);
+}
+
+static u64 ppu_quota_lmem(struct ppu_device *ppu)
+{
+	u64 mib = READ_ONCE(lmem_mib_per_file);
+
+	return mib ? mib << 20 : ppu->lmem_size / 2;
+}
+
+/**
+ * ppu_client_new() - the charges of a newly opened file
+ *
+ * Return: the client (one reference) or NULL.
+ */
+struct ppu_client *ppu_client_new(void)
+{
+	struct ppu_client *c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
+
+	if (c)
+		kref_init(&c->ref);
+	return c;
+}
+
+static void ppu_client_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct ppu_client, ref));
+}
+
+/**
+ * ppu_client_put() - drop a reference
+ * @c: the client, or NULL
+ */
+void ppu_client_put(struct ppu_client *c)
+{
+	if (c)
+		kref_put(&c->ref, ppu_client_release);
+}
+
+/**
+ * ppu_charge_bo() - charge a new BO to the file that creates it
+ * @ppu: the device
+ * @ch: the BO's charge, zeroed
+ * @c: the creating file's client
+ * @lmem_bytes: the BO's size if it is in local memory, else 0
+ *
+ * Return: 0, or -EDQUOT when the file holds as many BOs or as much local
+ * memory as it may (nothing is charged then).
+ */
+int ppu_charge_bo(struct ppu_device *ppu, struct ppu_charge *ch, struct ppu_client *c,
+		  u64 lmem_bytes)
+{
+	if (atomic_inc_return(&c->bos) > max(READ_ONCE(max_bos_per_file), 1u)) {
+		atomic_dec(&c->bos);
+		return -EDQUOT;
+	}
+	if (lmem_bytes &&
+	    atomic64_add_return(lmem_bytes, &c->lmem_bytes) > ppu_quota_lmem(ppu)) {
+		atomic64_sub(lmem_bytes, &c->lmem_bytes);
+		atomic_dec(&c->bos);
+		return -EDQUOT;
+	}
+	kref_get(&c->ref);
+	ch->client = c;
+	ch->lmem_bytes = lmem_bytes;
+	return 0;
+}
+
+/**
+ * ppu_charge_pin() - charge pinning a BO's pages to the calling process
+ * @ch: the BO's charge, with nothing pinned yet
+ * @npages: pages about to be pinned
+ *
+ * Return: 0, or -ENOMEM when the process's pinned pages would exceed
+ * RLIMIT_MEMLOCK and it lacks CAP_IPC_LOCK.
+ */
+int ppu_charge_pin(struct ppu_charge *ch, u64 npages)
+{
+	struct mm_struct *mm = current->mm;
+	u64 limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+
+	if (WARN_ON_ONCE(!mm || ch->pin_mm))
+		return -EINVAL;
+	if ((u64)atomic64_add_return(npages, &mm->pinned_vm) > limit &&
+	    !capable(CAP_IPC_LOCK)) {
+		atomic64_sub(npages, &mm->pinned_vm);
+		return -ENOMEM;
+	}
+	mmgrab(mm);
+	ch->pin_mm = mm;
+	ch->pinned_pages = npages;
+	return 0;
+}
+
+/**
+ * ppu_charge_unpin() - give back the pin charge
+ * @ch: the charge
+ */
+void ppu_charge_unpin(struct ppu_charge *ch)
+{
+	if (ch->pin_mm) {
+		atomic64_sub(ch->pinned_pages, &ch->pin_mm->pinned_vm);
+		mmdrop(ch->pin_mm);
+		ch->pin_mm = NULL;
+		ch->pinned_pages = 0;
+	}
+}
+
+/**
+ * ppu_charge_release() - give back everything a freed BO was charged with
+ * @ch: the charge
+ */
+void ppu_charge_release(struct ppu_charge *ch)
+{
+	ppu_charge_unpin(ch);
+	if (ch->client) {
+		atomic64_sub(ch->lmem_bytes, &ch->client->lmem_bytes);
+		atomic_dec(&ch->client->bos);
+		ppu_client_put(ch->client);
+		ch->client = NULL;
+	}
+}

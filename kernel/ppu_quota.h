@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * Per-client limits and charges: what one open file may hold of the
+ * device's channels, local memory, buffer objects and semaphore pools, and
+ * the system pages its binds pin (charged like mlock to RLIMIT_MEMLOCK).
+ */
+#ifndef __PPU_QUOTA_H__
+#define __PPU_QUOTA_H__
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/types.h>
+
+struct mm_struct;
+struct ppu_device;
+
+/**
+ * struct ppu_client - what one open file has created
+ * @ref: the file holds one reference, every BO it created another (a BO
+ *       may outlive the file: another file may have imported it)
+ * @lmem_bytes: local memory of its BOs not yet freed
+ * @bos: its BOs not yet freed
+ */
+struct ppu_client {
+	struct kref ref;
+	atomic64_t lmem_bytes;
+	atomic_t bos;
+};
+
+/**
+ * struct ppu_charge - what a BO is charged with, released when it is freed
+ * @client: the file that created it (a reference), NULL for none
+ * @lmem_bytes: its size when it is in local memory
+ * @pin_mm: the address space whose pinned_vm carries @pinned_pages
+ *          (mmgrab()ed), NULL while nothing is pinned
+ * @pinned_pages: system pages pinned for the PPU
+ */
+struct ppu_charge {
+	struct ppu_client *client;
+	u64 lmem_bytes;
+	struct mm_struct *pin_mm;
+	u64 pinned_pages;
+};
+
+struct ppu_client *ppu_client_new(void);
+void ppu_client_put(struct ppu_client *c);
+
+int ppu_charge_bo(struct ppu_device *ppu, struct ppu_charge *ch, struct ppu_client *c,
+		  u64 lmem_bytes);
+int ppu_charge_pin(struct ppu_charge *ch, u64 npages);
+void ppu_charge_unpin(struct ppu_charge *ch);
+void ppu_charge_release(struct ppu_charge *ch);
+
+u32 ppu_quota_channels(struct ppu_device *ppu);
+u32 ppu_quota_sem_pools(void);
+
+#endif /* __PPU_QUOTA_H__ */

@@ -149,9 +149,8 @@ struct ppu_fault_rec {
  * @lmem_size: bytes of local memory the allocator manages (0: none)
  * @kchan: the driver's own channel (clears local memory); NULL without
  *         local memory
- * @fence_context: the dma_fence context of semaphore fences
- * @fence_seqno: the last seqno given out in @fence_context
- * @fence_lock: the lock of every semaphore fence, protects @fences
+ * @fence_lock: protects @fences (process context only: each fence has its
+ *              own spinlock for the dma_fence core)
  * @fences: semaphore fences not yet signalled
  * @fence_work: checks @fences; runs after interrupts and while any is pending
  */
@@ -188,9 +187,7 @@ struct ppu_device {
 	u64 lmem_size;
 	struct ppu_kchan *kchan;
 
-	u64 fence_context;
-	atomic64_t fence_seqno;
-	spinlock_t fence_lock;
+	struct mutex fence_lock;
 	struct list_head fences;
 	struct delayed_work fence_work;
 };

@@ -38,6 +38,10 @@ static unsigned int max_bos_per_file = 16384;
 module_param(max_bos_per_file, uint, 0644);
 MODULE_PARM_DESC(max_bos_per_file, "Buffer objects one open file may have created and not yet freed (default 16384)");
 
+static unsigned int max_fences_per_file = 1024;
+module_param(max_fences_per_file, uint, 0644);
+MODULE_PARM_DESC(max_fences_per_file, "Semaphore fences one open file may have pending (default 1024)");
+
 static unsigned int max_sem_pools_per_file = 256;
 module_param(max_sem_pools_per_file, uint, 0644);
 MODULE_PARM_DESC(max_sem_pools_per_file, "Semaphore pools one open file may hold (default 256)");
@@ -131,6 +135,30 @@ int ppu_charge_bo(struct ppu_device *ppu, struct ppu_charge *ch, struct ppu_clie
 	ch->client = c;
 	ch->lmem_bytes = lmem_bytes;
 	return 0;
+}
+
+/**
+ * ppu_quota_fence_begin() - count a new pending semaphore fence
+ * @c: the creating file's client
+ *
+ * Return: 0, or -EDQUOT when the file has as many pending as it may.
+ */
+int ppu_quota_fence_begin(struct ppu_client *c)
+{
+	if (atomic_inc_return(&c->fences) > max(READ_ONCE(max_fences_per_file), 1u)) {
+		atomic_dec(&c->fences);
+		return -EDQUOT;
+	}
+	return 0;
+}
+
+/**
+ * ppu_quota_fence_end() - a fence counted by ppu_quota_fence_begin() signalled
+ * @c: the client
+ */
+void ppu_quota_fence_end(struct ppu_client *c)
+{
+	atomic_dec(&c->fences);
 }
 
 /**

@@ -20,11 +20,13 @@ struct ppu_device;
  *       may outlive the file: another file may have imported it)
  * @lmem_bytes: local memory of its BOs not yet freed
  * @bos: its BOs not yet freed
+ * @fences: its semaphore fences not yet signalled
  */
 struct ppu_client {
 	struct kref ref;
 	atomic64_t lmem_bytes;
 	atomic_t bos;
+	atomic_t fences;
 };
 
 /**
@@ -50,6 +52,9 @@ int ppu_charge_bo(struct ppu_device *ppu, struct ppu_charge *ch, struct ppu_clie
 int ppu_charge_pin(struct ppu_charge *ch, u64 npages);
 void ppu_charge_unpin(struct ppu_charge *ch);
 void ppu_charge_release(struct ppu_charge *ch);
+
+int ppu_quota_fence_begin(struct ppu_client *c);
+void ppu_quota_fence_end(struct ppu_client *c);
 
 u32 ppu_quota_channels(struct ppu_device *ppu);
 u32 ppu_quota_sem_pools(void);

@@ -381,6 +381,12 @@ out:
  * every interrupt and re-arms itself while fences are pending, so that a
  * value written by the CPU or released without an interrupt is seen too,
  * and so that the timeout is enforced.
+ *
+ * Semaphores may reach their values in any order, so no two fences are
+ * ordered: each has a dma_fence context of its own (the fences of one
+ * context must signal in seqno order) and its own lock.  A file may have
+ * max_fences_per_file pending (ppu_quota.c); the list is scanned under a
+ * mutex, with interrupts on.
  */
 #define PPU_SEM_FENCE_POLL_MS	5
 
@@ -392,9 +398,13 @@ out:
  * @args: the condition (pool id unused)
  * @gen: the channel's generation with DRM_PPU_SEM_WAIT_CHAN
  * @deadline: jiffies after which it signals -ETIMEDOUT
+ * @lock: the dma_fence's lock
+ * @client: the creating file's charges (a reference; one pending fence)
  */
 struct ppu_sem_fence {
 	struct dma_fence base;
+	spinlock_t lock;
+	struct ppu_client *client;
 	struct list_head link;
 	struct ppu_sem_pool *pool;
 	struct drm_ppu_sem_wait args;
@@ -426,7 +436,7 @@ static void ppu_sem_fence_work(struct work_struct *work)
 	LIST_HEAD(done);
 	bool pending;
 
-	spin_lock_irq(&ppu->fence_lock);
+	mutex_lock(&ppu->fence_lock);
 	list_for_each_entry_safe(f, next, &ppu->fences, link) {
 		int state = ppu_sem_wait_state(ppu, f->pool, &f->args, f->gen);
 
@@ -436,15 +446,17 @@ static void ppu_sem_fence_work(struct work_struct *work)
 			continue;
 		if (state < 0)
 			dma_fence_set_error(&f->base, state);
-		dma_fence_signal_locked(&f->base);
+		dma_fence_signal(&f->base);
 		list_move_tail(&f->link, &done);
 	}
 	pending = !list_empty(&ppu->fences);
-	spin_unlock_irq(&ppu->fence_lock);
+	mutex_unlock(&ppu->fence_lock);
 
 	list_for_each_entry_safe(f, next, &done, link) {
 		list_del(&f->link);
 		ppu_sem_pool_put(f->pool);
+		ppu_quota_fence_end(f->client);
+		ppu_client_put(f->client);
 		dma_fence_put(&f->base);
 	}
 	if (pending)
@@ -484,9 +496,7 @@ static void ppu_sem_fence_fini(void *data)
  */
 int ppu_sem_init(struct ppu_device *ppu)
 {
-	ppu->fence_context = dma_fence_context_alloc(1);
-	atomic64_set(&ppu->fence_seqno, 0);
-	spin_lock_init(&ppu->fence_lock);
+	mutex_init(&ppu->fence_lock);
 	INIT_LIST_HEAD(&ppu->fences);
 	INIT_DELAYED_WORK(&ppu->fence_work, ppu_sem_fence_work);
 	return devm_add_action_or_reset(ppu->drm.dev, ppu_sem_fence_fini, ppu);
@@ -509,9 +519,10 @@ int ppu_ioctl_sem_fence(struct drm_device *drm, void *data, struct drm_file *fil
 	struct ppu_sem_fence *f;
 	int ret, idx;
 
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
+	spin_lock_init(&f->lock);
 	f->args.index = args->index;
 	f->args.value = args->value;
 	f->args.cond = args->cond;
@@ -540,19 +551,24 @@ int ppu_ioctl_sem_fence(struct drm_device *drm, void *data, struct drm_file *fil
 		ret = -EINVAL;
 		goto err_pool;
 	}
+	ret = ppu_quota_fence_begin(pf->client);
+	if (ret)
+		goto err_pool;
 	if (!drm_dev_enter(drm, &idx)) {
+		ppu_quota_fence_end(pf->client);
 		ret = -ENODEV;
 		goto err_pool;
 	}
+	kref_get(&pf->client->ref);
+	f->client = pf->client;
 
 	f->deadline = jiffies + msecs_to_jiffies(DRM_PPU_SEM_FENCE_TIMEOUT_MS);
-	dma_fence_init(&f->base, &ppu_sem_fence_ops, &ppu->fence_lock, ppu->fence_context,
-		       atomic64_inc_return(&ppu->fence_seqno));
+	dma_fence_init(&f->base, &ppu_sem_fence_ops, &f->lock, dma_fence_context_alloc(1), 1);
 	/* One reference for the list, one for the syncobj below. */
 	dma_fence_get(&f->base);
-	spin_lock_irq(&ppu->fence_lock);
+	mutex_lock(&ppu->fence_lock);
 	list_add_tail(&f->link, &ppu->fences);
-	spin_unlock_irq(&ppu->fence_lock);
+	mutex_unlock(&ppu->fence_lock);
 	mod_delayed_work(system_wq, &ppu->fence_work, 0);
 	drm_dev_exit(idx);
 

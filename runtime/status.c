@@ -102,6 +102,7 @@ static ppu_status errno_status(int err)
 	case ENODEV:
 		return PPU_ERROR_DEVICE_LOST;
 	case EBUSY:
+	case EDQUOT:	/* this file's share of channels, BOs or pools (docs/security.md) */
 		return PPU_ERROR_OUT_OF_RESOURCES;
 	case ETIME:
 	case ETIMEDOUT:

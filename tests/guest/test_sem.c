@@ -472,6 +472,82 @@ START_TEST(sem_fence_signals_through_a_syncobj)
 }
 END_TEST
 
+/* The syncobj's fence as a sync_file fd. */
+static int syncobj_sync_file(int fd, uint32_t handle)
+{
+	struct drm_syncobj_handle h = {
+		.handle = handle, .flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE,
+	};
+
+	ck_assert_int_eq(ppu_ioctl(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h), 0);
+	return h.fd;
+}
+
+/*
+ * Semaphores reach their values in any order, so the fences are not of
+ * one ordered timeline: a sync_file merged from two keeps both and signals
+ * only when both have (with one shared context the merge kept only the
+ * later seqno and signalled with it alone).
+ */
+START_TEST(sem_fences_merged_wait_for_each_other)
+{
+	struct sync_merge_data m = { .name = "both" };
+	struct sync_file_info info;
+	struct pollfd pfd;
+	struct ppu_tpool p;
+	uint32_t a, b;
+	int fa, fb;
+
+	ppu_tpool_new(ppu_fd, &p, 2);
+	a = syncobj_new(ppu_fd);
+	b = syncobj_new(ppu_fd);
+	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 1, 0, 0, a), 0);
+	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 1, 1, 0, 0, b), 0);
+	fa = syncobj_sync_file(ppu_fd, a);
+	fb = syncobj_sync_file(ppu_fd, b);
+	m.fd2 = fb;
+	ck_assert_int_eq(ioctl(fa, SYNC_IOC_MERGE, &m), 0);
+	memset(&info, 0, sizeof(info));
+	ck_assert_int_eq(ioctl(m.fence, SYNC_IOC_FILE_INFO, &info), 0);
+	ck_assert_uint_eq(info.num_fences, 2);
+	/* the second semaphore first: the merged file is not ready */
+	*ppu_tpool_sem(&p, 1) = 1;
+	ck_assert_int_eq(syncobj_wait(ppu_fd, b, WAIT_S), 0);
+	pfd.fd = m.fence;
+	pfd.events = POLLIN;
+	ck_assert_int_eq(poll(&pfd, 1, 100), 0);
+	*ppu_tpool_sem(&p, 0) = 1;
+	ck_assert_int_eq(poll(&pfd, 1, (int)(WAIT_S * 1000)), 1);
+	close(m.fence);
+	close(fa);
+	close(fb);
+}
+END_TEST
+
+/* Pending fences per file are bounded (max_fences_per_file, -EDQUOT). */
+START_TEST(sem_fences_pending_per_file_are_bounded)
+{
+	struct ppu_tpool p;
+	uint32_t so[5], i;
+
+	ppu_tpool_new(ppu_fd, &p, 1);
+	for (i = 0; i < 5; i++)
+		so[i] = syncobj_new(ppu_fd);
+	ppu_module_param_set("max_fences_per_file", 4);
+	for (i = 0; i < 4; i++)
+		ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 7, 0, 0, so[i]), 0);
+	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 7, 0, 0, so[4]), -EDQUOT);
+	*ppu_tpool_sem(&p, 0) = 7;
+	for (i = 0; i < 4; i++)
+		ck_assert_int_eq(syncobj_wait(ppu_fd, so[i], WAIT_S), 0);
+	/* signalled fences no longer count (the worker drops them after signalling) */
+	for (i = 0; i < 100 && sem_fence(ppu_fd, p.id, 0, 7, 0, 0, so[4]); i++)
+		usleep(10000);
+	ck_assert_uint_lt(i, 100);
+	ppu_module_param_set("max_fences_per_file", 1024);
+}
+END_TEST
+
 START_TEST(sem_fence_of_a_faulting_channel_signals_an_error)
 {
 	struct ppu_tchan ch;
@@ -546,6 +622,8 @@ static Suite *sem_suite(void)
 	tcase_add_test(tc, sem_fence_signals_through_a_syncobj);
 	tcase_add_test(tc, sem_fence_of_a_faulting_channel_signals_an_error);
 	tcase_add_test(tc, sem_fence_rejects_bad_input);
+	tcase_add_test(tc, sem_fences_merged_wait_for_each_other);
+	tcase_add_test(tc, sem_fences_pending_per_file_are_bounded);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,2921 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ppu_fuzz: a structured, seeded ioctl fuzzer for ppu.ko, run inside the
+ * co-simulated guest (or on a machine with a PPU).  Statically linked, plain
+ * C, no Check.
+ *
+ *   ppu_fuzz [--seed S] [--calls N] [--children K] [--time-limit SEC]
+ *            [--no-race] [--ops LIST] [--strict] [--no-chmod] [-v]
+ *
+ * The parent forks K clients (default 1).  Client k uses seed S + k and its
+ * own file; --calls N is the total budget of the clients' main threads
+ * (N / K each).  Each client keeps tables of the objects its earlier calls
+ * created (BO handles, GPU mappings, channels, semaphore pools, syncobjs,
+ * exported fds, CPU mappings) and builds every argument from them, from
+ * near-valid values (off by one, boundaries, stale ids of a closed file),
+ * or from garbage.  A call also goes, now and then, through a bad user
+ * pointer (NULL, unmapped, PROT_NONE, read-only, kernel, straddling a
+ * guard page) or a wrong ioctl encoding (size, direction or number of
+ * another PPU ioctl).  Channels set up the valid way get pushbuffers and
+ * GPFIFO entries written into their mapped ring (valid, plausible-random or
+ * garbage) and their doorbell rung.
+ *
+ * A second thread per client (unless --no-race) destroys and closes objects
+ * from the same tables while the main thread uses them: CHAN_DESTROY,
+ * SEM_POOL_DESTROY, GEM_CLOSE, VM_UNBIND, SYNCOBJ_DESTROY, munmap(), close().
+ * Client 1, 3, ... drop to uid 65534 after opening the render node, client
+ * 2, 5, ... before (the parent, when root, makes the node world-accessible
+ * unless --no-chmod).
+ *
+ * Oracles, besides the guest runner's kernel-log check: a file in which no
+ * garbage ever reached the PPU (about a third of the files) must never see
+ * one of its channels faulted (isolation: other files' garbage must only
+ * fault their own channels); capability parameters never change; GEM_CREATE,
+ * VM_BIND, SEM_POOL_CREATE and CHAN_CREATE outputs are in range; every
+ * error of a well-encoded call is one the ABI documents.  Breaches print
+ * "fuzz: VIOLATION ..." (they fail the run with --strict); undocumented
+ * errors print "fuzz: UNEXPECTED ...".
+ *
+ * The same seed replays the same sequence of decisions; with the racing
+ * thread on, the kernel's answers (and so the later choices) depend on
+ * timing, so replay a finding with --no-race first.  -v logs every call
+ * before it is made (the last line names the call that hung or crashed).
+ *
+ * Output: per-ioctl counts by errno with mean and max time, then
+ * "fuzz: calls N, calls/s X".  Exit status: 0 the run finished; 1 internal
+ * failure (a client could not start); 2 a client died by a signal; 3 a
+ * client made no progress for --stall seconds (its kernel stacks are
+ * printed); 4 with --strict, violations.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/sync_file.h>
+
+#include "drm/ppu_drm.h"
+#include "ppu/ppu_encode.h"
+#include "ppu_node.h"
+
+#define PROG "ppu_fuzz"
+
+#define MAX_CHILDREN	32
+#define PAGE		4096u
+#define ARGBUF		(20 * 1024)	/* >= the largest _IOC_SIZE (16383) */
+#define NERR		134		/* errno buckets; the last one is "other" */
+
+#define MAX_BOS		48
+#define MAX_VAS		64
+#define MAX_CHANS	32
+#define MAX_POOLS	16
+#define MAX_SOBJS	32
+#define MAX_XFDS	16
+#define MAX_MAPS	32
+#define NSTALE		16
+
+/* BOs above this are closed at once: nothing may ever bind (pin) them. */
+#define BIG_BO		(4u << 20)
+
+/* ---- what is counted ---- */
+
+#define OPS(X) \
+	X(GET_PARAM) X(GEM_CREATE) X(GEM_MMAP_OFFSET) X(VM_BIND) X(VM_UNBIND) \
+	X(CHAN_CREATE) X(CHAN_DESTROY) X(DOORBELL) X(CHAN_STATUS) X(SEM_POOL_CREATE) \
+	X(SEM_POOL_DESTROY) X(SEM_WAIT) X(SEM_FENCE) X(PPU_BAD_NR) \
+	X(GEM_CLOSE) X(PRIME_HANDLE_TO_FD) X(PRIME_FD_TO_HANDLE) X(SYNCOBJ_CREATE) \
+	X(SYNCOBJ_DESTROY) X(SYNCOBJ_WAIT) X(SYNCOBJ_RESET) X(SYNCOBJ_SIGNAL) \
+	X(SYNCOBJ_HANDLE_TO_FD) X(SYNCOBJ_FD_TO_HANDLE) X(SYNCOBJ_TIMELINE) \
+	X(SYNC_FILE_INFO) X(VERSION) X(GET_CAP) X(SET_CLIENT_CAP) X(NOT_RENDER) \
+	X(MMAP) X(MUNMAP) X(OPEN) X(CLOSE) X(POLL)
+
+#define OP_ENUM(n) OP_##n,
+enum op { OPS(OP_ENUM) NOPS };
+#define OP_NAME(n) #n,
+static const char *const op_names[NOPS] = { OPS(OP_NAME) };
+
+/* How a call was made. */
+enum { MODE_NORMAL, MODE_MANGLED, MODE_BADPTR, MODE_RACER, NMODES };
+static const char *const mode_names[NMODES] = { "normal", "wrong-encoding", "bad-pointer",
+						 "racing-thread" };
+
+struct stats {
+	uint32_t n[NOPS][NERR];
+	uint64_t ns[NOPS];
+	uint64_t ns_max[NOPS];
+	uint64_t modes[NMODES];
+	uint64_t unexpected[NOPS];
+	uint64_t violations;
+	uint64_t submits[3];		/* valid, plausible, garbage */
+	uint64_t waits_ok, waits_timeout;
+	uint64_t destroy_timeouts;
+};
+
+/* Shared with the parent: one stats slot per thread, progress per client. */
+struct shared {
+	struct stats st[MAX_CHILDREN][2];
+	volatile uint64_t progress[MAX_CHILDREN];
+	volatile int started[MAX_CHILDREN];
+	volatile int done[MAX_CHILDREN];
+};
+
+/* ---- options ---- */
+
+static struct {
+	uint64_t seed;
+	uint64_t calls;
+	int children;
+	double time_limit;
+	int stall_s;
+	bool race;
+	bool strict;
+	bool chmod_node;
+	int verbose;
+	uint64_t ops_mask;		/* actions allowed, 0 = all */
+} opt = {
+	.calls = 20000, .children = 1, .stall_s = 120, .race = true, .chmod_node = true,
+};
+
+static struct shared *sh;
+static char node_path[288];
+
+/* ---- random numbers: xoshiro256** seeded by splitmix64 ---- */
+
+struct rng {
+	uint64_t s[4];
+};
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void rng_seed(struct rng *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t rnd(struct rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t res = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return res;
+}
+
+/* [0, n), n > 0 */
+static uint32_t rn(struct rng *r, uint32_t n)
+{
+	return (uint32_t)(((rnd(r) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* true with probability pct percent */
+static bool pct(struct rng *r, unsigned int p)
+{
+	return rn(r, 100) < p;
+}
+
+/* ---- client state ---- */
+
+struct bo {
+	uint32_t handle;
+	bool local;
+	uint64_t size;
+	uint64_t mmap_off;	/* 0: not asked yet */
+};
+
+struct vam {
+	uint64_t va, size;
+	bool pool;
+};
+
+struct chan {
+	uint32_t chid;
+	bool compute, autoput;
+	uint64_t userd_off;
+	int userd_map;		/* map id or -1 */
+	/* A channel made by the setup action: a ring to submit on. */
+	bool bundle;
+	uint32_t log2, put, seq, slot_dw;
+	uint32_t ring_va, pb_va, pool_va, pool_id;
+	int ring_map, pb_map;
+	uint32_t ring_handle, pb_handle;
+};
+
+struct pool {
+	uint32_t id, count;
+	uint64_t va, size, mmap_off;
+};
+
+enum { XFD_SYNC_FILE, XFD_SYNCOBJ, XFD_PRIME };
+
+struct xfd {
+	int fd, kind;
+};
+
+struct map {
+	int id;
+	uint8_t *p;
+	size_t len;
+	int prot;
+	bool bundle;		/* ring, pushbuffer or USERD of a submitting channel */
+};
+
+struct client;
+
+struct thr {
+	struct client *c;
+	struct rng r;
+	struct stats *st;
+	char tag[16];
+	uint64_t seq;
+	bool racer;
+	int mode;		/* MODE_* of the call being made */
+	uint8_t *buf;		/* ARGBUF bytes, the ioctl argument */
+	uint8_t *bad;		/* 4 pages: rw, none, ro, unmapped */
+};
+
+struct client {
+	int idx;
+	int fd;
+	unsigned int gen;
+	pthread_mutex_t lock;
+
+	/* device */
+	uint64_t caps[DRM_PPU_PARAM_THREAD_RECORD_BYTES + 1];
+	uint32_t nchan, nuser;
+	uint64_t features, lmem;
+	bool root;
+
+	/* the current file's objects */
+	struct bo bos[MAX_BOS];
+	int nbos;
+	struct vam vas[MAX_VAS];
+	int nvas;
+	struct chan chans[MAX_CHANS];
+	int nchans;
+	struct pool pools[MAX_POOLS];
+	int npools;
+	uint32_t sobjs[MAX_SOBJS];
+	int nsobjs;
+	/* across files */
+	struct xfd xfds[MAX_XFDS];
+	int nxfds;
+	struct map maps[MAX_MAPS];
+	int nmaps, next_map_id;
+	/* ids of earlier files: another file's ids must be refused */
+	uint32_t stale_handles[NSTALE], stale_chids[NSTALE], stale_pools[NSTALE];
+	uint64_t stale_offs[NSTALE], stale_vas[NSTALE];
+	unsigned int nstale;
+
+	/*
+	 * clean: this file only ever gets valid work (decided at open);
+	 * dirty: something could have made its channels fault legitimately.
+	 */
+	bool clean, dirty;
+	volatile bool stop;
+	uint64_t budget;
+	double deadline;
+	struct thr main, racer;
+};
+
+/* ---- helpers ---- */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, PROG ": ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(1);
+}
+
+static const char *err_name(int e)
+{
+	static const struct {
+		int e;
+		const char *n;
+	} names[] = {
+		{ 0, "ok" }, { EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { EINTR, "EINTR" },
+		{ EIO, "EIO" }, { EBADF, "EBADF" }, { EAGAIN, "EAGAIN" }, { ENOMEM, "ENOMEM" },
+		{ EACCES, "EACCES" }, { EFAULT, "EFAULT" }, { EBUSY, "EBUSY" },
+		{ EEXIST, "EEXIST" }, { ENODEV, "ENODEV" }, { EINVAL, "EINVAL" },
+		{ ENFILE, "ENFILE" }, { EMFILE, "EMFILE" }, { ENOTTY, "ENOTTY" },
+		{ ENOSPC, "ENOSPC" }, { ERANGE, "ERANGE" }, { ENOSYS, "ENOSYS" },
+		{ ETIME, "ETIME" }, { EOVERFLOW, "EOVERFLOW" }, { EOPNOTSUPP, "EOPNOTSUPP" },
+		{ ETIMEDOUT, "ETIMEDOUT" }, { EDQUOT, "EDQUOT" }, { E2BIG, "E2BIG" },
+		{ ENXIO, "ENXIO" }, { ESRCH, "ESRCH" }, { ECANCELED, "ECANCELED" },
+		{ ENODATA, "ENODATA" },
+	};
+	static __thread char other[16];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].e == e)
+			return names[i].n;
+	snprintf(other, sizeof(other), "E%d", e);
+	return other;
+}
+
+/* Errors a well-encoded call with valid pointers may give (ABI, docs/ioctls.md). */
+static const int documented[NOPS][10] = {
+	[OP_GET_PARAM] = { EINVAL, ENODEV },
+	[OP_GEM_CREATE] = { EINVAL, ENODEV, ENOSPC, ENOMEM, EIO, ETIMEDOUT },
+	[OP_GEM_MMAP_OFFSET] = { EINVAL, ENOENT, ENOMEM, ENOSPC },
+	[OP_VM_BIND] = { ENOENT, EINVAL, ENOSPC, ENOMEM },
+	[OP_VM_UNBIND] = { EINVAL, ENOENT },
+	[OP_CHAN_CREATE] = { EINVAL, ENODEV, EPERM, ENOMEM, EBUSY, ETIMEDOUT, ENOSPC },
+	[OP_CHAN_DESTROY] = { EINVAL, ENOENT, ETIMEDOUT },
+	[OP_DOORBELL] = { EINVAL, ENODEV, ENOENT, EIO },
+	[OP_CHAN_STATUS] = { EINVAL, ENODEV, ENOENT },
+	[OP_SEM_POOL_CREATE] = { EINVAL, ENOSPC, ENOMEM, EBUSY },
+	[OP_SEM_POOL_DESTROY] = { EINVAL, ENOENT },
+	[OP_SEM_WAIT] = { EINVAL, ENOENT, EIO, ETIME, EINTR, ENODEV },
+	[OP_SEM_FENCE] = { EINVAL, ENOENT, ENOMEM, ENODEV },
+};
+
+/* Any call may fail so: a file that could not be reopened, or quotas. */
+static bool documented_err(int op, int err)
+{
+	if (err == EBADF || err == EDQUOT || op >= OP_PPU_BAD_NR)
+		return true;
+	for (int i = 0; i < 10 && documented[op][i]; i++)
+		if (documented[op][i] == err)
+			return true;
+	return false;
+}
+
+/* ---- counting and logging ---- */
+
+static void record(struct thr *t, int op, int err, uint64_t ns)
+{
+	struct stats *st = t->st;
+
+	st->n[op][err >= 0 && err < NERR - 1 ? err : NERR - 1]++;
+	st->ns[op] += ns;
+	if (ns > st->ns_max[op])
+		st->ns_max[op] = ns;
+	st->modes[t->racer ? MODE_RACER : t->mode]++;
+	t->seq++;
+	if (!t->racer)
+		sh->progress[t->c->idx] = t->seq;
+}
+
+static void vlog(struct thr *t, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	int n;
+
+	n = snprintf(line, sizeof(line), "%s #%" PRIu64 " ", t->tag, t->seq);
+	va_start(ap, fmt);
+	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s\n", line);
+}
+
+static void violation(struct thr *t, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	t->st->violations++;
+	printf("fuzz: VIOLATION %s #%" PRIu64 " (seed %" PRIu64 "): %s\n", t->tag, t->seq,
+	       opt.seed + (uint64_t)t->c->idx, line);
+	fflush(stdout);
+}
+
+static void hexargs(char *out, size_t len, const void *arg, size_t size)
+{
+	const uint32_t *w = arg;
+	size_t n = 0;
+
+	out[0] = 0;
+	if ((uintptr_t)arg < 65536 || (uintptr_t)arg >= (1ull << 47)) {
+		snprintf(out, len, "ptr %p", arg);
+		return;
+	}
+	for (size_t i = 0; i < size / 4 && i < 12 && n + 10 < len; i++)
+		n += (size_t)snprintf(out + n, len - n, "%s%x", i ? " " : "", w[i]);
+}
+
+/*
+ * The one place ioctls are made.  @check: the call is well encoded with
+ * valid pointers, so its error must be a documented one.
+ */
+static int xioctl_fd(struct thr *t, int op, int fd, unsigned long cmd, void *arg, bool check)
+{
+	uint64_t t0, t1;
+	int ret, err;
+
+	if (opt.verbose) {
+		char hex[160];
+
+		hexargs(hex, sizeof(hex), arg, _IOC_SIZE(cmd) && _IOC_SIZE(cmd) < 64 ?
+			_IOC_SIZE(cmd) : 48);
+		vlog(t, "%s fd %d cmd %#lx %s [%s]", op_names[op], fd, cmd,
+		     t->racer ? "racer" : mode_names[t->mode], hex);
+	}
+	t0 = now_ns();
+	ret = ioctl(fd, cmd, arg);
+	err = ret < 0 ? errno : 0;
+	t1 = now_ns();
+	record(t, op, err, t1 - t0);
+	if (opt.verbose)
+		vlog(t, "  -> %s (%" PRIu64 " us)", err_name(err), (t1 - t0) / 1000);
+	if (check && err && !documented_err(op, err)) {
+		t->st->unexpected[op]++;
+		if (t->st->unexpected[op] <= 3) {
+			char hex[160];
+
+			hexargs(hex, sizeof(hex), arg, _IOC_SIZE(cmd));
+			printf("fuzz: UNEXPECTED %s #%" PRIu64 ": %s returned %s, args [%s]\n",
+			       t->tag, t->seq, op_names[op], err_name(err), hex);
+			fflush(stdout);
+		}
+	}
+	return err;
+}
+
+static int xioctl(struct thr *t, int op, unsigned long cmd, void *arg, bool check)
+{
+	return xioctl_fd(t, op, __atomic_load_n(&t->c->fd, __ATOMIC_RELAXED), cmd, arg, check);
+}
+
+/* A syscall that is not an ioctl, for the tables. */
+static void xrecord(struct thr *t, int op, int err, uint64_t t0)
+{
+	record(t, op, err, now_ns() - t0);
+	if (opt.verbose)
+		vlog(t, "%s -> %s", op_names[op], err_name(err));
+}
+
+static int64_t deadline_in(struct rng *r)
+{
+	switch (rn(r, 10)) {
+	case 0:
+		return 0;
+	case 1:
+		return -1 - (int64_t)rn(r, 1000);
+	case 2:
+		return INT64_MIN;
+	case 3:
+		return (int64_t)now_ns() - 1;
+	default:
+		/* at most 20 ms: nothing may block for long */
+		return (int64_t)(now_ns() + rn(r, 5) * 1000000ull + rn(r, 1000000));
+	}
+}
+
+/* ---- tables (called with c->lock held) ---- */
+
+#define DEL(arr, n, i) do { (arr)[i] = (arr)[--(n)]; } while (0)
+
+static struct map *map_find(struct client *c, int id)
+{
+	for (int i = 0; i < c->nmaps; i++)
+		if (c->maps[i].id == id)
+			return &c->maps[i];
+	return NULL;
+}
+
+static int map_add(struct client *c, void *p, size_t len, int prot, bool bundle)
+{
+	struct map *m;
+
+	if (c->nmaps == MAX_MAPS)
+		return -1;
+	m = &c->maps[c->nmaps++];
+	m->id = ++c->next_map_id;
+	m->p = p;
+	m->len = len;
+	m->prot = prot;
+	m->bundle = bundle;
+	return m->id;
+}
+
+static void stale_add(struct client *c, uint32_t handle, uint32_t chid, uint32_t pool,
+		      uint64_t off, uint64_t va)
+{
+	unsigned int i = c->nstale++ % NSTALE;
+
+	c->stale_handles[i] = handle;
+	c->stale_chids[i] = chid;
+	c->stale_pools[i] = pool;
+	c->stale_offs[i] = off;
+	c->stale_vas[i] = va;
+}
+
+static void bo_del_handle(struct client *c, uint32_t handle)
+{
+	for (int i = 0; i < c->nbos; i++)
+		if (c->bos[i].handle == handle) {
+			DEL(c->bos, c->nbos, i);
+			return;
+		}
+}
+
+static struct chan *chan_find(struct client *c, uint32_t chid)
+{
+	for (int i = 0; i < c->nchans; i++)
+		if (c->chans[i].chid == chid)
+			return &c->chans[i];
+	return NULL;
+}
+
+static void chan_del(struct client *c, uint32_t chid)
+{
+	for (int i = 0; i < c->nchans; i++)
+		if (c->chans[i].chid == chid) {
+			DEL(c->chans, c->nchans, i);
+			return;
+		}
+}
+
+/* Does the channel-visible memory of a submitting channel live at @va? */
+static bool bundle_va(struct client *c, uint64_t va)
+{
+	for (int i = 0; i < c->nchans; i++) {
+		struct chan *ch = &c->chans[i];
+
+		if (ch->bundle && (va == ch->ring_va || va == ch->pb_va || va == ch->pool_va))
+			return true;
+	}
+	return false;
+}
+
+static bool bundle_pool(struct client *c, uint32_t id)
+{
+	for (int i = 0; i < c->nchans; i++)
+		if (c->chans[i].bundle && c->chans[i].pool_id == id)
+			return true;
+	return false;
+}
+
+static void vam_del(struct client *c, uint64_t va)
+{
+	for (int i = 0; i < c->nvas; i++)
+		if (c->vas[i].va == va) {
+			DEL(c->vas, c->nvas, i);
+			return;
+		}
+}
+
+static void pool_del(struct client *c, uint32_t id)
+{
+	for (int i = 0; i < c->npools; i++)
+		if (c->pools[i].id == id) {
+			if (bundle_pool(c, id))
+				c->dirty = true;
+			vam_del(c, c->pools[i].va);
+			DEL(c->pools, c->npools, i);
+			return;
+		}
+}
+
+static void mark_dirty(struct client *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->dirty = true;
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* ---- argument generators (they take c->lock themselves) ---- */
+
+static uint32_t gen_pad(struct rng *r)
+{
+	if (pct(r, 92))
+		return 0;
+	return pct(r, 50) ? 1u << rn(r, 32) : (uint32_t)rnd(r);
+}
+
+/* 0, a valid combination of @valid, an unknown bit, or garbage. */
+static uint32_t gen_flags(struct rng *r, uint32_t valid)
+{
+	uint32_t f = (uint32_t)rnd(r) & valid;
+
+	switch (rn(r, 20)) {
+	case 0:
+		return f | (~valid & (1u << rn(r, 32)));
+	case 1:
+		return (uint32_t)rnd(r);
+	case 2:
+		return ~valid & -~valid;	/* the lowest unknown bit */
+	default:
+		return f;
+	}
+}
+
+static uint32_t near32(struct rng *r, uint32_t v)
+{
+	switch (rn(r, 6)) {
+	case 0:
+		return v + 1;
+	case 1:
+		return v - 1;
+	case 2:
+		return 0;
+	case 3:
+		return UINT32_MAX;
+	case 4:
+		return v ^ (1u << rn(r, 32));
+	default:
+		return 0x80000000u;
+	}
+}
+
+static uint32_t gen_handle(struct thr *t)
+{
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+	uint32_t h = 0;
+	int k = (int)rn(r, 100);
+
+	pthread_mutex_lock(&c->lock);
+	if (k < 65 && c->nbos)
+		h = c->bos[rn(r, (uint32_t)c->nbos)].handle;
+	else if (k < 75 && c->nstale)
+		h = c->stale_handles[rn(r, NSTALE)];
+	else if (k < 88)
+		h = near32(r, c->nbos ? c->bos[rn(r, (uint32_t)c->nbos)].handle : 1);
+	else if (k < 95)
+		h = rn(r, 64);
+	else
+		h = (uint32_t)rnd(r);
+	pthread_mutex_unlock(&c->lock);
+	return h;
+}
+
+static uint32_t gen_chid(struct thr *t)
+{
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+	uint32_t v;
+	int k = (int)rn(r, 100);
+
+	pthread_mutex_lock(&c->lock);
+	if (k < 65 && c->nchans)
+		v = c->chans[rn(r, (uint32_t)c->nchans)].chid;
+	else if (k < 75 && c->nstale)
+		v = c->stale_chids[rn(r, NSTALE)];
+	else if (k < 85)
+		v = rn(r, c->nchan + 1);	/* someone else's, or the driver's */
+	else if (k < 95)
+		v = (const uint32_t[]){ c->nchan, c->nchan - 1, c->nuser, 31, 32, 64,
+					UINT32_MAX, 0x80000000u }[rn(r, 8)];
+	else
+		v = (uint32_t)rnd(r);
+	pthread_mutex_unlock(&c->lock);
+	return v;
+}
+
+static uint32_t gen_pool_id(struct thr *t)
+{
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+	uint32_t v;
+	int k = (int)rn(r, 100);
+
+	pthread_mutex_lock(&c->lock);
+	if (k < 70 && c->npools)
+		v = c->pools[rn(r, (uint32_t)c->npools)].id;
+	else if (k < 80 && c->nstale)
+		v = c->stale_pools[rn(r, NSTALE)];
+	else if (k < 95)
+		v = near32(r, c->npools ? c->pools[rn(r, (uint32_t)c->npools)].id : 1);
+	else
+		v = (uint32_t)rnd(r);
+	pthread_mutex_unlock(&c->lock);
+	return v;
+}
+
+static uint32_t gen_syncobj(struct thr *t)
+{
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+	uint32_t v;
+
+	pthread_mutex_lock(&c->lock);
+	if (pct(r, 75) && c->nsobjs)
+		v = c->sobjs[rn(r, (uint32_t)c->nsobjs)];
+	else if (pct(r, 60))
+		v = near32(r, c->nsobjs ? c->sobjs[rn(r, (uint32_t)c->nsobjs)] : 1);
+	else
+		v = rn(r, 64);
+	pthread_mutex_unlock(&c->lock);
+	return v;
+}
+
+static uint64_t gen_size(struct rng *r)
+{
+	switch (rn(r, 40)) {
+	case 0:
+		return 0;
+	case 1:
+		return 1;
+	case 2:
+		return PAGE - 1;
+	case 3:
+		return PAGE + 1;
+	case 4:
+		return DRM_PPU_GEM_MAX_SIZE;
+	case 5:
+		return DRM_PPU_GEM_MAX_SIZE + 1;
+	case 6:
+		return UINT64_MAX;
+	case 7:
+		return 1ull << 32;
+	case 8:
+		return rnd(r);
+	case 9:
+		return (uint64_t)rn(r, 256) * PAGE + rn(r, PAGE);	/* up to 1 MiB */
+	case 10:
+	case 11:
+		return (uint64_t)(5 + rn(r, 60)) * PAGE;
+	default:
+		return (uint64_t)(1 + rn(r, 4)) * PAGE - (pct(r, 20) ? rn(r, PAGE) : 0);
+	}
+}
+
+/* A GPU address: of a mapping, near one, at the range's edges, or garbage. */
+static uint64_t gen_va(struct thr *t, uint64_t *size_out)
+{
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+	uint64_t va = 0, size = PAGE;
+	int k = (int)rn(r, 100);
+
+	pthread_mutex_lock(&c->lock);
+	if (k < 60 && c->nvas) {
+		struct vam *m = &c->vas[rn(r, (uint32_t)c->nvas)];
+
+		va = m->va;
+		size = m->size;
+	} else if (k < 65 && c->nstale) {
+		va = c->stale_vas[rn(r, NSTALE)];
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (k >= 65) {
+		static const uint64_t edges[] = {
+			0, DRM_PPU_VA_START - PAGE, DRM_PPU_VA_START, DRM_PPU_VA_END - PAGE,
+			DRM_PPU_VA_END, DRM_PPU_VA_END + PAGE, 1ull << 32, UINT64_MAX & ~0xfffull,
+			0xffffffffull, 0x80000000ull,
+		};
+
+		if (k < 80)
+			va = edges[rn(r, sizeof(edges) / sizeof(edges[0]))];
+		else if (k < 95)
+			va = DRM_PPU_VA_START + (uint64_t)rn(r, 0xffe00) * PAGE;
+		else
+			va = rnd(r);
+	} else if (pct(r, 15)) {
+		va += pct(r, 50) ? PAGE : (pct(r, 50) ? 8 : size);
+	}
+	if (size_out)
+		*size_out = size;
+	return va;
+}
+
+static uint64_t gen_offset(struct thr *t)
+{
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+	uint64_t off = 0;
+	int k = (int)rn(r, 100);
+
+	pthread_mutex_lock(&c->lock);
+	if (k < 40 && c->nbos)
+		off = c->bos[rn(r, (uint32_t)c->nbos)].mmap_off;
+	else if (k < 55 && c->nchans)
+		off = c->chans[rn(r, (uint32_t)c->nchans)].userd_off;
+	else if (k < 70 && c->npools)
+		off = c->pools[rn(r, (uint32_t)c->npools)].mmap_off;
+	else if (k < 80 && c->nstale)
+		off = c->stale_offs[rn(r, NSTALE)];
+	pthread_mutex_unlock(&c->lock);
+	if (k >= 80)
+		off = pct(r, 50) ? (0x100000000ull + (uint64_t)rn(r, 1u << 20) * PAGE) : rnd(r) &
+		      ~0xfffull;
+	else if (pct(r, 10))
+		off += PAGE;
+	return off;
+}
+
+/* ---- how a generated struct reaches the kernel ---- */
+
+/* The same ioctl number with a smaller or larger size, or another direction. */
+static unsigned long mangle_cmd(struct rng *r, unsigned long cmd)
+{
+	unsigned int dir = _IOC_DIR(cmd), type = _IOC_TYPE(cmd), nr = _IOC_NR(cmd);
+	unsigned int size = _IOC_SIZE(cmd);
+
+	switch (rn(r, 8)) {
+	case 0:
+		size = 0;
+		break;
+	case 1:
+		size = size > 8 ? size - 8 : 4;
+		break;
+	case 2:
+		size = size / 2;
+		break;
+	case 3:
+		size += 8;
+		break;
+	case 4:
+		size = pct(r, 50) ? 0x3fff : size + 64 + rn(r, 4096);
+		break;
+	case 5:
+		dir = rn(r, 4);
+		break;
+	case 6:
+		/* another PPU ioctl's number: struct confusion */
+		nr = DRM_COMMAND_BASE + rn(r, DRM_PPU_SEM_FENCE + 1);
+		break;
+	default:
+		type = pct(r, 50) ? 'e' : rn(r, 256);
+		break;
+	}
+	return _IOC(dir, type, nr, size);
+}
+
+/*
+ * Bad pointers: NULL, low, the PROT_NONE or unmapped guard, a read-only
+ * copy, kernel and non-canonical addresses, a struct straddling a guard.
+ */
+static void *bad_pointer(struct thr *t, size_t size, bool *ro)
+{
+	struct rng *r = &t->r;
+	uint8_t *b = t->bad;
+
+	*ro = false;
+	switch (rn(r, 10)) {
+	case 0:
+		return NULL;
+	case 1:
+		return (void *)(uintptr_t)(1 + rn(r, 0xfff));
+	case 2:
+		return b + PAGE + rn(r, PAGE / 8) * 8;		/* PROT_NONE */
+	case 3:
+		return b + 3 * PAGE + rn(r, PAGE / 8) * 8;	/* unmapped */
+	case 4:
+		return (void *)(uintptr_t)0xffff888000000000ull;
+	case 5:
+		return (void *)(uintptr_t)(0xffffffffffffffffull - 7);
+	case 6:
+		return (void *)(uintptr_t)0x0000800000000000ull;
+	case 7:
+	case 8:
+		*ro = true;
+		return b + 2 * PAGE;
+	default:
+		/* the struct's tail runs into the PROT_NONE page */
+		return b + PAGE - (size > 8 ? 8 * (1 + rn(r, (uint32_t)(size / 8) - 1)) : 4);
+	}
+}
+
+/* Never let confusion turn a struct into a long SEM_WAIT. */
+static void bound_wait(struct thr *t, unsigned long cmd, uint8_t *arg)
+{
+	int64_t d = deadline_in(&t->r);
+
+	if (_IOC_NR(cmd) == DRM_COMMAND_BASE + DRM_PPU_SEM_WAIT && _IOC_SIZE(cmd) >= 24)
+		memcpy(arg + 16, &d, sizeof(d));
+}
+
+struct ioc {
+	int op;
+	unsigned long cmd;
+	size_t size;
+	/* fills t->buf; may take c->lock */
+	void (*gen)(struct thr *t, void *a);
+	/* after a well-encoded call (err 0 or not); may take c->lock */
+	void (*done)(struct thr *t, void *a, int err);
+	/* a success of a wrongly encoded call may have changed the file's channels */
+	bool dirties;
+};
+
+/*
+ * Runs one generated ioctl: usually as is, sometimes with a wrong encoding
+ * or through a bad pointer.  Returns the error.
+ */
+static int run_ioc(struct thr *t, const struct ioc *d)
+{
+	struct rng *r = &t->r;
+	int k = t->racer ? 100 : (int)rn(r, 100);
+	int err;
+
+	memset(t->buf, 0, ARGBUF);
+	d->gen(t, t->buf);
+
+	if (k < 6) {
+		unsigned long cmd = mangle_cmd(r, d->cmd);
+
+		t->mode = MODE_MANGLED;
+		bound_wait(t, cmd, t->buf);
+		err = xioctl(t, _IOC_TYPE(cmd) == 'd' && _IOC_NR(cmd) == _IOC_NR(d->cmd) ? d->op :
+			     OP_PPU_BAD_NR, cmd, t->buf, false);
+		/* The kernel read (and wrote) our struct as it is: keep the tables. */
+		if (!err && _IOC_NR(cmd) == _IOC_NR(d->cmd) && _IOC_SIZE(cmd) >= d->size &&
+		    (_IOC_DIR(cmd) & _IOC_READ) && (_IOC_DIR(cmd) & _IOC_WRITE) &&
+		    _IOC_TYPE(cmd) == 'd')
+			d->done(t, t->buf, 0);
+		else if (!err)
+			mark_dirty(t->c);
+	} else if (k < 12) {
+		bool ro;
+		void *p = bad_pointer(t, d->size, &ro);
+
+		t->mode = MODE_BADPTR;
+		if (ro) {
+			memcpy(t->bad + 2 * PAGE, t->buf, d->size);
+			mprotect(t->bad + 2 * PAGE, PAGE, PROT_READ);
+		}
+		err = xioctl(t, d->op, d->cmd, p, false);
+		if (ro)
+			mprotect(t->bad + 2 * PAGE, PAGE, PROT_READ | PROT_WRITE);
+		/* _IOW: the kernel did it (it could not write back to an _IOWR). */
+		if (!err && ro)
+			d->done(t, t->bad + 2 * PAGE, 0);
+		else if (err == EFAULT && d->dirties)
+			mark_dirty(t->c);	/* done, but not told */
+	} else {
+		t->mode = MODE_NORMAL;
+		err = xioctl(t, d->op, d->cmd, t->buf, true);
+		d->done(t, t->buf, err);
+	}
+	t->mode = MODE_NORMAL;
+	return err;
+}
+
+/* ---- the PPU ioctls ---- */
+
+static void gen_get_param(struct thr *t, void *a)
+{
+	struct drm_ppu_get_param *p = a;
+	struct rng *r = &t->r;
+
+	p->param = pct(r, 88) ? rn(r, DRM_PPU_PARAM_THREAD_RECORD_BYTES + 1) :
+		   near32(r, DRM_PPU_PARAM_THREAD_RECORD_BYTES + 1);
+	p->pad = gen_pad(r);
+	p->value = pct(r, 90) ? 0 : rnd(r);
+}
+
+static void done_get_param(struct thr *t, void *a, int err)
+{
+	struct drm_ppu_get_param *p = a;
+	struct client *c = t->c;
+
+	if (err || p->param > DRM_PPU_PARAM_THREAD_RECORD_BYTES ||
+	    p->param == DRM_PPU_PARAM_CYCLE_COUNTER)
+		return;
+	if (p->value != c->caps[p->param])
+		violation(t, "GET_PARAM %u changed: %#" PRIx64 " then %#" PRIx64, p->param,
+			  c->caps[p->param], (uint64_t)p->value);
+}
+
+static void gen_gem_create(struct thr *t, void *a)
+{
+	struct drm_ppu_gem_create *p = a;
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+
+	p->size = gen_size(r);
+	p->flags = pct(r, 90) ? 0 : gen_flags(r, DRM_PPU_GEM_CREATE_FLAGS);
+	if ((p->flags & DRM_PPU_GEM_CREATE_LOCAL) && p->size <= c->lmem && p->size > 4 * PAGE)
+		p->size = 1 + rn(r, 4 * PAGE);	/* a local BO is cleared: ~0.1 s/MiB */
+	p->handle = pct(r, 90) ? 0 : (uint32_t)rnd(r);
+}
+
+static void close_handle(struct thr *t, uint32_t handle)
+{
+	struct drm_gem_close gc = { .handle = handle };
+
+	xioctl(t, OP_GEM_CLOSE, DRM_IOCTL_GEM_CLOSE, &gc, false);
+}
+
+static void done_gem_create(struct thr *t, void *a, int err)
+{
+	struct drm_ppu_gem_create *p = a;
+	struct client *c = t->c;
+	bool keep;
+
+	if (err)
+		return;
+	if (!p->handle || p->size % PAGE || !p->size)
+		violation(t, "GEM_CREATE returned handle %u size %#" PRIx64, p->handle,
+			  (uint64_t)p->size);
+	pthread_mutex_lock(&c->lock);
+	keep = p->size <= BIG_BO && c->nbos < MAX_BOS;
+	if (keep)
+		c->bos[c->nbos++] = (struct bo){ .handle = p->handle, .size = p->size,
+			.local = !!(p->flags & DRM_PPU_GEM_CREATE_LOCAL) };
+	pthread_mutex_unlock(&c->lock);
+	if (!keep)
+		close_handle(t, p->handle);
+}
+
+static void gen_mmap_offset(struct thr *t, void *a)
+{
+	struct drm_ppu_gem_mmap_offset *p = a;
+
+	p->handle = gen_handle(t);
+	p->flags = pct(&t->r, 92) ? 0 : gen_flags(&t->r, 0);
+	p->offset = pct(&t->r, 90) ? 0 : rnd(&t->r);
+}
+
+static void done_mmap_offset(struct thr *t, void *a, int err)
+{
+	struct drm_ppu_gem_mmap_offset *p = a;
+	struct client *c = t->c;
+
+	if (err)
+		return;
+	pthread_mutex_lock(&c->lock);
+	for (int i = 0; i < c->nbos; i++)
+		if (c->bos[i].handle == p->handle)
+			c->bos[i].mmap_off = p->offset;
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void gen_vm_bind(struct thr *t, void *a)
+{
+	struct drm_ppu_vm_bind *p = a;
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+	uint64_t bo_size = PAGE;
+
+	p->handle = gen_handle(t);
+	pthread_mutex_lock(&c->lock);
+	for (int i = 0; i < c->nbos; i++)
+		if (c->bos[i].handle == p->handle)
+			bo_size = c->bos[i].size;
+	pthread_mutex_unlock(&c->lock);
+
+	p->flags = pct(r, 60) ? DRM_PPU_VM_BIND_VA_ALLOC :
+		   (pct(r, 75) ? 0 : gen_flags(r, DRM_PPU_VM_BIND_FLAGS));
+	if (p->flags & DRM_PPU_VM_BIND_VA_ALLOC)
+		p->va = pct(r, 92) ? 0 : gen_va(t, NULL);
+	else if (pct(r, 70))
+		p->va = DRM_PPU_VA_START + (uint64_t)rn(r, 0xffe00) * PAGE;
+	else
+		p->va = gen_va(t, NULL);
+
+	switch (rn(r, 12)) {
+	case 0:
+		p->bo_offset = bo_size;
+		break;
+	case 1:
+		p->bo_offset = rn(r, (uint32_t)bo_size);
+		break;
+	case 2:
+		p->bo_offset = rnd(r);
+		break;
+	case 3:
+	case 4:
+		p->bo_offset = (uint64_t)rn(r, (uint32_t)(bo_size / PAGE)) * PAGE;
+		break;
+	default:
+		p->bo_offset = 0;
+	}
+	switch (rn(r, 12)) {
+	case 0:
+		p->size = 0;
+		break;
+	case 1:
+		p->size = bo_size + PAGE;
+		break;
+	case 2:
+		p->size = rnd(r);
+		break;
+	case 3:
+		p->size = (uint64_t)0 - p->va;	/* wraps */
+		break;
+	case 4:
+		p->size = PAGE + rn(r, 16);
+		break;
+	case 5:
+	case 6:
+		p->size = (uint64_t)(1 + rn(r, (uint32_t)(bo_size / PAGE))) * PAGE;
+		break;
+	default:
+		p->size = bo_size > p->bo_offset ? bo_size - p->bo_offset : PAGE;
+	}
+}
+
+static void done_vm_bind(struct thr *t, void *a, int err)
+{
+	struct drm_ppu_vm_bind *p = a;
+	struct client *c = t->c;
+
+	if (err)
+		return;
+	if (p->va % PAGE || p->va < DRM_PPU_VA_START || p->va + p->size > DRM_PPU_VA_END ||
+	    p->va + p->size < p->va)
+		violation(t, "VM_BIND put %#" PRIx64 "+%#" PRIx64 " outside the user range",
+			  (uint64_t)p->va, (uint64_t)p->size);
+	pthread_mutex_lock(&c->lock);
+	if (c->nvas < MAX_VAS)
+		c->vas[c->nvas++] = (struct vam){ .va = p->va, .size = p->size };
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void gen_vm_unbind(struct thr *t, void *a)
+{
+	struct drm_ppu_vm_unbind *p = a;
+	struct rng *r = &t->r;
+	uint64_t size;
+
+	p->va = gen_va(t, &size);
+	switch (rn(r, 10)) {
+	case 0:
+		p->size = size + PAGE;
+		break;
+	case 1:
+		p->size = size - PAGE;
+		break;
+	case 2:
+		p->size = rnd(r);
+		break;
+	default:
+		p->size = size;
+	}
+	p->flags = pct(r, 92) ? 0 : gen_flags(r, 0);
+	p->pad = gen_pad(r);
+}
+
+static void done_vm_unbind(struct thr *t, void *a, int err)
+{
+	struct drm_ppu_vm_unbind *p = a;
+	struct client *c = t->c;
+
+	if (err)
+		return;
+	pthread_mutex_lock(&c->lock);
+	if (bundle_va(c, p->va))
+		c->dirty = true;
+	vam_del(c, p->va);
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void gen_chan_create(struct thr *t, void *a)
+{
+	struct drm_ppu_chan_create *p = a;
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+	uint64_t size;
+	uint32_t prio;
+
+	switch (rn(r, 20)) {
+	case 0:
+	case 1:
+	case 2:
+	case 3:
+		p->flags = DRM_PPU_CHAN_CREATE_PRIORITY;
+		break;
+	case 4:
+	case 5:
+	case 6:
+		p->flags = DRM_PPU_CHAN_CREATE_COMPUTE | (pct(r, 50) ? DRM_PPU_CHAN_CREATE_PRIORITY : 0);
+		break;
+	case 7:
+		p->flags = pct(r, 30) ? DRM_PPU_CHAN_CREATE_AUTO_PUT : gen_flags(r, DRM_PPU_CHAN_CREATE_FLAGS);
+		break;
+	case 8:
+		p->flags = gen_flags(r, DRM_PPU_CHAN_CREATE_FLAGS);
+		break;
+	default:
+		p->flags = 0;
+	}
+	p->gpfifo_va = gen_va(t, &size);
+	if (pct(r, 85)) {
+		uint32_t max = 1;
+
+		while (max < DRM_PPU_CHAN_LOG2_ENTRIES_MAX && (8ull << (max + 1)) <= size)
+			max++;
+		p->log2_entries = 1 + rn(r, max);
+	} else {
+		p->log2_entries = (const uint32_t[]){ 0, 21, 20, 32, UINT32_MAX }[rn(r, 5)];
+	}
+	if (pct(r, 5))
+		p->gpfifo_va += 4;
+	prio = pct(r, 80) ? rn(r, c->root ? 64 : 33) : near32(r, 63);
+	p->priority = (p->flags & DRM_PPU_CHAN_CREATE_PRIORITY) ? prio : (pct(r, 95) ? 0 : prio);
+	if (p->flags & DRM_PPU_CHAN_CREATE_COMPUTE) {
+		uint32_t top = (p->flags & DRM_PPU_CHAN_CREATE_PRIORITY) ? p->priority : 32;
+
+		p->prio_min = pct(r, 85) ? rn(r, top + 1) : near32(r, top);
+		p->max_depth = pct(r, 85) && top <= 63 ? rn(r, 64 - top + 1) : near32(r, 64);
+	} else if (pct(r, 5)) {
+		p->prio_min = (uint32_t)rnd(r) & 63;
+		p->max_depth = rn(r, 65);
+	}
+	p->userd_offset = pct(r, 90) ? 0 : rnd(r);
+	p->chid = pct(r, 90) ? 0 : (uint32_t)rnd(r);
+}
+
+static void done_chan_create(struct thr *t, void *a, int err)
+{
+	struct drm_ppu_chan_create *p = a;
+	struct client *c = t->c;
+
+	if (err)
+		return;
+	if (p->chid >= c->nuser)
+		violation(t, "CHAN_CREATE gave chid %u, user channels 0..%u", p->chid,
+			  c->nuser - 1);
+	pthread_mutex_lock(&c->lock);
+	if (c->nchans < MAX_CHANS && !chan_find(c, p->chid))
+		c->chans[c->nchans++] = (struct chan){
+			.chid = p->chid, .userd_off = p->userd_offset, .userd_map = -1,
+			.compute = !!(p->flags & DRM_PPU_CHAN_CREATE_COMPUTE),
+			.autoput = !!(p->flags & DRM_PPU_CHAN_CREATE_AUTO_PUT),
+			.ring_map = -1, .pb_map = -1,
+		};
+	else
+		c->dirty = true;	/* unknown to us: may get rung by a near-valid id */
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void gen_chan_id_pad(struct thr *t, void *a)
+{
+	uint32_t *p = a;	/* chid, pad|flags: the same layout for three ioctls */
+
+	p[0] = gen_chid(t);
+	p[1] = gen_pad(&t->r);
+}
+
+static void done_chan_destroy(struct thr *t, void *a, int err)
+{
+	struct drm_ppu_chan_destroy *p = a;
+	struct client *c = t->c;
+
+	if (err == ETIMEDOUT) {
+		t->st->destroy_timeouts++;
+		printf("fuzz: NOTE %s #%" PRIu64 ": CHAN_DESTROY %u timed out: the id stays "
+		       "reserved until the driver is unloaded\n", t->tag, t->seq, p->chid);
+		fflush(stdout);
+	}
+	if (err && err != ETIMEDOUT)
+		return;
+	pthread_mutex_lock(&c->lock);
+	chan_del(c, p->chid);
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* A clean file's channel must never fault: check with CHAN_STATUS. */
+static void isolation_check(struct thr *t, uint32_t chid, const char *after)
+{
+	struct drm_ppu_chan_status s = { .chid = chid };
+	struct client *c = t->c;
+	bool clean;
+	int err;
+
+	err = xioctl(t, OP_CHAN_STATUS, DRM_IOCTL_PPU_CHAN_STATUS, &s, true);
+	pthread_mutex_lock(&c->lock);
+	clean = c->clean && !c->dirty;
+	pthread_mutex_unlock(&c->lock);
+	if (!err && clean && s.state == DRM_PPU_CHAN_STATE_FAULTED)
+		violation(t, "channel %u of a clean file faulted (%s): info %#x addr %#x data "
+			  "%#x gp_get %u gp_put %u", chid, after, s.fault_info, s.fault_addr,
+			  s.fault_data, s.gp_get, s.gp_put);
+}
+
+static void gen_doorbell(struct thr *t, void *a)
+{
+	struct drm_ppu_doorbell *p = a;
+	struct client *c = t->c;
+	struct chan *ch;
+
+	gen_chan_id_pad(t, a);
+	pthread_mutex_lock(&c->lock);
+	ch = chan_find(c, p->chid);
+	/* An AUTO_PUT ring runs whatever its memory holds. */
+	if (ch && ch->autoput)
+		c->dirty = true;
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void done_doorbell(struct thr *t, void *a, int err)
+{
+	struct drm_ppu_doorbell *p = a;
+
+	if (err == EIO)
+		isolation_check(t, p->chid, "doorbell -EIO");
+}
+
+static void done_chan_status(struct thr *t, void *a, int err)
+{
+	struct drm_ppu_chan_status *p = a;
+	struct client *c = t->c;
+	bool clean;
+
+	if (err)
+		return;
+	pthread_mutex_lock(&c->lock);
+	clean = c->clean && !c->dirty;
+	pthread_mutex_unlock(&c->lock);
+	if (clean && p->state == DRM_PPU_CHAN_STATE_FAULTED)
+		violation(t, "channel %u of a clean file is faulted: info %#x addr %#x data %#x",
+			  p->chid, p->fault_info, p->fault_addr, p->fault_data);
+	if (p->state > DRM_PPU_CHAN_STATE_WFI_WAIT)
+		violation(t, "CHAN_STATUS %u: state %u", p->chid, p->state);
+}
+
+static void gen_pool_create(struct thr *t, void *a)
+{
+	struct drm_ppu_sem_pool_create *p = a;
+	struct rng *r = &t->r;
+
+	switch (rn(r, 20)) {
+	case 0:
+		p->count = 0;
+		break;
+	case 1:
+		p->count = DRM_PPU_SEM_POOL_MAX_COUNT;
+		break;
+	case 2:
+		p->count = DRM_PPU_SEM_POOL_MAX_COUNT + 1;
+		break;
+	case 3:
+		p->count = (uint32_t)rnd(r);
+		break;
+	case 4:
+		p->count = 1 + rn(r, DRM_PPU_SEM_POOL_MAX_COUNT);
+		break;
+	default:
+		p->count = 1 + rn(r, 64);
+	}
+	p->flags = pct(r, 92) ? 0 : gen_flags(r, 0);
+	p->pad = gen_pad(r);
+	if (pct(r, 6))
+		p->va = rnd(r);
+	if (pct(r, 6))
+		p->mmap_offset = rnd(r);
+	if (pct(r, 6))
+		p->pool = (uint32_t)rnd(r);
+}
+
+static void done_pool_create(struct thr *t, void *a, int err)
+{
+	struct drm_ppu_sem_pool_create *p = a;
+	struct client *c = t->c;
+	uint64_t size = ((uint64_t)p->count * DRM_PPU_SEM_BYTES + PAGE - 1) & ~(uint64_t)(PAGE - 1);
+	bool keep;
+
+	if (err)
+		return;
+	if (!p->pool || p->va % PAGE || p->va < DRM_PPU_VA_START ||
+	    p->va + size > DRM_PPU_VA_END || !p->mmap_offset)
+		violation(t, "SEM_POOL_CREATE returned pool %u va %#" PRIx64 " offset %#" PRIx64,
+			  p->pool, (uint64_t)p->va, (uint64_t)p->mmap_offset);
+	pthread_mutex_lock(&c->lock);
+	keep = c->npools < MAX_POOLS;
+	if (keep) {
+		c->pools[c->npools++] = (struct pool){ .id = p->pool, .count = p->count,
+			.va = p->va, .size = size, .mmap_off = p->mmap_offset };
+		if (c->nvas < MAX_VAS)
+			c->vas[c->nvas++] = (struct vam){ .va = p->va, .size = size, .pool = true };
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (!keep) {
+		struct drm_ppu_sem_pool_destroy d = { .pool = p->pool };
+
+		xioctl(t, OP_SEM_POOL_DESTROY, DRM_IOCTL_PPU_SEM_POOL_DESTROY, &d, true);
+	}
+}
+
+static void gen_pool_destroy(struct thr *t, void *a)
+{
+	struct drm_ppu_sem_pool_destroy *p = a;
+
+	p->pool = gen_pool_id(t);
+	p->pad = gen_pad(&t->r);
+}
+
+static void done_pool_destroy(struct thr *t, void *a, int err)
+{
+	struct drm_ppu_sem_pool_destroy *p = a;
+
+	if (err)
+		return;
+	pthread_mutex_lock(&t->c->lock);
+	pool_del(t->c, p->pool);
+	pthread_mutex_unlock(&t->c->lock);
+}
+
+/* pool, index, value, cond for SEM_WAIT and SEM_FENCE */
+static void gen_sem_cond(struct thr *t, uint32_t *pool, uint32_t *index, uint32_t *value,
+			 uint32_t *cond)
+{
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+	uint32_t count = 1;
+
+	*pool = gen_pool_id(t);
+	pthread_mutex_lock(&c->lock);
+	for (int i = 0; i < c->npools; i++)
+		if (c->pools[i].id == *pool)
+			count = c->pools[i].count;
+	pthread_mutex_unlock(&c->lock);
+	*index = pct(r, 85) ? rn(r, count) : near32(r, count);
+	*value = pct(r, 30) ? 0 : (pct(r, 50) ? rn(r, 8) : (uint32_t)rnd(r));
+	*cond = pct(r, 92) ? rn(r, 2) : near32(r, 2);
+}
+
+static void gen_sem_wait(struct thr *t, void *a)
+{
+	struct drm_ppu_sem_wait *p = a;
+	struct rng *r = &t->r;
+
+	gen_sem_cond(t, &p->pool, &p->index, &p->value, &p->cond);
+	p->timeout_ns = deadline_in(r);
+	p->flags = pct(r, 50) ? DRM_PPU_SEM_WAIT_CHAN : (pct(r, 85) ? 0 :
+		   gen_flags(r, DRM_PPU_SEM_WAIT_FLAGS));
+	p->chid = (p->flags & DRM_PPU_SEM_WAIT_CHAN) || pct(r, 5) ? gen_chid(t) : 0;
+}
+
+static void done_nothing(struct thr *t, void *a, int err)
+{
+	(void)t;
+	(void)a;
+	(void)err;
+}
+
+static void done_sem_wait(struct thr *t, void *a, int err)
+{
+	struct drm_ppu_sem_wait *p = a;
+
+	if (err == EIO && (p->flags & DRM_PPU_SEM_WAIT_CHAN))
+		isolation_check(t, p->chid, "SEM_WAIT -EIO");
+}
+
+static void gen_sem_fence(struct thr *t, void *a)
+{
+	struct drm_ppu_sem_fence *p = a;
+	struct rng *r = &t->r;
+
+	gen_sem_cond(t, &p->pool, &p->index, &p->value, &p->cond);
+	p->flags = pct(r, 50) ? DRM_PPU_SEM_WAIT_CHAN : (pct(r, 85) ? 0 :
+		   gen_flags(r, DRM_PPU_SEM_WAIT_FLAGS));
+	p->chid = (p->flags & DRM_PPU_SEM_WAIT_CHAN) || pct(r, 5) ? gen_chid(t) : 0;
+	p->syncobj = gen_syncobj(t);
+	p->pad = gen_pad(r);
+}
+
+enum {
+	I_GET_PARAM, I_GEM_CREATE, I_MMAP_OFFSET, I_VM_BIND, I_VM_UNBIND, I_CHAN_CREATE,
+	I_CHAN_DESTROY, I_DOORBELL, I_CHAN_STATUS, I_POOL_CREATE, I_POOL_DESTROY, I_SEM_WAIT,
+	I_SEM_FENCE, NIOCS
+};
+
+static const struct ioc iocs[NIOCS] = {
+	[I_GET_PARAM] = { OP_GET_PARAM, DRM_IOCTL_PPU_GET_PARAM,
+			  sizeof(struct drm_ppu_get_param), gen_get_param, done_get_param, false },
+	[I_GEM_CREATE] = { OP_GEM_CREATE, DRM_IOCTL_PPU_GEM_CREATE,
+			   sizeof(struct drm_ppu_gem_create), gen_gem_create, done_gem_create,
+			   false },
+	[I_MMAP_OFFSET] = { OP_GEM_MMAP_OFFSET, DRM_IOCTL_PPU_GEM_MMAP_OFFSET,
+			    sizeof(struct drm_ppu_gem_mmap_offset), gen_mmap_offset,
+			    done_mmap_offset, false },
+	[I_VM_BIND] = { OP_VM_BIND, DRM_IOCTL_PPU_VM_BIND, sizeof(struct drm_ppu_vm_bind),
+			gen_vm_bind, done_vm_bind, false },
+	[I_VM_UNBIND] = { OP_VM_UNBIND, DRM_IOCTL_PPU_VM_UNBIND,
+			  sizeof(struct drm_ppu_vm_unbind), gen_vm_unbind, done_vm_unbind, true },
+	[I_CHAN_CREATE] = { OP_CHAN_CREATE, DRM_IOCTL_PPU_CHAN_CREATE,
+			    sizeof(struct drm_ppu_chan_create), gen_chan_create, done_chan_create,
+			    true },
+	[I_CHAN_DESTROY] = { OP_CHAN_DESTROY, DRM_IOCTL_PPU_CHAN_DESTROY,
+			     sizeof(struct drm_ppu_chan_destroy), gen_chan_id_pad,
+			     done_chan_destroy, false },
+	[I_DOORBELL] = { OP_DOORBELL, DRM_IOCTL_PPU_DOORBELL, sizeof(struct drm_ppu_doorbell),
+			 gen_doorbell, done_doorbell, false },
+	[I_CHAN_STATUS] = { OP_CHAN_STATUS, DRM_IOCTL_PPU_CHAN_STATUS,
+			    sizeof(struct drm_ppu_chan_status), gen_chan_id_pad, done_chan_status,
+			    false },
+	[I_POOL_CREATE] = { OP_SEM_POOL_CREATE, DRM_IOCTL_PPU_SEM_POOL_CREATE,
+			    sizeof(struct drm_ppu_sem_pool_create), gen_pool_create,
+			    done_pool_create, false },
+	[I_POOL_DESTROY] = { OP_SEM_POOL_DESTROY, DRM_IOCTL_PPU_SEM_POOL_DESTROY,
+			     sizeof(struct drm_ppu_sem_pool_destroy), gen_pool_destroy,
+			     done_pool_destroy, true },
+	[I_SEM_WAIT] = { OP_SEM_WAIT, DRM_IOCTL_PPU_SEM_WAIT, sizeof(struct drm_ppu_sem_wait),
+			 gen_sem_wait, done_sem_wait, false },
+	[I_SEM_FENCE] = { OP_SEM_FENCE, DRM_IOCTL_PPU_SEM_FENCE,
+			  sizeof(struct drm_ppu_sem_fence), gen_sem_fence, done_nothing, false },
+};
+
+/* Driver numbers the driver does not have, and the end of the range. */
+static void act_bad_nr(struct thr *t)
+{
+	struct rng *r = &t->r;
+	unsigned int nr = pct(r, 50) ? DRM_COMMAND_BASE + DRM_PPU_SEM_FENCE + 1 + rn(r, 4) :
+			  DRM_COMMAND_BASE + rn(r, DRM_COMMAND_END - DRM_COMMAND_BASE);
+	unsigned long cmd = _IOC(rn(r, 4), 'd', nr, pct(r, 50) ? 8 * rn(r, 8) : rn(r, 0x4000));
+
+	memset(t->buf, 0, ARGBUF);
+	if (pct(r, 30))
+		for (int i = 0; i < 64; i++)
+			t->buf[i] = (uint8_t)rnd(r);
+	t->mode = MODE_MANGLED;
+	bound_wait(t, cmd, t->buf);
+	if (!xioctl(t, OP_PPU_BAD_NR, cmd, t->buf, false))
+		mark_dirty(t->c);
+	t->mode = MODE_NORMAL;
+}
+
+/* ---- generic DRM ioctls ---- */
+
+static void act_gem_close(struct thr *t)
+{
+	struct drm_gem_close gc = { .handle = gen_handle(t), .pad = gen_pad(&t->r) };
+
+	if (!xioctl(t, OP_GEM_CLOSE, DRM_IOCTL_GEM_CLOSE, &gc, false)) {
+		pthread_mutex_lock(&t->c->lock);
+		bo_del_handle(t->c, gc.handle);
+		pthread_mutex_unlock(&t->c->lock);
+	}
+}
+
+static void xfd_add(struct thr *t, int fd, int kind)
+{
+	struct client *c = t->c;
+	int old = -1;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->nxfds == MAX_XFDS) {
+		int i = (int)rn(&t->r, MAX_XFDS);
+
+		old = c->xfds[i].fd;
+		DEL(c->xfds, c->nxfds, i);
+	}
+	c->xfds[c->nxfds++] = (struct xfd){ .fd = fd, .kind = kind };
+	pthread_mutex_unlock(&c->lock);
+	if (old >= 0) {
+		uint64_t t0 = now_ns();
+
+		xrecord(t, OP_CLOSE, close(old) ? errno : 0, t0);
+	}
+}
+
+/* An fd of our exported ones, the render node, or garbage. */
+static int gen_fd(struct thr *t, int kind)
+{
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+	int fd = -1;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->nxfds && pct(r, 70)) {
+		int i = (int)rn(r, (uint32_t)c->nxfds);
+
+		for (int j = 0; j < c->nxfds; j++)
+			if (c->xfds[(i + j) % c->nxfds].kind == kind) {
+				i = (i + j) % c->nxfds;
+				break;
+			}
+		fd = c->xfds[i].fd;
+	} else if (pct(r, 50)) {
+		fd = c->fd;
+	} else {
+		fd = (const int[]){ -1, 0, 1, 2, 1023, INT32_MAX }[rn(r, 6)];
+	}
+	pthread_mutex_unlock(&c->lock);
+	return fd;
+}
+
+static void act_prime(struct thr *t)
+{
+	struct drm_prime_handle p = { 0 };
+	struct rng *r = &t->r;
+
+	if (pct(r, 50)) {
+		p.handle = gen_handle(t);
+		p.flags = pct(r, 70) ? DRM_CLOEXEC | (pct(r, 50) ? DRM_RDWR : 0) : (uint32_t)rnd(r);
+		p.fd = -1;
+		if (!xioctl(t, OP_PRIME_HANDLE_TO_FD, DRM_IOCTL_PRIME_HANDLE_TO_FD, &p, false) &&
+		    p.fd >= 0)
+			xfd_add(t, p.fd, XFD_PRIME);
+	} else {
+		p.fd = gen_fd(t, XFD_PRIME);
+		p.flags = pct(r, 90) ? 0 : (uint32_t)rnd(r);
+		xioctl(t, OP_PRIME_FD_TO_HANDLE, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p, false);
+	}
+}
+
+static void sobj_add(struct thr *t, uint32_t h)
+{
+	struct client *c = t->c;
+	bool keep;
+
+	pthread_mutex_lock(&c->lock);
+	keep = c->nsobjs < MAX_SOBJS;
+	if (keep)
+		c->sobjs[c->nsobjs++] = h;
+	pthread_mutex_unlock(&c->lock);
+	if (!keep) {
+		struct drm_syncobj_destroy d = { .handle = h };
+
+		xioctl(t, OP_SYNCOBJ_DESTROY, DRM_IOCTL_SYNCOBJ_DESTROY, &d, false);
+	}
+}
+
+static void sobj_del(struct client *c, uint32_t h)
+{
+	for (int i = 0; i < c->nsobjs; i++)
+		if (c->sobjs[i] == h) {
+			DEL(c->sobjs, c->nsobjs, i);
+			return;
+		}
+}
+
+/* An array of syncobj handles for WAIT, RESET, SIGNAL: maybe at a bad address. */
+static uint64_t gen_handles(struct thr *t, uint32_t *count)
+{
+	struct rng *r = &t->r;
+	uint32_t *h = (uint32_t *)(t->buf + 4096);
+	uint32_t n = pct(r, 85) ? 1 + rn(r, 4) : (const uint32_t[]){ 0, 64, 1024, 4096 }[rn(r, 4)];
+	bool ro;
+
+	for (uint32_t i = 0; i < n && i < 1024; i++)
+		h[i] = gen_syncobj(t);
+	*count = n;
+	if (n > 1024)
+		return (uint64_t)(uintptr_t)h;		/* runs into garbage, still mapped */
+	if (pct(r, 8))
+		return (uint64_t)(uintptr_t)bad_pointer(t, n * 4, &ro);
+	return (uint64_t)(uintptr_t)h;
+}
+
+static void act_syncobj(struct thr *t)
+{
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+
+	switch (rn(r, 9)) {
+	case 0:
+	case 1: {
+		struct drm_syncobj_create s = {
+			.flags = pct(r, 85) ? (pct(r, 30) ? DRM_SYNCOBJ_CREATE_SIGNALED : 0) :
+				 (uint32_t)rnd(r),
+		};
+
+		if (!xioctl(t, OP_SYNCOBJ_CREATE, DRM_IOCTL_SYNCOBJ_CREATE, &s, false))
+			sobj_add(t, s.handle);
+		break;
+	}
+	case 2: {
+		struct drm_syncobj_destroy s = { .handle = gen_syncobj(t), .pad = gen_pad(r) };
+
+		if (!xioctl(t, OP_SYNCOBJ_DESTROY, DRM_IOCTL_SYNCOBJ_DESTROY, &s, false)) {
+			pthread_mutex_lock(&c->lock);
+			sobj_del(c, s.handle);
+			pthread_mutex_unlock(&c->lock);
+		}
+		break;
+	}
+	case 3: {
+		struct drm_syncobj_wait w = { 0 };
+
+		w.handles = gen_handles(t, &w.count_handles);
+		w.timeout_nsec = deadline_in(r);
+		w.flags = pct(r, 90) ? (uint32_t)rnd(r) & 3 : (uint32_t)rnd(r);
+		w.pad = gen_pad(r);
+		xioctl(t, OP_SYNCOBJ_WAIT, DRM_IOCTL_SYNCOBJ_WAIT, &w, false);
+		break;
+	}
+	case 4: {
+		struct drm_syncobj_array a = { 0 };
+		bool sig = pct(r, 50);
+
+		a.handles = gen_handles(t, &a.count_handles);
+		a.pad = gen_pad(r);
+		xioctl(t, sig ? OP_SYNCOBJ_SIGNAL : OP_SYNCOBJ_RESET,
+		       sig ? DRM_IOCTL_SYNCOBJ_SIGNAL : DRM_IOCTL_SYNCOBJ_RESET, &a, false);
+		break;
+	}
+	case 5:
+	case 6: {
+		struct drm_syncobj_handle h = { .handle = gen_syncobj(t), .fd = -1 };
+		bool sync_file = pct(r, 60);
+
+		h.flags = pct(r, 90) ? (sync_file ? DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE :
+					0) : (uint32_t)rnd(r);
+		h.pad = gen_pad(r);
+		if (!xioctl(t, OP_SYNCOBJ_HANDLE_TO_FD, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h, false) &&
+		    h.fd >= 0)
+			xfd_add(t, h.fd, (h.flags & DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE) ?
+				XFD_SYNC_FILE : XFD_SYNCOBJ);
+		break;
+	}
+	case 7: {
+		struct drm_syncobj_handle h = { 0 };
+		bool import = pct(r, 50);
+
+		h.fd = gen_fd(t, import ? XFD_SYNC_FILE : XFD_SYNCOBJ);
+		h.flags = pct(r, 90) ? (import ? DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE : 0) :
+			  (uint32_t)rnd(r);
+		h.handle = import ? gen_syncobj(t) : (pct(r, 90) ? 0 : (uint32_t)rnd(r));
+		h.pad = gen_pad(r);
+		if (!xioctl(t, OP_SYNCOBJ_FD_TO_HANDLE, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h, false) &&
+		    !(h.flags & DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE))
+			sobj_add(t, h.handle);
+		break;
+	}
+	default: {
+		/* The driver has no timelines: these must be refused cleanly. */
+		struct drm_syncobj_timeline_wait w = { 0 };
+		uint64_t *points = (uint64_t *)(t->buf + 8192);
+
+		w.handles = gen_handles(t, &w.count_handles);
+		w.points = (uint64_t)(uintptr_t)points;
+		w.timeout_nsec = deadline_in(r);
+		w.flags = (uint32_t)rnd(r) & 7;
+		xioctl(t, OP_SYNCOBJ_TIMELINE, pct(r, 50) ? DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT :
+		       DRM_IOCTL_SYNCOBJ_QUERY, &w, false);
+		break;
+	}
+	}
+}
+
+/* Exported fds: fence info, poll, close. */
+static void act_xfd(struct thr *t)
+{
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+	struct xfd x;
+	int i;
+	uint64_t t0;
+
+	pthread_mutex_lock(&c->lock);
+	if (!c->nxfds) {
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	i = (int)rn(r, (uint32_t)c->nxfds);
+	x = c->xfds[i];
+	if (pct(r, 30))
+		DEL(c->xfds, c->nxfds, i);
+	else
+		i = -1;
+	pthread_mutex_unlock(&c->lock);
+
+	if (i >= 0) {
+		t0 = now_ns();
+		xrecord(t, OP_CLOSE, close(x.fd) ? errno : 0, t0);
+		return;
+	}
+	if (pct(r, 50)) {
+		struct sync_file_info info = { 0 };
+		struct sync_fence_info fi[2];
+
+		if (pct(r, 50)) {
+			info.num_fences = 1 + rn(r, 2);
+			info.sync_fence_info = (uint64_t)(uintptr_t)fi;
+		}
+		if (!xioctl_fd(t, OP_SYNC_FILE_INFO, x.fd, SYNC_IOC_FILE_INFO, &info, false) &&
+		    opt.verbose)
+			vlog(t, "  sync_file status %d fences %u", info.status, info.num_fences);
+	} else {
+		struct pollfd p = { .fd = x.fd, .events = POLLIN };
+
+		t0 = now_ns();
+		xrecord(t, OP_POLL, poll(&p, 1, 0) < 0 ? errno : 0, t0);
+	}
+}
+
+static void act_generic(struct thr *t)
+{
+	struct rng *r = &t->r;
+	char name[32], date[32], desc[64];
+
+	switch (rn(r, 6)) {
+	case 0: {
+		struct drm_version v = { 0 };
+		bool ro;
+
+		v.name_len = pct(r, 80) ? sizeof(name) : rn(r, 1u << 20);
+		v.name = pct(r, 80) ? name : bad_pointer(t, 32, &ro);
+		v.date_len = pct(r, 80) ? sizeof(date) : rn(r, 64);
+		v.date = pct(r, 85) ? date : bad_pointer(t, 32, &ro);
+		v.desc_len = pct(r, 80) ? sizeof(desc) : rn(r, 128);
+		v.desc = pct(r, 85) ? desc : bad_pointer(t, 32, &ro);
+		if (v.name_len > sizeof(name) && v.name == name)
+			v.name_len = sizeof(name);
+		if (v.date_len > sizeof(date) && v.date == date)
+			v.date_len = sizeof(date);
+		if (v.desc_len > sizeof(desc) && v.desc == desc)
+			v.desc_len = sizeof(desc);
+		xioctl(t, OP_VERSION, DRM_IOCTL_VERSION, &v, false);
+		break;
+	}
+	case 1: {
+		struct drm_get_cap g = { .capability = pct(r, 80) ? rn(r, 0x20) : rnd(r) };
+
+		xioctl(t, OP_GET_CAP, DRM_IOCTL_GET_CAP, &g, false);
+		break;
+	}
+	case 2: {
+		struct drm_set_client_cap s = { .capability = pct(r, 80) ? rn(r, 8) : rnd(r),
+						.value = pct(r, 70) ? rn(r, 3) : rnd(r) };
+
+		xioctl(t, OP_SET_CLIENT_CAP, DRM_IOCTL_SET_CLIENT_CAP, &s, false);
+		break;
+	}
+	default: {
+		/* Not for render nodes: -EACCES (or the like), never anything else. */
+		static const unsigned long cmds[] = {
+			DRM_IOCTL_GEM_FLINK, DRM_IOCTL_GEM_OPEN, DRM_IOCTL_GET_MAGIC,
+			DRM_IOCTL_SET_MASTER, DRM_IOCTL_DROP_MASTER, DRM_IOCTL_MODE_GETRESOURCES,
+			DRM_IOCTL_GET_UNIQUE, DRM_IOCTL_AUTH_MAGIC, DRM_IOCTL_MODE_CREATE_DUMB,
+			DRM_IOCTL_SET_VERSION,
+		};
+
+		memset(t->buf, 0, 256);
+		if (pct(r, 50))
+			((uint32_t *)t->buf)[0] = gen_handle(t);
+		xioctl(t, OP_NOT_RENDER, cmds[rn(r, sizeof(cmds) / sizeof(cmds[0]))], t->buf,
+		       false);
+		break;
+	}
+	}
+}
+
+/* ---- CPU mappings ---- */
+
+static void unmap_one(struct thr *t, struct map m)
+{
+	uint64_t t0 = now_ns();
+
+	xrecord(t, OP_MUNMAP, munmap(m.p, m.len) ? errno : 0, t0);
+}
+
+/* mmap() of an offset: of a BO, a USERD page, a pool, a stale one or garbage. */
+static void act_mmap(struct thr *t)
+{
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+	uint64_t off = gen_offset(t), len = PAGE, t0;
+	int prot = PROT_READ | PROT_WRITE, flags = MAP_SHARED;
+	void *p;
+
+	pthread_mutex_lock(&c->lock);
+	for (int i = 0; i < c->nbos; i++)
+		if (c->bos[i].mmap_off == off)
+			len = c->bos[i].size;
+	for (int i = 0; i < c->npools; i++)
+		if (c->pools[i].mmap_off == off)
+			len = c->pools[i].size;
+	pthread_mutex_unlock(&c->lock);
+	switch (rn(r, 12)) {
+	case 0:
+		len += PAGE;
+		break;
+	case 1:
+		len = 0;
+		break;
+	case 2:
+		len = PAGE;
+		break;
+	default:
+		break;
+	}
+	if (pct(r, 10))
+		prot = (const int[]){ PROT_READ, PROT_WRITE, PROT_NONE, PROT_READ | PROT_EXEC,
+				      PROT_READ | PROT_WRITE | PROT_EXEC }[rn(r, 5)];
+	if (pct(r, 8))
+		flags = MAP_PRIVATE;
+	t0 = now_ns();
+	p = mmap(NULL, len, prot, flags, __atomic_load_n(&c->fd, __ATOMIC_RELAXED), (off_t)off);
+	xrecord(t, OP_MMAP, p == MAP_FAILED ? errno : 0, t0);
+	if (p == MAP_FAILED)
+		return;
+	if (opt.verbose)
+		vlog(t, "  mapped %#" PRIx64 "+%#" PRIx64 " at %p", off, len, p);
+	pthread_mutex_lock(&c->lock);
+	if (map_add(c, p, len, prot, false) < 0) {
+		pthread_mutex_unlock(&c->lock);
+		unmap_one(t, (struct map){ .p = p, .len = len });
+		return;
+	}
+	/* A USERD page: remember it for pokes. */
+	for (int i = 0; i < c->nchans; i++)
+		if (c->chans[i].userd_off == off && c->chans[i].userd_map < 0 &&
+		    (prot & PROT_WRITE) && flags == MAP_SHARED)
+			c->chans[i].userd_map = c->next_map_id;
+	pthread_mutex_unlock(&c->lock);
+}
+
+static bool take_map(struct thr *t, struct map *out)
+{
+	struct client *c = t->c;
+	int i;
+
+	pthread_mutex_lock(&c->lock);
+	if (!c->nmaps) {
+		pthread_mutex_unlock(&c->lock);
+		return false;
+	}
+	i = (int)rn(&t->r, (uint32_t)c->nmaps);
+	*out = c->maps[i];
+	DEL(c->maps, c->nmaps, i);
+	pthread_mutex_unlock(&c->lock);
+	return true;
+}
+
+static void act_munmap(struct thr *t)
+{
+	struct map m;
+
+	if (take_map(t, &m))
+		unmap_one(t, m);
+}
+
+/* CPU reads and writes through a mapping (the table lock keeps munmap away). */
+static void act_memtouch(struct thr *t)
+{
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+	volatile uint32_t *w;
+	struct map *m;
+
+	pthread_mutex_lock(&c->lock);
+	if (!c->nmaps) {
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	m = &c->maps[rn(r, (uint32_t)c->nmaps)];
+	w = (volatile uint32_t *)m->p;
+	for (int i = 0, n = 1 + (int)rn(r, 8); i < n; i++) {
+		size_t at = (pct(r, 70) ? rn(r, PAGE / 4) : rn(r, (uint32_t)(m->len / 4))) %
+			    (m->len / 4);
+
+		if ((m->prot & PROT_WRITE) && (!c->clean || !m->bundle)) {
+			w[at] = pct(r, 50) ? (uint32_t)rnd(r) : rn(r, 16);
+			if (m->bundle)
+				c->dirty = true;
+		} else if (m->prot & PROT_READ) {
+			(void)w[at];
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* ---- channels that run work ---- */
+
+static int xcreate_bo(struct thr *t, uint64_t size, uint32_t *handle)
+{
+	struct drm_ppu_gem_create g = { .size = size };
+	int err = xioctl(t, OP_GEM_CREATE, DRM_IOCTL_PPU_GEM_CREATE, &g, true);
+
+	if (!err) {
+		done_gem_create(t, &g, 0);
+		*handle = g.handle;
+	}
+	return err;
+}
+
+/* A BO mapped by the CPU and bound with VA_ALLOC; the map id or -1. */
+static int map_bind_bo(struct thr *t, uint32_t handle, uint64_t size, uint32_t *va)
+{
+	struct drm_ppu_gem_mmap_offset o = { .handle = handle };
+	struct drm_ppu_vm_bind b = { .handle = handle, .flags = DRM_PPU_VM_BIND_VA_ALLOC,
+				     .size = size };
+	struct client *c = t->c;
+	uint64_t t0;
+	void *p;
+	int id;
+
+	if (xioctl(t, OP_GEM_MMAP_OFFSET, DRM_IOCTL_PPU_GEM_MMAP_OFFSET, &o, true))
+		return -1;
+	done_mmap_offset(t, &o, 0);
+	t0 = now_ns();
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 __atomic_load_n(&c->fd, __ATOMIC_RELAXED), (off_t)o.offset);
+	xrecord(t, OP_MMAP, p == MAP_FAILED ? errno : 0, t0);
+	if (p == MAP_FAILED)
+		return -1;
+	pthread_mutex_lock(&c->lock);
+	id = map_add(c, p, size, PROT_READ | PROT_WRITE, true);
+	pthread_mutex_unlock(&c->lock);
+	if (id < 0) {
+		unmap_one(t, (struct map){ .p = p, .len = size });
+		return -1;
+	}
+	if (xioctl(t, OP_VM_BIND, DRM_IOCTL_PPU_VM_BIND, &b, true))
+		return -1;
+	done_vm_bind(t, &b, 0);
+	*va = (uint32_t)b.va;
+	return id;
+}
+
+/*
+ * The valid way: ring (page 0) plus scratch (page 1), pushbuffer, pool, a
+ * channel on them and its USERD mapped.  Every object goes to the tables,
+ * so it is also fair game for everything else.
+ */
+static void act_setup(struct thr *t)
+{
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+	struct drm_ppu_sem_pool_create pc = { .count = 4 };
+	struct drm_ppu_chan_create cc = { 0 };
+	struct chan ch = { .bundle = true, .userd_map = -1 };
+	uint32_t entries;
+	uint64_t t0;
+	void *p;
+
+	if (xcreate_bo(t, 2 * PAGE, &ch.ring_handle) ||
+	    (ch.ring_map = map_bind_bo(t, ch.ring_handle, 2 * PAGE, &ch.ring_va)) < 0)
+		return;
+	if (xcreate_bo(t, 4 * PAGE, &ch.pb_handle) ||
+	    (ch.pb_map = map_bind_bo(t, ch.pb_handle, 4 * PAGE, &ch.pb_va)) < 0)
+		return;
+	if (xioctl(t, OP_SEM_POOL_CREATE, DRM_IOCTL_PPU_SEM_POOL_CREATE, &pc, true))
+		return;
+	done_pool_create(t, &pc, 0);
+	ch.pool_id = pc.pool;
+	ch.pool_va = (uint32_t)pc.va;
+
+	ch.log2 = 2 + rn(r, 6);
+	entries = 1u << ch.log2;
+	ch.slot_dw = 4 * PAGE / 4 / entries;
+	if (ch.slot_dw > 256)
+		ch.slot_dw = 256;
+	cc.log2_entries = ch.log2;
+	cc.gpfifo_va = ch.ring_va;
+	if (pct(r, 30)) {
+		cc.flags = DRM_PPU_CHAN_CREATE_PRIORITY;
+		cc.priority = rn(r, c->root ? 64 : 33);
+	}
+	if ((c->features & DRM_PPU_FEATURE_COMPUTE_ENGINE) && pct(r, 25)) {
+		uint32_t top = cc.flags ? cc.priority : DRM_PPU_CHAN_PRIORITY_NORMAL;
+
+		cc.flags |= DRM_PPU_CHAN_CREATE_COMPUTE;
+		cc.prio_min = rn(r, top + 1);
+		cc.max_depth = rn(r, 64 - top + 1);
+		if (!c->root && top + (cc.max_depth ? cc.max_depth : 1) - 1 > 32)
+			cc.max_depth = 1;
+	}
+	if (xioctl(t, OP_CHAN_CREATE, DRM_IOCTL_PPU_CHAN_CREATE, &cc, true))
+		return;
+	ch.chid = cc.chid;
+	ch.compute = !!(cc.flags & DRM_PPU_CHAN_CREATE_COMPUTE);
+	ch.userd_off = cc.userd_offset;
+
+	t0 = now_ns();
+	p = mmap(NULL, DRM_PPU_USERD_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 __atomic_load_n(&c->fd, __ATOMIC_RELAXED), (off_t)cc.userd_offset);
+	xrecord(t, OP_MMAP, p == MAP_FAILED ? errno : 0, t0);
+	pthread_mutex_lock(&c->lock);
+	if (p != MAP_FAILED) {
+		ch.userd_map = map_add(c, p, DRM_PPU_USERD_SIZE, PROT_READ | PROT_WRITE, true);
+		if (ch.userd_map < 0) {
+			pthread_mutex_unlock(&c->lock);
+			unmap_one(t, (struct map){ .p = p, .len = DRM_PPU_USERD_SIZE });
+			pthread_mutex_lock(&c->lock);
+		}
+	}
+	if (c->nchans < MAX_CHANS && !chan_find(c, ch.chid))
+		c->chans[c->nchans++] = ch;
+	pthread_mutex_unlock(&c->lock);
+	if (opt.verbose)
+		vlog(t, "  channel %u: ring %#x log2 %u pb %#x pool %u at %#x%s", ch.chid,
+		     ch.ring_va, ch.log2, ch.pb_va, ch.pool_id, ch.pool_va,
+		     ch.compute ? " compute" : "");
+}
+
+/* A header of a plausible method on a plausible subchannel. */
+static uint32_t plausible_header(struct rng *r, uint32_t *count)
+{
+	static const uint32_t methods[] = {
+		PPU_HOST_NOP, PPU_HOST_SEM_ADDR_LO, PPU_HOST_SEM_ADDR_HI, PPU_HOST_SEM_PAYLOAD_LO,
+		PPU_HOST_SEM_EXECUTE, PPU_HOST_NON_STALL_INTR, PPU_HOST_WFI, PPU_HOST_YIELD,
+		PPU_COPY_SRC_ADDR_LO, PPU_COPY_DST_ADDR_LO, PPU_COPY_LENGTH, PPU_COPY_SEM_ADDR_LO,
+		PPU_COPY_SEM_PAYLOAD, PPU_COPY_LAUNCH_DMA, PPU_COMPUTE_TMD_ADDR_LO,
+		PPU_COMPUTE_LAUNCH,
+	};
+	static const uint32_t ops[] = { PPU_MTHD_OP_INC, PPU_MTHD_OP_NONINC, PPU_MTHD_OP_IMMD,
+					PPU_MTHD_OP_ONEINC, 0, 2, 6, 7 };
+	uint32_t method = pct(r, 85) ? methods[rn(r, sizeof(methods) / sizeof(methods[0]))] :
+			  rn(r, 0x1000) & ~3u;
+	uint32_t op = pct(r, 90) ? ops[rn(r, 4)] : ops[rn(r, 8)];
+	uint32_t subch = pct(r, 80) ? (pct(r, 70) ? 0 : PPU_MTHD_SUBCH_COPY) : rn(r, 8);
+
+	*count = op == PPU_MTHD_OP_IMMD ? 0 : (pct(r, 90) ? 1 + rn(r, 8) : rn(r, 1u << 13));
+	if (op == PPU_MTHD_OP_IMMD)
+		return ppu_mthd_immd(method, rn(r, 1u << 13));
+	return ppu_mthd_sub(op, subch, method, *count);
+}
+
+/* Data for plausible methods: VAs of this file, small lengths, or garbage. */
+static uint32_t plausible_word(struct thr *t, const struct chan *ch)
+{
+	struct rng *r = &t->r;
+
+	switch (rn(r, 8)) {
+	case 0:
+		return ch->pool_va + 16 * rn(r, 5);
+	case 1:
+		return ch->ring_va + PAGE + rn(r, PAGE);
+	case 2:
+		return ch->pb_va + rn(r, 4 * PAGE);
+	case 3:
+		return rn(r, 4096);		/* a copy length, mostly */
+	case 4:
+		return 0;
+	case 5:
+		return (uint32_t)gen_va(t, NULL);
+	default:
+		return (uint32_t)rnd(r);
+	}
+}
+
+enum { SUB_VALID, SUB_PLAUSIBLE, SUB_GARBAGE };
+
+/*
+ * Writes one pushbuffer and GPFIFO entry into a submitting channel, moves
+ * GP_PUT and rings the doorbell; waits for a valid one's release.
+ */
+static void act_submit(struct thr *t)
+{
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+	struct chan *ch, cp;
+	struct map *ring, *pbm, *ud;
+	uint32_t entries, get, put, value = 0, kind, nb = 0;
+	uint32_t *pb;
+	struct ppu_pb b;
+	int idx[MAX_CHANS], err;
+
+	pthread_mutex_lock(&c->lock);
+	for (int i = 0; i < c->nchans; i++)
+		if (c->chans[i].bundle)
+			idx[nb++] = i;
+	if (!nb) {
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	ch = &c->chans[idx[rn(r, nb)]];
+	ring = map_find(c, ch->ring_map);
+	pbm = map_find(c, ch->pb_map);
+	ud = map_find(c, ch->userd_map);
+	if (!ring || !pbm || !ud) {
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	entries = 1u << ch->log2;
+	get = ((volatile uint32_t *)ud->p)[DRM_PPU_USERD_GP_GET / 4];
+	put = ch->put;
+	if ((put + 1) % entries == get % entries) {
+		pthread_mutex_unlock(&c->lock);
+		goto ring;		/* full: ring only */
+	}
+	kind = c->clean ? SUB_VALID : (pct(r, 50) ? SUB_VALID : (pct(r, 50) ? SUB_PLAUSIBLE :
+								    SUB_GARBAGE));
+	pb = (uint32_t *)pbm->p + put * ch->slot_dw;
+	ppu_pb_init(&b, pb, ch->slot_dw);
+	if (kind == SUB_VALID) {
+		uint32_t sem = ch->pool_va + 16 * rn(r, 4);
+
+		value = ++ch->seq;
+		if (pct(r, 20))
+			ppu_pb_push(&b, ppu_mthd_immd(pct(r, 50) ? PPU_HOST_NOP : PPU_HOST_YIELD, 0));
+		if (!ch->compute && pct(r, 40)) {
+			uint32_t len = 1 + rn(r, PAGE / 2);
+
+			ppu_pb_copy(&b, ch->ring_va + PAGE, ch->ring_va + PAGE + PAGE / 2, len,
+				    pct(r, 50) ? PPU_LAUNCH_DMA_SEMAPHORE_RELEASE :
+				    PPU_LAUNCH_DMA_SEMAPHORE_RELEASE_TIMESTAMP, sem, value, 1);
+		} else {
+			ppu_pb_sem(&b, sem, value, ppu_sem_release_op(0, pct(r, 30), 0));
+			ppu_pb_nonstall(&b);
+		}
+		ch->seq = value;
+		value |= (uint32_t)(sem - ch->pool_va) << 24;	/* remember the semaphore */
+	} else if (kind == SUB_PLAUSIBLE) {
+		for (int n = 1 + (int)rn(r, 6); n > 0 && b.len < b.cap; n--) {
+			uint32_t count;
+
+			ppu_pb_push(&b, plausible_header(r, &count));
+			for (uint32_t i = 0; i < count && i < 16 && b.len < b.cap; i++)
+				ppu_pb_push(&b, plausible_word(t, ch));
+		}
+		c->dirty = true;
+	} else {
+		for (uint32_t n = 1 + rn(r, ch->slot_dw); n > 0; n--)
+			ppu_pb_push(&b, (uint32_t)rnd(r));
+		c->dirty = true;
+	}
+	{
+		uint32_t *e = (uint32_t *)ring->p + 2 * put;
+		uint32_t len = b.len;
+
+		if (kind != SUB_VALID && pct(r, 20))
+			len = pct(r, 50) ? 0 : rn(r, 1u << 21);
+		ppu_gp_entry(e, ch->pb_va + put * ch->slot_dw * 4, len, pct(r, 10));
+		if (kind != SUB_VALID && pct(r, 15)) {
+			e[rn(r, 2)] ^= 1u << rn(r, 32);
+		}
+	}
+	put = (put + 1) % entries;
+	ch->put = put;
+	__sync_synchronize();
+	if (kind != SUB_VALID && pct(r, 10))
+		put = pct(r, 50) ? entries + rn(r, 16) : (uint32_t)rnd(r);
+	((volatile uint32_t *)ud->p)[DRM_PPU_USERD_GP_PUT / 4] = put;
+	__sync_synchronize();
+	cp = *ch;
+	t->st->submits[kind]++;
+	pthread_mutex_unlock(&c->lock);
+
+	{
+		struct drm_ppu_doorbell db = { .chid = cp.chid };
+
+		err = xioctl(t, OP_DOORBELL, DRM_IOCTL_PPU_DOORBELL, &db, true);
+		done_doorbell(t, &db, err);
+	}
+	if (kind == SUB_VALID && !err) {
+		struct drm_ppu_sem_wait w = {
+			.pool = cp.pool_id, .index = (value >> 24) / 16, .value = value & 0xffffff,
+			.cond = DRM_PPU_SEM_WAIT_GEQ, .flags = DRM_PPU_SEM_WAIT_CHAN,
+			.chid = cp.chid,
+			.timeout_ns = (int64_t)(now_ns() + 2000000 + rn(r, 20000000)),
+		};
+
+		err = xioctl(t, OP_SEM_WAIT, DRM_IOCTL_PPU_SEM_WAIT, &w, true);
+		if (!err)
+			t->st->waits_ok++;
+		else if (err == ETIME)
+			t->st->waits_timeout++;
+		done_sem_wait(t, &w, err);
+	}
+	return;
+ring: {
+		struct drm_ppu_doorbell db = { .chid = ch->chid };
+
+		err = xioctl(t, OP_DOORBELL, DRM_IOCTL_PPU_DOORBELL, &db, true);
+		done_doorbell(t, &db, err);
+	}
+}
+
+/* Garbage GP_PUT / GP_GET / anything in a USERD page, then maybe a doorbell. */
+static void act_userd_poke(struct thr *t)
+{
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+	struct map *ud = NULL;
+	uint32_t chid = 0;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->clean || !c->nchans) {
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	{
+		struct chan *ch = &c->chans[rn(r, (uint32_t)c->nchans)];
+
+		chid = ch->chid;
+		ud = map_find(c, ch->userd_map);
+	}
+	if (ud) {
+		volatile uint32_t *w = (volatile uint32_t *)ud->p;
+
+		w[pct(r, 70) ? 0 : (pct(r, 50) ? 1 : rn(r, PAGE / 4))] =
+			pct(r, 50) ? rn(r, 64) : (uint32_t)rnd(r);
+		c->dirty = true;
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (ud && pct(r, 70)) {
+		struct drm_ppu_doorbell db = { .chid = chid };
+
+		xioctl(t, OP_DOORBELL, DRM_IOCTL_PPU_DOORBELL, &db, true);
+	}
+}
+
+/* ---- files ---- */
+
+static int open_node(struct thr *t)
+{
+	uint64_t t0 = now_ns();
+	int fd = open(node_path, O_RDWR | O_CLOEXEC);
+
+	xrecord(t, OP_OPEN, fd < 0 ? errno : 0, t0);
+	return fd;
+}
+
+/* Close the file (its objects go with it) and open a new one. */
+static void act_reopen(struct thr *t)
+{
+	struct client *c = t->c;
+	int old, fd = open_node(t);
+	uint64_t t0;
+
+	pthread_mutex_lock(&c->lock);
+	for (int i = 0; i < c->nbos; i++)
+		stale_add(c, c->bos[i].handle, 0, 0, c->bos[i].mmap_off, 0);
+	for (int i = 0; i < c->nchans; i++)
+		stale_add(c, 0, c->chans[i].chid, 0, c->chans[i].userd_off, c->chans[i].ring_va);
+	for (int i = 0; i < c->npools; i++)
+		stale_add(c, 0, 0, c->pools[i].id, c->pools[i].mmap_off, c->pools[i].va);
+	c->nbos = c->nvas = c->nchans = c->npools = c->nsobjs = 0;
+	for (int i = 0; i < c->nmaps; i++)
+		c->maps[i].bundle = false;
+	old = c->fd;
+	/* A failed open leaves -1: calls fail with EBADF until the next reopen. */
+	__atomic_store_n(&c->fd, fd, __ATOMIC_RELAXED);
+	c->gen++;
+	c->clean = pct(&t->r, 35);
+	c->dirty = false;
+	pthread_mutex_unlock(&c->lock);
+	if (old >= 0) {
+		t0 = now_ns();
+		xrecord(t, OP_CLOSE, close(old) ? errno : 0, t0);
+	}
+	if (opt.verbose)
+		vlog(t, "  file %u: fd %d%s", c->gen, fd, c->clean ? " (clean)" : "");
+}
+
+/* ---- the racing thread: destroy what the main thread is using ---- */
+
+static void *racer_main(void *arg)
+{
+	struct thr *t = arg;
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+
+	while (!c->stop) {
+		int k = (int)rn(r, 16);
+
+		usleep(200 + rn(r, 3000));
+		pthread_mutex_lock(&c->lock);
+		if (k < 3 && c->nchans) {
+			int i = (int)rn(r, (uint32_t)c->nchans);
+			struct drm_ppu_chan_destroy d = { .chid = c->chans[i].chid };
+
+			DEL(c->chans, c->nchans, i);
+			pthread_mutex_unlock(&c->lock);
+			done_chan_destroy(t, &d, xioctl(t, OP_CHAN_DESTROY, DRM_IOCTL_PPU_CHAN_DESTROY,
+							&d, true));
+		} else if (k < 5 && c->npools) {
+			struct drm_ppu_sem_pool_destroy d = {
+				.pool = c->pools[rn(r, (uint32_t)c->npools)].id,
+			};
+
+			pool_del(c, d.pool);
+			pthread_mutex_unlock(&c->lock);
+			xioctl(t, OP_SEM_POOL_DESTROY, DRM_IOCTL_PPU_SEM_POOL_DESTROY, &d, true);
+		} else if (k < 8 && c->nbos) {
+			int i = (int)rn(r, (uint32_t)c->nbos);
+			struct drm_gem_close gc = { .handle = c->bos[i].handle };
+
+			DEL(c->bos, c->nbos, i);
+			pthread_mutex_unlock(&c->lock);
+			xioctl(t, OP_GEM_CLOSE, DRM_IOCTL_GEM_CLOSE, &gc, false);
+		} else if (k < 10 && c->nvas) {
+			int i = (int)rn(r, (uint32_t)c->nvas);
+			struct drm_ppu_vm_unbind u = { .va = c->vas[i].va, .size = c->vas[i].size };
+
+			if (bundle_va(c, u.va))
+				c->dirty = true;
+			DEL(c->vas, c->nvas, i);
+			pthread_mutex_unlock(&c->lock);
+			xioctl(t, OP_VM_UNBIND, DRM_IOCTL_PPU_VM_UNBIND, &u, true);
+		} else if (k < 12 && c->nmaps) {
+			pthread_mutex_unlock(&c->lock);
+			act_munmap(t);
+		} else if (k < 14 && c->nsobjs) {
+			int i = (int)rn(r, (uint32_t)c->nsobjs);
+			struct drm_syncobj_destroy d = { .handle = c->sobjs[i] };
+
+			DEL(c->sobjs, c->nsobjs, i);
+			pthread_mutex_unlock(&c->lock);
+			xioctl(t, OP_SYNCOBJ_DESTROY, DRM_IOCTL_SYNCOBJ_DESTROY, &d, false);
+		} else if (k < 15 && c->nxfds) {
+			int i = (int)rn(r, (uint32_t)c->nxfds), fd = c->xfds[i].fd;
+			uint64_t t0;
+
+			DEL(c->xfds, c->nxfds, i);
+			pthread_mutex_unlock(&c->lock);
+			t0 = now_ns();
+			xrecord(t, OP_CLOSE, close(fd) ? errno : 0, t0);
+		} else {
+			pthread_mutex_unlock(&c->lock);
+		}
+	}
+	return NULL;
+}
+
+/* ---- the main loop ---- */
+
+enum {
+	A_GET_PARAM, A_GEM_CREATE, A_MMAP_OFFSET, A_VM_BIND, A_VM_UNBIND, A_CHAN_CREATE,
+	A_CHAN_DESTROY, A_DOORBELL, A_CHAN_STATUS, A_POOL_CREATE, A_POOL_DESTROY, A_SEM_WAIT,
+	A_SEM_FENCE, A_BAD_NR, A_GEM_CLOSE, A_PRIME, A_SYNCOBJ, A_XFD, A_GENERIC, A_MMAP,
+	A_MUNMAP, A_MEMTOUCH, A_SETUP, A_SUBMIT, A_USERD_POKE, A_REOPEN, NACTIONS
+};
+
+static const struct {
+	const char *name;
+	unsigned int weight;
+} actions[NACTIONS] = {
+	[A_GET_PARAM] = { "get_param", 60 },	[A_GEM_CREATE] = { "gem_create", 90 },
+	[A_MMAP_OFFSET] = { "mmap_offset", 50 }, [A_VM_BIND] = { "vm_bind", 90 },
+	[A_VM_UNBIND] = { "vm_unbind", 50 },	[A_CHAN_CREATE] = { "chan_create", 40 },
+	[A_CHAN_DESTROY] = { "chan_destroy", 25 }, [A_DOORBELL] = { "doorbell", 30 },
+	[A_CHAN_STATUS] = { "chan_status", 30 }, [A_POOL_CREATE] = { "pool_create", 40 },
+	[A_POOL_DESTROY] = { "pool_destroy", 25 }, [A_SEM_WAIT] = { "sem_wait", 40 },
+	[A_SEM_FENCE] = { "sem_fence", 35 },	[A_BAD_NR] = { "bad_nr", 15 },
+	[A_GEM_CLOSE] = { "gem_close", 45 },	[A_PRIME] = { "prime", 10 },
+	[A_SYNCOBJ] = { "syncobj", 70 },	[A_XFD] = { "xfd", 15 },
+	[A_GENERIC] = { "generic", 20 },	[A_MMAP] = { "mmap", 40 },
+	[A_MUNMAP] = { "munmap", 20 },		[A_MEMTOUCH] = { "memtouch", 30 },
+	[A_SETUP] = { "setup", 12 },		[A_SUBMIT] = { "submit", 70 },
+	[A_USERD_POKE] = { "userd_poke", 12 },	[A_REOPEN] = { "reopen", 2 },
+};
+
+static void run_action(struct thr *t, int a)
+{
+	switch (a) {
+	case A_GET_PARAM: run_ioc(t, &iocs[I_GET_PARAM]); break;
+	case A_GEM_CREATE: run_ioc(t, &iocs[I_GEM_CREATE]); break;
+	case A_MMAP_OFFSET: run_ioc(t, &iocs[I_MMAP_OFFSET]); break;
+	case A_VM_BIND: run_ioc(t, &iocs[I_VM_BIND]); break;
+	case A_VM_UNBIND: run_ioc(t, &iocs[I_VM_UNBIND]); break;
+	case A_CHAN_CREATE: run_ioc(t, &iocs[I_CHAN_CREATE]); break;
+	case A_CHAN_DESTROY: run_ioc(t, &iocs[I_CHAN_DESTROY]); break;
+	case A_DOORBELL: run_ioc(t, &iocs[I_DOORBELL]); break;
+	case A_CHAN_STATUS: run_ioc(t, &iocs[I_CHAN_STATUS]); break;
+	case A_POOL_CREATE: run_ioc(t, &iocs[I_POOL_CREATE]); break;
+	case A_POOL_DESTROY: run_ioc(t, &iocs[I_POOL_DESTROY]); break;
+	case A_SEM_WAIT: run_ioc(t, &iocs[I_SEM_WAIT]); break;
+	case A_SEM_FENCE: run_ioc(t, &iocs[I_SEM_FENCE]); break;
+	case A_BAD_NR: act_bad_nr(t); break;
+	case A_GEM_CLOSE: act_gem_close(t); break;
+	case A_PRIME: act_prime(t); break;
+	case A_SYNCOBJ: act_syncobj(t); break;
+	case A_XFD: act_xfd(t); break;
+	case A_GENERIC: act_generic(t); break;
+	case A_MMAP: act_mmap(t); break;
+	case A_MUNMAP: act_munmap(t); break;
+	case A_MEMTOUCH: act_memtouch(t); break;
+	case A_SETUP: act_setup(t); break;
+	case A_SUBMIT: act_submit(t); break;
+	case A_USERD_POKE: act_userd_poke(t); break;
+	case A_REOPEN: act_reopen(t); break;
+	}
+}
+
+static int pick_action(struct thr *t)
+{
+	static unsigned int total;
+	unsigned int x;
+
+	if (!total)
+		for (int a = 0; a < NACTIONS; a++)
+			if (!opt.ops_mask || (opt.ops_mask & (1ull << a)))
+				total += actions[a].weight;
+	x = rn(&t->r, total);
+	for (int a = 0; a < NACTIONS; a++) {
+		if (opt.ops_mask && !(opt.ops_mask & (1ull << a)))
+			continue;
+		if (x < actions[a].weight)
+			return a;
+		x -= actions[a].weight;
+	}
+	return A_GET_PARAM;
+}
+
+static void thr_init(struct thr *t, struct client *c, int slot, uint64_t seed, bool racer)
+{
+	t->c = c;
+	t->st = &sh->st[c->idx][slot];
+	t->racer = racer;
+	rng_seed(&t->r, seed);
+	snprintf(t->tag, sizeof(t->tag), "c%d%s", c->idx, racer ? "r" : "");
+	t->buf = aligned_alloc(PAGE, ARGBUF);
+	t->bad = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!t->buf || t->bad == MAP_FAILED)
+		die("out of memory");
+	mprotect(t->bad + PAGE, PAGE, PROT_NONE);
+	munmap(t->bad + 3 * PAGE, PAGE);
+}
+
+static int client_main(int idx, uint64_t budget, double deadline)
+{
+	struct client *c = calloc(1, sizeof(*c));
+	struct thr *t;
+	pthread_t racer;
+	int mode = idx == 0 ? 0 : (idx % 3 == 2 ? 2 : 1);	/* 0 root, 1 drop after, 2 before */
+	uint64_t seed = opt.seed + (uint64_t)idx;
+
+	if (!c)
+		die("out of memory");
+	c->idx = idx;
+	c->budget = budget;
+	c->deadline = deadline;
+	c->fd = -1;
+	pthread_mutex_init(&c->lock, NULL);
+	t = &c->main;
+	thr_init(t, c, 0, seed, false);
+	thr_init(&c->racer, c, 1, seed ^ 0x5bd1e9955bd1e995ull, true);
+
+	if (mode == 2 && getuid() == 0 && (setgid(65534) || setuid(65534)))
+		die("client %d: cannot drop privileges: %s", idx, strerror(errno));
+	c->fd = open_node(t);
+	if (c->fd < 0) {
+		fprintf(stderr, PROG ": client %d: cannot open %s: %s\n", idx, node_path,
+			strerror(errno));
+		return 1;
+	}
+	if (mode == 1 && getuid() == 0 && (setgid(65534) || setuid(65534)))
+		die("client %d: cannot drop privileges: %s", idx, strerror(errno));
+	c->root = geteuid() == 0;
+
+	/* The device, and the values GET_PARAM must keep returning. */
+	for (uint32_t p = 0; p <= DRM_PPU_PARAM_THREAD_RECORD_BYTES; p++) {
+		struct drm_ppu_get_param gp = { .param = p };
+
+		if (xioctl(t, OP_GET_PARAM, DRM_IOCTL_PPU_GET_PARAM, &gp, true))
+			die("client %d: GET_PARAM %u failed", idx, p);
+		c->caps[p] = gp.value;
+	}
+	c->nchan = (uint32_t)c->caps[DRM_PPU_PARAM_NUM_CHANNELS];
+	c->nuser = (uint32_t)c->caps[DRM_PPU_PARAM_NUM_USER_CHANNELS];
+	c->features = c->caps[DRM_PPU_PARAM_FEATURES];
+	c->lmem = c->caps[DRM_PPU_PARAM_LOCAL_MEM_SIZE];
+	c->clean = pct(&t->r, 35);
+	printf("fuzz: client %d pid %d seed %" PRIu64 " uid %d%s: %u channels (%u for users), "
+	       "features %#" PRIx64 ", local memory %" PRIu64 " MiB, %" PRIu64 " calls\n", idx,
+	       getpid(), seed, (int)geteuid(), mode == 1 ? " (dropped after open)" :
+	       mode == 2 ? " (dropped before open)" : "", c->nchan, c->nuser, c->features,
+	       c->lmem >> 20, budget);
+	fflush(stdout);
+	sh->started[idx] = 1;
+
+	if (opt.race && pthread_create(&racer, NULL, racer_main, &c->racer))
+		die("client %d: cannot start the racing thread", idx);
+	while (t->seq < budget && now_s() < deadline)
+		run_action(t, pick_action(t));
+	c->stop = true;
+	if (opt.race)
+		pthread_join(racer, NULL);
+	if (c->fd >= 0) {
+		uint64_t t0 = now_ns();
+
+		xrecord(t, OP_CLOSE, close(c->fd) ? errno : 0, t0);
+	}
+	sh->done[idx] = 1;
+	return 0;
+}
+
+/* ---- the parent ---- */
+
+static void print_stacks(pid_t pid)
+{
+	char path[320], buf[4096];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		FILE *f;
+		size_t n;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stack", (int)pid, de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		buf[n] = 0;
+		fclose(f);
+		printf("fuzz: task %s of pid %d, kernel stack:\n%s", de->d_name, (int)pid, buf);
+	}
+	closedir(d);
+}
+
+static void print_report(double secs)
+{
+	static struct stats tot;
+	uint64_t calls = 0;
+
+	memset(&tot, 0, sizeof(tot));
+	for (int k = 0; k < opt.children; k++)
+		for (int s = 0; s < 2; s++) {
+			struct stats *st = &sh->st[k][s];
+
+			for (int op = 0; op < NOPS; op++) {
+				for (int e = 0; e < NERR; e++)
+					tot.n[op][e] += st->n[op][e];
+				tot.ns[op] += st->ns[op];
+				if (st->ns_max[op] > tot.ns_max[op])
+					tot.ns_max[op] = st->ns_max[op];
+				tot.unexpected[op] += st->unexpected[op];
+			}
+			for (int m = 0; m < NMODES; m++)
+				tot.modes[m] += st->modes[m];
+			for (int i = 0; i < 3; i++)
+				tot.submits[i] += st->submits[i];
+			tot.violations += st->violations;
+			tot.waits_ok += st->waits_ok;
+			tot.waits_timeout += st->waits_timeout;
+			tot.destroy_timeouts += st->destroy_timeouts;
+		}
+
+	printf("fuzz: %-20s %8s %9s %9s  %s\n", "call", "count", "mean_us", "max_us",
+	       "results");
+	for (int op = 0; op < NOPS; op++) {
+		uint64_t n = 0;
+		char res[512];
+		size_t len = 0;
+
+		for (int e = 0; e < NERR; e++)
+			n += tot.n[op][e];
+		if (!n)
+			continue;
+		calls += n;
+		res[0] = 0;
+		for (int e = 0; e < NERR && len + 32 < sizeof(res); e++)
+			if (tot.n[op][e])
+				len += (size_t)snprintf(res + len, sizeof(res) - len, "%s%s %u",
+							len ? ", " : "",
+							e == NERR - 1 ? "other" : err_name(e),
+							tot.n[op][e]);
+		printf("fuzz: %-20s %8" PRIu64 " %9.1f %9.1f  %s\n", op_names[op], n,
+		       (double)tot.ns[op] / (double)n / 1e3, (double)tot.ns_max[op] / 1e3, res);
+	}
+	printf("fuzz: modes:");
+	for (int m = 0; m < NMODES; m++)
+		printf(" %s %" PRIu64, mode_names[m], tot.modes[m]);
+	printf("\nfuzz: submissions: valid %" PRIu64 " plausible %" PRIu64 " garbage %" PRIu64
+	       "; waits for valid ones: done %" PRIu64 ", timed out %" PRIu64 "\n",
+	       tot.submits[0], tot.submits[1], tot.submits[2], tot.waits_ok, tot.waits_timeout);
+	{
+		uint64_t unexpected = 0;
+
+		for (int op = 0; op < NOPS; op++)
+			unexpected += tot.unexpected[op];
+		printf("fuzz: violations %" PRIu64 ", undocumented errors %" PRIu64
+		       ", channel destroy timeouts %" PRIu64 "\n", tot.violations, unexpected,
+		       tot.destroy_timeouts);
+	}
+	printf("fuzz: calls %" PRIu64 ", calls/s %.0f\n", calls, secs > 0 ? (double)calls / secs : 0);
+	fflush(stdout);
+	if (opt.strict && tot.violations)
+		exit(4);
+}
+
+static uint64_t parse_ops(const char *list)
+{
+	uint64_t mask = 0;
+	char *dup = strdup(list), *save = NULL;
+
+	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int a;
+
+		for (a = 0; a < NACTIONS; a++)
+			if (!strcmp(tok, actions[a].name))
+				break;
+		if (a == NACTIONS) {
+			fprintf(stderr, PROG ": unknown action \"%s\"; actions:", tok);
+			for (a = 0; a < NACTIONS; a++)
+				fprintf(stderr, " %s", actions[a].name);
+			fprintf(stderr, "\n");
+			exit(2);
+		}
+		mask |= 1ull << a;
+	}
+	free(dup);
+	return mask;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: " PROG " [--seed S] [--calls N] [--children K] [--time-limit SEC]\n"
+		"                [--stall SEC] [--no-race] [--ops a,b,...] [--strict] [--no-chmod] [-v]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "seed", required_argument, NULL, 's' },
+		{ "calls", required_argument, NULL, 'n' },
+		{ "children", required_argument, NULL, 'k' },
+		{ "time-limit", required_argument, NULL, 't' },
+		{ "stall", required_argument, NULL, 'S' },
+		{ "no-race", no_argument, NULL, 'R' },
+		{ "ops", required_argument, NULL, 'o' },
+		{ "strict", no_argument, NULL, 'x' },
+		{ "no-chmod", no_argument, NULL, 'C' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool have_seed = false, hung = false, crashed = false, failed = false;
+	pid_t pids[MAX_CHILDREN];
+	uint64_t last[MAX_CHILDREN];
+	double t0, deadline, last_t[MAX_CHILDREN];
+	int alive, ch, fd;
+
+	while ((ch = getopt_long(argc, argv, "s:n:k:t:vh", lopts, NULL)) != -1) {
+		char *end = NULL;
+
+		switch (ch) {
+		case 's':
+			opt.seed = strtoull(optarg, &end, 0);
+			have_seed = true;
+			break;
+		case 'n':
+			opt.calls = strtoull(optarg, &end, 0);
+			break;
+		case 'k':
+			opt.children = (int)strtol(optarg, &end, 0);
+			if (opt.children < 1 || opt.children > MAX_CHILDREN)
+				usage();
+			break;
+		case 't':
+			opt.time_limit = strtod(optarg, &end);
+			break;
+		case 'S':
+			opt.stall_s = (int)strtol(optarg, &end, 0);
+			break;
+		case 'R':
+			opt.race = false;
+			break;
+		case 'o':
+			opt.ops_mask = parse_ops(optarg);
+			break;
+		case 'x':
+			opt.strict = true;
+			break;
+		case 'C':
+			opt.chmod_node = false;
+			break;
+		case 'v':
+			opt.verbose++;
+			break;
+		default:
+			usage();
+		}
+		if (end && *end)
+			usage();
+	}
+	if (optind != argc)
+		usage();
+	if (!have_seed)
+		opt.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
+
+	printf("fuzz: seed %" PRIu64 " calls %" PRIu64 " children %d time-limit %g%s\n", opt.seed,
+	       opt.calls, opt.children, opt.time_limit, opt.race ? "" : " no-race");
+	fflush(stdout);
+
+	fd = ppu_open_render_node(node_path, sizeof(node_path));
+	if (fd < 0)
+		die("no render node of driver \"ppu\" in /dev/dri (is ppu.ko loaded?)");
+	close(fd);
+	if (opt.chmod_node && geteuid() == 0 && opt.children > 2) {
+		/* Clients that drop privileges before opening need to be let in. */
+		if (chmod(node_path, 0666))
+			die("chmod %s: %s", node_path, strerror(errno));
+		printf("fuzz: made %s world read-writable for unprivileged clients\n", node_path);
+	}
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		die("cannot map the shared statistics: %s", strerror(errno));
+
+	t0 = now_s();
+	deadline = opt.time_limit > 0 ? t0 + opt.time_limit : 1e300;
+	fflush(stdout);
+	for (int k = 0; k < opt.children; k++) {
+		uint64_t budget = opt.calls / (uint64_t)opt.children +
+				  ((uint64_t)k < opt.calls % (uint64_t)opt.children);
+
+		pids[k] = fork();
+		if (pids[k] < 0)
+			die("fork: %s", strerror(errno));
+		if (!pids[k]) {
+			int ret = client_main(k, budget, deadline);
+
+			fflush(stdout);
+			_exit(ret);
+		}
+		last[k] = 0;
+		last_t[k] = t0;
+	}
+
+	/* Wait; a client without progress for --stall seconds is hung. */
+	alive = opt.children;
+	while (alive) {
+		int status;
+		pid_t pid = waitpid(-1, &status, WNOHANG);
+
+		if (pid > 0) {
+			int k;
+
+			for (k = 0; k < opt.children && pids[k] != pid; k++)
+				;
+			if (k == opt.children)
+				continue;
+			pids[k] = 0;
+			alive--;
+			if (WIFSIGNALED(status)) {
+				printf("fuzz: client %d (seed %" PRIu64 ") died by signal %d (%s)%s\n", k,
+				       opt.seed + (uint64_t)k, WTERMSIG(status),
+				       strsignal(WTERMSIG(status)), hung ? " (killed as hung)" : "");
+				if (WTERMSIG(status) != SIGKILL || !hung)
+					crashed = true;
+			} else if (WEXITSTATUS(status)) {
+				printf("fuzz: client %d exited with %d\n", k, WEXITSTATUS(status));
+				failed = true;
+			}
+			continue;
+		}
+		usleep(100000);
+		for (int k = 0; k < opt.children; k++) {
+			double now = now_s();
+
+			if (!pids[k])
+				continue;
+			if (sh->progress[k] != last[k]) {
+				last[k] = sh->progress[k];
+				last_t[k] = now;
+			} else if (now - last_t[k] > opt.stall_s) {
+				printf("fuzz: client %d (seed %" PRIu64 ") made no call for %d s after "
+				       "call %" PRIu64 ": hung\n", k, opt.seed + (uint64_t)k,
+				       opt.stall_s, last[k]);
+				print_stacks(pids[k]);
+				hung = true;
+				kill(pids[k], SIGKILL);
+				last_t[k] = now + 1e9;
+			}
+		}
+	}
+	print_report(now_s() - t0);
+	if (hung)
+		return 3;
+	if (crashed)
+		return 2;
+	return failed ? 1 : 0;
+}

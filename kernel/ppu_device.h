@@ -140,6 +140,8 @@ struct ppu_fault_rec {
  * @dbg_lock: serialises users of the select-register debug windows
  *            (TASK_DBG_SEL, CU_DBG_SEL) so that a select and the reads
  *            after it are not interleaved with another reader's
+ * @inv_lock: serialises MMU invalidates with their handshake, so that each
+ *            waits only for what was translated before its own
  * @fault_work: logs faults outside the interrupt handler
  * @fault_lock: protects @fault_log and @fault_count
  * @fault_log: ring of the last PPU_FAULT_LOG_SIZE faults
@@ -176,6 +178,7 @@ struct ppu_device {
 	u32 chan_gen[PPU_MAX_CHANNELS];
 
 	struct mutex dbg_lock;
+	struct mutex inv_lock;
 
 	struct work_struct fault_work;
 	spinlock_t fault_lock;

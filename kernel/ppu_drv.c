@@ -229,6 +229,7 @@ static int ppu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	pci_set_drvdata(pdev, ppu);
 	ppu_chan_init(ppu);
 	mutex_init(&ppu->dbg_lock);
+	mutex_init(&ppu->inv_lock);
 
 	ret = pcim_enable_device(pdev);
 	if (ret) {

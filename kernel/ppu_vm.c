@@ -14,10 +14,18 @@
  * are pinned and DMA-mapped by the first bind and stay so until the BO is
  * freed; a local-memory BO is one contiguous range (leaves without SYS).
  * The driver's own address space (kernel channel) also maps physical
- * ranges directly, without a BO.  Unbind
- * clears the leaves and invalidates the whole TLB (one register write).
+ * ranges directly, without a BO.  Unbind clears the leaves and
+ * invalidates the whole TLB (one register write), and with the hardware's
+ * handshake (CAP_FEATURES.INV_DRAIN) waits until MMU_STATUS.INV_PENDING
+ * is clear, i.e. until no engine can still access the old pages, before the
+ * BO reference goes: an engine that translated before the invalidate (a
+ * copy under way holds its page translations) would otherwise write into
+ * pages the kernel may already have given to someone else.  If the PPU
+ * does not confirm in time, the BOs and tables are kept, never freed.
  */
+#include <linux/delay.h>
 #include <linux/dma-mapping.h>
+#include <linux/moduleparam.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/scatterlist.h>
@@ -111,19 +119,53 @@ static void ppu_pt_free(struct ppu_vm *vm, struct ppu_pt *pt)
 	pt->cpu = NULL;
 }
 
-/* Drop every TLB entry: the PPU may have cached leaves we changed. */
-static void ppu_vm_invalidate(struct ppu_vm *vm)
+static unsigned int inv_timeout_ms = 2000;
+module_param(inv_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(inv_timeout_ms,
+		 "How long to wait for the PPU to confirm an MMU invalidate before keeping the unmapped pages forever (default 2000)");
+
+/*
+ * Drop every TLB entry (the PPU may have cached leaves we changed) and wait
+ * for the handshake.  Return: 0 once nothing can use the old leaves, or
+ * -ETIMEDOUT: then the caller must not free what they pointed to.
+ */
+static int ppu_vm_invalidate(struct ppu_vm *vm)
 {
-	int idx;
+	struct ppu_device *ppu = vm->ppu;
+	unsigned long deadline;
+	int idx, ret = 0;
 
 	if (!vm->tlb_dirty)
-		return;
+		return 0;
 	/* An unplugged device has no TLB to worry about. */
-	if (drm_dev_enter(&vm->ppu->drm, &idx)) {
-		ppu_write(vm->ppu, PPU_REG_MMU_CTRL,
-			  PPU_FSET(PPU_MMU_CTRL_INVALIDATE, 1));
-		drm_dev_exit(idx);
+	if (!drm_dev_enter(&ppu->drm, &idx))
+		return 0;
+	mutex_lock(&ppu->inv_lock);
+	ppu_write(ppu, PPU_REG_MMU_CTRL, PPU_FSET(PPU_MMU_CTRL_INVALIDATE, 1));
+	if (PPU_FGET(PPU_CAP_FEATURES_INV_DRAIN, ppu->caps.features)) {
+		deadline = jiffies + msecs_to_jiffies(READ_ONCE(inv_timeout_ms));
+		for (;;) {
+			u32 st = ppu_read(ppu, PPU_REG_MMU_STATUS);
+
+			if (!PPU_FGET(PPU_MMU_STATUS_INV_PENDING, st))
+				break;
+			/* all-ones: the device is gone, nothing accesses memory */
+			if (st == ~0u)
+				break;
+			if (time_after(jiffies, deadline)) {
+				ret = -ETIMEDOUT;
+				break;
+			}
+			usleep_range(50, 200);
+		}
 	}
+	mutex_unlock(&ppu->inv_lock);
+	drm_dev_exit(idx);
+	if (ret)
+		drm_err_ratelimited(&ppu->drm,
+				    "MMU invalidate not confirmed in %u ms: unmapped pages are kept\n",
+				    READ_ONCE(inv_timeout_ms));
+	return ret;
 }
 
 /**
@@ -252,8 +294,12 @@ void ppu_vm_destroy(struct ppu_vm *vm)
 
 	if (!vm)
 		return;
-	/* Stale TLB entries must not outlive the pages they point to. */
-	ppu_vm_invalidate(vm);
+	/*
+	 * Stale TLB entries must not outlive the pages they point to; if the
+	 * PPU cannot confirm that, everything is kept (leaked), never freed.
+	 */
+	if (ppu_vm_invalidate(vm))
+		return;
 	drm_mm_for_each_node_safe(node, next, &vm->mm) {
 		struct ppu_vm_mapping *m = container_of(node, struct ppu_vm_mapping, node);
 
@@ -477,8 +523,12 @@ int ppu_vm_unbind(struct ppu_vm *vm, u64 va, u64 size)
 		}
 		m = container_of(node, struct ppu_vm_mapping, node);
 		ppu_vm_remove(vm, m);
-		/* The leaves are gone; now the PPU must forget them too. */
-		ppu_vm_invalidate(vm);
+		/*
+		 * The leaves are gone; now the PPU must forget them too, and
+		 * finish what it translated before (the handshake).
+		 */
+		if (ppu_vm_invalidate(vm))
+			m = NULL;	/* kept: the BO reference is never dropped */
 		ret = 0;
 		break;
 	}

@@ -32,6 +32,7 @@ module ppu_compute #(
   input  logic                          rst_n,
   input  logic [63:0]                   timestamp,
   input  logic                          mmu_invalidate,   // pulse: page tables changed
+  output logic                          inv_hold,         // old translations in use (ppu_inv_drain)
   // ---- host ----
   input  logic                          cl_valid,
   output logic                          cl_ready,
@@ -202,6 +203,8 @@ module ppu_compute #(
   ppu_types_pkg::sem_req_t     g_tsem_req, g_asem_req;
   ppu_types_pkg::sem_rsp_t     g_sem_rsp;
   logic [NUM_CU+6:0]           sk_idle;
+  logic                        t_inv_hold;
+  logic [NUM_CU-1:0]           u_inv_hold;
 
   always_ff @(posedge gclk) begin
     if (!rst_n) begin
@@ -281,7 +284,7 @@ module ppu_compute #(
     quiet = tasks_idle && rd_idle && wr_idle && sem_idle && (&sk_idle) && x_out == '0 &&
             !(|g_x_req_valid) && !g_tsem_valid && !g_xf_valid && !g_cl_valid &&
             !(|u_ev_valid) && !(|u_flt_valid) && !(|g_x_rsp_valid) && !g_rd_rsp_valid &&
-            !g_wr_rsp_valid && !g_tsem_rsp_valid && !g_asem_rsp_valid && !inv_q &&
+            !g_wr_rsp_valid && !g_tsem_rsp_valid && !g_asem_rsp_valid && !inv_q && !inv_hold &&
             !cl_rsp_valid && !(|nonstall) && !trace.valid && !icache_inv_tasks &&
             !perf_launch && !perf_dispatch && !perf_complete && !perf_preempt && !perf_resume && !perf_evict &&
             !perf_dlaunch && !perf_ddepth && !perf_derr && !perf_wsave &&
@@ -295,6 +298,10 @@ module ppu_compute #(
               dbg_tid != dbg_tid_q || task_ctrl != task_ctrl_q || dbg_cu != dbg_cu_q || dbg_ctx != dbg_ctx_q;
 
   ppu_clk_gate #(.GATE(CLOCK_GATE)) u_gate (.clk, .en, .gclk);
+
+  // From the invalidate on (inv_q is its first cycle here) until the units
+  // and the task table have retired what they translated before it.
+  assign inv_hold = inv_q || t_inv_hold || (|u_inv_hold);
 
   ppu_tasks #(
     .NUM_TASKS(NUM_TASKS), .TASK_SLOTS(TASK_SLOTS), .NUM_CU(NUM_CU),
@@ -319,7 +326,8 @@ module ppu_compute #(
     .icache_inv(icache_inv_tasks),
     .trace, .perf_launch, .perf_dispatch, .perf_complete, .perf_preempt, .perf_resume, .perf_evict,
     .perf_dlaunch, .perf_ddepth, .perf_derr, .perf_wsave,
-    .no_preempt(task_ctrl_q[0]), .no_evict(task_ctrl_q[1]), .dbg_tid(dbg_tid_q), .dbg(dbg_task), .idle(tasks_idle)
+    .no_preempt(task_ctrl_q[0]), .no_evict(task_ctrl_q[1]), .dbg_tid(dbg_tid_q), .dbg(dbg_task), .idle(tasks_idle),
+    .mmu_inv(inv_q), .inv_hold(t_inv_hold)
   );
   assign g_x_req[NUM_CU*XW +: XW] = t_x_req;
 
@@ -342,7 +350,7 @@ module ppu_compute #(
     ppu_cu #(
       .CU_CONTEXTS(CU_CONTEXTS), .CU_INDEX(i), .NUM_CU(NUM_CU), .ICACHE_BYTES(ICACHE_BYTES)
     ) u_cu (
-      .clk(gclk), .rst_n, .timestamp(ts_q), .icache_inv, .tlb_inv(inv_q),
+      .clk(gclk), .rst_n, .timestamp(ts_q), .icache_inv, .tlb_inv(inv_q), .inv_hold(u_inv_hold[i]),
       .disp_valid(disp_valid[i]), .disp_ready(disp_ready[i]), .disp,
       .free_ctx(free_ctx[i*FC_W +: FC_W]),
       .ev_valid(u_ev_valid[i]), .ev_ready(u_ev_ready[i]), .ev(ev_i),

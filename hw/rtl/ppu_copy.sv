@@ -74,7 +74,12 @@ module ppu_copy #(
   input  logic                       sem_rsp_valid,
   input  ppu_types_pkg::sem_rsp_t    sem_rsp,
   output ppu_types_pkg::trace_t      trace,       // COPY_START at accept, COPY_END at done
-  output logic                       perf_beat    // pulse per destination beat issued
+  output logic                       perf_beat,   // pulse per destination beat issued
+  // invalidate handshake (ppu_inv_drain): a page translation made before
+  // the last MMU invalidate is still held by the running copy
+  input  logic                       invalidate,
+  output logic                       inv_hold_src,
+  output logic                       inv_hold_dst
 );
 
   // ---- Geometry ----
@@ -171,11 +176,11 @@ module ppu_copy #(
   // ---- Page translation, one helper per side ----
   logic              xs_start, xd_start;
   logic              xs_pop, xd_pop;
-  logic              xs_hv, xs_hf, xs_hsys, xs_busy;
+  logic              xs_hv, xs_hf, xs_hsys, xs_busy, xs_old;
   logic [7:0]        xs_hkind;
   logic [PPN_W-1:0]  xs_hppn;
   logic [31:0]       xs_hva;
-  logic              xd_hv, xd_hf, xd_hsys, xd_busy;
+  logic              xd_hv, xd_hf, xd_hsys, xd_busy, xd_old;
   logic [7:0]        xd_hkind;
   logic [PPN_W-1:0]  xd_hppn;
   logic [31:0]       xd_hva;
@@ -188,7 +193,7 @@ module ppu_copy #(
     .start(xs_start), .start_va(cmd.src), .npages(c_src_pages),
     .root(r_cmd.root), .access(ppu_types_pkg::ACC_READ), .stop(fault_q), .pop(xs_pop),
     .head_valid(xs_hv), .head_fault(xs_hf), .head_kind(xs_hkind), .head_sys(xs_hsys),
-    .head_ppn(xs_hppn), .head_va(xs_hva), .busy(xs_busy),
+    .head_ppn(xs_hppn), .head_va(xs_hva), .busy(xs_busy), .invalidate, .old(xs_old),
     .x_req_valid(xs_req_valid), .x_req_ready(xs_req_ready), .x_req(xs_req),
     .x_rsp_valid(xs_rsp_valid), .x_rsp(xs_rsp)
   );
@@ -198,10 +203,14 @@ module ppu_copy #(
     .start(xd_start), .start_va(cmd.dst), .npages(c_dst_pages),
     .root(r_cmd.root), .access(ppu_types_pkg::ACC_WRITE), .stop(fault_q), .pop(xd_pop),
     .head_valid(xd_hv), .head_fault(xd_hf), .head_kind(xd_hkind), .head_sys(xd_hsys),
-    .head_ppn(xd_hppn), .head_va(xd_hva), .busy(xd_busy),
+    .head_ppn(xd_hppn), .head_va(xd_hva), .busy(xd_busy), .invalidate, .old(xd_old),
     .x_req_valid(xd_req_valid), .x_req_ready(xd_req_ready), .x_req(xd_req),
     .x_rsp_valid(xd_rsp_valid), .x_rsp(xd_rsp)
   );
+
+  // Old slots matter only while the copy still issues from them.
+  assign inv_hold_src = xs_old && run;
+  assign inv_hold_dst = xd_old && run;
 
   // ---- Read issue ----
   logic [31:0]        rd_va;          // VA of the next source beat
@@ -569,6 +578,8 @@ module ppu_copy_xlate #(
   output logic [ppu_types_pkg::PA_W-ppu_hw_pkg::PPU_PAGE_SHIFT-1:0] head_ppn,
   output logic [31:0]               head_va,     // first VA the engine touches in the page
   output logic                      busy,        // a translation is in flight
+  input  logic                      invalidate,  // MMU invalidate (this cycle)
+  output logic                      old,         // a slot holds a translation from before it
   output logic                      x_req_valid,
   input  logic                      x_req_ready,
   output ppu_types_pkg::xlate_req_t x_req,
@@ -580,6 +591,7 @@ module ppu_copy_xlate #(
 
   // Two slots, head (h_*) and the page after it (n_*).
   logic [1:0]       cnt;
+  logic [1:0]       old_q;       // the first old_q slots predate the last invalidate
   logic             h_fault, n_fault;
   logic [7:0]       h_kind,  n_kind;
   logic             h_sys,   n_sys;
@@ -613,6 +625,19 @@ module ppu_copy_xlate #(
   assign busy         = req_q || wait_q;
 
   assign head_valid = cnt != 2'd0;
+  assign old        = old_q != 2'd0;
+
+  // Slots are consumed in order and answers after an invalidate are
+  // current (ppu_mmu), so the slots held after the invalidate cycle are
+  // the old ones, and each pop retires one.
+  always_ff @(posedge clk) begin
+    if (!rst_n || start)
+      old_q <= '0;
+    else if (invalidate)
+      old_q <= cnt + 2'(push) - 2'(pop);
+    else if (pop && old_q != 2'd0)
+      old_q <= old_q - 2'd1;
+  end
   assign head_fault = h_fault;
   assign head_kind  = h_kind;
   assign head_sys   = h_sys;

@@ -46,6 +46,7 @@ module ppu_cu #(
   input  logic [63:0]                           timestamp,     // cycle/time CSRs
   input  logic                                  icache_inv,    // pulse: drop every line
   input  logic                                  tlb_inv,       // pulse: drop every micro-TLB entry
+  output logic                                  inv_hold,      // old translations still in use (ppu_inv_drain)
   // CTA dispatch
   input  logic                                  disp_valid,
   output logic                                  disp_ready,
@@ -256,7 +257,7 @@ module ppu_cu #(
   // ---- I-cache ----
   logic                       s1_hit, miss_start, ic_inv, fence_i;
   logic [31:0]                s1_instr;
-  logic                       ic_rd_valid, ic_rd_ready, ic_rsp_valid;
+  logic                       ic_rd_valid, ic_rd_ready, ic_rsp_valid, ic_inv_busy;
   ppu_types_pkg::paddr_t      ic_rd_pa;
   ppu_types_pkg::mem_rd_rsp_t ic_rsp;
 
@@ -271,7 +272,7 @@ module ppu_cu #(
     .lk_valid(ic_lk_valid), .lk_va(ic_lk_va), .lk_root(ic_lk_root), .lk_hit(lk_hit[0]),
     .lk_pa(ic_lk_pa), .lk_fault(lk_fault[0]), .lk_fault_kind,
     .rd_valid(ic_rd_valid), .rd_ready(ic_rd_ready), .rd_pa(ic_rd_pa),
-    .rsp_valid(ic_rsp_valid), .rsp(ic_rsp)
+    .rsp_valid(ic_rsp_valid), .rsp(ic_rsp), .inv_busy(ic_inv_busy)
   );
 
   // The refill's requester fetched again, or cannot any more.
@@ -767,7 +768,7 @@ module ppu_cu #(
     .ld_res_valid, .ld_res_ctx, .ld_res_data, .ld_res_err, .ld_res_kind,
     .amo_res_valid, .amo_res_ctx, .amo_res_data, .amo_res_err, .amo_res_kind,
     .sack_valid, .sack_ctx, .sflt_valid, .sflt_ctx, .sflt_kind, .sflt_va, .sflt_pc,
-    .busy(lsu_busy)
+    .busy(lsu_busy), .tlb_inv, .inv_defer(ic_inv_busy), .inv_hold
   );
 
   // ---- Performance and debug ----

@@ -62,7 +62,9 @@ module ppu_cu_icache #(
   input  logic                              rd_ready,
   output ppu_types_pkg::paddr_t             rd_pa,
   input  logic                              rsp_valid,
-  input  ppu_types_pkg::mem_rd_rsp_t        rsp
+  input  ppu_types_pkg::mem_rd_rsp_t        rsp,
+  // a refill translated before the last invalidate is still under way
+  output logic                              inv_busy
 );
 
   localparam int unsigned LINE_BYTES = 32;
@@ -134,6 +136,7 @@ module ppu_cu_icache #(
   assign rf_fault_kind = kind_q;
   assign rf_ctx        = ctx_q;
 
+  assign inv_busy = rf_busy && (stale_q || inv);
   assign lk_valid = state_q == R_XLATE;
   assign lk_va    = va_q;
   assign lk_root  = root_q;

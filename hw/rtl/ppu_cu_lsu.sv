@@ -105,7 +105,13 @@ module ppu_cu_lsu #(
   output logic [7:0]                        sflt_kind,
   output logic [31:0]                       sflt_va,
   output logic [31:0]                       sflt_pc,
-  output logic                              busy       // anything queued or in flight
+  output logic                              busy,      // anything queued or in flight
+  // invalidate handshake (ppu_inv_drain): tlb_inv drops the micro-TLB;
+  // reads and writes latched until then may use old translations, and the
+  // I-cache may issue more of an old refill while inv_defer
+  input  logic                              tlb_inv,
+  input  logic                              inv_defer,
+  output logic                              inv_hold
 );
 
   localparam int unsigned CW    = $clog2(CTX);
@@ -336,6 +342,32 @@ module ppu_cu_lsu #(
       af_cnt <= af_cnt + WC_W'(wq_go) - WC_W'(wr_rsp_valid);
     end
   end
+
+  // ---- Invalidate handshake ----
+  // Reads and writes are answered in order, so the ones latched when the
+  // count is taken (after the micro-TLB has dropped its entries and the
+  // I-cache has issued its old refill) are the next of_cnt / af_cnt
+  // answers.
+  logic            inv_arm_q;
+  logic [RC_W-1:0] inv_rd_q;
+  logic [WC_W-1:0] inv_wr_q;
+  always_ff @(posedge clk) begin
+    if (!rst_n) begin
+      inv_arm_q <= 1'b0;
+      inv_rd_q  <= '0;
+      inv_wr_q  <= '0;
+    end else if (tlb_inv) begin
+      inv_arm_q <= 1'b1;
+    end else if (inv_arm_q && !inv_defer) begin
+      inv_arm_q <= 1'b0;
+      inv_rd_q  <= of_cnt + RC_W'(rq_ic || rq_ld) - RC_W'(rd_rsp_valid);
+      inv_wr_q  <= af_cnt + WC_W'(wq_go) - WC_W'(wr_rsp_valid);
+    end else begin
+      if (rd_rsp_valid && inv_rd_q != '0) inv_rd_q <= inv_rd_q - RC_W'(1);
+      if (wr_rsp_valid && inv_wr_q != '0) inv_wr_q <= inv_wr_q - WC_W'(1);
+    end
+  end
+  assign inv_hold = tlb_inv || inv_arm_q || inv_rd_q != '0 || inv_wr_q != '0;
 
   // ---- Semaphore port: one atomic at a time, request through response ----
   logic                     amo_busy_q;    // request or response outstanding

@@ -104,7 +104,11 @@ module ppu_host #(
     // trace
     output ppu_types_pkg::trace_t       trace,
     output ppu_types_pkg::trace_t       trace_fault,
-    output logic                        idle
+    output logic                        idle,
+    // invalidate handshake: the fetch still holds a page translation from
+    // before the last MMU invalidate
+    input  logic                        mmu_invalidate,
+    output logic                        fetch_inv_hold
 );
 
   localparam int unsigned NC = NUM_CHANNELS;
@@ -242,7 +246,8 @@ module ppu_host #(
       .dw_valid, .dw_ready, .dw, .dw_fault, .dw_fault_kind, .dw_fault_va,
       .x_req_valid, .x_req_ready, .x_req, .x_rsp_valid, .x_rsp,
       .rd_valid(frd_valid), .rd_ready(frd_ready), .rd_pa(frd_pa),
-      .rd_rsp_valid(frd_rsp_valid), .rd_rsp(frd_rsp)
+      .rd_rsp_valid(frd_rsp_valid), .rd_rsp(frd_rsp),
+      .invalidate(mmu_invalidate), .inv_hold(fetch_inv_hold)
   );
 
   // ---------------------------------------------------------------------

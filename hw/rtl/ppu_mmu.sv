@@ -13,6 +13,12 @@
 // memory (software that sets A/D or widens permissions after a fault needs
 // no invalidate), and a successful re-walk overwrites the stale entry in
 // place so a translation never occupies two entries.
+//
+// Invalidate: no answer given after the cycle of an invalidate comes from
+// the page tables as they were before it.  A hit in that cycle is walked
+// instead, and a walk that was under way then (or finishes then) starts
+// again from the root when it would answer, so clients can count on every
+// translation answered later being current (ppu_inv_drain).
 module ppu_mmu #(
   parameter int unsigned TLB_ENTRIES = 16,
   parameter int unsigned NCLIENT = 4
@@ -240,8 +246,10 @@ module ppu_mmu #(
   end
 
   // Level-1 PTE: (root.ppn << 12) + VPN1 * 4.
-  logic [PA_W-1:0] l1_pte_addr;
+  logic [PA_W-1:0] l1_pte_addr, cur_l1_pte_addr;
   assign l1_pte_addr = {sel_req.root.ppn, sel_vpn1, {PTE_OFF_W{1'b0}}};
+  // the same for the walk under way, when it starts again
+  assign cur_l1_pte_addr = {cur_q.root.ppn, cur_q.va[VPN1_MSB:VPN1_LSB], {PTE_OFF_W{1'b0}}};
 
   // ---------------------------------------------------------------------
   // Walk step on the returned beat.
@@ -408,7 +416,7 @@ module ppu_mmu #(
         S_IDLE: begin
           if (accept) begin
             rr_ptr_q <= grant_next;
-            if (hit_any && hit_ok) begin
+            if (hit_any && hit_ok && !invalidate) begin
               rsp_valid_q[grant_idx] <= 1'b1;
               rsp_q.fault <= 1'b0;
               rsp_q.kind  <= KIND_NONE;
@@ -422,7 +430,7 @@ module ppu_mmu #(
               rd_pa_q.addr <= {l1_pte_addr[PA_W-1:BEAT_OFF_W], {BEAT_OFF_W{1'b0}}};
               rd_hi_q      <= l1_pte_addr[BEAT_OFF_W-1];
               stale_q      <= invalidate;
-              repl_valid_q <= hit_any;
+              repl_valid_q <= hit_any && !invalidate;
               repl_idx_q   <= hit_idx;
             end
           end
@@ -438,6 +446,15 @@ module ppu_mmu #(
               rd_pa_q.sys  <= pte[PTE_SYS];
               rd_pa_q.addr <= {l0_pte_addr[PA_W-1:BEAT_OFF_W], {BEAT_OFF_W{1'b0}}};
               rd_hi_q      <= l0_pte_addr[BEAT_OFF_W-1];
+            end else if (stale_q || invalidate) begin
+              // read (partly) before an invalidate: walk again
+              state_q      <= S_RD_REQ;
+              level1_q     <= 1'b1;
+              rd_pa_q.sys  <= cur_q.root.sys;
+              rd_pa_q.addr <= {cur_l1_pte_addr[PA_W-1:BEAT_OFF_W], {BEAT_OFF_W{1'b0}}};
+              rd_hi_q      <= cur_l1_pte_addr[BEAT_OFF_W-1];
+              stale_q      <= 1'b0;
+              repl_valid_q <= 1'b0;
             end else begin
               state_q                   <= S_IDLE;
               rsp_valid_q[cur_client_q] <= 1'b1;

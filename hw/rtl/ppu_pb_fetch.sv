@@ -40,7 +40,12 @@ module ppu_pb_fetch #(
     input  logic                          rd_ready,
     output ppu_types_pkg::paddr_t         rd_pa,
     input  logic                          rd_rsp_valid,
-    input  ppu_types_pkg::mem_rd_rsp_t    rd_rsp
+    input  ppu_types_pkg::mem_rd_rsp_t    rd_rsp,
+    // invalidate handshake (ppu_inv_drain): the held page translation is
+    // dropped after an MMU invalidate, once no read made with it is
+    // presented and not yet taken; inv_hold until then
+    input  logic                          invalidate,
+    output logic                          inv_hold
 );
 
   localparam int unsigned PW = (DEPTH > 1) ? $clog2(DEPTH) : 1;
@@ -71,6 +76,7 @@ module ppu_pb_fetch #(
   ppu_types_pkg::paddr_t        pg_pa;
   logic          x_wait;          // translation request accepted, waiting for rsp
   logic          dropping;        // flushed: swallow responses still in flight
+  logic          pg_kill_q;       // invalidated: drop the page when allowed
 
   function automatic logic [PW-1:0] inc(input logic [PW-1:0] p);
     inc = (p == PW'(DEPTH - 1)) ? '0 : p + 1'b1;
@@ -132,6 +138,10 @@ module ppu_pb_fetch #(
   assign idle = !active && (rd_out == '0) && !x_wait && !x_req_valid;
 
   wire rd_fire = rd_valid && rd_ready;
+  wire pg_kill = invalidate || pg_kill_q;
+  // (a read presented and not taken keeps its address until it is taken)
+  wire pg_drop = pg_kill && !(rd_valid && !rd_ready);
+  assign inv_hold = pg_kill;
   wire x_fire  = x_req_valid && x_req_ready;
 
   // Which halves of the beat at iss_va are inside [first_va, end_va).
@@ -161,6 +171,7 @@ module ppu_pb_fetch #(
       pg_pa    <= '0;
       x_wait   <= 1'b0;
       dropping <= 1'b0;
+      pg_kill_q <= 1'b0;
       filling  <= 1'b1;
       for (int i = 0; i < DEPTH; i++) begin
         s_full[i]  <= 1'b0;
@@ -276,6 +287,13 @@ module ppu_pb_fetch #(
         tail     <= '0;
         used     <= '0;
         head_hi  <= 1'b0;
+      end
+      // ---- MMU invalidate: the page translation goes (after a capture) ----
+      if (pg_drop) begin
+        pg_valid  <= 1'b0;
+        pg_kill_q <= 1'b0;
+      end else if (invalidate) begin
+        pg_kill_q <= 1'b1;
       end
     end
   end

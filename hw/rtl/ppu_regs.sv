@@ -44,6 +44,7 @@ module ppu_regs #(
     output logic                      cfg_prio_mode,
     output logic [31:0]               cfg_release_hold,
     output logic                      mmu_invalidate,
+    input  logic                      mmu_inv_pending,   // MMU_STATUS.INV_PENDING
     // per-channel status window (combinational read from the host)
     output logic [7:0]                stat_chid,
     output logic [4:0]                stat_off,
@@ -124,6 +125,7 @@ module ppu_regs #(
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_SEM_TIMESTAMP__LSB) |
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_PRIO_SCHED__LSB) |
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_AUTO_PUT__LSB) |
+                         (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_INV_DRAIN__LSB) |
                          ((NUM_CU > 0) ? (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COMPUTE_ENGINE__LSB) |
                                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_DEV_LAUNCH__LSB) |
                                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COMPUTE_COPY__LSB) : 32'd0);
@@ -180,6 +182,8 @@ module ppu_regs #(
         ppu_hw_pkg::PPU_REG_SCHED_ACQ_TIMEOUT:    rdata = r_timeout;
         ppu_hw_pkg::PPU_REG_SCHED_CTRL:           rdata = {31'd0, r_prio_mode};
         ppu_hw_pkg::PPU_REG_DEBUG_RELEASE_HOLD:   rdata = r_release_hold;
+        ppu_hw_pkg::PPU_REG_MMU_STATUS:
+          rdata = 32'(mmu_inv_pending) << ppu_hw_pkg::PPU_MMU_STATUS_INV_PENDING__LSB;
         ppu_hw_pkg::PPU_REG_CYCLE_LO:             rdata = cycle[31:0];
         ppu_hw_pkg::PPU_REG_CYCLE_HI:             rdata = cycle[63:32];
         default:                      rdata = '0;

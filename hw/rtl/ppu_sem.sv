@@ -76,7 +76,11 @@ module ppu_sem #(
   output logic                       perf_acq_fail,
   output logic                       perf_release,
   output logic                       perf_reduction,
-  output logic                       perf_amo          // per completed AMO, LR or SC
+  output logic                       perf_amo,         // per completed AMO, LR or SC
+  // invalidate handshake (ppu_inv_drain): the operation under way may use
+  // a translation made before the last MMU invalidate
+  input  logic                       invalidate,
+  output logic                       inv_hold
 );
   localparam int unsigned SEM_REQ_W = ppu_types_pkg::SEM_REQ_W;
   localparam int unsigned PA_W      = ppu_types_pkg::PA_W;
@@ -154,6 +158,18 @@ module ppu_sem #(
 
   state_e                  state_q;
   ppu_types_pkg::sem_req_t r_req;        // request being executed
+
+  // An operation that has (or may be getting) its translation when an MMU
+  // invalidate arrives finishes with it: its accesses are acknowledged by
+  // S_DONE, so the hold ends there.
+  logic inv_old_q;
+  wire  inv_xlated = state_q != S_IDLE && state_q != S_CHECK && state_q != S_XREQ &&
+                     state_q != S_DONE;
+  assign inv_hold = inv_old_q || (invalidate && inv_xlated);
+  always_ff @(posedge clk) begin
+    if (!rst_n || state_q == S_DONE) inv_old_q <= 1'b0;
+    else if (invalidate && inv_xlated) inv_old_q <= 1'b1;
+  end
   logic [PORT_W-1:0]       r_port;       // port it came from
   logic [PORT_W-1:0]       rr_last;      // port granted last, for round-robin
   ppu_types_pkg::paddr_t   r_pa;         // translated address of the semaphore

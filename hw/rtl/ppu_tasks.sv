@@ -150,7 +150,12 @@ module ppu_tasks #(
   input  logic [7:0]                   dbg_tid,
   output ppu_types_pkg::task_dbg_t     dbg,
   // nothing in progress: no task id taken, the memory FSM idle
-  output logic                         idle
+  output logic                         idle,
+  // invalidate handshake (ppu_inv_drain): mmu_inv (the engine's view of an
+  // MMU invalidate) finds a read sequence that may use a translation from
+  // before it; inv_hold until its last answer
+  input  logic                         mmu_inv,
+  output logic                         inv_hold
 );
 
   // ---------------------------------------------------------------------
@@ -1806,6 +1811,15 @@ module ppu_tasks #(
       end
     end
   end
+
+  // A read sequence ends (S_RD left) with its last answer.
+  logic inv_old_q;
+  wire  inv_rd = st == S_XWAIT || st == S_RD;
+  always_ff @(posedge clk) begin
+    if (!rst_n || !inv_rd) inv_old_q <= 1'b0;
+    else if (mmu_inv) inv_old_q <= 1'b1;
+  end
+  assign inv_hold = inv_old_q || (mmu_inv && inv_rd);
 
   assign x_req_valid = st == S_XREQ;
   always_comb begin

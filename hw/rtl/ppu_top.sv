@@ -97,6 +97,7 @@ module ppu_top #(
       .rsp_valid(reg_rsp_valid), .rsp_rdata(reg_rsp_rdata), .irq,
       .cycle, .doorbell, .doorbell_chid, .unbind, .unbind_chid, .chan_table,
       .cfg_timeslice, .cfg_acq_retry, .cfg_acq_timeout, .cfg_prio_mode, .cfg_release_hold, .mmu_invalidate,
+      .mmu_inv_pending,
       .stat_chid, .stat_off, .stat_data,
       .fault_set, .nonstall_set(nonstall_set | comp_nonstall), .perf_inc,
       .perf_add_valid(perf_copy_done), .perf_add(perf_copy_len),
@@ -189,6 +190,8 @@ module ppu_top #(
   assign sem_req = {sem_req_cu, sem_req_tasks, sem_req_copy, sem_req_host};
 
   logic host_idle;
+  logic fetch_inv_hold, sem_inv_hold, copy_inv_hold_src, copy_inv_hold_dst, comp_inv_hold;
+  logic mmu_inv_pending;
 
   ppu_host #(
       .NUM_CHANNELS(NUM_CHANNELS), .PB_PREFETCH_BEATS(PB_PREFETCH_BEATS), .COMPUTE(HAS_CU)
@@ -214,7 +217,8 @@ module ppu_top #(
       .copy_done_valid, .copy_done_chid, .copy_done,
       .cl_valid, .cl_ready, .cl_req, .cl_rsp_valid, .cl_rsp_status, .can_accept,
       .chan_kill, .chan_live, .chan_clear, .chan_tasks, .xf_valid, .xf_ready, .xf,
-      .trace(tr_host), .trace_fault(tr_fault), .idle(host_idle)
+      .trace(tr_host), .trace_fault(tr_fault), .idle(host_idle),
+      .mmu_invalidate, .fetch_inv_hold
   );
 
   // Idle: the host has nothing to do and no task is alive (a channel's
@@ -234,7 +238,7 @@ module ppu_top #(
         .NUM_CU(NUM_CU), .CU_CONTEXTS(CU_CONTEXTS), .TASK_SLOTS(TASK_SLOTS),
         .NUM_TASKS(NUM_TASKS), .ICACHE_BYTES(ICACHE_BYTES), .NC(NUM_CHANNELS)
     ) u_compute (
-        .clk, .rst_n, .timestamp(cycle), .mmu_invalidate,
+        .clk, .rst_n, .timestamp(cycle), .mmu_invalidate, .inv_hold(comp_inv_hold),
         .cl_valid, .cl_ready, .cl_req, .cl_rsp_valid, .cl_rsp_status, .can_accept,
         .chan_kill, .chan_live, .chan_clear, .chan_tasks, .nonstall(comp_nonstall),
         .xf_valid, .xf_ready, .xf,
@@ -290,6 +294,7 @@ module ppu_top #(
     assign chan_clear = '1;
     assign chan_tasks = '0;
     assign comp_nonstall = '0;
+    assign comp_inv_hold = 1'b0;
     assign xf_valid = 1'b0;
     assign xf = '0;
     assign x_req_comp = '0;
@@ -322,7 +327,8 @@ module ppu_top #(
       .lock_valid(sem_lock_valid), .lock_pa(sem_lock_pa), .lock_clear(sem_lock_clear),
       .snoop_valid(mem_wr_fire), .snoop_pa(mem_wr_pa),
       .sem_written, .trace(tr_sem),
-      .perf_acq_ok, .perf_acq_fail, .perf_release, .perf_reduction, .perf_amo
+      .perf_acq_ok, .perf_acq_fail, .perf_release, .perf_reduction, .perf_amo,
+      .invalidate(mmu_invalidate), .inv_hold(sem_inv_hold)
   );
 
   ppu_copy #(
@@ -342,7 +348,26 @@ module ppu_top #(
       .wr_rsp_valid(wr_rsp_valid[2]), .wr_rsp_err,
       .sem_valid(sem_valid[1]), .sem_ready(sem_ready[1]), .sem_req(sem_req_copy),
       .sem_rsp_valid(sem_rsp_valid[1]), .sem_rsp,
-      .trace(tr_copy), .perf_beat
+      .trace(tr_copy), .perf_beat,
+      .invalidate(mmu_invalidate), .inv_hold_src(copy_inv_hold_src), .inv_hold_dst(copy_inv_hold_dst)
+  );
+
+  // ---- invalidate handshake (MMU_STATUS.INV_PENDING) ----
+  // holds: 0 fetch, 1 semaphore unit, 2 copy source, 3 copy destination,
+  // 4 compute (which counts its own accesses).  Counted ports: reads of
+  // the fetch, the semaphore unit and the copy engine; writes of the
+  // semaphore unit and the copy engine (the host's physical accesses and
+  // the page walks translate nothing).
+  ppu_inv_drain #(
+      .NRD(NRD), .NWR(NWR), .NHOLD(5),
+      .RD_COUNT(6'b001110), .WR_COUNT(4'b0110),
+      .RD_HOLD({8'hff, 8'hff, 8'd2, 8'd1, 8'd0, 8'hff}),
+      .WR_HOLD({8'hff, 8'd3, 8'd1, 8'hff})
+  ) u_inv_drain (
+      .clk, .rst_n, .invalidate(mmu_invalidate),
+      .hold({comp_inv_hold, copy_inv_hold_dst, copy_inv_hold_src, sem_inv_hold, fetch_inv_hold}),
+      .rd_valid, .rd_ready, .rd_rsp_valid, .wr_valid, .wr_ready, .wr_rsp_valid,
+      .pending(mmu_inv_pending)
   );
 
   ppu_mmu #(.TLB_ENTRIES(TLB_ENTRIES), .NCLIENT(NX)) u_mmu (

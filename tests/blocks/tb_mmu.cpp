@@ -618,13 +618,26 @@ START_TEST(invalidate_drops_every_entry)
 }
 END_TEST
 
-START_TEST(invalidate_during_a_walk_keeps_the_walked_entry_out_of_the_tlb)
+/*
+ * An invalidate while a walk is under way (or in its answer's cycle) makes
+ * the walk start again from the root when it would answer: the answer is
+ * then the current tables', so it is cached like any other (a later
+ * lookup hits), and the walk took longer.  An invalidate after the answer
+ * only drops the entry.
+ */
+START_TEST(invalidate_during_a_walk_walks_again_and_answers_from_the_current_tables)
 {
 	MmuEnv e;
 	base_tables(e.mem);
 	e.lat_min = e.lat_max = 3;
 	const uint32_t va = va_of(1, 5, 0);
-	unsigned inside = 0, outside = 0;
+	e.invalidate_pulse();
+	e.start(1, rq(va, tp::ACC_READ));
+	while (!e.cl[1].done)
+		e.cycle();
+	const uint64_t base = e.cl[1].rsp_cyc - e.cl[1].accept_cyc;
+	e.idle(3);
+	unsigned again = 0, after = 0;
 	for (uint64_t when = 0; when < 14; when++) {
 		e.invalidate_pulse();
 		e.start(1, rq(va, tp::ACC_READ));
@@ -637,16 +650,22 @@ START_TEST(invalidate_during_a_walk_keeps_the_walked_entry_out_of_the_tlb)
 		e.invalidate = false;
 		e.idle(3);
 		uint64_t walk = e.cl[1].rsp_cyc - e.cl[1].accept_cyc;
-		TB_CTX("invalidate %llu cycles after the handshake of a %llu-cycle walk",
-		       (unsigned long long)when, (unsigned long long)walk);
+		TB_CTX("invalidate %llu cycles after the handshake of a %llu-cycle walk (%llu alone)",
+		       (unsigned long long)when, (unsigned long long)walk, (unsigned long long)base);
 		TB_EQ(e.misses - m0, 1);
 		TB_EQ(e.cl[1].got.fault, 0);
-		bool during = when <= walk;
-		(during ? inside : outside)++;
-		TB_EQ(e.xlate(1, rq(va, tp::ACC_READ)).misses, during ? 1u : 0u);
+		TB_EQ(e.cl[1].got.addr >> tp::PAGE_SHIFT, 0x3ffff5u);
+		TB_TRUE(walk == base || walk > base + base / 2);
+		if (walk > base) {
+			again++;
+			// walked again after the invalidate: cached
+			TB_EQ(e.xlate(1, rq(va, tp::ACC_READ)).misses, 0u);
+		} else {
+			after++;
+		}
 	}
 	TB_CTX("sweep");
-	TB_TRUE(inside >= 5 && outside >= 3);
+	TB_TRUE(again >= 5 && after >= 3);
 }
 END_TEST
 
@@ -808,7 +827,7 @@ START_TEST(random_page_tables_match_the_reference_walker)
 			e.invalidate_pulse(); // always safe
 	}
 	TB_CTX("random tables");
-	TB_TRUE(nreq > 30000 && nok > 5000 && nfault > 5000);
+	TB_TRUE(nreq > 28000 && nok > 5000 && nfault > 5000);
 	TB_TRUE(e.misses > 10000 && e.misses < nreq / 2 + nreq / 4);
 }
 END_TEST
@@ -827,7 +846,7 @@ int main()
 		fixed_page_table_takes_effect_without_invalidate_after_a_fault,
 		refused_tlb_hit_rewalks_and_a_widened_entry_replaces_the_old_one_in_place,
 		invalidate_drops_every_entry,
-		invalidate_during_a_walk_keeps_the_walked_entry_out_of_the_tlb,
+		invalidate_during_a_walk_walks_again_and_answers_from_the_current_tables,
 		full_tlb_fills_free_entries_first_then_replaces_the_least_recently_used,
 		clients_are_granted_round_robin_and_hits_are_accepted_every_cycle,
 		random_page_tables_match_the_reference_walker,

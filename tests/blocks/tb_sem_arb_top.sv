@@ -75,6 +75,9 @@ module tb_sem_arb_top #(
   assign o_wr_rsp_valid = wr_rsp_valid[0];
   assign lock_valid     = s_lock_valid;
 
+  logic inv_hold_unused;
+  wire  unused_inv = inv_hold_unused;
+
   ppu_sem #(.NPORT(4)) u_sem (
       .clk, .rst_n, .timestamp(64'd0),
       .req_valid, .req_ready, .req, .rsp_valid, .rsp,
@@ -86,7 +89,8 @@ module tb_sem_arb_top #(
       .lock_valid(s_lock_valid), .lock_pa(s_lock_pa), .lock_clear(LOCK_EN ? a_lock_clear : 1'b1),
       .snoop_valid(m_wr_valid && m_wr_ready), .snoop_pa(m_wr_req.pa),
       .sem_written, .trace,
-      .perf_acq_ok, .perf_acq_fail, .perf_release, .perf_reduction, .perf_amo
+      .perf_acq_ok, .perf_acq_fail, .perf_release, .perf_reduction, .perf_amo,
+      .invalidate(1'b0), .inv_hold(inv_hold_unused)
   );
 
   ppu_mem_arb #(.NRD(2), .NWR(2), .LOCK_WR_CLIENT(1)) u_arb (

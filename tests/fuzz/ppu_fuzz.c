@@ -5,7 +5,8 @@
  * C, no Check.
  *
  *   ppu_fuzz [--seed S] [--calls N] [--children K] [--time-limit SEC]
- *            [--no-race] [--ops LIST] [--strict] [--no-chmod] [-v]
+ *            [--stall SEC] [--no-race] [--ops LIST] [--avoid LIST] [--strict]
+ *            [--no-chmod] [-v]
  *
  * The parent forks K clients (default 1).  Client k uses seed S + k and its
  * own file; --calls N is the total budget of the clients' main threads
@@ -35,6 +36,10 @@
  * error of a well-encoded call is one the ABI documents.  Breaches print
  * "fuzz: VIOLATION ..." (they fail the run with --strict); undocumented
  * errors print "fuzz: UNEXPECTED ...".
+ *
+ * --avoid NAME,... keeps away from known kernel bugs, so that runs look for
+ * new ones: wait-i64min (a SEM_WAIT deadline near INT64_MIN sleeps for
+ * ever), pool-destroy-0 (SEM_POOL_DESTROY of pool 0 lets id 0 be handed out).
  *
  * The same seed replays the same sequence of decisions; with the racing
  * thread on, the kernel's answers (and so the later choices) depend on
@@ -90,6 +95,8 @@
 #define MAX_XFDS	16
 #define MAX_MAPS	32
 #define NSTALE		16
+#define HIST		256
+#define HIST_LINE	160
 
 /* BOs above this are closed at once: nothing may ever bind (pin) them. */
 #define BIG_BO		(4u << 20)
@@ -124,14 +131,20 @@ struct stats {
 	uint64_t unexpected[NOPS];
 	uint64_t violations;
 	uint64_t submits[3];		/* valid, plausible, garbage */
+	uint64_t clean_submits;		/* valid ones in a clean file: isolation checked */
 	uint64_t waits_ok, waits_timeout;
 	uint64_t destroy_timeouts;
+	uint64_t clean_checks;		/* channel states checked in clean files */
+	uint64_t actions[32];
+	uint64_t submit_skips[3];	/* no channel, a mapping gone, ring full */
 };
 
 /* Shared with the parent: one stats slot per thread, progress per client. */
 struct shared {
 	struct stats st[MAX_CHILDREN][2];
 	volatile uint64_t progress[MAX_CHILDREN];
+	/* what each client's main thread is doing: action, and op while in a call */
+	volatile int action[MAX_CHILDREN], in_op[MAX_CHILDREN];
 	volatile int started[MAX_CHILDREN];
 	volatile int done[MAX_CHILDREN];
 };
@@ -149,8 +162,27 @@ static struct {
 	bool chmod_node;
 	int verbose;
 	uint64_t ops_mask;		/* actions allowed, 0 = all */
+	unsigned int avoid;		/* AVOID_*: known bugs not to trigger */
 } opt = {
 	.calls = 20000, .children = 1, .stall_s = 120, .race = true, .chmod_node = true,
+};
+
+/*
+ * Known kernel bugs that --avoid steers around, so that a run can look for
+ * new ones until they are fixed.
+ */
+enum {
+	/* SEM_WAIT: timeout_ns - now overflows for deadlines near INT64_MIN */
+	AVOID_WAIT_I64MIN = 1u << 0,
+	/* SEM_POOL_DESTROY of pool 0 frees id 0 in the ALLOC1 xarray: 0 is handed out next */
+	AVOID_POOL_DESTROY_0 = 1u << 1,
+};
+static const struct {
+	const char *name;
+	unsigned int bit;
+} avoids[] = {
+	{ "wait-i64min", AVOID_WAIT_I64MIN },
+	{ "pool-destroy-0", AVOID_POOL_DESTROY_0 },
 };
 
 static struct shared *sh;
@@ -213,6 +245,7 @@ static bool pct(struct rng *r, unsigned int p)
 struct bo {
 	uint32_t handle;
 	bool local;
+	bool sens;		/* ring or pushbuffer of a submitting channel */
 	uint64_t size;
 	uint64_t mmap_off;	/* 0: not asked yet */
 };
@@ -251,7 +284,11 @@ struct map {
 	uint8_t *p;
 	size_t len;
 	int prot;
-	bool bundle;		/* ring, pushbuffer or USERD of a submitting channel */
+	/*
+	 * sensitive: a ring, pushbuffer or USERD page; writing garbage
+	 * there can make a channel fault legitimately
+	 */
+	bool bundle;
 };
 
 struct client;
@@ -265,7 +302,7 @@ struct thr {
 	bool racer;
 	int mode;		/* MODE_* of the call being made */
 	uint8_t *buf;		/* ARGBUF bytes, the ioctl argument */
-	uint8_t *bad;		/* 4 pages: rw, none, ro, unmapped */
+	uint8_t *bad;		/* 4 pages: rw, none, ro (when asked), none */
 };
 
 struct client {
@@ -310,6 +347,9 @@ struct client {
 	uint64_t budget;
 	double deadline;
 	struct thr main, racer;
+	pthread_mutex_t hist_lock;
+	char hist[HIST][HIST_LINE];
+	unsigned int hist_n;
 };
 
 /* ---- helpers ---- */
@@ -412,9 +452,14 @@ static void record(struct thr *t, int op, int err, uint64_t ns)
 		sh->progress[t->c->idx] = t->seq;
 }
 
+/*
+ * Every call is logged into the client's history (the last HIST lines of
+ * both threads), printed with a violation; with -v also to stderr.
+ */
 static void vlog(struct thr *t, const char *fmt, ...)
 {
-	char line[512];
+	struct client *c = t->c;
+	char line[HIST_LINE];
 	va_list ap;
 	int n;
 
@@ -422,7 +467,23 @@ static void vlog(struct thr *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "%s\n", line);
+	pthread_mutex_lock(&c->hist_lock);
+	memcpy(c->hist[c->hist_n++ % HIST], line, sizeof(line));
+	pthread_mutex_unlock(&c->hist_lock);
+	if (opt.verbose)
+		fprintf(stderr, "%s\n", line);
+}
+
+static void dump_history(struct thr *t)
+{
+	struct client *c = t->c;
+
+	pthread_mutex_lock(&c->hist_lock);
+	printf("fuzz: the last %u calls of client %d (both threads):\n",
+	       c->hist_n < HIST ? c->hist_n : HIST, c->idx);
+	for (unsigned int i = c->hist_n < HIST ? 0 : c->hist_n - HIST; i < c->hist_n; i++)
+		printf("fuzz-hist: %s\n", c->hist[i % HIST]);
+	pthread_mutex_unlock(&c->hist_lock);
 }
 
 static void violation(struct thr *t, const char *fmt, ...)
@@ -436,6 +497,8 @@ static void violation(struct thr *t, const char *fmt, ...)
 	t->st->violations++;
 	printf("fuzz: VIOLATION %s #%" PRIu64 " (seed %" PRIu64 "): %s\n", t->tag, t->seq,
 	       opt.seed + (uint64_t)t->c->idx, line);
+	if (t->st->violations <= 2)
+		dump_history(t);
 	fflush(stdout);
 }
 
@@ -462,21 +525,36 @@ static int xioctl_fd(struct thr *t, int op, int fd, unsigned long cmd, void *arg
 	uint64_t t0, t1;
 	int ret, err;
 
-	if (opt.verbose) {
+	{
 		char hex[160];
 
-		hexargs(hex, sizeof(hex), arg, _IOC_SIZE(cmd) && _IOC_SIZE(cmd) < 64 ?
-			_IOC_SIZE(cmd) : 48);
+		/* bad pointers are shown, not read */
+		if (t->mode == MODE_BADPTR)
+			snprintf(hex, sizeof(hex), "ptr %p", arg);
+		else
+			hexargs(hex, sizeof(hex), arg, _IOC_SIZE(cmd) && _IOC_SIZE(cmd) < 64 ?
+				_IOC_SIZE(cmd) : 48);
 		vlog(t, "%s fd %d cmd %#lx %s [%s]", op_names[op], fd, cmd,
 		     t->racer ? "racer" : mode_names[t->mode], hex);
 	}
+	if (!t->racer)
+		sh->in_op[t->c->idx] = op;
 	t0 = now_ns();
 	ret = ioctl(fd, cmd, arg);
 	err = ret < 0 ? errno : 0;
 	t1 = now_ns();
+	if (!t->racer)
+		sh->in_op[t->c->idx] = -1;
 	record(t, op, err, t1 - t0);
-	if (opt.verbose)
-		vlog(t, "  -> %s (%" PRIu64 " us)", err_name(err), (t1 - t0) / 1000);
+	{
+		char hex[160] = "";
+
+		if (t->mode != MODE_BADPTR && (_IOC_DIR(cmd) & _IOC_READ) && !err)
+			hexargs(hex, sizeof(hex), arg, _IOC_SIZE(cmd) && _IOC_SIZE(cmd) < 64 ?
+				_IOC_SIZE(cmd) : 48);
+		vlog(t, "  -> %s (%" PRIu64 " us)%s%s%s", err_name(err), (t1 - t0) / 1000,
+		     hex[0] ? " [" : "", hex, hex[0] ? "]" : "");
+	}
 	if (check && err && !documented_err(op, err)) {
 		t->st->unexpected[op]++;
 		if (t->st->unexpected[op] <= 3) {
@@ -500,8 +578,7 @@ static int xioctl(struct thr *t, int op, unsigned long cmd, void *arg, bool chec
 static void xrecord(struct thr *t, int op, int err, uint64_t t0)
 {
 	record(t, op, err, now_ns() - t0);
-	if (opt.verbose)
-		vlog(t, "%s -> %s", op_names[op], err_name(err));
+	vlog(t, "%s -> %s", op_names[op], err_name(err));
 }
 
 static int64_t deadline_in(struct rng *r)
@@ -512,7 +589,9 @@ static int64_t deadline_in(struct rng *r)
 	case 1:
 		return -1 - (int64_t)rn(r, 1000);
 	case 2:
-		return INT64_MIN;
+		if (opt.avoid & AVOID_WAIT_I64MIN)
+			return -2;
+		return pct(r, 50) ? INT64_MIN : INT64_MIN + (int64_t)rn(r, 1000000);
 	case 3:
 		return (int64_t)now_ns() - 1;
 	default:
@@ -911,7 +990,8 @@ static void *bad_pointer(struct thr *t, size_t size, bool *ro)
 	case 2:
 		return b + PAGE + rn(r, PAGE / 8) * 8;		/* PROT_NONE */
 	case 3:
-		return b + 3 * PAGE + rn(r, PAGE / 8) * 8;	/* unmapped */
+		/* unmapped: below any mapping of a static binary */
+		return (void *)(uintptr_t)(0x20000 + rn(r, 16 * PAGE / 8) * 8);
 	case 4:
 		return (void *)(uintptr_t)0xffff888000000000ull;
 	case 5:
@@ -922,19 +1002,58 @@ static void *bad_pointer(struct thr *t, size_t size, bool *ro)
 	case 8:
 		*ro = true;
 		return b + 2 * PAGE;
-	default:
-		/* the struct's tail runs into the PROT_NONE page */
-		return b + PAGE - (size > 8 ? 8 * (1 + rn(r, (uint32_t)(size / 8) - 1)) : 4);
+	default: {
+		/* the struct (its head from t->buf) runs into the PROT_NONE page */
+		size_t beyond = size >= 8 ? 4 * (1 + rn(r, (uint32_t)(size / 4))) : 4;
+
+		if (beyond > size)
+			beyond = size;
+		memcpy(b + PAGE - size + beyond, t->buf, size - beyond);
+		return b + PAGE - size + beyond;
+	}
 	}
 }
 
-/* Never let confusion turn a struct into a long SEM_WAIT. */
-static void bound_wait(struct thr *t, unsigned long cmd, uint8_t *arg)
+/*
+ * A call whose outcome we may not learn (wrong encoding, bad pointer) must
+ * not create a large BO: a later guessed handle could bind it, and a bind
+ * pins the whole BO.  Local BOs are cleared at ~0.1 s/MiB: small ones too.
+ */
+static void small_bo(uint8_t *arg)
+{
+	uint64_t size;
+
+	memcpy(&size, arg, sizeof(size));
+	if (size > 4 * PAGE) {
+		size = PAGE;
+		memcpy(arg, &size, sizeof(size));
+	}
+}
+
+/*
+ * Never let confusion turn a struct into a long SEM_WAIT, a large BO, or a
+ * known bug being avoided.
+ */
+static unsigned long bound_wait(struct thr *t, unsigned long cmd, uint8_t *arg)
 {
 	int64_t d = deadline_in(&t->r);
 
+	if (_IOC_TYPE(cmd) != 'd')
+		return cmd;
 	if (_IOC_NR(cmd) == DRM_COMMAND_BASE + DRM_PPU_SEM_WAIT && _IOC_SIZE(cmd) >= 24)
 		memcpy(arg + 16, &d, sizeof(d));
+	if (_IOC_NR(cmd) == DRM_COMMAND_BASE + DRM_PPU_GEM_CREATE)
+		small_bo(arg);
+	/* The kernel zero-fills what the encoding does not carry: pool 0. */
+	if (_IOC_NR(cmd) == DRM_COMMAND_BASE + DRM_PPU_SEM_POOL_DESTROY &&
+	    (opt.avoid & AVOID_POOL_DESTROY_0)) {
+		if (!*(uint32_t *)arg)
+			*(uint32_t *)arg = 1;
+		if (_IOC_SIZE(cmd) < 4 || !(_IOC_DIR(cmd) & _IOC_WRITE))
+			cmd = _IOC(_IOC_DIR(cmd) | _IOC_WRITE, 'd', _IOC_NR(cmd),
+				   _IOC_SIZE(cmd) < 8 ? 8 : _IOC_SIZE(cmd));
+	}
+	return cmd;
 }
 
 struct ioc {
@@ -966,7 +1085,7 @@ static int run_ioc(struct thr *t, const struct ioc *d)
 		unsigned long cmd = mangle_cmd(r, d->cmd);
 
 		t->mode = MODE_MANGLED;
-		bound_wait(t, cmd, t->buf);
+		cmd = bound_wait(t, cmd, t->buf);
 		err = xioctl(t, _IOC_TYPE(cmd) == 'd' && _IOC_NR(cmd) == _IOC_NR(d->cmd) ? d->op :
 			     OP_PPU_BAD_NR, cmd, t->buf, false);
 		/* The kernel read (and wrote) our struct as it is: keep the tables. */
@@ -978,7 +1097,11 @@ static int run_ioc(struct thr *t, const struct ioc *d)
 			mark_dirty(t->c);
 	} else if (k < 12) {
 		bool ro;
-		void *p = bad_pointer(t, d->size, &ro);
+		void *p;
+
+		if (d->op == OP_GEM_CREATE)
+			small_bo(t->buf);
+		p = bad_pointer(t, d->size, &ro);
 
 		t->mode = MODE_BADPTR;
 		if (ro) {
@@ -1196,6 +1319,11 @@ static void gen_vm_unbind(struct thr *t, void *a)
 	}
 	p->flags = pct(r, 92) ? 0 : gen_flags(r, 0);
 	p->pad = gen_pad(r);
+	/* A clean file keeps its submitting channels whole. */
+	pthread_mutex_lock(&t->c->lock);
+	if (t->c->clean && bundle_va(t->c, p->va))
+		p->va += PAGE;
+	pthread_mutex_unlock(&t->c->lock);
 }
 
 static void done_vm_unbind(struct thr *t, void *a, int err)
@@ -1299,6 +1427,26 @@ static void gen_chan_id_pad(struct thr *t, void *a)
 	p[1] = gen_pad(&t->r);
 }
 
+/* Submitting channels are worth more alive: spare them more often than not. */
+static bool spare_bundle(struct thr *t, uint32_t chid)
+{
+	struct chan *ch;
+	bool spare;
+
+	pthread_mutex_lock(&t->c->lock);
+	ch = chan_find(t->c, chid);
+	spare = ch && ch->bundle && pct(&t->r, 60);
+	pthread_mutex_unlock(&t->c->lock);
+	return spare;
+}
+
+static void gen_chan_destroy(struct thr *t, void *a)
+{
+	gen_chan_id_pad(t, a);
+	if (spare_bundle(t, *(uint32_t *)a))
+		gen_chan_id_pad(t, a);
+}
+
 static void done_chan_destroy(struct thr *t, void *a, int err)
 {
 	struct drm_ppu_chan_destroy *p = a;
@@ -1329,6 +1477,8 @@ static void isolation_check(struct thr *t, uint32_t chid, const char *after)
 	pthread_mutex_lock(&c->lock);
 	clean = c->clean && !c->dirty;
 	pthread_mutex_unlock(&c->lock);
+	if (!err && clean)
+		t->st->clean_checks++;
 	if (!err && clean && s.state == DRM_PPU_CHAN_STATE_FAULTED)
 		violation(t, "channel %u of a clean file faulted (%s): info %#x addr %#x data "
 			  "%#x gp_get %u gp_put %u", chid, after, s.fault_info, s.fault_addr,
@@ -1369,6 +1519,8 @@ static void done_chan_status(struct thr *t, void *a, int err)
 	pthread_mutex_lock(&c->lock);
 	clean = c->clean && !c->dirty;
 	pthread_mutex_unlock(&c->lock);
+	if (clean)
+		t->st->clean_checks++;
 	if (clean && p->state == DRM_PPU_CHAN_STATE_FAULTED)
 		violation(t, "channel %u of a clean file is faulted: info %#x addr %#x data %#x",
 			  p->chid, p->fault_info, p->fault_addr, p->fault_data);
@@ -1444,7 +1596,13 @@ static void gen_pool_destroy(struct thr *t, void *a)
 	struct drm_ppu_sem_pool_destroy *p = a;
 
 	p->pool = gen_pool_id(t);
+	if (!p->pool && (opt.avoid & AVOID_POOL_DESTROY_0))
+		p->pool = 1;
 	p->pad = gen_pad(&t->r);
+	pthread_mutex_lock(&t->c->lock);
+	if (t->c->clean && bundle_pool(t->c, p->pool))
+		p->pool = 0x7ffffff0;
+	pthread_mutex_unlock(&t->c->lock);
 }
 
 static void done_pool_destroy(struct thr *t, void *a, int err)
@@ -1477,11 +1635,39 @@ static void gen_sem_cond(struct thr *t, uint32_t *pool, uint32_t *index, uint32_
 	*cond = pct(r, 92) ? rn(r, 2) : near32(r, 2);
 }
 
+/* A copy of a random submitting channel, if there is one. */
+static bool pick_bundle(struct thr *t, struct chan *out)
+{
+	struct client *c = t->c;
+	int idx[MAX_CHANS], n = 0;
+
+	pthread_mutex_lock(&c->lock);
+	for (int i = 0; i < c->nchans; i++)
+		if (c->chans[i].bundle)
+			idx[n++] = i;
+	if (n)
+		*out = c->chans[idx[rn(&t->r, (uint32_t)n)]];
+	pthread_mutex_unlock(&c->lock);
+	return n > 0;
+}
+
 static void gen_sem_wait(struct thr *t, void *a)
 {
 	struct drm_ppu_sem_wait *p = a;
 	struct rng *r = &t->r;
+	struct chan ch;
 
+	if (pct(r, 30) && pick_bundle(t, &ch)) {
+		/* on work of a channel: done, or maybe soon */
+		p->pool = ch.pool_id;
+		p->index = rn(r, 4);
+		p->value = ch.seq + rn(r, 2);
+		p->cond = DRM_PPU_SEM_WAIT_GEQ;
+		p->timeout_ns = (int64_t)(now_ns() + rn(r, 10000000));
+		p->flags = DRM_PPU_SEM_WAIT_CHAN;
+		p->chid = ch.chid;
+		return;
+	}
 	gen_sem_cond(t, &p->pool, &p->index, &p->value, &p->cond);
 	p->timeout_ns = deadline_in(r);
 	p->flags = pct(r, 50) ? DRM_PPU_SEM_WAIT_CHAN : (pct(r, 85) ? 0 :
@@ -1508,7 +1694,19 @@ static void gen_sem_fence(struct thr *t, void *a)
 {
 	struct drm_ppu_sem_fence *p = a;
 	struct rng *r = &t->r;
+	struct chan ch;
 
+	if (pct(r, 40) && pick_bundle(t, &ch)) {
+		/* a fence for work of a channel: signals, or errors when it dies */
+		p->pool = ch.pool_id;
+		p->index = rn(r, 4);
+		p->value = ch.seq + rn(r, 3);
+		p->cond = pct(r, 80) ? DRM_PPU_SEM_WAIT_GEQ : DRM_PPU_SEM_WAIT_EQ;
+		p->flags = pct(r, 70) ? DRM_PPU_SEM_WAIT_CHAN : 0;
+		p->chid = p->flags ? ch.chid : 0;
+		p->syncobj = gen_syncobj(t);
+		return;
+	}
 	gen_sem_cond(t, &p->pool, &p->index, &p->value, &p->cond);
 	p->flags = pct(r, 50) ? DRM_PPU_SEM_WAIT_CHAN : (pct(r, 85) ? 0 :
 		   gen_flags(r, DRM_PPU_SEM_WAIT_FLAGS));
@@ -1540,7 +1738,7 @@ static const struct ioc iocs[NIOCS] = {
 			    sizeof(struct drm_ppu_chan_create), gen_chan_create, done_chan_create,
 			    true },
 	[I_CHAN_DESTROY] = { OP_CHAN_DESTROY, DRM_IOCTL_PPU_CHAN_DESTROY,
-			     sizeof(struct drm_ppu_chan_destroy), gen_chan_id_pad,
+			     sizeof(struct drm_ppu_chan_destroy), gen_chan_destroy,
 			     done_chan_destroy, false },
 	[I_DOORBELL] = { OP_DOORBELL, DRM_IOCTL_PPU_DOORBELL, sizeof(struct drm_ppu_doorbell),
 			 gen_doorbell, done_doorbell, false },
@@ -1572,7 +1770,7 @@ static void act_bad_nr(struct thr *t)
 		for (int i = 0; i < 64; i++)
 			t->buf[i] = (uint8_t)rnd(r);
 	t->mode = MODE_MANGLED;
-	bound_wait(t, cmd, t->buf);
+	cmd = bound_wait(t, cmd, t->buf);
 	if (!xioctl(t, OP_PPU_BAD_NR, cmd, t->buf, false))
 		mark_dirty(t->c);
 	t->mode = MODE_NORMAL;
@@ -1827,8 +2025,7 @@ static void act_xfd(struct thr *t)
 			info.num_fences = 1 + rn(r, 2);
 			info.sync_fence_info = (uint64_t)(uintptr_t)fi;
 		}
-		if (!xioctl_fd(t, OP_SYNC_FILE_INFO, x.fd, SYNC_IOC_FILE_INFO, &info, false) &&
-		    opt.verbose)
+		if (!xioctl_fd(t, OP_SYNC_FILE_INFO, x.fd, SYNC_IOC_FILE_INFO, &info, false))
 			vlog(t, "  sync_file status %d fences %u", info.status, info.num_fences);
 	} else {
 		struct pollfd p = { .fd = x.fd, .events = POLLIN };
@@ -1944,13 +2141,20 @@ static void act_mmap(struct thr *t)
 	xrecord(t, OP_MMAP, p == MAP_FAILED ? errno : 0, t0);
 	if (p == MAP_FAILED)
 		return;
-	if (opt.verbose)
-		vlog(t, "  mapped %#" PRIx64 "+%#" PRIx64 " at %p", off, len, p);
+	vlog(t, "  mapped %#" PRIx64 "+%#" PRIx64 " at %p", off, len, p);
 	pthread_mutex_lock(&c->lock);
-	if (map_add(c, p, len, prot, false) < 0) {
-		pthread_mutex_unlock(&c->lock);
-		unmap_one(t, (struct map){ .p = p, .len = len });
-		return;
+	{
+		bool sens = false;
+
+		for (int i = 0; i < c->nbos; i++)
+			sens |= c->bos[i].sens && c->bos[i].mmap_off == off;
+		for (int i = 0; i < c->nchans; i++)
+			sens |= c->chans[i].userd_off == off;
+		if (map_add(c, p, len, prot, sens) < 0) {
+			pthread_mutex_unlock(&c->lock);
+			unmap_one(t, (struct map){ .p = p, .len = len });
+			return;
+		}
 	}
 	/* A USERD page: remember it for pokes. */
 	for (int i = 0; i < c->nchans; i++)
@@ -1981,8 +2185,20 @@ static void act_munmap(struct thr *t)
 {
 	struct map m;
 
-	if (take_map(t, &m))
-		unmap_one(t, m);
+	if (!take_map(t, &m))
+		return;
+	if (m.bundle && pct(&t->r, 70)) {
+		/* a submitting channel's: usually kept */
+		pthread_mutex_lock(&t->c->lock);
+		if (t->c->nmaps < MAX_MAPS)
+			t->c->maps[t->c->nmaps++] = m;
+		else
+			m.bundle = false;
+		pthread_mutex_unlock(&t->c->lock);
+		if (m.bundle)
+			return;
+	}
+	unmap_one(t, m);
 }
 
 /* CPU reads and writes through a mapping (the table lock keeps munmap away). */
@@ -2027,6 +2243,15 @@ static int xcreate_bo(struct thr *t, uint64_t size, uint32_t *handle)
 		*handle = g.handle;
 	}
 	return err;
+}
+
+static void mark_sensitive(struct client *c, uint32_t handle)
+{
+	pthread_mutex_lock(&c->lock);
+	for (int i = 0; i < c->nbos; i++)
+		if (c->bos[i].handle == handle)
+			c->bos[i].sens = true;
+	pthread_mutex_unlock(&c->lock);
 }
 
 /* A BO mapped by the CPU and bound with VA_ALLOC; the map id or -1. */
@@ -2079,11 +2304,15 @@ static void act_setup(struct thr *t)
 	uint64_t t0;
 	void *p;
 
-	if (xcreate_bo(t, 2 * PAGE, &ch.ring_handle) ||
-	    (ch.ring_map = map_bind_bo(t, ch.ring_handle, 2 * PAGE, &ch.ring_va)) < 0)
+	if (xcreate_bo(t, 2 * PAGE, &ch.ring_handle))
 		return;
-	if (xcreate_bo(t, 4 * PAGE, &ch.pb_handle) ||
-	    (ch.pb_map = map_bind_bo(t, ch.pb_handle, 4 * PAGE, &ch.pb_va)) < 0)
+	mark_sensitive(c, ch.ring_handle);
+	if ((ch.ring_map = map_bind_bo(t, ch.ring_handle, 2 * PAGE, &ch.ring_va)) < 0)
+		return;
+	if (xcreate_bo(t, 4 * PAGE, &ch.pb_handle))
+		return;
+	mark_sensitive(c, ch.pb_handle);
+	if ((ch.pb_map = map_bind_bo(t, ch.pb_handle, 4 * PAGE, &ch.pb_va)) < 0)
 		return;
 	if (xioctl(t, OP_SEM_POOL_CREATE, DRM_IOCTL_PPU_SEM_POOL_CREATE, &pc, true))
 		return;
@@ -2132,9 +2361,25 @@ static void act_setup(struct thr *t)
 	}
 	if (c->nchans < MAX_CHANS && !chan_find(c, ch.chid))
 		c->chans[c->nchans++] = ch;
+	/*
+	 * The racing thread may have destroyed a piece before the channel
+	 * protected it: then its work may fault.
+	 */
+	{
+		bool pool = false, pool_va = false, ring = false, pb = false;
+
+		for (int i = 0; i < c->npools; i++)
+			pool |= c->pools[i].id == ch.pool_id;
+		for (int i = 0; i < c->nvas; i++) {
+			ring |= c->vas[i].va == ch.ring_va;
+			pb |= c->vas[i].va == ch.pb_va;
+			pool_va |= c->vas[i].va == ch.pool_va;
+		}
+		if (!pool || !pool_va || !ring || !pb)
+			c->dirty = true;
+	}
 	pthread_mutex_unlock(&c->lock);
-	if (opt.verbose)
-		vlog(t, "  channel %u: ring %#x log2 %u pb %#x pool %u at %#x%s", ch.chid,
+	vlog(t, "  channel %u: ring %#x log2 %u pb %#x pool %u at %#x%s", ch.chid,
 		     ch.ring_va, ch.log2, ch.pb_va, ch.pool_id, ch.pool_va,
 		     ch.compute ? " compute" : "");
 }
@@ -2162,7 +2407,7 @@ static uint32_t plausible_header(struct rng *r, uint32_t *count)
 	return ppu_mthd_sub(op, subch, method, *count);
 }
 
-/* Data for plausible methods: VAs of this file, small lengths, or garbage. */
+/* Data for plausible methods: VAs of this file, small lengths, or garbage (lock held). */
 static uint32_t plausible_word(struct thr *t, const struct chan *ch)
 {
 	struct rng *r = &t->r;
@@ -2179,7 +2424,7 @@ static uint32_t plausible_word(struct thr *t, const struct chan *ch)
 	case 4:
 		return 0;
 	case 5:
-		return (uint32_t)gen_va(t, NULL);
+		return (uint32_t)(DRM_PPU_VA_START + (uint64_t)rn(r, 0xffe00) * PAGE);
 	default:
 		return (uint32_t)rnd(r);
 	}
@@ -2208,6 +2453,7 @@ static void act_submit(struct thr *t)
 			idx[nb++] = i;
 	if (!nb) {
 		pthread_mutex_unlock(&c->lock);
+		t->st->submit_skips[0]++;
 		return;
 	}
 	ch = &c->chans[idx[rn(r, nb)]];
@@ -2216,14 +2462,20 @@ static void act_submit(struct thr *t)
 	ud = map_find(c, ch->userd_map);
 	if (!ring || !pbm || !ud) {
 		pthread_mutex_unlock(&c->lock);
+		t->st->submit_skips[1]++;
 		return;
 	}
 	entries = 1u << ch->log2;
 	get = ((volatile uint32_t *)ud->p)[DRM_PPU_USERD_GP_GET / 4];
 	put = ch->put;
 	if ((put + 1) % entries == get % entries) {
+		struct drm_ppu_doorbell db = { .chid = ch->chid };
+
 		pthread_mutex_unlock(&c->lock);
-		goto ring;		/* full: ring only */
+		t->st->submit_skips[2]++;
+		/* full: ring only */
+		done_doorbell(t, &db, xioctl(t, OP_DOORBELL, DRM_IOCTL_PPU_DOORBELL, &db, true));
+		return;
 	}
 	kind = c->clean ? SUB_VALID : (pct(r, 50) ? SUB_VALID : (pct(r, 50) ? SUB_PLAUSIBLE :
 								    SUB_GARBAGE));
@@ -2281,7 +2533,13 @@ static void act_submit(struct thr *t)
 	__sync_synchronize();
 	cp = *ch;
 	t->st->submits[kind]++;
+	if (c->clean && !c->dirty)
+		t->st->clean_submits++;
 	pthread_mutex_unlock(&c->lock);
+	vlog(t, "  submit %s on channel %u: entry %u, pushbuffer %u words, GP_PUT %u%s",
+	     (const char *[]){ "valid", "plausible", "garbage" }[kind], cp.chid,
+	     (cp.put + entries - 1) % entries, b.len, put,
+	     kind == SUB_VALID ? "" : " (file dirty)");
 
 	{
 		struct drm_ppu_doorbell db = { .chid = cp.chid };
@@ -2303,13 +2561,6 @@ static void act_submit(struct thr *t)
 		else if (err == ETIME)
 			t->st->waits_timeout++;
 		done_sem_wait(t, &w, err);
-	}
-	return;
-ring: {
-		struct drm_ppu_doorbell db = { .chid = ch->chid };
-
-		err = xioctl(t, OP_DOORBELL, DRM_IOCTL_PPU_DOORBELL, &db, true);
-		done_doorbell(t, &db, err);
 	}
 }
 
@@ -2365,6 +2616,8 @@ static void act_reopen(struct thr *t)
 	int old, fd = open_node(t);
 	uint64_t t0;
 
+	if (fd < 0)
+		return;		/* keep the file we have */
 	pthread_mutex_lock(&c->lock);
 	for (int i = 0; i < c->nbos; i++)
 		stale_add(c, c->bos[i].handle, 0, 0, c->bos[i].mmap_off, 0);
@@ -2376,7 +2629,6 @@ static void act_reopen(struct thr *t)
 	for (int i = 0; i < c->nmaps; i++)
 		c->maps[i].bundle = false;
 	old = c->fd;
-	/* A failed open leaves -1: calls fail with EBADF until the next reopen. */
 	__atomic_store_n(&c->fd, fd, __ATOMIC_RELAXED);
 	c->gen++;
 	c->clean = pct(&t->r, 35);
@@ -2386,8 +2638,7 @@ static void act_reopen(struct thr *t)
 		t0 = now_ns();
 		xrecord(t, OP_CLOSE, close(old) ? errno : 0, t0);
 	}
-	if (opt.verbose)
-		vlog(t, "  file %u: fd %d%s", c->gen, fd, c->clean ? " (clean)" : "");
+	vlog(t, "  file %u: fd %d%s", c->gen, fd, c->clean ? " (clean)" : "");
 }
 
 /* ---- the racing thread: destroy what the main thread is using ---- */
@@ -2400,21 +2651,25 @@ static void *racer_main(void *arg)
 
 	while (!c->stop) {
 		int k = (int)rn(r, 16);
+		uint32_t ri = (uint32_t)rnd(r);
 
-		usleep(200 + rn(r, 3000));
+		usleep(500 + rn(r, 4000));
 		pthread_mutex_lock(&c->lock);
 		if (k < 3 && c->nchans) {
-			int i = (int)rn(r, (uint32_t)c->nchans);
-			struct drm_ppu_chan_destroy d = { .chid = c->chans[i].chid };
+			int i = (int)(ri % (uint32_t)c->nchans);
+			struct drm_ppu_chan_destroy d;
+
+			if (c->chans[i].bundle && pct(r, 60))
+				i = (int)((ri >> 8) % (uint32_t)c->nchans);
+			d = (struct drm_ppu_chan_destroy){ .chid = c->chans[i].chid };
 
 			DEL(c->chans, c->nchans, i);
 			pthread_mutex_unlock(&c->lock);
 			done_chan_destroy(t, &d, xioctl(t, OP_CHAN_DESTROY, DRM_IOCTL_PPU_CHAN_DESTROY,
 							&d, true));
-		} else if (k < 5 && c->npools) {
-			struct drm_ppu_sem_pool_destroy d = {
-				.pool = c->pools[rn(r, (uint32_t)c->npools)].id,
-			};
+		} else if (k < 5 && c->npools &&
+			   !(c->clean && bundle_pool(c, c->pools[ri % c->npools].id))) {
+			struct drm_ppu_sem_pool_destroy d = { .pool = c->pools[ri % c->npools].id };
 
 			pool_del(c, d.pool);
 			pthread_mutex_unlock(&c->lock);
@@ -2426,8 +2681,8 @@ static void *racer_main(void *arg)
 			DEL(c->bos, c->nbos, i);
 			pthread_mutex_unlock(&c->lock);
 			xioctl(t, OP_GEM_CLOSE, DRM_IOCTL_GEM_CLOSE, &gc, false);
-		} else if (k < 10 && c->nvas) {
-			int i = (int)rn(r, (uint32_t)c->nvas);
+		} else if (k < 10 && c->nvas && !(c->clean && bundle_va(c, c->vas[ri % c->nvas].va))) {
+			int i = (int)(ri % (uint32_t)c->nvas);
 			struct drm_ppu_vm_unbind u = { .va = c->vas[i].va, .size = c->vas[i].size };
 
 			if (bundle_va(c, u.va))
@@ -2435,9 +2690,13 @@ static void *racer_main(void *arg)
 			DEL(c->vas, c->nvas, i);
 			pthread_mutex_unlock(&c->lock);
 			xioctl(t, OP_VM_UNBIND, DRM_IOCTL_PPU_VM_UNBIND, &u, true);
-		} else if (k < 12 && c->nmaps) {
+		} else if (k < 12 && c->nmaps && (!c->maps[ri % c->nmaps].bundle || pct(r, 30))) {
+			int i = (int)(ri % (uint32_t)c->nmaps);
+			struct map m = c->maps[i];
+
+			DEL(c->maps, c->nmaps, i);
 			pthread_mutex_unlock(&c->lock);
-			act_munmap(t);
+			unmap_one(t, m);
 		} else if (k < 14 && c->nsobjs) {
 			int i = (int)rn(r, (uint32_t)c->nsobjs);
 			struct drm_syncobj_destroy d = { .handle = c->sobjs[i] };
@@ -2468,6 +2727,7 @@ enum {
 	A_SEM_FENCE, A_BAD_NR, A_GEM_CLOSE, A_PRIME, A_SYNCOBJ, A_XFD, A_GENERIC, A_MMAP,
 	A_MUNMAP, A_MEMTOUCH, A_SETUP, A_SUBMIT, A_USERD_POKE, A_REOPEN, NACTIONS
 };
+_Static_assert(NACTIONS <= 32, "stats.actions is too small");
 
 static const struct {
 	const char *name;
@@ -2475,8 +2735,8 @@ static const struct {
 } actions[NACTIONS] = {
 	[A_GET_PARAM] = { "get_param", 60 },	[A_GEM_CREATE] = { "gem_create", 90 },
 	[A_MMAP_OFFSET] = { "mmap_offset", 50 }, [A_VM_BIND] = { "vm_bind", 90 },
-	[A_VM_UNBIND] = { "vm_unbind", 50 },	[A_CHAN_CREATE] = { "chan_create", 40 },
-	[A_CHAN_DESTROY] = { "chan_destroy", 25 }, [A_DOORBELL] = { "doorbell", 30 },
+	[A_VM_UNBIND] = { "vm_unbind", 50 },	[A_CHAN_CREATE] = { "chan_create", 25 },
+	[A_CHAN_DESTROY] = { "chan_destroy", 15 }, [A_DOORBELL] = { "doorbell", 30 },
 	[A_CHAN_STATUS] = { "chan_status", 30 }, [A_POOL_CREATE] = { "pool_create", 40 },
 	[A_POOL_DESTROY] = { "pool_destroy", 25 }, [A_SEM_WAIT] = { "sem_wait", 40 },
 	[A_SEM_FENCE] = { "sem_fence", 35 },	[A_BAD_NR] = { "bad_nr", 15 },
@@ -2484,12 +2744,44 @@ static const struct {
 	[A_SYNCOBJ] = { "syncobj", 70 },	[A_XFD] = { "xfd", 15 },
 	[A_GENERIC] = { "generic", 20 },	[A_MMAP] = { "mmap", 40 },
 	[A_MUNMAP] = { "munmap", 20 },		[A_MEMTOUCH] = { "memtouch", 30 },
-	[A_SETUP] = { "setup", 12 },		[A_SUBMIT] = { "submit", 70 },
+	[A_SETUP] = { "setup", 30 },		[A_SUBMIT] = { "submit", 90 },
 	[A_USERD_POKE] = { "userd_poke", 12 },	[A_REOPEN] = { "reopen", 2 },
 };
 
+/*
+ * Channel ids are few and shared by every client: a client keeps at most
+ * its share, destroying one of its own (a plain one first) to make room.
+ */
+static void make_room(struct thr *t)
+{
+	struct client *c = t->c;
+	uint32_t share = c->nuser / (uint32_t)opt.children;
+	struct drm_ppu_chan_destroy d = { 0 };
+	int victim = -1;
+
+	if (share < 2)
+		share = 2;
+	pthread_mutex_lock(&c->lock);
+	if ((uint32_t)c->nchans >= share) {
+		victim = (int)rn(&t->r, (uint32_t)c->nchans);
+		for (int i = 0; i < c->nchans; i++)
+			if (!c->chans[(victim + i) % c->nchans].bundle) {
+				victim = (victim + i) % c->nchans;
+				break;
+			}
+		d.chid = c->chans[victim].chid;
+		DEL(c->chans, c->nchans, victim);
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (victim >= 0)
+		done_chan_destroy(t, &d, xioctl(t, OP_CHAN_DESTROY, DRM_IOCTL_PPU_CHAN_DESTROY, &d,
+						true));
+}
+
 static void run_action(struct thr *t, int a)
 {
+	if (a == A_CHAN_CREATE || a == A_SETUP)
+		make_room(t);
 	switch (a) {
 	case A_GET_PARAM: run_ioc(t, &iocs[I_GET_PARAM]); break;
 	case A_GEM_CREATE: run_ioc(t, &iocs[I_GEM_CREATE]); break;
@@ -2551,8 +2843,9 @@ static void thr_init(struct thr *t, struct client *c, int slot, uint64_t seed, b
 	t->bad = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (!t->buf || t->bad == MAP_FAILED)
 		die("out of memory");
+	/* (not unmapped: another mmap() could land there) */
 	mprotect(t->bad + PAGE, PAGE, PROT_NONE);
-	munmap(t->bad + 3 * PAGE, PAGE);
+	mprotect(t->bad + 3 * PAGE, PAGE, PROT_NONE);
 }
 
 static int client_main(int idx, uint64_t budget, double deadline)
@@ -2570,6 +2863,7 @@ static int client_main(int idx, uint64_t budget, double deadline)
 	c->deadline = deadline;
 	c->fd = -1;
 	pthread_mutex_init(&c->lock, NULL);
+	pthread_mutex_init(&c->hist_lock, NULL);
 	t = &c->main;
 	thr_init(t, c, 0, seed, false);
 	thr_init(&c->racer, c, 1, seed ^ 0x5bd1e9955bd1e995ull, true);
@@ -2609,8 +2903,13 @@ static int client_main(int idx, uint64_t budget, double deadline)
 
 	if (opt.race && pthread_create(&racer, NULL, racer_main, &c->racer))
 		die("client %d: cannot start the racing thread", idx);
-	while (t->seq < budget && now_s() < deadline)
-		run_action(t, pick_action(t));
+	while (t->seq < budget && now_s() < deadline) {
+		int a = pick_action(t);
+
+		sh->action[idx] = a;
+		t->st->actions[a]++;
+		run_action(t, a);
+	}
 	c->stop = true;
 	if (opt.race)
 		pthread_join(racer, NULL);
@@ -2625,9 +2924,23 @@ static int client_main(int idx, uint64_t budget, double deadline)
 
 /* ---- the parent ---- */
 
+static void print_file(const char *what, const char *path)
+{
+	char buf[4096];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	printf("fuzz: %s:\n%s%s", what, buf, n && buf[n - 1] == '\n' ? "" : "\n");
+}
+
 static void print_stacks(pid_t pid)
 {
-	char path[320], buf[4096];
+	char path[320], what[64];
 	struct dirent *de;
 	DIR *d;
 
@@ -2636,19 +2949,17 @@ static void print_stacks(pid_t pid)
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
-		FILE *f;
-		size_t n;
-
 		if (de->d_name[0] == '.')
 			continue;
+		snprintf(what, sizeof(what), "task %.16s of pid %d: stat", de->d_name, (int)pid);
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, de->d_name);
+		print_file(what, path);
+		snprintf(what, sizeof(what), "task %.16s: syscall", de->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/syscall", (int)pid, de->d_name);
+		print_file(what, path);
+		snprintf(what, sizeof(what), "task %.16s: kernel stack", de->d_name);
 		snprintf(path, sizeof(path), "/proc/%d/task/%s/stack", (int)pid, de->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		buf[n] = 0;
-		fclose(f);
-		printf("fuzz: task %s of pid %d, kernel stack:\n%s", de->d_name, (int)pid, buf);
+		print_file(what, path);
 	}
 	closedir(d);
 }
@@ -2679,6 +2990,12 @@ static void print_report(double secs)
 			tot.waits_ok += st->waits_ok;
 			tot.waits_timeout += st->waits_timeout;
 			tot.destroy_timeouts += st->destroy_timeouts;
+			tot.clean_checks += st->clean_checks;
+			tot.clean_submits += st->clean_submits;
+			for (int a = 0; a < 32; a++)
+				tot.actions[a] += st->actions[a];
+			for (int i = 0; i < 3; i++)
+				tot.submit_skips[i] += st->submit_skips[i];
 		}
 
 	printf("fuzz: %-20s %8s %9s %9s  %s\n", "call", "count", "mean_us", "max_us",
@@ -2706,17 +3023,25 @@ static void print_report(double secs)
 	printf("fuzz: modes:");
 	for (int m = 0; m < NMODES; m++)
 		printf(" %s %" PRIu64, mode_names[m], tot.modes[m]);
+	printf("\nfuzz: actions:");
+	for (int a = 0; a < NACTIONS; a++)
+		if (tot.actions[a])
+			printf(" %s %" PRIu64, actions[a].name, tot.actions[a]);
 	printf("\nfuzz: submissions: valid %" PRIu64 " plausible %" PRIu64 " garbage %" PRIu64
-	       "; waits for valid ones: done %" PRIu64 ", timed out %" PRIu64 "\n",
-	       tot.submits[0], tot.submits[1], tot.submits[2], tot.waits_ok, tot.waits_timeout);
+	       " (skipped: no channel %" PRIu64 ", mapping gone %" PRIu64 ", ring full %" PRIu64
+	       "); waits for valid ones: done %" PRIu64 ", timed out %" PRIu64 "\n",
+	       tot.submits[0], tot.submits[1], tot.submits[2], tot.submit_skips[0],
+	       tot.submit_skips[1], tot.submit_skips[2], tot.waits_ok, tot.waits_timeout);
 	{
 		uint64_t unexpected = 0;
 
 		for (int op = 0; op < NOPS; op++)
 			unexpected += tot.unexpected[op];
 		printf("fuzz: violations %" PRIu64 ", undocumented errors %" PRIu64
-		       ", channel destroy timeouts %" PRIu64 "\n", tot.violations, unexpected,
-		       tot.destroy_timeouts);
+		       ", channel destroy timeouts %" PRIu64 "; isolation checked by %" PRIu64
+		       " submissions and %" PRIu64 " channel states in clean files\n",
+		       tot.violations, unexpected, tot.destroy_timeouts, tot.clean_submits,
+		       tot.clean_checks);
 	}
 	printf("fuzz: calls %" PRIu64 ", calls/s %.0f\n", calls, secs > 0 ? (double)calls / secs : 0);
 	fflush(stdout);
@@ -2748,11 +3073,36 @@ static uint64_t parse_ops(const char *list)
 	return mask;
 }
 
+static unsigned int parse_avoid(const char *list)
+{
+	unsigned int mask = 0;
+	char *dup = strdup(list), *save = NULL;
+
+	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(avoids) / sizeof(avoids[0]); i++)
+			if (!strcmp(tok, avoids[i].name))
+				break;
+		if (i == sizeof(avoids) / sizeof(avoids[0])) {
+			fprintf(stderr, PROG ": unknown --avoid \"%s\"; known:", tok);
+			for (i = 0; i < sizeof(avoids) / sizeof(avoids[0]); i++)
+				fprintf(stderr, " %s", avoids[i].name);
+			fprintf(stderr, "\n");
+			exit(2);
+		}
+		mask |= avoids[i].bit;
+	}
+	free(dup);
+	return mask;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: " PROG " [--seed S] [--calls N] [--children K] [--time-limit SEC]\n"
-		"                [--stall SEC] [--no-race] [--ops a,b,...] [--strict] [--no-chmod] [-v]\n");
+		"                [--stall SEC] [--no-race] [--ops a,b,...] [--avoid bug,...] [--strict]\n"
+		"                [--no-chmod] [-v]\n");
 	exit(2);
 }
 
@@ -2766,6 +3116,7 @@ int main(int argc, char **argv)
 		{ "stall", required_argument, NULL, 'S' },
 		{ "no-race", no_argument, NULL, 'R' },
 		{ "ops", required_argument, NULL, 'o' },
+		{ "avoid", required_argument, NULL, 'a' },
 		{ "strict", no_argument, NULL, 'x' },
 		{ "no-chmod", no_argument, NULL, 'C' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -2806,6 +3157,9 @@ int main(int argc, char **argv)
 		case 'o':
 			opt.ops_mask = parse_ops(optarg);
 			break;
+		case 'a':
+			opt.avoid = parse_avoid(optarg);
+			break;
 		case 'x':
 			opt.strict = true;
 			break;
@@ -2826,16 +3180,20 @@ int main(int argc, char **argv)
 	if (!have_seed)
 		opt.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
 
-	printf("fuzz: seed %" PRIu64 " calls %" PRIu64 " children %d time-limit %g%s\n", opt.seed,
+	printf("fuzz: seed %" PRIu64 " calls %" PRIu64 " children %d time-limit %g%s", opt.seed,
 	       opt.calls, opt.children, opt.time_limit, opt.race ? "" : " no-race");
+	for (size_t i = 0; i < sizeof(avoids) / sizeof(avoids[0]); i++)
+		if (opt.avoid & avoids[i].bit)
+			printf(" avoid %s", avoids[i].name);
+	printf("\n");
 	fflush(stdout);
 
 	fd = ppu_open_render_node(node_path, sizeof(node_path));
 	if (fd < 0)
 		die("no render node of driver \"ppu\" in /dev/dri (is ppu.ko loaded?)");
 	close(fd);
-	if (opt.chmod_node && geteuid() == 0 && opt.children > 2) {
-		/* Clients that drop privileges before opening need to be let in. */
+	if (opt.chmod_node && geteuid() == 0 && opt.children > 1) {
+		/* Clients that drop privileges must be able to (re)open it. */
 		if (chmod(node_path, 0666))
 			die("chmod %s: %s", node_path, strerror(errno));
 		printf("fuzz: made %s world read-writable for unprivileged clients\n", node_path);
@@ -2852,6 +3210,7 @@ int main(int argc, char **argv)
 		uint64_t budget = opt.calls / (uint64_t)opt.children +
 				  ((uint64_t)k < opt.calls % (uint64_t)opt.children);
 
+		sh->in_op[k] = -1;
 		pids[k] = fork();
 		if (pids[k] < 0)
 			die("fork: %s", strerror(errno));
@@ -2903,8 +3262,10 @@ int main(int argc, char **argv)
 				last_t[k] = now;
 			} else if (now - last_t[k] > opt.stall_s) {
 				printf("fuzz: client %d (seed %" PRIu64 ") made no call for %d s after "
-				       "call %" PRIu64 ": hung\n", k, opt.seed + (uint64_t)k,
-				       opt.stall_s, last[k]);
+				       "call %" PRIu64 " (action %s, in %s): hung\n", k,
+				       opt.seed + (uint64_t)k, opt.stall_s, last[k],
+				       actions[sh->action[k]].name, sh->in_op[k] >= 0 ?
+				       op_names[sh->in_op[k]] : "no call");
 				print_stacks(pids[k]);
 				hung = true;
 				kill(pids[k], SIGKILL);

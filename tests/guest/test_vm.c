@@ -24,7 +24,9 @@
 #include <check.h>
 
 #include "drm/ppu_drm.h"
+#include "ppu/ppu_encode.h"
 #include "ppu_guest.h"
+#include "ppu_guest_work.h"
 
 #define PG 4096ull
 
@@ -353,6 +355,65 @@ START_TEST(vm_file_close_releases_everything)
 }
 END_TEST
 
+/*
+ * VM_UNBIND of a copy's destination while the copy runs returns only once
+ * the PPU can no longer write the pages (the MMU invalidate handshake): the
+ * BO's memory, read through the CPU mapping right after the ioctl, does not
+ * change afterwards, although the copy goes on until it faults on the
+ * unmapped range.  (Without the handshake, kilobytes landed after the
+ * return: writes the copy engine had translated before the invalidate.  Had
+ * that been the BO's last reference, they would have hit freed pages.)
+ */
+START_TEST(vm_unbind_returns_once_the_ppu_stopped_writing_the_pages)
+{
+	enum { LEN = 4 << 20 };
+	struct ppu_tbo src, dst, pb;
+	struct drm_ppu_chan_status st;
+	struct ppu_tchan ch;
+	struct ppu_pb b;
+	uint8_t *snap = malloc(LEN);
+	size_t i, written = 0;
+	double end;
+
+	ck_assert_ptr_nonnull(snap);
+	ppu_tbo_new(ppu_fd, &src, LEN);
+	ppu_tbo_new(ppu_fd, &dst, LEN);
+	ppu_tbo_new(ppu_fd, &pb, PG);
+	for (i = 0; i < LEN; i++)
+		src.map[i] = (uint8_t)(i * 13 + (i >> 12) + 1);
+	ppu_tchan_new(ppu_fd, &ch, 3);
+	ppu_pb_init(&b, (uint32_t *)pb.map, 64);
+	ppu_pb_copy(&b, src.va, dst.va, LEN, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
+	ppu_tchan_submit(&ch, pb.va, b.len);
+	/* under way: the first bytes have landed */
+	end = ppu_now_s() + 30;
+	while (!dst.map[64 << 10] && ppu_now_s() < end)
+		usleep(200);
+	ck_assert_msg(dst.map[64 << 10], "the copy did not start");
+
+	ck_assert_int_eq(ppu_vm_unbind(ppu_fd, dst.va, LEN), 0);
+	memcpy(snap, dst.map, LEN);
+
+	end = ppu_now_s() + 30;
+	do {
+		ck_assert_int_eq(ppu_chan_status(ppu_fd, ch.chid, 0, &st), 0);
+		usleep(1000);
+	} while (st.state != DRM_PPU_CHAN_STATE_FAULTED && ppu_now_s() < end);
+	ck_assert_uint_eq(st.state, DRM_PPU_CHAN_STATE_FAULTED);
+	usleep(100000);
+	/* (one assertion per check: Check reports every assertion it passes) */
+	for (i = 0; i < LEN && dst.map[i] == snap[i]; i++)
+		;
+	ck_assert_msg(i == LEN, "byte %zu written after VM_UNBIND returned", i);
+	for (i = 0; i < LEN && (!snap[i] || snap[i] == src.map[i]); i++)
+		written += snap[i] != 0;
+	ck_assert_msg(i == LEN, "byte %zu is not the source's", i);
+	printf("vm: %zu of %u bytes copied before the unbind\n", written, LEN);
+	ck_assert_uint_lt(written, LEN);
+	free(snap);
+}
+END_TEST
+
 static Suite *vm_suite(void)
 {
 	Suite *s = suite_create("vm");
@@ -369,6 +430,7 @@ static Suite *vm_suite(void)
 	tcase_add_test(tc, vm_mapping_outlives_the_handle);
 	tcase_add_test(tc, vm_address_spaces_are_per_file);
 	tcase_add_test(tc, vm_file_close_releases_everything);
+	tcase_add_test(tc, vm_unbind_returns_once_the_ppu_stopped_writing_the_pages);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -137,6 +137,7 @@ struct stats {
 	uint64_t clean_checks;		/* channel states checked in clean files */
 	uint64_t actions[32];
 	uint64_t submit_skips[3];	/* no channel, a mapping gone, ring full */
+	uint64_t setups[8];		/* by the step that failed; [6] done */
 };
 
 /* Shared with the parent: one stats slot per thread, progress per client. */
@@ -252,6 +253,7 @@ struct bo {
 
 struct vam {
 	uint64_t va, size;
+	uint32_t handle;	/* the BO, or the pool id */
 	bool pool;
 };
 
@@ -1293,7 +1295,8 @@ static void done_vm_bind(struct thr *t, void *a, int err)
 			  (uint64_t)p->va, (uint64_t)p->size);
 	pthread_mutex_lock(&c->lock);
 	if (c->nvas < MAX_VAS)
-		c->vas[c->nvas++] = (struct vam){ .va = p->va, .size = p->size };
+		c->vas[c->nvas++] = (struct vam){ .va = p->va, .size = p->size,
+						  .handle = p->handle };
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -1581,7 +1584,8 @@ static void done_pool_create(struct thr *t, void *a, int err)
 		c->pools[c->npools++] = (struct pool){ .id = p->pool, .count = p->count,
 			.va = p->va, .size = size, .mmap_off = p->mmap_offset };
 		if (c->nvas < MAX_VAS)
-			c->vas[c->nvas++] = (struct vam){ .va = p->va, .size = size, .pool = true };
+			c->vas[c->nvas++] = (struct vam){ .va = p->va, .size = size,
+							  .handle = p->pool, .pool = true };
 	}
 	pthread_mutex_unlock(&c->lock);
 	if (!keep) {
@@ -2254,6 +2258,26 @@ static void mark_sensitive(struct client *c, uint32_t handle)
 	pthread_mutex_unlock(&c->lock);
 }
 
+/* A full mapping table gives up one of its plain mappings. */
+static void make_map_room(struct thr *t)
+{
+	struct client *c = t->c;
+	struct map m = { 0 };
+
+	pthread_mutex_lock(&c->lock);
+	if (c->nmaps >= MAX_MAPS - 2) {
+		int i = (int)rn(&t->r, (uint32_t)c->nmaps);
+
+		for (int j = 0; j < c->nmaps && c->maps[i].bundle; j++)
+			i = (i + 1) % c->nmaps;
+		m = c->maps[i];
+		DEL(c->maps, c->nmaps, i);
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (m.p)
+		unmap_one(t, m);
+}
+
 /* A BO mapped by the CPU and bound with VA_ALLOC; the map id or -1. */
 static int map_bind_bo(struct thr *t, uint32_t handle, uint64_t size, uint32_t *va)
 {
@@ -2274,6 +2298,7 @@ static int map_bind_bo(struct thr *t, uint32_t handle, uint64_t size, uint32_t *
 	xrecord(t, OP_MMAP, p == MAP_FAILED ? errno : 0, t0);
 	if (p == MAP_FAILED)
 		return -1;
+	make_map_room(t);
 	pthread_mutex_lock(&c->lock);
 	id = map_add(c, p, size, PROT_READ | PROT_WRITE, true);
 	pthread_mutex_unlock(&c->lock);
@@ -2302,20 +2327,26 @@ static void act_setup(struct thr *t)
 	struct chan ch = { .bundle = true, .userd_map = -1 };
 	uint32_t entries;
 	uint64_t t0;
+	int step = 0;
 	void *p;
 
 	if (xcreate_bo(t, 2 * PAGE, &ch.ring_handle))
-		return;
+		goto fail;
 	mark_sensitive(c, ch.ring_handle);
+	step++;
 	if ((ch.ring_map = map_bind_bo(t, ch.ring_handle, 2 * PAGE, &ch.ring_va)) < 0)
-		return;
+		goto fail;
+	step++;
 	if (xcreate_bo(t, 4 * PAGE, &ch.pb_handle))
-		return;
+		goto fail;
 	mark_sensitive(c, ch.pb_handle);
+	step++;
 	if ((ch.pb_map = map_bind_bo(t, ch.pb_handle, 4 * PAGE, &ch.pb_va)) < 0)
-		return;
+		goto fail;
+	step++;
 	if (xioctl(t, OP_SEM_POOL_CREATE, DRM_IOCTL_PPU_SEM_POOL_CREATE, &pc, true))
-		return;
+		goto fail;
+	step++;
 	done_pool_create(t, &pc, 0);
 	ch.pool_id = pc.pool;
 	ch.pool_va = (uint32_t)pc.va;
@@ -2341,11 +2372,13 @@ static void act_setup(struct thr *t)
 			cc.max_depth = 1;
 	}
 	if (xioctl(t, OP_CHAN_CREATE, DRM_IOCTL_PPU_CHAN_CREATE, &cc, true))
-		return;
+		goto fail;
+	step++;
 	ch.chid = cc.chid;
 	ch.compute = !!(cc.flags & DRM_PPU_CHAN_CREATE_COMPUTE);
 	ch.userd_off = cc.userd_offset;
 
+	make_map_room(t);
 	t0 = now_ns();
 	p = mmap(NULL, DRM_PPU_USERD_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
 		 __atomic_load_n(&c->fd, __ATOMIC_RELAXED), (off_t)cc.userd_offset);
@@ -2371,17 +2404,21 @@ static void act_setup(struct thr *t)
 		for (int i = 0; i < c->npools; i++)
 			pool |= c->pools[i].id == ch.pool_id;
 		for (int i = 0; i < c->nvas; i++) {
-			ring |= c->vas[i].va == ch.ring_va;
-			pb |= c->vas[i].va == ch.pb_va;
-			pool_va |= c->vas[i].va == ch.pool_va;
+			struct vam *m = &c->vas[i];
+
+			ring |= m->va == ch.ring_va && !m->pool && m->handle == ch.ring_handle;
+			pb |= m->va == ch.pb_va && !m->pool && m->handle == ch.pb_handle;
+			pool_va |= m->va == ch.pool_va && m->pool && m->handle == ch.pool_id;
 		}
 		if (!pool || !pool_va || !ring || !pb)
 			c->dirty = true;
 	}
 	pthread_mutex_unlock(&c->lock);
 	vlog(t, "  channel %u: ring %#x log2 %u pb %#x pool %u at %#x%s", ch.chid,
-		     ch.ring_va, ch.log2, ch.pb_va, ch.pool_id, ch.pool_va,
-		     ch.compute ? " compute" : "");
+	     ch.ring_va, ch.log2, ch.pb_va, ch.pool_id, ch.pool_va,
+	     ch.compute ? " compute" : "");
+fail:
+	t->st->setups[step]++;
 }
 
 /* A header of a plausible method on a plausible subchannel. */
@@ -2996,6 +3033,8 @@ static void print_report(double secs)
 				tot.actions[a] += st->actions[a];
 			for (int i = 0; i < 3; i++)
 				tot.submit_skips[i] += st->submit_skips[i];
+			for (int i = 0; i < 8; i++)
+				tot.setups[i] += st->setups[i];
 		}
 
 	printf("fuzz: %-20s %8s %9s %9s  %s\n", "call", "count", "mean_us", "max_us",
@@ -3027,6 +3066,10 @@ static void print_report(double secs)
 	for (int a = 0; a < NACTIONS; a++)
 		if (tot.actions[a])
 			printf(" %s %" PRIu64, actions[a].name, tot.actions[a]);
+	printf("\nfuzz: channel setups: done %" PRIu64 "; failed at ring BO %" PRIu64
+	       ", ring map/bind %" PRIu64 ", pushbuffer BO %" PRIu64 ", its map/bind %" PRIu64
+	       ", pool %" PRIu64 ", CHAN_CREATE %" PRIu64, tot.setups[6], tot.setups[0],
+	       tot.setups[1], tot.setups[2], tot.setups[3], tot.setups[4], tot.setups[5]);
 	printf("\nfuzz: submissions: valid %" PRIu64 " plausible %" PRIu64 " garbage %" PRIu64
 	       " (skipped: no channel %" PRIu64 ", mapping gone %" PRIu64 ", ring full %" PRIu64
 	       "); waits for valid ones: done %" PRIu64 ", timed out %" PRIu64 "\n",

@@ -280,8 +280,11 @@ struct drm_ppu_get_param {
  * Errors: -EINVAL for a @size of 0 or above DRM_PPU_GEM_MAX_SIZE, or an
  * unknown @flags bit; -ENODEV for a local BO on a device without local
  * memory (or once the device is gone); -ENOSPC when no free local range is
- * large enough; -ENOMEM when memory is short; -EIO or -ETIMEDOUT when the
- * PPU failed to clear local memory.  Release the handle with
+ * large enough; -EDQUOT when this file's BOs already hold its share of
+ * local memory or its number of BOs (the ppu.ko parameters
+ * lmem_mib_per_file and max_bos_per_file); -ENOMEM when memory is short;
+ * -EIO or -ETIMEDOUT when the PPU failed to clear local memory.  Release
+ * the handle with
  * DRM_IOCTL_GEM_CLOSE.
  */
 struct drm_ppu_gem_create {
@@ -330,7 +333,10 @@ struct drm_ppu_gem_mmap_offset {
  * Errors: -EINVAL for unknown flags, a misaligned or out-of-range @va,
  * @bo_offset or @size, or a range beyond the BO; -ENOENT for an unknown
  * handle; -ENOSPC when the range overlaps a mapping or no free range is
- * large enough; -ENOMEM.
+ * large enough; -ENOMEM, also when the first bind of a system BO would
+ * pin more pages than the caller's RLIMIT_MEMLOCK allows (without
+ * CAP_IPC_LOCK; the pages stay pinned, counted in the process's VmPin,
+ * until the BO is freed).
  */
 struct drm_ppu_vm_bind {
 	/** @handle: in, the BO. */
@@ -351,7 +357,9 @@ struct drm_ppu_vm_bind {
  * DRM_IOCTL_PPU_VM_UNBIND: removes the mapping made by one VM_BIND; @va
  * and @size must be exactly those of that mapping (no partial unbind).
  * The page-table entries are cleared and the PPU's TLB invalidated before
- * the call returns; the mapping's reference on its BO is dropped.
+ * the call returns, and it returns only once the PPU can no longer access
+ * the pages (it may still have been finishing work it translated earlier);
+ * the mapping's reference on its BO is dropped.
  *
  * Errors: -EINVAL for nonzero @flags or @pad, or a @size that differs from
  * the mapping's; -ENOENT when no mapping starts at @va.
@@ -471,7 +479,8 @@ struct drm_ppu_vm_unbind {
  * without a compute engine, or DRM_PPU_CHAN_CREATE_AUTO_PUT on one
  * without DRM_PPU_FEATURE_AUTO_PUT (or once the device is gone); -EBUSY when every
  * channel id for clients
- * (DRM_PPU_PARAM_NUM_USER_CHANNELS) is in use;
+ * (DRM_PPU_PARAM_NUM_USER_CHANNELS) is in use; -EDQUOT when this file
+ * holds its share of them (the ppu.ko parameter max_channels_per_file);
  * -ETIMEDOUT when the PPU does not release the free id it was given;
  * -ENOMEM or -ENOSPC when the USERD page or its mmap offset cannot be
  * made; -ENODEV once the device is gone.
@@ -658,8 +667,9 @@ struct drm_ppu_chan_status {
  *
  * Errors: -EINVAL for @count 0 or above DRM_PPU_SEM_POOL_MAX_COUNT, nonzero
  * @flags or @pad, or a nonzero output field (@va, @mmap_offset, @pool);
- * -ENOSPC when the address space is full; -EBUSY when the file has 2^31
- * pools; -ENOMEM.
+ * -ENOSPC when the address space is full; -EDQUOT when the file holds
+ * max_sem_pools_per_file pools (a ppu.ko parameter); -ENOMEM, also when
+ * pinning the pool's pages would exceed the caller's RLIMIT_MEMLOCK.
  */
 struct drm_ppu_sem_pool_create {
 	/** @count: in, number of semaphores. */
@@ -754,8 +764,10 @@ struct drm_ppu_sem_wait {
  *
  * Errors: -EINVAL for unknown @flags or @cond, nonzero @pad, @chid without
  * DRM_PPU_SEM_WAIT_CHAN, or @index outside the pool; -ENOENT for an
- * unknown pool, channel or syncobj; -ENOMEM; -ENODEV once the device is
- * gone.
+ * unknown pool, channel or syncobj; -EDQUOT when the file has
+ * max_fences_per_file fences not yet signalled (a ppu.ko parameter);
+ * -ENOMEM; -ENODEV once the device is gone.  Each fence is on a dma_fence
+ * context of its own: fences are not ordered among themselves.
  */
 struct drm_ppu_sem_fence {
 	/** @pool: in, the pool. */

@@ -273,6 +273,12 @@ static int ppu_chan_destroy_locked(struct ppu_device *ppu, struct ppu_chan *chan
 		 */
 		if (chan->userd && chan->file)
 			drm_vma_node_revoke(&chan->userd->vma_node, chan->file);
+		/* ... and it may still walk the file's page tables: keep them too */
+		if (chan->file) {
+			struct ppu_file *pf = chan->file->driver_priv;
+
+			pf->vm_kept = true;
+		}
 		chan->file = NULL;
 		ppu->chan_gen[chid]++;
 		wake_up_all(&ppu->event_wq);

@@ -193,7 +193,10 @@ static void ppu_drm_postclose(struct drm_device *drm, struct drm_file *file)
 
 	ppu_chan_file_close(to_ppu(drm), file);
 	ppu_sem_file_close(pf);
-	ppu_vm_destroy(pf->vm);
+	if (pf->vm_kept)
+		drm_err(drm, "a channel of the closed file is still on the PPU: its address space is kept\n");
+	else
+		ppu_vm_destroy(pf->vm);
 	/* (BOs it created that live on keep the client) */
 	ppu_client_put(pf->client);
 	kfree(pf);

@@ -54,7 +54,7 @@
 #define PPU_KCHAN_PIECE		(128 * PPU_KCHAN_ZERO_SIZE)
 
 /* Wall time for a clear: the co-simulated PPU copies ~10 MB/s. */
-#define PPU_KCHAN_TIMEOUT_MS(bytes)	(2000 + (bytes) / 1024)
+#define PPU_KCHAN_TIMEOUT_MS(bytes)	(10000 + (bytes) / 1024)
 
 static_assert(PPU_GP_ENTRY_BYTES << PPU_KCHAN_LOG2_ENTRIES <=
 	      PPU_KCHAN_SEM_OFF - PPU_KCHAN_RING_OFF);
@@ -242,16 +242,29 @@ static u32 ppu_kchan_build(struct ppu_kchan *k, u64 pa, u64 size, u32 seq)
 	return pb.overflow ? 0 : pb.len;
 }
 
-/* One submission: at most PPU_KCHAN_PIECE bytes. */
+/*
+ * One submission: at most PPU_KCHAN_PIECE bytes.  The whole of it runs
+ * inside drm_dev_enter(), so remove cannot free the channel or its memory
+ * under it; the wait re-checks the unplug every PPU_KCHAN_POLL_MS, so that
+ * remove (which waits for this section to end) is not held up for long.
+ */
+#define PPU_KCHAN_POLL_MS	50
+
 static int ppu_kchan_clear_piece(struct ppu_device *ppu, u64 pa, u64 size)
 {
 	struct ppu_kchan *k = ppu->kchan;
 	u32 chid = ppu_chan_id(k->chan);
-	int ret = -ENODEV, err, idx;
+	unsigned long deadline;
+	int ret, err = 0, idx;
 	u32 ndw, gen, *gp;
 	long left;
 
+	if (!drm_dev_enter(&ppu->drm, &idx))
+		return -ENODEV;
 	mutex_lock(&k->lock);
+	ret = -ENODEV;
+	if (drm_dev_is_unplugged(&ppu->drm) || ppu_chan_gen(ppu, NULL, chid, &gen))
+		goto out;
 	k->seq++;
 	ndw = ppu_kchan_build(k, pa, size, k->seq);
 	if (!ndw) {
@@ -265,22 +278,39 @@ static int ppu_kchan_clear_piece(struct ppu_device *ppu, u64 pa, u64 size)
 	dma_wmb();
 	WRITE_ONCE(*ppu_kchan_word(k, PPU_KCHAN_USERD_OFF + PPU_USERD_GP_PUT), k->put);
 	wmb();
-
-	if (ppu_chan_gen(ppu, NULL, chid, &gen) || !drm_dev_enter(&ppu->drm, &idx))
-		goto out;
 	ppu_chan_ring(ppu, chid);
-	drm_dev_exit(idx);
 
-	left = wait_event_timeout(ppu->event_wq, ppu_kchan_done(k, k->seq, gen, &err),
-				  msecs_to_jiffies(PPU_KCHAN_TIMEOUT_MS(size)));
-	ret = left ? err : -ETIMEDOUT;
-	if (ret) {
+	/*
+	 * A killed caller stops waiting (its BO is then freed while the clear
+	 * may still run): the channel runs in order, so the range's next
+	 * owner is cleared after this clear has finished, never before.
+	 */
+	deadline = jiffies + msecs_to_jiffies(PPU_KCHAN_TIMEOUT_MS(size));
+	for (;;) {
+		left = wait_event_killable_timeout(ppu->event_wq,
+						   ppu_kchan_done(k, k->seq, gen, &err),
+						   msecs_to_jiffies(PPU_KCHAN_POLL_MS));
+		if (left < 0) {
+			ret = -EINTR;
+			goto out;
+		}
+		if (left) {
+			ret = err;
+			break;
+		}
+		if (time_after(jiffies, deadline)) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+	}
+	if (ret && ret != -ENODEV) {
 		drm_err(&ppu->drm, "clearing local memory %#llx+%#llx failed: %d\n", pa,
 			size, ret);
 		ppu_kchan_restart(k);
 	}
 out:
 	mutex_unlock(&k->lock);
+	drm_dev_exit(idx);
 	return ret;
 }
 

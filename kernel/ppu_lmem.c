@@ -48,8 +48,19 @@ static void ppu_lbo_free(struct drm_gem_object *obj)
 	kfree(lbo);
 }
 
+/*
+ * Local memory has no pages another device could map: refuse to export
+ * (kernels whose DRM core exports every GEM object by default would
+ * otherwise reach drm_gem_map_dma_buf() without get_sg_table, a WARN_ON).
+ */
+static struct dma_buf *ppu_lbo_export(struct drm_gem_object *obj, int flags)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
 static const struct drm_gem_object_funcs ppu_lbo_funcs = {
 	.free = ppu_lbo_free,
+	.export = ppu_lbo_export,
 };
 
 /**

@@ -24,6 +24,9 @@ struct ppu_vm;
  * @pools_lock: protects @pools and @npools
  * @pools: the file's semaphore pools by id
  * @npools: how many, including ones being created
+ * @vm_kept: a channel of the file could not be taken off the PPU, which may
+ *           still walk @vm: at close the address space is kept (leaked),
+ *           never freed
  */
 struct ppu_file {
 	struct ppu_vm *vm;
@@ -32,6 +35,7 @@ struct ppu_file {
 	struct mutex pools_lock;
 	struct xarray pools;
 	u32 npools;
+	bool vm_kept;
 };
 
 struct ppu_vm *ppu_vm_create(struct ppu_device *ppu);

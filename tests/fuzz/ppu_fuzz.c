@@ -43,8 +43,10 @@
  *
  * The same seed replays the same sequence of decisions; with the racing
  * thread on, the kernel's answers (and so the later choices) depend on
- * timing, so replay a finding with --no-race first.  -v logs every call
- * before it is made (the last line names the call that hung or crashed).
+ * timing, so replay a finding with --no-race first.  Every call is logged
+ * in memory; a violation prints the client's last 256 calls, and -v logs
+ * every call to stderr before it is made (the last line names the call
+ * that hung or crashed).
  *
  * Output: per-ioctl counts by errno with mean and max time, then
  * "fuzz: calls N, calls/s X".  Exit status: 0 the run finished; 1 internal
@@ -70,6 +72,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -138,6 +141,7 @@ struct stats {
 	uint64_t actions[32];
 	uint64_t submit_skips[3];	/* no channel, a mapping gone, ring full */
 	uint64_t setups[8];		/* by the step that failed; [6] done */
+	uint64_t dirtied[16];		/* clean files made dirty, by reason */
 };
 
 /* Shared with the parent: one stats slot per thread, progress per client. */
@@ -146,8 +150,6 @@ struct shared {
 	volatile uint64_t progress[MAX_CHILDREN];
 	/* what each client's main thread is doing: action, and op while in a call */
 	volatile int action[MAX_CHILDREN], in_op[MAX_CHILDREN];
-	volatile int started[MAX_CHILDREN];
-	volatile int done[MAX_CHILDREN];
 };
 
 /* ---- options ---- */
@@ -345,6 +347,7 @@ struct client {
 	 * dirty: something could have made its channels fault legitimately.
 	 */
 	bool clean, dirty;
+	bool in_setup;		/* the main thread is setting up a channel */
 	volatile bool stop;
 	uint64_t budget;
 	double deadline;
@@ -602,6 +605,27 @@ static int64_t deadline_in(struct rng *r)
 	}
 }
 
+/* What made a clean file dirty (counted once per file). */
+#define DIRTY_REASONS(X) X(POOL_DESTROYED) X(WRONG_ENCODING) X(BAD_POINTER) X(VM_UNBIND) \
+	X(CHAN_UNTRACKED) X(AUTO_PUT) X(BAD_NR) X(MEMTOUCH) X(SETUP_BROKEN) X(SUBMIT) \
+	X(USERD_POKE) X(POOL_VA_UNBOUND)
+#define DR_ENUM(n) DR_##n,
+enum { DIRTY_REASONS(DR_ENUM) NDIRTY };
+#define DR_NAME(n) #n,
+static const char *const dirty_names[NDIRTY] = { DIRTY_REASONS(DR_NAME) };
+
+/* c->lock held */
+static void set_dirty(struct thr *t, int why)
+{
+	struct client *c = t->c;
+
+	if (c->clean && !c->dirty) {
+		t->st->dirtied[why]++;
+		vlog(t, "  file %u is no longer clean: %s", c->gen, dirty_names[why]);
+	}
+	c->dirty = true;
+}
+
 /* ---- tables (called with c->lock held) ---- */
 
 #define DEL(arr, n, i) do { (arr)[i] = (arr)[--(n)]; } while (0)
@@ -679,6 +703,19 @@ static bool bundle_va(struct client *c, uint64_t va)
 	return false;
 }
 
+/*
+ * Is @va a semaphore pool's binding?  Once one is removed with VM_UNBIND,
+ * SEM_POOL_DESTROY of that pool unbinds whatever mapping then sits at its
+ * address (the driver unbinds by address): another pool's, a ring's.
+ */
+static bool pool_va(struct client *c, uint64_t va)
+{
+	for (int i = 0; i < c->nvas; i++)
+		if (c->vas[i].va == va && c->vas[i].pool)
+			return true;
+	return false;
+}
+
 static bool bundle_pool(struct client *c, uint32_t id)
 {
 	for (int i = 0; i < c->nchans; i++)
@@ -696,24 +733,20 @@ static void vam_del(struct client *c, uint64_t va)
 		}
 }
 
-static void pool_del(struct client *c, uint32_t id)
+static void pool_del(struct thr *t, uint32_t id)
 {
+	struct client *c = t->c;
+
 	for (int i = 0; i < c->npools; i++)
 		if (c->pools[i].id == id) {
 			if (bundle_pool(c, id))
-				c->dirty = true;
+				set_dirty(t, DR_POOL_DESTROYED);
 			vam_del(c, c->pools[i].va);
 			DEL(c->pools, c->npools, i);
 			return;
 		}
 }
 
-static void mark_dirty(struct client *c)
-{
-	pthread_mutex_lock(&c->lock);
-	c->dirty = true;
-	pthread_mutex_unlock(&c->lock);
-}
 
 /* ---- argument generators (they take c->lock themselves) ---- */
 
@@ -1066,9 +1099,51 @@ struct ioc {
 	void (*gen)(struct thr *t, void *a);
 	/* after a well-encoded call (err 0 or not); may take c->lock */
 	void (*done)(struct thr *t, void *a, int err);
-	/* a success of a wrongly encoded call may have changed the file's channels */
-	bool dirties;
 };
+
+/*
+ * A call we could not follow (wrong encoding, unknown number, a result that
+ * could not be written back) succeeded: could it have hurt a submitting
+ * channel, or made a channel that runs whatever its ring holds?  The
+ * kernel read @arg as far as @cmd carries it and zeros beyond.
+ */
+static void raw_success(struct thr *t, unsigned long cmd, const uint8_t *arg, int why)
+{
+	struct client *c = t->c;
+	uint32_t w0 = 0;
+	uint64_t q0 = 0;
+	struct chan *ch;
+
+	if (_IOC_TYPE(cmd) != 'd' || !(_IOC_DIR(cmd) & _IOC_WRITE))
+		return;
+	if (_IOC_SIZE(cmd) >= 4)
+		memcpy(&w0, arg, 4);
+	if (_IOC_SIZE(cmd) >= 8)
+		memcpy(&q0, arg, 8);
+	pthread_mutex_lock(&c->lock);
+	switch (_IOC_NR(cmd) - DRM_COMMAND_BASE) {
+	case DRM_PPU_VM_UNBIND:
+		if (bundle_va(c, q0))
+			set_dirty(t, why);
+		if (pool_va(c, q0))
+			set_dirty(t, DR_POOL_VA_UNBOUND);
+		break;
+	case DRM_PPU_SEM_POOL_DESTROY:
+		if (bundle_pool(c, w0))
+			set_dirty(t, why);
+		break;
+	case DRM_PPU_CHAN_CREATE:
+		if (w0 & DRM_PPU_CHAN_CREATE_AUTO_PUT)
+			set_dirty(t, why);
+		break;
+	case DRM_PPU_DOORBELL:
+		ch = chan_find(c, w0);
+		if (ch && ch->autoput)
+			set_dirty(t, why);
+		break;
+	}
+	pthread_mutex_unlock(&c->lock);
+}
 
 /*
  * Runs one generated ioctl: usually as is, sometimes with a wrong encoding
@@ -1096,7 +1171,7 @@ static int run_ioc(struct thr *t, const struct ioc *d)
 		    _IOC_TYPE(cmd) == 'd')
 			d->done(t, t->buf, 0);
 		else if (!err)
-			mark_dirty(t->c);
+			raw_success(t, cmd, t->buf, DR_WRONG_ENCODING);
 	} else if (k < 12) {
 		bool ro;
 		void *p;
@@ -1116,8 +1191,8 @@ static int run_ioc(struct thr *t, const struct ioc *d)
 		/* _IOW: the kernel did it (it could not write back to an _IOWR). */
 		if (!err && ro)
 			d->done(t, t->bad + 2 * PAGE, 0);
-		else if (err == EFAULT && d->dirties)
-			mark_dirty(t->c);	/* done, but not told */
+		else if (err == EFAULT && ro && d->op == OP_CHAN_CREATE)
+			raw_success(t, d->cmd, t->buf, DR_BAD_POINTER);	/* done, not told */
 	} else {
 		t->mode = MODE_NORMAL;
 		err = xioctl(t, d->op, d->cmd, t->buf, true);
@@ -1324,7 +1399,7 @@ static void gen_vm_unbind(struct thr *t, void *a)
 	p->pad = gen_pad(r);
 	/* A clean file keeps its submitting channels whole. */
 	pthread_mutex_lock(&t->c->lock);
-	if (t->c->clean && bundle_va(t->c, p->va))
+	if (t->c->clean && (bundle_va(t->c, p->va) || pool_va(t->c, p->va)))
 		p->va += PAGE;
 	pthread_mutex_unlock(&t->c->lock);
 }
@@ -1338,7 +1413,9 @@ static void done_vm_unbind(struct thr *t, void *a, int err)
 		return;
 	pthread_mutex_lock(&c->lock);
 	if (bundle_va(c, p->va))
-		c->dirty = true;
+		set_dirty(t, DR_VM_UNBIND);
+	if (pool_va(c, p->va))
+		set_dirty(t, DR_POOL_VA_UNBOUND);
 	vam_del(c, p->va);
 	pthread_mutex_unlock(&c->lock);
 }
@@ -1361,10 +1438,12 @@ static void gen_chan_create(struct thr *t, void *a)
 	case 4:
 	case 5:
 	case 6:
-		p->flags = DRM_PPU_CHAN_CREATE_COMPUTE | (pct(r, 50) ? DRM_PPU_CHAN_CREATE_PRIORITY : 0);
+		p->flags = DRM_PPU_CHAN_CREATE_COMPUTE |
+			   (pct(r, 50) ? DRM_PPU_CHAN_CREATE_PRIORITY : 0);
 		break;
 	case 7:
-		p->flags = pct(r, 30) ? DRM_PPU_CHAN_CREATE_AUTO_PUT : gen_flags(r, DRM_PPU_CHAN_CREATE_FLAGS);
+		p->flags = pct(r, 30) ? DRM_PPU_CHAN_CREATE_AUTO_PUT :
+			   gen_flags(r, DRM_PPU_CHAN_CREATE_FLAGS);
 		break;
 	case 8:
 		p->flags = gen_flags(r, DRM_PPU_CHAN_CREATE_FLAGS);
@@ -1417,8 +1496,8 @@ static void done_chan_create(struct thr *t, void *a, int err)
 			.autoput = !!(p->flags & DRM_PPU_CHAN_CREATE_AUTO_PUT),
 			.ring_map = -1, .pb_map = -1,
 		};
-	else
-		c->dirty = true;	/* unknown to us: may get rung by a near-valid id */
+	else if (p->flags & DRM_PPU_CHAN_CREATE_AUTO_PUT)
+		set_dirty(t, DR_CHAN_UNTRACKED);	/* a near-valid id may ring it */
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -1499,7 +1578,7 @@ static void gen_doorbell(struct thr *t, void *a)
 	ch = chan_find(c, p->chid);
 	/* An AUTO_PUT ring runs whatever its memory holds. */
 	if (ch && ch->autoput)
-		c->dirty = true;
+		set_dirty(t, DR_AUTO_PUT);
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -1616,7 +1695,7 @@ static void done_pool_destroy(struct thr *t, void *a, int err)
 	if (err)
 		return;
 	pthread_mutex_lock(&t->c->lock);
-	pool_del(t->c, p->pool);
+	pool_del(t, p->pool);
 	pthread_mutex_unlock(&t->c->lock);
 }
 
@@ -1679,19 +1758,61 @@ static void gen_sem_wait(struct thr *t, void *a)
 	p->chid = (p->flags & DRM_PPU_SEM_WAIT_CHAN) || pct(r, 5) ? gen_chid(t) : 0;
 }
 
-static void done_nothing(struct thr *t, void *a, int err)
-{
-	(void)t;
-	(void)a;
-	(void)err;
-}
-
 static void done_sem_wait(struct thr *t, void *a, int err)
 {
 	struct drm_ppu_sem_wait *p = a;
 
 	if (err == EIO && (p->flags & DRM_PPU_SEM_WAIT_CHAN))
 		isolation_check(t, p->chid, "SEM_WAIT -EIO");
+}
+
+static void sobj_add(struct thr *t, uint32_t h);
+
+/* A syncobj of the table, made if there is none. */
+static uint32_t live_syncobj(struct thr *t)
+{
+	struct client *c = t->c;
+	struct drm_syncobj_create sc = { 0 };
+	uint32_t h = 0;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->nsobjs)
+		h = c->sobjs[rn(&t->r, (uint32_t)c->nsobjs)];
+	pthread_mutex_unlock(&c->lock);
+	if (h)
+		return h;
+	if (!xioctl(t, OP_SYNCOBJ_CREATE, DRM_IOCTL_SYNCOBJ_CREATE, &sc, false))
+		sobj_add(t, sc.handle);
+	return sc.handle;
+}
+
+static void xfd_add(struct thr *t, int fd, int kind);
+
+/* After a fence went in: wait for it a little, or export it as a sync_file. */
+static void done_sem_fence(struct thr *t, void *a, int err)
+{
+	struct drm_ppu_sem_fence *p = a;
+	struct rng *r = &t->r;
+
+	if (err)
+		return;
+	if (pct(r, 40)) {
+		struct drm_syncobj_wait w = {
+			.handles = (uint64_t)(uintptr_t)&p->syncobj, .count_handles = 1,
+			.timeout_nsec = (int64_t)(now_ns() + rn(r, 5000000)),
+		};
+
+		xioctl(t, OP_SYNCOBJ_WAIT, DRM_IOCTL_SYNCOBJ_WAIT, &w, false);
+	} else if (pct(r, 40)) {
+		struct drm_syncobj_handle h = {
+			.handle = p->syncobj, .fd = -1,
+			.flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE,
+		};
+
+		if (!xioctl(t, OP_SYNCOBJ_HANDLE_TO_FD, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h,
+			    false) && h.fd >= 0)
+			xfd_add(t, h.fd, XFD_SYNC_FILE);
+	}
 }
 
 static void gen_sem_fence(struct thr *t, void *a)
@@ -1708,7 +1829,7 @@ static void gen_sem_fence(struct thr *t, void *a)
 		p->cond = pct(r, 80) ? DRM_PPU_SEM_WAIT_GEQ : DRM_PPU_SEM_WAIT_EQ;
 		p->flags = pct(r, 70) ? DRM_PPU_SEM_WAIT_CHAN : 0;
 		p->chid = p->flags ? ch.chid : 0;
-		p->syncobj = gen_syncobj(t);
+		p->syncobj = live_syncobj(t);
 		return;
 	}
 	gen_sem_cond(t, &p->pool, &p->index, &p->value, &p->cond);
@@ -1727,38 +1848,35 @@ enum {
 
 static const struct ioc iocs[NIOCS] = {
 	[I_GET_PARAM] = { OP_GET_PARAM, DRM_IOCTL_PPU_GET_PARAM,
-			  sizeof(struct drm_ppu_get_param), gen_get_param, done_get_param, false },
+			  sizeof(struct drm_ppu_get_param), gen_get_param, done_get_param },
 	[I_GEM_CREATE] = { OP_GEM_CREATE, DRM_IOCTL_PPU_GEM_CREATE,
-			   sizeof(struct drm_ppu_gem_create), gen_gem_create, done_gem_create,
-			   false },
+			   sizeof(struct drm_ppu_gem_create), gen_gem_create, done_gem_create },
 	[I_MMAP_OFFSET] = { OP_GEM_MMAP_OFFSET, DRM_IOCTL_PPU_GEM_MMAP_OFFSET,
 			    sizeof(struct drm_ppu_gem_mmap_offset), gen_mmap_offset,
-			    done_mmap_offset, false },
+			    done_mmap_offset },
 	[I_VM_BIND] = { OP_VM_BIND, DRM_IOCTL_PPU_VM_BIND, sizeof(struct drm_ppu_vm_bind),
-			gen_vm_bind, done_vm_bind, false },
+			gen_vm_bind, done_vm_bind },
 	[I_VM_UNBIND] = { OP_VM_UNBIND, DRM_IOCTL_PPU_VM_UNBIND,
-			  sizeof(struct drm_ppu_vm_unbind), gen_vm_unbind, done_vm_unbind, true },
+			  sizeof(struct drm_ppu_vm_unbind), gen_vm_unbind, done_vm_unbind },
 	[I_CHAN_CREATE] = { OP_CHAN_CREATE, DRM_IOCTL_PPU_CHAN_CREATE,
-			    sizeof(struct drm_ppu_chan_create), gen_chan_create, done_chan_create,
-			    true },
+			    sizeof(struct drm_ppu_chan_create), gen_chan_create, done_chan_create },
 	[I_CHAN_DESTROY] = { OP_CHAN_DESTROY, DRM_IOCTL_PPU_CHAN_DESTROY,
 			     sizeof(struct drm_ppu_chan_destroy), gen_chan_destroy,
-			     done_chan_destroy, false },
+			     done_chan_destroy },
 	[I_DOORBELL] = { OP_DOORBELL, DRM_IOCTL_PPU_DOORBELL, sizeof(struct drm_ppu_doorbell),
-			 gen_doorbell, done_doorbell, false },
+			 gen_doorbell, done_doorbell },
 	[I_CHAN_STATUS] = { OP_CHAN_STATUS, DRM_IOCTL_PPU_CHAN_STATUS,
-			    sizeof(struct drm_ppu_chan_status), gen_chan_id_pad, done_chan_status,
-			    false },
+			    sizeof(struct drm_ppu_chan_status), gen_chan_id_pad, done_chan_status },
 	[I_POOL_CREATE] = { OP_SEM_POOL_CREATE, DRM_IOCTL_PPU_SEM_POOL_CREATE,
 			    sizeof(struct drm_ppu_sem_pool_create), gen_pool_create,
-			    done_pool_create, false },
+			    done_pool_create },
 	[I_POOL_DESTROY] = { OP_SEM_POOL_DESTROY, DRM_IOCTL_PPU_SEM_POOL_DESTROY,
 			     sizeof(struct drm_ppu_sem_pool_destroy), gen_pool_destroy,
-			     done_pool_destroy, true },
+			     done_pool_destroy },
 	[I_SEM_WAIT] = { OP_SEM_WAIT, DRM_IOCTL_PPU_SEM_WAIT, sizeof(struct drm_ppu_sem_wait),
-			 gen_sem_wait, done_sem_wait, false },
+			 gen_sem_wait, done_sem_wait },
 	[I_SEM_FENCE] = { OP_SEM_FENCE, DRM_IOCTL_PPU_SEM_FENCE,
-			  sizeof(struct drm_ppu_sem_fence), gen_sem_fence, done_nothing, false },
+			  sizeof(struct drm_ppu_sem_fence), gen_sem_fence, done_sem_fence },
 };
 
 /* Driver numbers the driver does not have, and the end of the range. */
@@ -1776,7 +1894,7 @@ static void act_bad_nr(struct thr *t)
 	t->mode = MODE_MANGLED;
 	cmd = bound_wait(t, cmd, t->buf);
 	if (!xioctl(t, OP_PPU_BAD_NR, cmd, t->buf, false))
-		mark_dirty(t->c);
+		raw_success(t, cmd, t->buf, DR_BAD_NR);
 	t->mode = MODE_NORMAL;
 }
 
@@ -1953,28 +2071,26 @@ static void act_syncobj(struct thr *t)
 	case 5:
 	case 6: {
 		struct drm_syncobj_handle h = { .handle = gen_syncobj(t), .fd = -1 };
-		bool sync_file = pct(r, 60);
+		const uint32_t export = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE;
 
-		h.flags = pct(r, 90) ? (sync_file ? DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE :
-					0) : (uint32_t)rnd(r);
+		h.flags = pct(r, 90) ? (pct(r, 60) ? export : 0) : (uint32_t)rnd(r);
 		h.pad = gen_pad(r);
-		if (!xioctl(t, OP_SYNCOBJ_HANDLE_TO_FD, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h, false) &&
-		    h.fd >= 0)
-			xfd_add(t, h.fd, (h.flags & DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE) ?
-				XFD_SYNC_FILE : XFD_SYNCOBJ);
+		if (!xioctl(t, OP_SYNCOBJ_HANDLE_TO_FD, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h,
+			    false) && h.fd >= 0)
+			xfd_add(t, h.fd, (h.flags & export) ? XFD_SYNC_FILE : XFD_SYNCOBJ);
 		break;
 	}
 	case 7: {
 		struct drm_syncobj_handle h = { 0 };
+		const uint32_t import_flag = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE;
 		bool import = pct(r, 50);
 
 		h.fd = gen_fd(t, import ? XFD_SYNC_FILE : XFD_SYNCOBJ);
-		h.flags = pct(r, 90) ? (import ? DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE : 0) :
-			  (uint32_t)rnd(r);
+		h.flags = pct(r, 90) ? (import ? import_flag : 0) : (uint32_t)rnd(r);
 		h.handle = import ? gen_syncobj(t) : (pct(r, 90) ? 0 : (uint32_t)rnd(r));
 		h.pad = gen_pad(r);
-		if (!xioctl(t, OP_SYNCOBJ_FD_TO_HANDLE, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h, false) &&
-		    !(h.flags & DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE))
+		if (!xioctl(t, OP_SYNCOBJ_FD_TO_HANDLE, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h,
+			    false) && !(h.flags & import_flag))
 			sobj_add(t, h.handle);
 		break;
 	}
@@ -2227,7 +2343,7 @@ static void act_memtouch(struct thr *t)
 		if ((m->prot & PROT_WRITE) && (!c->clean || !m->bundle)) {
 			w[at] = pct(r, 50) ? (uint32_t)rnd(r) : rn(r, 16);
 			if (m->bundle)
-				c->dirty = true;
+				set_dirty(t, DR_MEMTOUCH);
 		} else if (m->prot & PROT_READ) {
 			(void)w[at];
 		}
@@ -2314,6 +2430,28 @@ static int map_bind_bo(struct thr *t, uint32_t handle, uint64_t size, uint32_t *
 }
 
 /*
+ * Channels a call created but could not tell us about (its struct could
+ * not be written back, or had a wrong encoding) hold ids until the file
+ * is closed: destroy every id the tables do not know.  Other files' ids
+ * must give ENOENT.
+ */
+static void reclaim_chans(struct thr *t)
+{
+	struct client *c = t->c;
+
+	for (uint32_t chid = 0; chid < c->nuser; chid++) {
+		struct drm_ppu_chan_destroy d = { .chid = chid };
+		bool known;
+
+		pthread_mutex_lock(&c->lock);
+		known = chan_find(c, chid) != NULL;
+		pthread_mutex_unlock(&c->lock);
+		if (!known)
+			xioctl(t, OP_CHAN_DESTROY, DRM_IOCTL_PPU_CHAN_DESTROY, &d, true);
+	}
+}
+
+/*
  * The valid way: ring (page 0) plus scratch (page 1), pushbuffer, pool, a
  * channel on them and its USERD mapped.  Every object goes to the tables,
  * so it is also fair game for everything else.
@@ -2327,9 +2465,12 @@ static void act_setup(struct thr *t)
 	struct chan ch = { .bundle = true, .userd_map = -1 };
 	uint32_t entries;
 	uint64_t t0;
-	int step = 0;
+	int step = 0, err;
 	void *p;
 
+	pthread_mutex_lock(&c->lock);
+	c->in_setup = true;
+	pthread_mutex_unlock(&c->lock);
 	if (xcreate_bo(t, 2 * PAGE, &ch.ring_handle))
 		goto fail;
 	mark_sensitive(c, ch.ring_handle);
@@ -2371,7 +2512,10 @@ static void act_setup(struct thr *t)
 		if (!c->root && top + (cc.max_depth ? cc.max_depth : 1) - 1 > 32)
 			cc.max_depth = 1;
 	}
-	if (xioctl(t, OP_CHAN_CREATE, DRM_IOCTL_PPU_CHAN_CREATE, &cc, true))
+	err = xioctl(t, OP_CHAN_CREATE, DRM_IOCTL_PPU_CHAN_CREATE, &cc, true);
+	if (err == EBUSY)
+		reclaim_chans(t);
+	if (err)
 		goto fail;
 	step++;
 	ch.chid = cc.chid;
@@ -2411,7 +2555,7 @@ static void act_setup(struct thr *t)
 			pool_va |= m->va == ch.pool_va && m->pool && m->handle == ch.pool_id;
 		}
 		if (!pool || !pool_va || !ring || !pb)
-			c->dirty = true;
+			set_dirty(t, DR_SETUP_BROKEN);
 	}
 	pthread_mutex_unlock(&c->lock);
 	vlog(t, "  channel %u: ring %#x log2 %u pb %#x pool %u at %#x%s", ch.chid,
@@ -2419,6 +2563,9 @@ static void act_setup(struct thr *t)
 	     ch.compute ? " compute" : "");
 fail:
 	t->st->setups[step]++;
+	pthread_mutex_lock(&c->lock);
+	c->in_setup = false;
+	pthread_mutex_unlock(&c->lock);
 }
 
 /* A header of a plausible method on a plausible subchannel. */
@@ -2523,7 +2670,8 @@ static void act_submit(struct thr *t)
 
 		value = ++ch->seq;
 		if (pct(r, 20))
-			ppu_pb_push(&b, ppu_mthd_immd(pct(r, 50) ? PPU_HOST_NOP : PPU_HOST_YIELD, 0));
+			ppu_pb_push(&b, ppu_mthd_immd(pct(r, 50) ? PPU_HOST_NOP : PPU_HOST_YIELD,
+						      0));
 		if (!ch->compute && pct(r, 40)) {
 			uint32_t len = 1 + rn(r, PAGE / 2);
 
@@ -2544,11 +2692,11 @@ static void act_submit(struct thr *t)
 			for (uint32_t i = 0; i < count && i < 16 && b.len < b.cap; i++)
 				ppu_pb_push(&b, plausible_word(t, ch));
 		}
-		c->dirty = true;
+		set_dirty(t, DR_SUBMIT);
 	} else {
 		for (uint32_t n = 1 + rn(r, ch->slot_dw); n > 0; n--)
 			ppu_pb_push(&b, (uint32_t)rnd(r));
-		c->dirty = true;
+		set_dirty(t, DR_SUBMIT);
 	}
 	{
 		uint32_t *e = (uint32_t *)ring->p + 2 * put;
@@ -2625,7 +2773,7 @@ static void act_userd_poke(struct thr *t)
 
 		w[pct(r, 70) ? 0 : (pct(r, 50) ? 1 : rn(r, PAGE / 4))] =
 			pct(r, 50) ? rn(r, 64) : (uint32_t)rnd(r);
-		c->dirty = true;
+		set_dirty(t, DR_USERD_POKE);
 	}
 	pthread_mutex_unlock(&c->lock);
 	if (ud && pct(r, 70)) {
@@ -2702,13 +2850,13 @@ static void *racer_main(void *arg)
 
 			DEL(c->chans, c->nchans, i);
 			pthread_mutex_unlock(&c->lock);
-			done_chan_destroy(t, &d, xioctl(t, OP_CHAN_DESTROY, DRM_IOCTL_PPU_CHAN_DESTROY,
-							&d, true));
-		} else if (k < 5 && c->npools &&
+			done_chan_destroy(t, &d, xioctl(t, OP_CHAN_DESTROY,
+							DRM_IOCTL_PPU_CHAN_DESTROY, &d, true));
+		} else if (k < 5 && c->npools && !(c->clean && c->in_setup) &&
 			   !(c->clean && bundle_pool(c, c->pools[ri % c->npools].id))) {
 			struct drm_ppu_sem_pool_destroy d = { .pool = c->pools[ri % c->npools].id };
 
-			pool_del(c, d.pool);
+			pool_del(t, d.pool);
 			pthread_mutex_unlock(&c->lock);
 			xioctl(t, OP_SEM_POOL_DESTROY, DRM_IOCTL_PPU_SEM_POOL_DESTROY, &d, true);
 		} else if (k < 8 && c->nbos) {
@@ -2718,12 +2866,16 @@ static void *racer_main(void *arg)
 			DEL(c->bos, c->nbos, i);
 			pthread_mutex_unlock(&c->lock);
 			xioctl(t, OP_GEM_CLOSE, DRM_IOCTL_GEM_CLOSE, &gc, false);
-		} else if (k < 10 && c->nvas && !(c->clean && bundle_va(c, c->vas[ri % c->nvas].va))) {
+		} else if (k < 10 && c->nvas && !(c->clean && c->in_setup) &&
+			   !(c->clean && (bundle_va(c, c->vas[ri % c->nvas].va) ||
+					  c->vas[ri % c->nvas].pool))) {
 			int i = (int)(ri % (uint32_t)c->nvas);
 			struct drm_ppu_vm_unbind u = { .va = c->vas[i].va, .size = c->vas[i].size };
 
 			if (bundle_va(c, u.va))
-				c->dirty = true;
+				set_dirty(t, DR_VM_UNBIND);
+			if (c->vas[i].pool)
+				set_dirty(t, DR_POOL_VA_UNBOUND);
 			DEL(c->vas, c->nvas, i);
 			pthread_mutex_unlock(&c->lock);
 			xioctl(t, OP_VM_UNBIND, DRM_IOCTL_PPU_VM_UNBIND, &u, true);
@@ -2890,7 +3042,8 @@ static int client_main(int idx, uint64_t budget, double deadline)
 	struct client *c = calloc(1, sizeof(*c));
 	struct thr *t;
 	pthread_t racer;
-	int mode = idx == 0 ? 0 : (idx % 3 == 2 ? 2 : 1);	/* 0 root, 1 drop after, 2 before */
+	/* 0 root, 1 drops privileges after opening, 2 before */
+	int mode = idx == 0 ? 0 : (idx % 3 == 2 ? 2 : 1);
 	uint64_t seed = opt.seed + (uint64_t)idx;
 
 	if (!c)
@@ -2936,7 +3089,6 @@ static int client_main(int idx, uint64_t budget, double deadline)
 	       mode == 2 ? " (dropped before open)" : "", c->nchan, c->nuser, c->features,
 	       c->lmem >> 20, budget);
 	fflush(stdout);
-	sh->started[idx] = 1;
 
 	if (opt.race && pthread_create(&racer, NULL, racer_main, &c->racer))
 		die("client %d: cannot start the racing thread", idx);
@@ -2955,11 +3107,87 @@ static int client_main(int idx, uint64_t budget, double deadline)
 
 		xrecord(t, OP_CLOSE, close(c->fd) ? errno : 0, t0);
 	}
-	sh->done[idx] = 1;
 	return 0;
 }
 
 /* ---- the parent ---- */
+
+/*
+ * What must come back once every client has exited (all files closed):
+ * channel ids, local memory, pinned host memory.  -1: unknown (debugfs
+ * needs root).
+ */
+struct leaks {
+	long chans, lmem_used, pinned_kb;
+};
+
+static long debugfs_dri(const char *file, const char *key)
+{
+	char path[96], line[256];
+	struct stat st;
+	long v = -1, n = 0;
+	FILE *f;
+
+	if (stat(node_path, &st))
+		return -1;
+	snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%u/%s", minor(st.st_rdev), file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		const char *k = key ? strstr(line, key) : NULL;
+
+		if (key && k)
+			v = strtol(k + strlen(key), NULL, 0);
+		/* channels: one line per channel in use after the header */
+		n += !key && strncmp(line, "chid", 4) && line[0] != '\n';
+	}
+	fclose(f);
+	return key ? v : n;
+}
+
+static void read_leaks(struct leaks *l)
+{
+	char line[128];
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	l->chans = debugfs_dri("channels", NULL);
+	l->lmem_used = debugfs_dri("local_mem", ", used ");
+	l->pinned_kb = -1;
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Unevictable:", 12))
+			l->pinned_kb = strtol(line + 12, NULL, 10);
+	if (f)
+		fclose(f);
+}
+
+static bool leaked(const struct leaks *a, const struct leaks *b)
+{
+	return b->chans > a->chans || b->lmem_used > a->lmem_used ||
+	       b->pinned_kb > a->pinned_kb + 256;
+}
+
+/* Fences hold their pool for up to DRM_PPU_SEM_FENCE_TIMEOUT_MS: wait that long. */
+static bool leak_check(const struct leaks *before)
+{
+	struct leaks after;
+	double end = now_s() + DRM_PPU_SEM_FENCE_TIMEOUT_MS / 1000.0 + 5;
+
+	do {
+		read_leaks(&after);
+		if (!leaked(before, &after))
+			break;
+		usleep(250000);
+	} while (now_s() < end);
+	printf("fuzz: after the run: channels in use %ld (before %ld), local memory used %ld "
+	       "(before %ld), pinned host memory %ld kB (before %ld kB)\n", after.chans,
+	       before->chans, after.lmem_used, before->lmem_used, after.pinned_kb,
+	       before->pinned_kb);
+	if (!leaked(before, &after))
+		return true;
+	printf("fuzz: VIOLATION: resources left after every file was closed\n");
+	return false;
+}
 
 static void print_file(const char *what, const char *path)
 {
@@ -3001,7 +3229,7 @@ static void print_stacks(pid_t pid)
 	closedir(d);
 }
 
-static void print_report(double secs)
+static void print_report(double secs, bool leaks_ok)
 {
 	static struct stats tot;
 	uint64_t calls = 0;
@@ -3035,10 +3263,16 @@ static void print_report(double secs)
 				tot.submit_skips[i] += st->submit_skips[i];
 			for (int i = 0; i < 8; i++)
 				tot.setups[i] += st->setups[i];
+			for (int i = 0; i < 16; i++)
+				tot.dirtied[i] += st->dirtied[i];
 		}
 
-	printf("fuzz: %-20s %8s %9s %9s  %s\n", "call", "count", "mean_us", "max_us",
-	       "results");
+	uint64_t all_ns = 0;
+
+	for (int op = 0; op < NOPS; op++)
+		all_ns += tot.ns[op];
+	printf("fuzz: %-20s %8s %9s %9s %6s  %s\n", "call", "count", "mean_us", "max_us",
+	       "time%", "results");
 	for (int op = 0; op < NOPS; op++) {
 		uint64_t n = 0;
 		char res[512];
@@ -3056,8 +3290,9 @@ static void print_report(double secs)
 							len ? ", " : "",
 							e == NERR - 1 ? "other" : err_name(e),
 							tot.n[op][e]);
-		printf("fuzz: %-20s %8" PRIu64 " %9.1f %9.1f  %s\n", op_names[op], n,
-		       (double)tot.ns[op] / (double)n / 1e3, (double)tot.ns_max[op] / 1e3, res);
+		printf("fuzz: %-20s %8" PRIu64 " %9.1f %9.1f %6.1f  %s\n", op_names[op], n,
+		       (double)tot.ns[op] / (double)n / 1e3, (double)tot.ns_max[op] / 1e3,
+		       all_ns ? 100.0 * (double)tot.ns[op] / (double)all_ns : 0.0, res);
 	}
 	printf("fuzz: modes:");
 	for (int m = 0; m < NMODES; m++)
@@ -3070,6 +3305,10 @@ static void print_report(double secs)
 	       ", ring map/bind %" PRIu64 ", pushbuffer BO %" PRIu64 ", its map/bind %" PRIu64
 	       ", pool %" PRIu64 ", CHAN_CREATE %" PRIu64, tot.setups[6], tot.setups[0],
 	       tot.setups[1], tot.setups[2], tot.setups[3], tot.setups[4], tot.setups[5]);
+	printf("\nfuzz: clean files made dirty by:");
+	for (int i = 0; i < NDIRTY; i++)
+		if (tot.dirtied[i])
+			printf(" %s %" PRIu64, dirty_names[i], tot.dirtied[i]);
 	printf("\nfuzz: submissions: valid %" PRIu64 " plausible %" PRIu64 " garbage %" PRIu64
 	       " (skipped: no channel %" PRIu64 ", mapping gone %" PRIu64 ", ring full %" PRIu64
 	       "); waits for valid ones: done %" PRIu64 ", timed out %" PRIu64 "\n",
@@ -3086,9 +3325,10 @@ static void print_report(double secs)
 		       tot.violations, unexpected, tot.destroy_timeouts, tot.clean_submits,
 		       tot.clean_checks);
 	}
-	printf("fuzz: calls %" PRIu64 ", calls/s %.0f\n", calls, secs > 0 ? (double)calls / secs : 0);
+	printf("fuzz: calls %" PRIu64 ", calls/s %.0f\n", calls,
+	       secs > 0 ? (double)calls / secs : 0);
 	fflush(stdout);
-	if (opt.strict && tot.violations)
+	if (opt.strict && (tot.violations || !leaks_ok))
 		exit(4);
 }
 
@@ -3144,8 +3384,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: " PROG " [--seed S] [--calls N] [--children K] [--time-limit SEC]\n"
-		"                [--stall SEC] [--no-race] [--ops a,b,...] [--avoid bug,...] [--strict]\n"
-		"                [--no-chmod] [-v]\n");
+		"                [--stall SEC] [--no-race] [--ops a,b,...] [--avoid bug,...]\n"
+		"                [--strict] [--no-chmod] [-v]\n");
 	exit(2);
 }
 
@@ -3170,6 +3410,7 @@ int main(int argc, char **argv)
 	pid_t pids[MAX_CHILDREN];
 	uint64_t last[MAX_CHILDREN];
 	double t0, deadline, last_t[MAX_CHILDREN];
+	struct leaks before;
 	int alive, ch, fd;
 
 	while ((ch = getopt_long(argc, argv, "s:n:k:t:vh", lopts, NULL)) != -1) {
@@ -3242,6 +3483,7 @@ int main(int argc, char **argv)
 		printf("fuzz: made %s world read-writable for unprivileged clients\n", node_path);
 	}
 
+	read_leaks(&before);
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)
 		die("cannot map the shared statistics: %s", strerror(errno));
@@ -3283,9 +3525,10 @@ int main(int argc, char **argv)
 			pids[k] = 0;
 			alive--;
 			if (WIFSIGNALED(status)) {
-				printf("fuzz: client %d (seed %" PRIu64 ") died by signal %d (%s)%s\n", k,
-				       opt.seed + (uint64_t)k, WTERMSIG(status),
-				       strsignal(WTERMSIG(status)), hung ? " (killed as hung)" : "");
+				printf("fuzz: client %d (seed %" PRIu64 ") died by signal %d "
+				       "(%s)%s\n", k, opt.seed + (uint64_t)k, WTERMSIG(status),
+				       strsignal(WTERMSIG(status)),
+				       hung ? " (killed as hung)" : "");
 				if (WTERMSIG(status) != SIGKILL || !hung)
 					crashed = true;
 			} else if (WEXITSTATUS(status)) {
@@ -3304,7 +3547,8 @@ int main(int argc, char **argv)
 				last[k] = sh->progress[k];
 				last_t[k] = now;
 			} else if (now - last_t[k] > opt.stall_s) {
-				printf("fuzz: client %d (seed %" PRIu64 ") made no call for %d s after "
+				printf("fuzz: client %d (seed %" PRIu64 ") made no call for %d s "
+				       "after "
 				       "call %" PRIu64 " (action %s, in %s): hung\n", k,
 				       opt.seed + (uint64_t)k, opt.stall_s, last[k],
 				       actions[sh->action[k]].name, sh->in_op[k] >= 0 ?
@@ -3316,7 +3560,11 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	print_report(now_s() - t0);
+	{
+		double secs = now_s() - t0;
+
+		print_report(secs, hung || crashed || leak_check(&before));
+	}
 	if (hung)
 		return 3;
 	if (crashed)

@@ -98,6 +98,8 @@ static ppu_ctx *local_hog(void)
 	ppu_devptr d;
 	ppu_status st;
 
+	/* (one file may hold half of local memory by default) */
+	rt_module_param_set("lmem_mib_per_file", 1ul << 20);
 	RT(ppu_ctx_create(&hog, 0, 0));
 	for (size = 32u << 20; size >= 4096;) {
 		st = ppu_mem_alloc(hog, size, &d);
@@ -109,6 +111,7 @@ static ppu_ctx *local_hog(void)
 			      ppu_last_error());
 		size /= 2;
 	}
+	rt_module_param_set("lmem_mib_per_file", 0);
 	ck_assert_uint_gt(held, 0);
 	return hog;
 }

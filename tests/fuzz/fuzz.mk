@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: MIT
+#
+# ppu_fuzz (tests/fuzz/ppu_fuzz.c): the structured, seeded ioctl fuzzer of
+# ppu.ko, run in the co-simulated guest.  Included from the top-level
+# Makefile after tools/cosim.mk and kernel/kernel.mk (it uses COSIM_RUNNER,
+# KMOD, PPU_KVER and KMOD_GUEST_CFLAGS):
+#
+#   include tests/fuzz/fuzz.mk
+#
+#   make fuzz-bin     build build/guest/ppu_fuzz
+#   make fuzz-check   the bounded run of `make check`: FUZZ_CHECK_CALLS calls
+#                     (about a minute of guest time) with seed FUZZ_CHECK_SEED
+#   make fuzz         install missing packages (deps), then the long run:
+#                     FUZZ_TIME seconds, seed FUZZ_SEED (default: from the
+#                     clock, printed); log in build/fuzz.log
+#   make fuzz-run     the long run without deps
+#
+# Every run uses FUZZ_CHILDREN clients (client 0 root, 1 drops to uid 65534
+# after opening the render node, 2 before), each with a second thread that
+# destroys what the first one uses.  A run fails when the guest kernel logs
+# an oops, WARNING, lockup or hung task (ppu-cosim), when a client dies by a
+# signal or stops making progress, or (--strict) when a file that only ever
+# submitted valid work sees one of its channels fault.  Replay a failure
+# with the seed it prints; add FUZZ_ARGS=--no-race to drop the racing
+# thread, -v to log every call.
+#
+# FUZZ_AVOID names known kernel bugs the runs steer around so that they can
+# find new ones; empty it to check whether they are fixed:
+#   wait-i64min     SEM_WAIT with timeout_ns near INT64_MIN sleeps for ever
+#   pool-destroy-0  SEM_POOL_DESTROY of pool 0 lets id 0 be handed out next
+
+FUZZ_BIN := build/guest/ppu_fuzz
+FUZZ_CHILDREN ?= 3
+FUZZ_AVOID ?= wait-i64min,pool-destroy-0
+FUZZ_CHECK_SEED ?= 1
+FUZZ_CHECK_CALLS ?= 300000
+FUZZ_SEED ?=
+FUZZ_TIME ?= 3600
+FUZZ_ARGS ?=
+FUZZ_OPTS = $(strip --children $(FUZZ_CHILDREN) --strict \
+	$(if $(FUZZ_AVOID),--avoid $(FUZZ_AVOID)) $(FUZZ_ARGS))
+# --time-limit bounds a slow machine; the call budget normally ends the check first.
+FUZZ_CHECK_CMD = /bin/ppu_fuzz --seed $(FUZZ_CHECK_SEED) --calls $(FUZZ_CHECK_CALLS) \
+	--time-limit 240 $(FUZZ_OPTS)
+FUZZ_RUN_CMD = /bin/ppu_fuzz $(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) --calls 1000000000000 \
+	--time-limit $(FUZZ_TIME) $(FUZZ_OPTS)
+
+.PHONY: fuzz-bin fuzz-check fuzz fuzz-run
+
+$(FUZZ_BIN): tests/fuzz/ppu_fuzz.c tests/guest/ppu_node.c tests/guest/ppu_node.h \
+		include/uapi/drm/ppu_drm.h include/ppu/ppu_hw.h include/ppu/ppu_encode.h \
+		include/ppu/*.def
+	@mkdir -p $(@D)
+	$(CC) $(KMOD_GUEST_CFLAGS) -Itests/guest -static -o $@ $< tests/guest/ppu_node.c
+
+fuzz-bin: $(FUZZ_BIN)
+
+fuzz-check: cosim-tools kmod $(FUZZ_BIN)
+	$(COSIM_RUNNER) --kver $(PPU_KVER) --timeout 600 --module $(KMOD) \
+		--file $(FUZZ_BIN):/bin/ppu_fuzz --run '$(FUZZ_CHECK_CMD)'
+
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-run
+
+fuzz-run: cosim-tools kmod $(FUZZ_BIN)
+	@mkdir -p build
+	set -o pipefail; $(COSIM_RUNNER) --kver $(PPU_KVER) --timeout $$(($(FUZZ_TIME) + 600)) \
+		--module $(KMOD) --file $(FUZZ_BIN):/bin/ppu_fuzz --run '$(FUZZ_RUN_CMD)' \
+		2>&1 | tee build/fuzz.log

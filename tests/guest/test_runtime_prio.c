@@ -98,7 +98,7 @@ static ppu_ctx *local_hog(void)
 	ppu_devptr d;
 	ppu_status st;
 
-	/* (one file may hold half of local memory by default) */
+	/* (one file may hold half of local memory by default: lifted until the hog goes) */
 	rt_module_param_set("lmem_mib_per_file", 1ul << 20);
 	RT(ppu_ctx_create(&hog, 0, 0));
 	for (size = 32u << 20; size >= 4096;) {
@@ -111,7 +111,6 @@ static ppu_ctx *local_hog(void)
 			      ppu_last_error());
 		size /= 2;
 	}
-	rt_module_param_set("lmem_mib_per_file", 0);
 	ck_assert_uint_gt(held, 0);
 	return hog;
 }
@@ -137,6 +136,7 @@ START_TEST(seeds_b_with_local_memory_full)
 	/* Full throughout: the other context still holds all of it. */
 	ck_assert_int_eq(ppu_mem_alloc(hog, 4096, &d), PPU_ERROR_OUT_OF_DEVICE_MEMORY);
 	RT(ppu_ctx_destroy(hog));
+	rt_module_param_set("lmem_mib_per_file", 0);
 }
 END_TEST
 
@@ -375,8 +375,10 @@ START_TEST(fault_at_a_high_level_leaves_lower_levels_running)
 	RT(ppu_stream_synchronize(lo));
 	ck_assert_mem_eq(low_p, src_p + 5, FAULT_LOW_BYTES);
 	ck_assert_int_eq(ppu_ctx_destroy(ctx), PPU_ERROR_CHANNEL_FAULT);
-	if (hog)
+	if (hog) {
 		RT(ppu_ctx_destroy(hog));
+		rt_module_param_set("lmem_mib_per_file", 0);
+	}
 	if (chans)
 		RT(ppu_ctx_destroy(chans));
 }

@@ -27,6 +27,7 @@
 #include <linux/bitops.h>
 #include <linux/delay.h>
 #include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
 #include <linux/jiffies.h>
 #include <linux/sched.h>
 #include <linux/scatterlist.h>
@@ -622,6 +623,15 @@ struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
 		drm_dev_exit(idx);
 		goto err_unlock;
 	}
+	/*
+	 * A fault of the id's previous owner may still be pending, or read by
+	 * an interrupt handler that has not yet marked it: acknowledge it and
+	 * let such a handler finish, so that it cannot mark the new channel
+	 * dead.
+	 */
+	ppu_write(ppu, PPU_REG_FAULT_PENDING, BIT(chid));
+	if (ppu->irq > 0)
+		synchronize_irq(ppu->irq);
 	atomic_andnot(BIT(chid), &ppu->irq_stats.faulted);
 	ppu->chan_gen[chid]++;
 	chan->chid = chid;

@@ -46,14 +46,26 @@ struct wq_run {
 
 enum { CTAS = 2, CTA = 6, THREADS = CTAS * CTA };
 
-static void wq_setup(struct wq_run *r, unsigned int log2)
+/* A context, a stream, the kernel @name of @file and a 2^@log2-entry queue. */
+static void wq_open(struct wq_run *r, unsigned int log2, const char *file, const char *name)
 {
 	memset(r, 0, sizeof(*r));
 	RT(ppu_ctx_create(&r->ctx, 0, 0));
 	RT(ppu_stream_create(r->ctx, &r->s));
-	rt_load_kernel(r->ctx, "workq_fill", "workq_gen", &r->m, &r->fn);
+	rt_load_kernel(r->ctx, file, name, &r->m, &r->fn);
 	RT(ppu_work_queue_create(r->ctx, log2, &r->q));
 	ck_assert_uint_ne(ppu_work_queue_devptr(r->q), 0);
+}
+
+static void wq_close(struct wq_run *r)
+{
+	RT(ppu_work_queue_destroy(r->q));
+	RT(ppu_ctx_destroy(r->ctx));
+}
+
+static void wq_setup(struct wq_run *r, unsigned int log2)
+{
+	wq_open(r, log2, "workq_fill", "workq_gen");
 	r->tickets = host_alloc(r->ctx, 4 * THREADS, &r->tickets_d);
 	r->total = host_alloc(r->ctx, 4, &r->total_d);
 	r->status = host_alloc(r->ctx, 4 * THREADS, &r->status_d);
@@ -102,8 +114,7 @@ START_TEST(windows_run_every_block_before_the_stream_goes_on)
 			ck_assert_uint_eq(r.tickets[i], workq_fill_blocks(0x1234 * g, i, 0));
 		}
 	}
-	RT(ppu_work_queue_destroy(r.q));
-	RT(ppu_ctx_destroy(r.ctx));
+	wq_close(&r);
 }
 END_TEST
 
@@ -120,16 +131,11 @@ START_TEST(queue_blocks_copy_through_the_copy_engine)
 	uint32_t *done, *total, *status, *snap, i;
 	uint8_t *src, *dst;
 	struct workq_copy_params p;
-	ppu_function *fn;
-	ppu_module *m;
-	ppu_work_queue *q;
-	ppu_stream *s;
+	struct wq_run r;
 	ppu_ctx *ctx;
 
-	RT(ppu_ctx_create(&ctx, 0, 0));
-	RT(ppu_stream_create(ctx, &s));
-	rt_load_kernel(ctx, "workq_copy", "workq_copy", &m, &fn);
-	RT(ppu_work_queue_create(ctx, 6, &q));
+	wq_open(&r, 6, "workq_copy", "workq_copy");
+	ctx = r.ctx;
 	src = host_alloc(ctx, T * WORKQ_COPY_SPAN, &src_d);
 	dst = host_alloc(ctx, T * WORKQ_COPY_SPAN, &dst_d);
 	RT(ppu_mem_alloc(ctx, T * WORKQ_COPY_SPAN, &stage_d));
@@ -145,9 +151,9 @@ START_TEST(queue_blocks_copy_through_the_copy_engine)
 		.blocks = (uint32_t)blk_d, .done = (uint32_t)done_d, .total = (uint32_t)total_d,
 		.status = (uint32_t)status_d,
 	};
-	RT(ppu_launch_kernel_workq(fn, dim(2), dim(T / 2), &p, sizeof(p), q, s));
-	RT(ppu_memcpy_async(snap_d, total_d, 4, s));
-	RT(ppu_stream_synchronize(s));
+	RT(ppu_launch_kernel_workq(r.fn, dim(2), dim(T / 2), &p, sizeof(p), r.q, r.s));
+	RT(ppu_memcpy_async(snap_d, total_d, 4, r.s));
+	RT(ppu_stream_synchronize(r.s));
 	ck_assert_uint_eq(*total, T);
 	ck_assert_uint_eq(*snap, T);
 	for (i = 0; i < T; i++) {
@@ -159,8 +165,7 @@ START_TEST(queue_blocks_copy_through_the_copy_engine)
 			      len, off);
 		ck_assert_uint_eq(dst[off + len], 0);
 	}
-	RT(ppu_work_queue_destroy(q));
-	RT(ppu_ctx_destroy(ctx));
+	wq_close(&r);
 }
 END_TEST
 
@@ -175,16 +180,11 @@ START_TEST(kernels_launched_from_the_queue_join_the_window)
 	ppu_devptr items_d, pool_d, out_d, spawned_d, snap_d;
 	uint32_t *items, *out, *spawned, *snap, i, want = 0;
 	struct workq_spawn_params p;
-	ppu_function *fn;
-	ppu_module *m;
-	ppu_work_queue *q;
-	ppu_stream *s;
+	struct wq_run r;
 	ppu_ctx *ctx;
 
-	RT(ppu_ctx_create(&ctx, 0, 0));
-	RT(ppu_stream_create(ctx, &s));
-	rt_load_kernel(ctx, "workq_spawn", "workq_tree", &m, &fn);
-	RT(ppu_work_queue_create(ctx, 5, &q));
+	wq_open(&r, 5, "workq_spawn", "workq_tree");
+	ctx = r.ctx;
 	items = host_alloc(ctx, 4 * T, &items_d);
 	host_alloc(ctx, T * WORKQ_SPAWN_SLOT, &pool_d);
 	out = host_alloc(ctx, 4 * T, &out_d);
@@ -196,16 +196,15 @@ START_TEST(kernels_launched_from_the_queue_join_the_window)
 	}
 	p = (struct workq_spawn_params){ .items = (uint32_t)items_d, .pool = (uint32_t)pool_d,
 					 .out = (uint32_t)out_d, .spawned = (uint32_t)spawned_d };
-	RT(ppu_launch_kernel_workq(fn, dim(2), dim(T / 2), &p, sizeof(p), q, s));
-	RT(ppu_memcpy_async(snap_d, out_d, 4 * T, s));
-	RT(ppu_stream_synchronize(s));
+	RT(ppu_launch_kernel_workq(r.fn, dim(2), dim(T / 2), &p, sizeof(p), r.q, r.s));
+	RT(ppu_memcpy_async(snap_d, out_d, 4 * T, r.s));
+	RT(ppu_stream_synchronize(r.s));
 	ck_assert_uint_eq(*spawned, want);
 	for (i = 0; i < T; i++) {
 		ck_assert_uint_eq(snap[i], items[i] * workq_spawn_threads(items[i]));
 		ck_assert_uint_eq(out[i], snap[i]);
 	}
-	RT(ppu_work_queue_destroy(q));
-	RT(ppu_ctx_destroy(ctx));
+	wq_close(&r);
 }
 END_TEST
 
@@ -254,8 +253,7 @@ START_TEST(bad_arguments_are_refused)
 	ck_assert_int_eq(ppu_launch_kernel_workq(r.fn, dim(1), dim(1), p, sizeof(p), r.q, s2),
 			 PPU_ERROR_INVALID_VALUE);
 	RT(ppu_stream_synchronize(r.s));
-	RT(ppu_work_queue_destroy(r.q));
-	RT(ppu_ctx_destroy(r.ctx));
+	wq_close(&r);
 }
 END_TEST
 

@@ -247,6 +247,56 @@ START_TEST(seeds_c_launch_windows_run_device_work_before_the_stream_goes_on)
 }
 END_TEST
 
+/* A queue on a compute channel, a kernel image, and the CPU-owned channel of its windows. */
+struct wq_fx {
+	struct rtl_env *env;
+	struct rtl_ctx *ctx;
+	struct rtl_kimage k;
+	struct rtl_chan *qc, *cc;
+	struct rtl_buf qb;
+	struct ppu_workq q;
+};
+
+static void wq_begin(struct wq_fx *f, const char *file)
+{
+	f->env = rtl_env_create(NULL);
+	f->ctx = rtl_ctx_create(f->env);
+	rtl_kimage_load(f->ctx, file, &f->k);
+	f->qc = rtl_cchan_create(f->env, f->ctx, 5, 0, 32, 1);
+	f->qb = rtl_workq_new(f->env, f->ctx, f->qc, &f->q);
+	f->cc = rtl_cchan_create(f->env, f->ctx, 2, 0, 32, 1);
+}
+
+/*
+ * Window @gen of the launch @l (@threads threads) on the CPU-owned
+ * channel, then @after's methods; returns once the stream has run them.
+ */
+static void wq_window(struct wq_fx *f, const struct rtl_klaunch *l, uint32_t threads,
+		      uint32_t gen, const struct ppu_pb *after)
+{
+	uint32_t buf[96], i;
+	struct ppu_pb pb;
+
+	ppu_pb_init(&pb, buf, 96);
+	ppu_workq_launch_cmds(&pb, &f->q, f->qb.va + Q_DESC, l->tmd.va, threads, gen);
+	for (i = 0; after && i < after->len; i++)
+		ppu_pb_push(&pb, after->dw[i]);
+	ck_assert(!pb.overflow);
+	rtl_chan_submit(f->cc, &pb);
+	ck_assert_int_eq(rtl_chan_wait(f->cc, 20000000), 0);
+}
+
+static void wq_end(struct wq_fx *f)
+{
+	ck_assert_uint_eq(rtl_chan_reg(f->qc, PPU_CHAN_FAULT_INFO), 0);
+	ck_assert_uint_eq(rtl_protocol_errors(f->env), 0);
+	rtl_chan_destroy(f->cc);
+	rtl_chan_destroy(f->qc);
+	rtl_kimage_free(&f->k);
+	rtl_ctx_destroy(f->ctx);
+	rtl_env_destroy(f->env);
+}
+
 /*
  * Queue blocks that copy: in one launch window every thread submits two
  * blocks at once, src → stage and stage → dst on the copy engine (the
@@ -257,75 +307,59 @@ END_TEST
 START_TEST(queue_blocks_copy_through_the_copy_engine)
 {
 	enum { CTAS = 2, CTA = 9, THREADS = CTAS * CTA, MARK = 0x80 };
-	struct rtl_env *env = rtl_env_create(NULL);
-	struct rtl_ctx *ctx = rtl_ctx_create(env);
-	struct rtl_buf qb, src, stage, dst, blocks, done, total, status;
-	uint32_t i, buf[64], entries;
-	struct workq_copy_params p;
-	struct rtl_chan *qc, *cc;
-	struct rtl_klaunch l;
-	struct ppu_workq q;
-	struct rtl_kimage k;
-	struct ppu_pb pb;
+	struct rtl_buf src, stage, dst, blocks, done, total, status;
 	uint8_t *data = malloc(THREADS * WORKQ_COPY_SPAN), *got = malloc(WORKQ_COPY_SPAN);
+	struct workq_copy_params p;
+	struct rtl_klaunch l;
+	uint32_t i, mark[8];
+	struct ppu_pb after;
+	struct wq_fx f;
 
 	ck_assert_ptr_nonnull(data);
 	ck_assert_ptr_nonnull(got);
-	rtl_kimage_load(ctx, "workq_copy", &k);
-	qc = rtl_cchan_create(env, ctx, 5, 0, 32, 1);
-	qb = rtl_workq_new(env, ctx, qc, &q);
-	src = rtl_buf_alloc(ctx, 1, THREADS * WORKQ_COPY_SPAN);
-	stage = rtl_buf_alloc(ctx, 0, THREADS * WORKQ_COPY_SPAN);
-	dst = rtl_buf_alloc(ctx, 1, THREADS * WORKQ_COPY_SPAN);
-	blocks = rtl_buf_alloc(ctx, 0, THREADS * WORKQ_COPY_SLOT);
-	done = rtl_buf_alloc(ctx, 0, 4 * THREADS);
-	total = rtl_buf_alloc(ctx, 0, 4);
-	status = rtl_buf_alloc(ctx, 0, 4 * THREADS);
+	wq_begin(&f, "workq_copy");
+	src = rtl_buf_alloc(f.ctx, 1, THREADS * WORKQ_COPY_SPAN);
+	stage = rtl_buf_alloc(f.ctx, 0, THREADS * WORKQ_COPY_SPAN);
+	dst = rtl_buf_alloc(f.ctx, 1, THREADS * WORKQ_COPY_SPAN);
+	blocks = rtl_buf_alloc(f.ctx, 0, THREADS * WORKQ_COPY_SLOT);
+	done = rtl_buf_alloc(f.ctx, 0, 4 * THREADS);
+	total = rtl_buf_alloc(f.ctx, 0, 4);
+	status = rtl_buf_alloc(f.ctx, 0, 4 * THREADS);
 	for (i = 0; i < THREADS * WORKQ_COPY_SPAN; i++)
 		data[i] = (uint8_t)(i * 131u + (i >> 9));
-	rtl_buf_write(env, &src, 0, data, THREADS * WORKQ_COPY_SPAN);
+	rtl_buf_write(f.env, &src, 0, data, THREADS * WORKQ_COPY_SPAN);
 
-	p = (struct workq_copy_params){ .queue = qb.va + Q_DESC, .src = src.va, .stage = stage.va,
-					.dst = dst.va, .blocks = blocks.va, .done = done.va,
-					.total = total.va, .status = status.va };
+	p = (struct workq_copy_params){ .queue = f.qb.va + Q_DESC, .src = src.va,
+					.stage = stage.va, .dst = dst.va, .blocks = blocks.va,
+					.done = done.va, .total = total.va, .status = status.va };
 	/* (a window's work fits in the ring: 3 entries a thread, the park and the close) */
-	ck_assert_uint_le(THREADS * 3 + 2, (1u << qc->log2_entries) - 2);
-	rtl_klaunch_init(&l, rtl_kimage_fn(&k, "workq_copy"), CTAS, CTA, &p, sizeof(p));
-	rtl_klaunch_prepare(ctx, &l, 0x61);
-	cc = rtl_cchan_create(env, ctx, 2, 0, 32, 1);
-	ppu_pb_init(&pb, buf, 64);
-	ppu_workq_launch_cmds(&pb, &q, qb.va + Q_DESC, l.tmd.va, THREADS, 1);
-	ppu_pb_sem_release(&pb, qb.va + MARK, 1);
-	rtl_chan_submit(cc, &pb);
-	ck_assert_int_eq(rtl_chan_wait(cc, 20000000), 0);
+	ck_assert_uint_le(THREADS * 3 + 2, (1u << f.qc->log2_entries) - 2);
+	rtl_klaunch_init(&l, rtl_kimage_fn(&f.k, "workq_copy"), CTAS, CTA, &p, sizeof(p));
+	rtl_klaunch_prepare(f.ctx, &l, 0x61);
+	ppu_pb_init(&after, mark, 8);
+	ppu_pb_sem_release(&after, f.qb.va + MARK, 1);
+	wq_window(&f, &l, THREADS, 1, &after);
 
-	ck_assert_uint_eq(rtl_buf_rd32(env, &qb, MARK), 1);
-	ck_assert_uint_eq(rtl_buf_rd32(env, &total, 0), THREADS);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &f.qb, MARK), 1);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &total, 0), THREADS);
 	for (i = 0; i < THREADS; i++) {
-		uint32_t off = workq_copy_off(i), len = workq_copy_len(i);
+		uint32_t off = workq_copy_off(i) - i * WORKQ_COPY_SPAN, len = workq_copy_len(i);
 
-		ck_assert_uint_eq(rtl_buf_rd32(env, &status, 4 * i), PPU_ECALL_STATUS_OK);
-		ck_assert_uint_eq(rtl_buf_rd32(env, &done, 4 * i), i + 1);
-		rtl_buf_read(env, &dst, i * WORKQ_COPY_SPAN, got, WORKQ_COPY_SPAN);
-		ck_assert_msg(memcmp(got + (off - i * WORKQ_COPY_SPAN), data + off, len) == 0,
+		ck_assert_uint_eq(rtl_buf_rd32(f.env, &status, 4 * i), PPU_ECALL_STATUS_OK);
+		ck_assert_uint_eq(rtl_buf_rd32(f.env, &done, 4 * i), i + 1);
+		rtl_buf_read(f.env, &dst, i * WORKQ_COPY_SPAN, got, WORKQ_COPY_SPAN);
+		ck_assert_msg(memcmp(got + off, data + workq_copy_off(i), len) == 0,
 			      "thread %u: %u bytes at %u", i, len, off);
 		/* nothing around them */
-		ck_assert_uint_eq(got[off - i * WORKQ_COPY_SPAN + len], 0);
-		if (off > i * WORKQ_COPY_SPAN)
-			ck_assert_uint_eq(got[off - i * WORKQ_COPY_SPAN - 1], 0);
+		ck_assert_uint_eq(got[off + len], 0);
+		if (off)
+			ck_assert_uint_eq(got[off - 1], 0);
 	}
-	entries = 1 + THREADS * 3 + 1;
-	ck_assert_uint_eq(rtl_buf_rd32(env, &qb, Q_DESC + PPU_WORKQ_SOFT), entries);
-	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_COPY_END, qc->chid), 2 * THREADS);
-	ck_assert_uint_eq(rtl_chan_reg(qc, PPU_CHAN_FAULT_INFO), 0);
-	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &f.qb, Q_DESC + PPU_WORKQ_SOFT), 1 + THREADS * 3 + 1);
+	ck_assert_uint_eq(rtl_log_count(f.env, PPU_TRACE_COPY_END, f.qc->chid), 2 * THREADS);
 	free(data);
 	free(got);
-	rtl_chan_destroy(cc);
-	rtl_chan_destroy(qc);
-	rtl_kimage_free(&k);
-	rtl_ctx_destroy(ctx);
-	rtl_env_destroy(env);
+	wq_end(&f);
 }
 END_TEST
 
@@ -337,60 +371,45 @@ END_TEST
  */
 START_TEST(kernels_launched_from_the_queue_join_the_window)
 {
-	enum { CTAS = 2, CTA = 6, THREADS = CTAS * CTA, MARK = 0x80 };
-	struct rtl_env *env = rtl_env_create(NULL);
-	struct rtl_ctx *ctx = rtl_ctx_create(env);
-	struct rtl_buf qb, items, pool, out, spawned, snap;
-	uint32_t i, v[THREADS], buf[64], want = 0;
+	enum { CTAS = 2, CTA = 6, THREADS = CTAS * CTA };
+	struct rtl_buf items, pool, out, spawned, snap, mark;
+	uint32_t i, v[THREADS], buf[16], want = 0;
 	struct workq_spawn_params p;
-	struct rtl_chan *qc, *cc;
 	struct rtl_klaunch l;
-	struct ppu_workq q;
-	struct rtl_kimage k;
-	struct ppu_pb pb;
+	struct ppu_pb after;
+	struct wq_fx f;
 
-	rtl_kimage_load(ctx, "workq_spawn", &k);
-	qc = rtl_cchan_create(env, ctx, 5, 0, 32, 1);
-	qb = rtl_workq_new(env, ctx, qc, &q);
-	items = rtl_buf_alloc(ctx, 0, 4 * THREADS);
-	pool = rtl_buf_alloc(ctx, 0, THREADS * WORKQ_SPAWN_SLOT);
-	out = rtl_buf_alloc(ctx, 0, 4 * THREADS);
-	spawned = rtl_buf_alloc(ctx, 0, 4);
-	snap = rtl_buf_alloc(ctx, 0, 4 * THREADS);
+	wq_begin(&f, "workq_spawn");
+	items = rtl_buf_alloc(f.ctx, 0, 4 * THREADS);
+	pool = rtl_buf_alloc(f.ctx, 0, THREADS * WORKQ_SPAWN_SLOT);
+	out = rtl_buf_alloc(f.ctx, 0, 4 * THREADS);
+	spawned = rtl_buf_alloc(f.ctx, 0, 4);
+	snap = rtl_buf_alloc(f.ctx, 0, 4 * THREADS);
+	mark = rtl_buf_alloc(f.ctx, 0, 4);
 	for (i = 0; i < THREADS; i++) {
 		v[i] = 5 + 7 * i;
-		rtl_buf_wr32(env, &items, 4 * i, v[i]);
+		rtl_buf_wr32(f.env, &items, 4 * i, v[i]);
 		want += !!workq_spawn_threads(v[i]);
 	}
-	p = (struct workq_spawn_params){ .queue = qb.va + Q_DESC, .items = items.va,
+	p = (struct workq_spawn_params){ .queue = f.qb.va + Q_DESC, .items = items.va,
 					 .pool = pool.va, .out = out.va, .spawned = spawned.va };
-	rtl_klaunch_init(&l, rtl_kimage_fn(&k, "workq_tree"), CTAS, CTA, &p, sizeof(p));
-	rtl_klaunch_prepare(ctx, &l, 0x62);
-	cc = rtl_cchan_create(env, ctx, 2, 0, 32, 1);
-	ppu_pb_init(&pb, buf, 64);
-	ppu_workq_launch_cmds(&pb, &q, qb.va + Q_DESC, l.tmd.va, THREADS, 1);
+	rtl_klaunch_init(&l, rtl_kimage_fn(&f.k, "workq_tree"), CTAS, CTA, &p, sizeof(p));
+	rtl_klaunch_prepare(f.ctx, &l, 0x62);
 	/* what the stream sees right after the window */
-	ppu_pb_copy_sub(&pb, PPU_MTHD_SUBCH_COPY, out.va, snap.va, 4 * THREADS,
-			PPU_LAUNCH_DMA_SEMAPHORE_RELEASE, qb.va + MARK, 1, 0);
-	ck_assert(!pb.overflow);
-	rtl_chan_submit(cc, &pb);
-	ck_assert_int_eq(rtl_chan_wait(cc, 20000000), 0);
+	ppu_pb_init(&after, buf, 16);
+	ppu_pb_copy_sub(&after, PPU_MTHD_SUBCH_COPY, out.va, snap.va, 4 * THREADS,
+			PPU_LAUNCH_DMA_SEMAPHORE_RELEASE, mark.va, 1, 0);
+	wq_window(&f, &l, THREADS, 1, &after);
 
-	ck_assert_uint_eq(rtl_buf_rd32(env, &qb, MARK), 1);
-	ck_assert_uint_eq(rtl_buf_rd32(env, &spawned, 0), want);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &mark, 0), 1);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &spawned, 0), want);
 	for (i = 0; i < THREADS; i++)
-		ck_assert_msg(rtl_buf_rd32(env, &snap, 4 * i) == v[i] * workq_spawn_threads(v[i]),
-			      "item %u: %u, want %u", i, rtl_buf_rd32(env, &snap, 4 * i),
+		ck_assert_msg(rtl_buf_rd32(f.env, &snap, 4 * i) == v[i] * workq_spawn_threads(v[i]),
+			      "item %u: %u, want %u", i, rtl_buf_rd32(f.env, &snap, 4 * i),
 			      v[i] * workq_spawn_threads(v[i]));
-	ck_assert_uint_eq(rtl_buf_rd32(env, &qb, Q_DESC + PPU_WORKQ_LIVE), 0);
-	ck_assert_uint_eq(rtl_buf_rd32(env, &qb, Q_DESC + PPU_WORKQ_GEN), 2);
-	ck_assert_uint_eq(rtl_chan_reg(qc, PPU_CHAN_FAULT_INFO), 0);
-	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
-	rtl_chan_destroy(cc);
-	rtl_chan_destroy(qc);
-	rtl_kimage_free(&k);
-	rtl_ctx_destroy(ctx);
-	rtl_env_destroy(env);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &f.qb, Q_DESC + PPU_WORKQ_LIVE), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(f.env, &f.qb, Q_DESC + PPU_WORKQ_GEN), 2);
+	wq_end(&f);
 }
 END_TEST
 

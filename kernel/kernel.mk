@@ -10,7 +10,7 @@
 #   make kmod-guest-tests  build the static guest programs (for the busybox
 #                          initramfs): build/guest/test_get_param, test_irq,
 #                          test_unplug, test_gem, test_vm, test_chan, test_sem,
-#                          test_lmem, test_isolation, test_limits, test_compute, bench_ioctl,
+#                          test_lmem, test_isolation, test_limits, test_watchdog, test_compute, bench_ioctl,
 #                          bench_submit, ppu-smi, seeds_b_guest
 #
 # KDIR defaults to the running kernel's headers; the co-simulated guest runs
@@ -31,7 +31,7 @@ PPU_SMI := build/tools/ppu-smi
 KMOD_GUEST_BINS := build/guest/test_get_param build/guest/test_irq build/guest/test_unplug \
 	build/guest/test_gem build/guest/test_vm build/guest/test_chan build/guest/test_sem \
 	build/guest/test_lmem build/guest/test_isolation build/guest/test_compute \
-	build/guest/test_limits \
+	build/guest/test_limits build/guest/test_watchdog \
 	build/guest/bench_ioctl build/guest/bench_submit build/guest/ppu-smi build/guest/seeds_b_guest
 # Guest programs run in a busybox initramfs: link statically.
 KMOD_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude -Iinclude/uapi \

@@ -46,8 +46,10 @@
 
 #include "ppu_chan.h"
 #include "ppu_device.h"
+#include "ppu_fault.h"
 #include "ppu_gem.h"
 #include "ppu_quota.h"
+#include "ppu_sem.h"
 #include "ppu_vm.h"
 
 /*
@@ -95,6 +97,14 @@ static_assert(DRM_PPU_CHAN_PRIORITY_MAX <
  * @userd: the USERD BO (a reference), pinned and DMA-mapped; NULL when the
  *         creator provides USERD memory (the driver's own channel)
  * @userd_dma: its bus address
+ * @wd_state: the watchdog's last view: CHAN_STATUS.STATE
+ * @wd_get: ... GP_GET
+ * @wd_tasks: ... TASKS (compute channels)
+ * @wd_since: jiffies since which that view has not changed
+ * @wd_killed: the watchdog stopped the channel (it reads FAULTED, kind
+ *             WATCHDOG, until destroyed)
+ *
+ * The wd_* fields are used under &ppu_device.chan_lock.
  */
 struct ppu_chan {
 	u32 chid;
@@ -106,6 +116,11 @@ struct ppu_chan {
 	dma_addr_t inst_dma;
 	struct drm_gem_object *userd;
 	dma_addr_t userd_dma;
+	u32 wd_state;
+	u32 wd_get;
+	u32 wd_tasks;
+	unsigned long wd_since;
+	bool wd_killed;
 };
 
 /**
@@ -763,6 +778,7 @@ int ppu_ioctl_chan_status(struct drm_device *drm, void *data, struct drm_file *f
 	struct drm_ppu_chan_status *args = data;
 	int ret = -ENOENT, idx;
 	u32 chid = args->chid;
+	struct ppu_chan *chan;
 
 	if (args->pad) {
 		drm_dbg(drm, "CHAN_STATUS: nonzero pad\n");
@@ -771,7 +787,18 @@ int ppu_ioctl_chan_status(struct drm_device *drm, void *data, struct drm_file *f
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
 	mutex_lock(&ppu->chan_lock);
-	if (ppu_chan_lookup(ppu, file, chid)) {
+	chan = ppu_chan_lookup(ppu, file, chid);
+	if (chan && chan->wd_killed) {
+		/* taken off the PPU by the watchdog: the driver's own report */
+		args->state = PPU_CHAN_STATUS_STATE_FAULTED;
+		args->gp_get = chan->wd_get;
+		args->gp_put = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_PUT));
+		args->fault_info = PPU_FSET(PPU_FAULT_INFO_KIND, PPU_FAULT_KIND_WATCHDOG) |
+				   PPU_FSET(PPU_FAULT_INFO_UNIT, PPU_FAULT_UNIT_DRIVER);
+		args->fault_addr = chan->wd_get;
+		args->fault_data = chan->wd_state;
+		ret = 0;
+	} else if (chan) {
 		args->state = ppu_chan_state(ppu, chid);
 		args->gp_get = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_GET));
 		args->gp_put = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_PUT));
@@ -783,6 +810,109 @@ int ppu_ioctl_chan_status(struct drm_device *drm, void *data, struct drm_file *f
 	mutex_unlock(&ppu->chan_lock);
 	drm_dev_exit(idx);
 	return ret;
+}
+
+/* A channel that has nothing to do, or nothing more ever: not stuck. */
+static bool ppu_chan_wd_quiet(u32 state)
+{
+	return state == PPU_CHAN_STATUS_STATE_UNBOUND || state == PPU_CHAN_STATUS_STATE_IDLE ||
+	       state == PPU_CHAN_STATUS_STATE_FAULTED;
+}
+
+/* Takes a stuck channel off the PPU; it reads FAULTED (WATCHDOG) until destroyed. */
+static void ppu_chan_wd_kill(struct ppu_device *ppu, struct ppu_chan *chan, unsigned int ms)
+{
+	struct ppu_fault_rec rec = {
+		.time_ns = ktime_get_ns(),
+		.chid = chan->chid,
+		.pid = chan->pid,
+		.info = PPU_FSET(PPU_FAULT_INFO_KIND, PPU_FAULT_KIND_WATCHDOG) |
+			PPU_FSET(PPU_FAULT_INFO_UNIT, PPU_FAULT_UNIT_DRIVER),
+		.addr = chan->wd_get,
+		.data = chan->wd_state,
+	};
+
+	chan->wd_killed = true;
+	/* dead from here on: waiters get -EIO, doorbells are refused */
+	atomic_or(BIT(chan->chid), &ppu->irq_stats.faulted);
+	ppu_fault_log(ppu, &rec);
+	if (ppu_chan_unbind_hw(ppu, chan->chid, chan->compute))
+		drm_err(&ppu->drm,
+			"channel %u made no progress for %u ms and does not leave the PPU: the engine may be wedged\n",
+			chan->chid, ms);
+	wake_up_all(&ppu->event_wq);
+	ppu_sem_fence_kick(ppu);
+}
+
+/**
+ * ppu_chan_watchdog() - stop user channels that make no progress
+ * @ppu: the device, inside drm_dev_enter()
+ * @ms: how long a channel with work may keep the same state, GP_GET and
+ *      (compute) task count
+ *
+ * A channel counts as stuck while it has work (not IDLE, UNBOUND or
+ * FAULTED) and nothing of what the driver can see changes: a blocked
+ * acquire that nobody releases, a copy that never ends, a kernel that runs
+ * longer than @ms.  A channel whose copy is on the engine (ENGINE_BUSY)
+ * progresses while the engine moves bytes; one waiting for its turn
+ * (READY) or for the copy engine (ENGINE_WAIT) is not stuck while another
+ * channel makes progress.
+ * Its owner reads the reason with CHAN_STATUS.
+ *
+ * Return: how many channels it stopped.
+ */
+unsigned int ppu_chan_watchdog(struct ppu_device *ppu, unsigned int ms)
+{
+	unsigned int chid, killed = 0;
+	u32 moved = 0, waiting = 0, bytes;
+	bool copying;
+
+	mutex_lock(&ppu->chan_lock);
+	/* a copy on the engine progresses while the engine moves bytes */
+	bytes = ppu_read(ppu, PPU_PERF_BASE + PPU_PERF_COPY_BYTES * 8);
+	copying = bytes != ppu->wd_copy_bytes;
+	ppu->wd_copy_bytes = bytes;
+	for (chid = 0; chid < ppu->caps.num_channels; chid++) {
+		struct ppu_chan *chan = ppu->chans[chid];
+		u32 state, get, tasks;
+
+		if (!chan || !chan->file || chan->wd_killed)
+			continue;
+		state = ppu_chan_state(ppu, chid);
+		get = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_GET));
+		tasks = chan->compute ? ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_TASKS)) : 0;
+		if (ppu_chan_wd_quiet(state) || state != chan->wd_state ||
+		    get != chan->wd_get || tasks != chan->wd_tasks || !chan->wd_since ||
+		    (state == PPU_CHAN_STATUS_STATE_ENGINE_BUSY && copying)) {
+			if (!ppu_chan_wd_quiet(state))
+				moved |= BIT(chid);
+			chan->wd_state = state;
+			chan->wd_get = get;
+			chan->wd_tasks = tasks;
+			chan->wd_since = jiffies | 1;
+			continue;
+		}
+		if (state == PPU_CHAN_STATUS_STATE_READY ||
+		    state == PPU_CHAN_STATUS_STATE_ENGINE_WAIT)
+			waiting |= BIT(chid);
+	}
+	for (chid = 0; chid < ppu->caps.num_channels; chid++) {
+		struct ppu_chan *chan = ppu->chans[chid];
+
+		if (!chan || !chan->file || chan->wd_killed || (moved & BIT(chid)))
+			continue;
+		if ((waiting & BIT(chid)) && (moved & ~BIT(chid))) {
+			chan->wd_since = jiffies | 1;
+			continue;
+		}
+		if (!ppu_chan_wd_quiet(chan->wd_state) &&
+		    time_after(jiffies, chan->wd_since + msecs_to_jiffies(ms))) {
+			ppu_chan_wd_kill(ppu, chan, ms);
+			killed++;
+		}
+	}
+	mutex_unlock(&ppu->chan_lock);
+	return killed;
 }
 
 /**

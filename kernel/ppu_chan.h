@@ -30,6 +30,7 @@ void ppu_chan_ring(struct ppu_device *ppu, u32 chid);
 int ppu_chan_gen(struct ppu_device *ppu, struct drm_file *file, u32 chid, u32 *gen);
 int ppu_chan_check(struct ppu_device *ppu, u32 chid, u32 gen);
 void ppu_chan_debugfs_show(struct ppu_device *ppu, struct seq_file *m);
+unsigned int ppu_chan_watchdog(struct ppu_device *ppu, unsigned int ms);
 
 int ppu_ioctl_chan_create(struct drm_device *drm, void *data, struct drm_file *file);
 int ppu_ioctl_chan_destroy(struct drm_device *drm, void *data, struct drm_file *file);

@@ -155,6 +155,8 @@ struct ppu_fault_rec {
  *              own spinlock for the dma_fence core)
  * @fences: semaphore fences not yet signalled
  * @fence_work: checks @fences; runs after interrupts and while any is pending
+ * @wd_work: the channel watchdog (ppu_watchdog.c)
+ * @wd_copy_bytes: PERF COPY_BYTES (low word) at its last check, under @chan_lock
  */
 struct ppu_device {
 	struct drm_device drm;
@@ -193,6 +195,8 @@ struct ppu_device {
 	struct mutex fence_lock;
 	struct list_head fences;
 	struct delayed_work fence_work;
+	struct delayed_work wd_work;
+	u32 wd_copy_bytes;
 };
 
 static inline struct ppu_device *to_ppu(struct drm_device *drm)

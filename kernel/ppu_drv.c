@@ -31,6 +31,7 @@
 #include "ppu_quota.h"
 #include "ppu_sem.h"
 #include "ppu_vm.h"
+#include "ppu_watchdog.h"
 
 #define DRIVER_NAME	"ppu"
 #define DRIVER_DESC	"PPU parallel processing unit"
@@ -259,6 +260,9 @@ static int ppu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		dev_err(&pdev->dev, "cannot set up the driver's channel: %d\n", ret);
 		return ret;
 	}
+	ret = ppu_watchdog_init(ppu);
+	if (ret)
+		return ret;
 	if (prio_sched && PPU_FGET(PPU_CAP_FEATURES_PRIO_SCHED, ppu->caps.features))
 		ppu_write(ppu, PPU_REG_SCHED_CTRL, PPU_FSET(PPU_SCHED_CTRL_PRIO_MODE, 1));
 

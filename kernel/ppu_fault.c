@@ -39,6 +39,7 @@ static const char * const ppu_fault_units[] = {
 	[PPU_FAULT_UNIT_INST] = "inst",
 	[PPU_FAULT_UNIT_COMPUTE] = "compute",
 	[PPU_FAULT_UNIT_TASKS] = "tasks",
+	[PPU_FAULT_UNIT_DRIVER] = "driver",
 };
 
 static const char * const ppu_fault_kinds[] = {
@@ -60,6 +61,7 @@ static const char * const ppu_fault_kinds[] = {
 	[PPU_FAULT_KIND_MISALIGNED] = "misaligned",
 	[PPU_FAULT_KIND_TMD_INVALID] = "tmd_invalid",
 	[PPU_FAULT_KIND_KERNEL_TRAP] = "kernel_trap",
+	[PPU_FAULT_KIND_WATCHDOG] = "watchdog",
 };
 
 static const char * const ppu_fault_accesses[] = {
@@ -127,6 +129,11 @@ static void ppu_fault_describe(char *buf, size_t len, const struct ppu_fault_rec
 				 r->data);
 		return;
 	}
+	if (unit == PPU_FAULT_UNIT_DRIVER && kind == PPU_FAULT_KIND_WATCHDOG) {
+		snprintf(buf, len, "no progress (state %u, GP_GET %u): stopped by the watchdog",
+			 r->data, r->addr);
+		return;
+	}
 	if (unit == PPU_FAULT_UNIT_TASKS && kind == PPU_FAULT_KIND_TMD_INVALID) {
 		snprintf(buf, len, "invalid TMD at %#x, word +%#x", r->addr, r->data);
 		return;
@@ -145,12 +152,24 @@ static void ppu_fault_record(struct ppu_device *ppu, u32 chid)
 		.data = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_DATA)),
 	};
 	struct ppu_chan *chan;
-	char what[96];
 
 	mutex_lock(&ppu->chan_lock);
 	chan = ppu->chans[chid];
 	rec.pid = chan ? ppu_chan_pid(chan) : 0;
 	mutex_unlock(&ppu->chan_lock);
+	ppu_fault_log(ppu, &rec);
+}
+
+/**
+ * ppu_fault_log() - add a fault to the log and the kernel log
+ * @ppu: the device
+ * @r: the fault (also the driver's own, unit DRIVER)
+ */
+void ppu_fault_log(struct ppu_device *ppu, const struct ppu_fault_rec *r)
+{
+	struct ppu_fault_rec rec = *r;
+	u32 chid = rec.chid;
+	char what[96];
 
 	spin_lock(&ppu->fault_lock);
 	ppu->fault_log[ppu->fault_count % PPU_FAULT_LOG_SIZE] = rec;

@@ -97,8 +97,45 @@ void ppu_chan_faulted(struct ppu_chan *ch, struct ppu_chan *cause)
 	}
 }
 
+/* Names of the fault kinds (drm/ppu_drm.h), for messages. */
+static const char *fault_kind_name(unsigned int kind)
+{
+	static const char *const names[] = {
+		[DRM_PPU_FAULT_PTE_NOT_PRESENT] = "page not present",
+		[DRM_PPU_FAULT_PERMISSION] = "permission",
+		[DRM_PPU_FAULT_BUS_ERROR] = "bus error",
+		[DRM_PPU_FAULT_ILLEGAL_METHOD] = "illegal method",
+		[DRM_PPU_FAULT_ILLEGAL_OPCODE] = "illegal method header",
+		[DRM_PPU_FAULT_PB_UNALIGNED] = "unaligned pushbuffer",
+		[DRM_PPU_FAULT_PB_RUNAWAY] = "pushbuffer runaway",
+		[DRM_PPU_FAULT_GP_PUT_RANGE] = "GP_PUT out of range",
+		[DRM_PPU_FAULT_ACQ_TIMEOUT] = "acquire timeout",
+		[DRM_PPU_FAULT_SEM_UNALIGNED] = "unaligned semaphore",
+		[DRM_PPU_FAULT_VA_RANGE] = "address out of range",
+		[DRM_PPU_FAULT_INST_INVALID] = "invalid instance block",
+		[DRM_PPU_FAULT_ENGINE_MISSING] = "engine missing",
+		[DRM_PPU_FAULT_ILLEGAL_INSTR] = "illegal instruction",
+		[DRM_PPU_FAULT_MISALIGNED] = "misaligned access",
+		[DRM_PPU_FAULT_TMD_INVALID] = "invalid TMD",
+		[DRM_PPU_FAULT_KERNEL_TRAP] = "kernel trap",
+	};
+
+	if (kind == DRM_PPU_FAULT_WATCHDOG)
+		return "no progress, stopped by the driver's watchdog";
+	return kind < sizeof(names) / sizeof(names[0]) && names[kind] ? names[kind] : "fault";
+}
+
 ppu_status ppu_chan_fault_status(const struct ppu_chan *ch)
 {
+	struct drm_ppu_chan_status st = { .chid = ch->chid };
+
+	if (ch->dead_cause == ch->chid &&
+	    !ppu_ioctl(ch->ctx->fd, DRM_IOCTL_PPU_CHAN_STATUS, &st) && st.fault_info)
+		return ppu_fail(PPU_ERROR_CHANNEL_FAULT,
+				"channel %u faulted: %s (kind %u, unit %u, address %#x, data %#x)",
+				ch->chid, fault_kind_name(DRM_PPU_FAULT_INFO_KIND(st.fault_info)),
+				DRM_PPU_FAULT_INFO_KIND(st.fault_info),
+				DRM_PPU_FAULT_INFO_UNIT(st.fault_info), st.fault_addr, st.fault_data);
 	if (ch->dead_cause == ch->chid)
 		return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "channel %u faulted", ch->chid);
 	return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "channel %u waited for an event whose work "

@@ -572,7 +572,7 @@ START_TEST(faulting_kernel_is_reported_like_a_faulting_copy)
 	ip.out = (uint32_t)outd;
 	RT(ppu_launch_kernel(ids, dim(1), dim(t), &ip, sizeof(ip), hi));
 	ck_assert_int_eq(ppu_stream_synchronize(hi), PPU_ERROR_CHANNEL_FAULT);
-	ck_assert_msg(strstr(ppu_last_error(), "faulted"), "%s", ppu_last_error());
+	ck_assert_msg(strstr(ppu_last_error(), "faulted: kernel trap"), "%s", ppu_last_error());
 	ck_assert_int_eq(ppu_stream_query(hi), PPU_ERROR_CHANNEL_FAULT);
 	ck_assert_int_eq(ppu_launch_kernel(ids, dim(1), dim(t), &ip, sizeof(ip), hi),
 			 PPU_ERROR_CHANNEL_FAULT);
@@ -589,6 +589,50 @@ START_TEST(faulting_kernel_is_reported_like_a_faulting_copy)
 		ck_assert_uint_eq(y[i], 2 * (i + 1));
 	rt_small_copy(ctx, lo);
 	ck_assert_int_eq(ppu_ctx_destroy(ctx), PPU_ERROR_CHANNEL_FAULT);
+}
+END_TEST
+
+/*
+ * A kernel that runs longer than the driver's watchdog allows (set to
+ * 500 ms here) is stopped: the stream reports CHANNEL_FAULT saying so, and
+ * another context's kernel runs afterwards.
+ */
+START_TEST(a_kernel_past_the_watchdog_is_stopped)
+{
+	struct spin_params sp = { .iters = 0x7fffffff, .seed = 1 };
+	struct saxpy_params xp = { .n = 4, .a = 3 };
+	ppu_function *spin, *saxpy;
+	ppu_devptr outd, xd, yd;
+	ppu_module *m1, *m2;
+	ppu_ctx *ctx, *ctx2;
+	uint32_t *x, *y, i;
+	ppu_status st;
+
+	rt_module_param_set("watchdog_ms", 500);
+	RT(ppu_ctx_create(&ctx, 0, 0));
+	load(ctx, "spin", &m1, &spin);
+	host_words(ctx, 4, &outd);
+	sp.out = (uint32_t)outd;
+	RT(ppu_launch_kernel(spin, dim(1), dim(4), &sp, sizeof(sp), ppu_ctx_default_stream(ctx)));
+	st = ppu_stream_synchronize(ppu_ctx_default_stream(ctx));
+	rt_module_param_set("watchdog_ms", 30000);
+	ck_assert_int_eq(st, PPU_ERROR_CHANNEL_FAULT);
+	ck_assert_msg(strstr(ppu_last_error(), "watchdog"), "%s", ppu_last_error());
+	ck_assert_int_eq(ppu_ctx_destroy(ctx), PPU_ERROR_CHANNEL_FAULT);
+
+	RT(ppu_ctx_create(&ctx2, 0, 0));
+	load(ctx2, "saxpy", &m2, &saxpy);
+	x = host_words(ctx2, 4, &xd);
+	y = host_words(ctx2, 4, &yd);
+	for (i = 0; i < 4; i++)
+		x[i] = i + 1;
+	xp.x = (uint32_t)xd;
+	xp.y = (uint32_t)yd;
+	RT(ppu_launch_kernel(saxpy, dim(1), dim(4), &xp, sizeof(xp), ppu_ctx_default_stream(ctx2)));
+	RT(ppu_stream_synchronize(ppu_ctx_default_stream(ctx2)));
+	for (i = 0; i < 4; i++)
+		ck_assert_uint_eq(y[i], 3 * (i + 1));
+	RT(ppu_ctx_destroy(ctx2));
 }
 END_TEST
 
@@ -609,6 +653,7 @@ static Suite *kernels_suite(void)
 	tcase_add_test(tc, limits_are_fixed_by_the_first_launch);
 	tcase_add_test(tc, bad_launches_are_refused);
 	tcase_add_test(tc, faulting_kernel_is_reported_like_a_faulting_copy);
+	tcase_add_test(tc, a_kernel_past_the_watchdog_is_stopped);
 	suite_add_tcase(s, tc);
 	return s;
 }

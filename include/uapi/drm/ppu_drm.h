@@ -583,6 +583,12 @@ struct drm_ppu_doorbell {
 #define DRM_PPU_FAULT_TMD_INVALID	16
 /* The kernel trapped (ecall TRAP, ebreak): @fault_addr the PC, @fault_data its code. */
 #define DRM_PPU_FAULT_KERNEL_TRAP	17
+/*
+ * The driver's watchdog stopped the channel: it made no progress for the
+ * ppu.ko parameter watchdog_ms (unit DRIVER; @fault_addr is GP_GET,
+ * @fault_data the DRM_PPU_CHAN_STATE_* it was stuck in).
+ */
+#define DRM_PPU_FAULT_WATCHDOG		128
 /* Fault units: which part of the PPU faulted (DRM_PPU_FAULT_INFO_UNIT). */
 #define DRM_PPU_FAULT_UNIT_HOST		0	/* GPFIFO, pushbuffer, methods */
 #define DRM_PPU_FAULT_UNIT_SEM		1	/* semaphore access */
@@ -591,6 +597,7 @@ struct drm_ppu_doorbell {
 #define DRM_PPU_FAULT_UNIT_INST		4	/* channel table, instance block, USERD */
 #define DRM_PPU_FAULT_UNIT_COMPUTE	5	/* a compute unit: fetch, load, store, atomic */
 #define DRM_PPU_FAULT_UNIT_TASKS	6	/* the task table: TMD, task block */
+#define DRM_PPU_FAULT_UNIT_DRIVER	15	/* ppu.ko itself (DRM_PPU_FAULT_WATCHDOG) */
 /* Fault accesses (DRM_PPU_FAULT_INFO_ACCESS). */
 #define DRM_PPU_FAULT_ACCESS_READ	0
 #define DRM_PPU_FAULT_ACCESS_WRITE	1

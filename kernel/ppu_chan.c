@@ -819,6 +819,19 @@ static bool ppu_chan_wd_quiet(u32 state)
 	       state == PPU_CHAN_STATUS_STATE_FAULTED;
 }
 
+/*
+ * The host re-checks a blocked acquire now and then, and a channel moves
+ * between READY, ACQ_BLOCKED and ENGINE_WAIT as it is scheduled: none of
+ * that is progress.
+ */
+static u32 ppu_chan_wd_class(u32 state)
+{
+	if (state == PPU_CHAN_STATUS_STATE_ACQ_BLOCKED ||
+	    state == PPU_CHAN_STATUS_STATE_ENGINE_WAIT)
+		return PPU_CHAN_STATUS_STATE_READY;
+	return state;
+}
+
 /* Takes a stuck channel off the PPU; it reads FAULTED (WATCHDOG) until destroyed. */
 static void ppu_chan_wd_kill(struct ppu_device *ppu, struct ppu_chan *chan, unsigned int ms)
 {
@@ -868,8 +881,8 @@ unsigned int ppu_chan_watchdog(struct ppu_device *ppu, unsigned int ms)
 	bool copying;
 
 	mutex_lock(&ppu->chan_lock);
-	/* a copy on the engine progresses while the engine moves bytes */
-	bytes = ppu_read(ppu, PPU_PERF_BASE + PPU_PERF_COPY_BYTES * 8);
+	/* a copy on the engine progresses while the engine writes beats */
+	bytes = ppu_read(ppu, PPU_PERF_BASE + PPU_PERF_COPY_BEATS * 8);
 	copying = bytes != ppu->wd_copy_bytes;
 	ppu->wd_copy_bytes = bytes;
 	for (chid = 0; chid < ppu->caps.num_channels; chid++) {
@@ -881,7 +894,8 @@ unsigned int ppu_chan_watchdog(struct ppu_device *ppu, unsigned int ms)
 		state = ppu_chan_state(ppu, chid);
 		get = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_GET));
 		tasks = chan->compute ? ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_TASKS)) : 0;
-		if (ppu_chan_wd_quiet(state) || state != chan->wd_state ||
+		if (ppu_chan_wd_quiet(state) ||
+		    ppu_chan_wd_class(state) != ppu_chan_wd_class(chan->wd_state) ||
 		    get != chan->wd_get || tasks != chan->wd_tasks || !chan->wd_since ||
 		    (state == PPU_CHAN_STATUS_STATE_ENGINE_BUSY && copying)) {
 			if (!ppu_chan_wd_quiet(state))
@@ -892,6 +906,9 @@ unsigned int ppu_chan_watchdog(struct ppu_device *ppu, unsigned int ms)
 			chan->wd_since = jiffies | 1;
 			continue;
 		}
+		/* report what it waits for (an acquire is briefly READY when re-checked) */
+		if (state != PPU_CHAN_STATUS_STATE_READY)
+			chan->wd_state = state;
 		if (state == PPU_CHAN_STATUS_STATE_READY ||
 		    state == PPU_CHAN_STATUS_STATE_ENGINE_WAIT)
 			waiting |= BIT(chid);

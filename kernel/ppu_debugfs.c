@@ -103,6 +103,7 @@ static const char * const ppu_perf_names[PPU_PERF_COUNT] = {
 	[PPU_PERF_CU_ISSUE_CYCLES] = "CU_ISSUE_CYCLES",
 	[PPU_PERF_ICACHE_MISSES] = "ICACHE_MISSES",
 	[PPU_PERF_AMOS] = "AMOS",
+	[PPU_PERF_COPY_BEATS] = "COPY_BEATS",
 };
 
 static const char * const ppu_task_states[] = {

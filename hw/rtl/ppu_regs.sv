@@ -117,7 +117,7 @@ module ppu_regs #(
     stat_off  = 5'(rel[$clog2(ppu_hw_pkg::PPU_CHAN_STRIDE)-1:0] >> 2);
   end
   wire in_perf = (32'(a) >= ppu_hw_pkg::PPU_PERF_BASE) && (32'(a) < ppu_hw_pkg::PPU_PERF_BASE + ppu_hw_pkg::PPU_PERF_COUNT * 8);
-  wire [4:0] perf_idx = 5'((a - 16'(ppu_hw_pkg::PPU_PERF_BASE)) >> 3);
+  wire [5:0] perf_idx = 6'((a - 16'(ppu_hw_pkg::PPU_PERF_BASE)) >> 3);
 
   wire [31:0] intr_status = {30'd0, |nonstall_pend, |fault_pend};
   wire [31:0] features = (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COPY_ENGINE__LSB) |

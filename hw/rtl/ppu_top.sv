@@ -424,6 +424,7 @@ module ppu_top #(
     perf_inc[pi(ppu_hw_pkg::PPU_PERF_SEM_REDUCTIONS)]   = perf_reduction;
     perf_inc[pi(ppu_hw_pkg::PPU_PERF_COPIES)]           = perf_copy_done;
     perf_inc[pi(ppu_hw_pkg::PPU_PERF_COPY_BUSY_CYCLES)] = copy_busy;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_COPY_BEATS)]       = perf_beat;
     perf_inc[pi(ppu_hw_pkg::PPU_PERF_CHAN_SWITCHES)]    = perf_switch;
     perf_inc[pi(ppu_hw_pkg::PPU_PERF_FAULTS)]           = |fault_set;
     perf_inc[pi(ppu_hw_pkg::PPU_PERF_MEM_RD_BEATS)]     = m_rd_valid && mem_rd_ready;
@@ -456,9 +457,9 @@ module ppu_top #(
   assign trace_a     = {tr_comp.a, tr_fault.a, tr_sem.a, tr_copy.a, tr_host.a};
   assign trace_b     = {tr_comp.b, tr_fault.b, tr_sem.b, tr_copy.b, tr_host.b};
 
-  // perf_beat is the copy engine's per-beat pulse; byte totals come from
-  // completed copy lengths, which count partial beats exactly.
-  wire unused_ok = &{1'b0, perf_beat, sem_rsp_valid[3:2], sem_ready[3:2], rd_ready[5],
+  // (COPY_BYTES comes from completed copy lengths, which count partial
+  // beats exactly; COPY_BEATS is the live progress of the copy under way.)
+  wire unused_ok = &{1'b0, sem_rsp_valid[3:2], sem_ready[3:2], rd_ready[5],
                      rd_rsp_valid[5], wr_ready[3], wr_rsp_valid[3], cl_valid, cl_req,
                      chan_kill, xf_ready};
 

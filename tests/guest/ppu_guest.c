@@ -42,6 +42,7 @@ void ppu_guest_teardown(void)
 void ppu_guest_setup_unlimited(void)
 {
 	ppu_guest_setup();
+	ppu_module_params_reset();
 	ppu_module_param_set("max_channels_per_file", 32);
 	ppu_module_param_set("lmem_mib_per_file", 1ul << 20);
 }
@@ -164,6 +165,31 @@ void ppu_module_param_set(const char *name, unsigned long value)
 	snprintf(path, sizeof(path), "/sys/module/ppu/parameters/%s", name);
 	snprintf(text, sizeof(text), "%lu", value);
 	ppu_sysfs_write(path, text);
+}
+
+void ppu_module_params_reset(void)
+{
+	static const struct {
+		const char *name, *value;
+	} defaults[] = {
+		{ "max_channels_per_file", "0" }, { "lmem_mib_per_file", "0" },
+		{ "max_bos_per_file", "16384" }, { "max_sem_pools_per_file", "256" },
+		{ "max_fences_per_file", "1024" }, { "watchdog_ms", "30000" },
+	};
+	char path[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++) {
+		int fd;
+
+		snprintf(path, sizeof(path), "/sys/module/ppu/parameters/%s", defaults[i].name);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (write(fd, defaults[i].value, strlen(defaults[i].value)) < 0)
+			fprintf(stderr, "cannot reset %s: %s\n", path, strerror(errno));
+		close(fd);
+	}
 }
 
 /* PCI address of the device behind the open render node. */

@@ -48,6 +48,12 @@ uint64_t ppu_debugfs_value(const char *text, const char *name);
 void ppu_sysfs_write(const char *path, const char *text);
 /* Sets module parameter @name of ppu.ko (written by root at run time). */
 void ppu_module_param_set(const char *name, unsigned long value);
+/*
+ * Puts every run-time parameter of ppu.ko back to its default, without
+ * assertions: an unchecked teardown, so that a test that failed half-way
+ * leaves the next ones the defaults.
+ */
+void ppu_module_params_reset(void);
 
 /* PCI address (bdf) of the device behind the open render node. */
 void ppu_render_node_bdf(char *bdf, size_t len);

@@ -49,15 +49,3 @@ void rt_load_kernel(ppu_ctx *ctx, const char *file, const char *name, ppu_module
 	RT(ppu_module_load(ctx, path, m));
 	RT(ppu_module_get_function(*m, name, fn));
 }
-
-void rt_module_param_set(const char *name, unsigned long value)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/ppu/parameters/%s", name);
-	f = fopen(path, "w");
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	ck_assert_int_gt(fprintf(f, "%lu", value), 0);
-	ck_assert_int_eq(fclose(f), 0);
-}

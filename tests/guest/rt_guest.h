@@ -25,9 +25,6 @@
 			goto out;                                                       \
 	} while (0)
 
-/* Sets module parameter @name of ppu.ko (root; fails the test otherwise). */
-void rt_module_param_set(const char *name, unsigned long value);
-
 /* Copies 64 bytes between two fresh host allocations on @s and checks them. */
 void rt_small_copy(ppu_ctx *ctx, ppu_stream *s);
 /*

@@ -619,6 +619,7 @@ static Suite *chan_suite(void)
 	TCase *tc = tcase_create("chan");
 
 	tcase_add_checked_fixture(tc, ppu_guest_setup_unlimited, ppu_guest_teardown_unlimited);
+	tcase_add_unchecked_fixture(tc, NULL, ppu_module_params_reset);
 	tcase_set_timeout(tc, PPU_GUEST_TEST_TIMEOUT_S);
 	tcase_add_test(tc, chan_semaphore_release_through_the_page_tables);
 	tcase_add_test(tc, chan_reuses_an_id_left_faulted);

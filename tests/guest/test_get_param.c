@@ -194,9 +194,9 @@ START_TEST(debugfs_counters_lists_every_perf_counter)
 		"DEV_LAUNCHES", "DEV_LAUNCH_DEPTH_ERRORS", "DEV_LAUNCH_ERRORS",
 		"TASKS_COMPLETED", "CTA_DISPATCHES", "CTA_RESUMES", "PREEMPTIONS",
 		"EVICTIONS", "WAIT_SAVES", "WAVE_SWITCHES", "CTXSW_CYCLES", "CU_INSTRET",
-		"CU_ISSUE_CYCLES", "ICACHE_MISSES", "AMOS",
+		"CU_ISSUE_CYCLES", "ICACHE_MISSES", "AMOS", "COPY_BEATS",
 	};
-	_Static_assert(PPU_PERF_COUNT == 32, "a name for every counter");
+	_Static_assert(PPU_PERF_COUNT == 33, "a name for every counter");
 	static char text[4096];
 	int lines = 0;
 	const char *p;

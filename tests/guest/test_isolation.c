@@ -874,6 +874,7 @@ static Suite *isolation_suite(void)
 	TCase *tc = tcase_create("isolation");
 
 	tcase_add_checked_fixture(tc, ppu_guest_setup_unlimited, ppu_guest_teardown_unlimited);
+	tcase_add_unchecked_fixture(tc, NULL, ppu_module_params_reset);
 	tcase_set_timeout(tc, PPU_GUEST_TEST_TIMEOUT_S);
 	tcase_add_test(tc, iso_fault_in_one_client_spares_the_other);
 	tcase_add_test(tc, iso_handles_ids_and_offsets_are_per_file);

@@ -299,6 +299,8 @@ static Suite *limits_suite(void)
 	TCase *tc = tcase_create("limits");
 
 	tcase_add_checked_fixture(tc, ppu_guest_setup, ppu_guest_teardown);
+	/* (a test that failed half-way leaves its parameters to the others) */
+	tcase_add_unchecked_fixture(tc, ppu_module_params_reset, ppu_module_params_reset);
 	tcase_set_timeout(tc, PPU_GUEST_TEST_TIMEOUT_S);
 	tcase_add_test(tc, one_file_leaves_channels_to_others);
 	tcase_add_test(tc, one_file_leaves_local_memory_to_others);

@@ -307,6 +307,7 @@ static Suite *lmem_suite(void)
 	TCase *tc = tcase_create("lmem");
 
 	tcase_add_checked_fixture(tc, ppu_guest_setup_unlimited, ppu_guest_teardown_unlimited);
+	tcase_add_unchecked_fixture(tc, NULL, ppu_module_params_reset);
 	tcase_set_timeout(tc, PPU_GUEST_TEST_TIMEOUT_S);
 	tcase_add_test(tc, lmem_bo_is_zeroed_unmappable_and_copies_both_ways);
 	tcase_add_test(tc, lmem_runs_out_with_enospc_and_gets_everything_back);

@@ -19,6 +19,7 @@
 
 #include "drm/ppu_drm.h"
 #include "ppu_internal.h"
+#include "ppu_guest.h"
 #include "rt_guest.h"
 #include "device/samples/samples.h"
 
@@ -608,14 +609,14 @@ START_TEST(a_kernel_past_the_watchdog_is_stopped)
 	uint32_t *x, *y, i;
 	ppu_status st;
 
-	rt_module_param_set("watchdog_ms", 500);
+	ppu_module_param_set("watchdog_ms", 500);
 	RT(ppu_ctx_create(&ctx, 0, 0));
 	load(ctx, "spin", &m1, &spin);
 	host_words(ctx, 4, &outd);
 	sp.out = (uint32_t)outd;
 	RT(ppu_launch_kernel(spin, dim(1), dim(4), &sp, sizeof(sp), ppu_ctx_default_stream(ctx)));
 	st = ppu_stream_synchronize(ppu_ctx_default_stream(ctx));
-	rt_module_param_set("watchdog_ms", 30000);
+	ppu_module_param_set("watchdog_ms", 30000);
 	ck_assert_int_eq(st, PPU_ERROR_CHANNEL_FAULT);
 	ck_assert_msg(strstr(ppu_last_error(), "watchdog"), "%s", ppu_last_error());
 	ck_assert_int_eq(ppu_ctx_destroy(ctx), PPU_ERROR_CHANNEL_FAULT);
@@ -640,6 +641,8 @@ static Suite *kernels_suite(void)
 {
 	Suite *s = suite_create("libppu kernels");
 	TCase *tc = tcase_create("kernels");
+
+	tcase_add_unchecked_fixture(tc, NULL, ppu_module_params_reset);
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, saxpy_matches_the_cpu);

@@ -14,6 +14,7 @@
 #include <check.h>
 
 #include "ppu_runtime.h"
+#include "ppu_guest.h"
 #include "rt_guest.h"
 #include "rt_prio_run.h"
 
@@ -99,7 +100,7 @@ static ppu_ctx *local_hog(void)
 	ppu_status st;
 
 	/* (one file may hold half of local memory by default: lifted until the hog goes) */
-	rt_module_param_set("lmem_mib_per_file", 1ul << 20);
+	ppu_module_param_set("lmem_mib_per_file", 1ul << 20);
 	RT(ppu_ctx_create(&hog, 0, 0));
 	for (size = 32u << 20; size >= 4096;) {
 		st = ppu_mem_alloc(hog, size, &d);
@@ -136,7 +137,7 @@ START_TEST(seeds_b_with_local_memory_full)
 	/* Full throughout: the other context still holds all of it. */
 	ck_assert_int_eq(ppu_mem_alloc(hog, 4096, &d), PPU_ERROR_OUT_OF_DEVICE_MEMORY);
 	RT(ppu_ctx_destroy(hog));
-	rt_module_param_set("lmem_mib_per_file", 0);
+	ppu_module_param_set("lmem_mib_per_file", 0);
 }
 END_TEST
 
@@ -377,7 +378,7 @@ START_TEST(fault_at_a_high_level_leaves_lower_levels_running)
 	ck_assert_int_eq(ppu_ctx_destroy(ctx), PPU_ERROR_CHANNEL_FAULT);
 	if (hog) {
 		RT(ppu_ctx_destroy(hog));
-		rt_module_param_set("lmem_mib_per_file", 0);
+		ppu_module_param_set("lmem_mib_per_file", 0);
 	}
 	if (chans)
 		RT(ppu_ctx_destroy(chans));
@@ -563,6 +564,8 @@ static Suite *prio_suite(void)
 {
 	Suite *s = suite_create("libppu copy priorities");
 	TCase *tc = tcase_create("seeds_b");
+
+	tcase_add_unchecked_fixture(tc, NULL, ppu_module_params_reset);
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, seeds_b_worked_example);

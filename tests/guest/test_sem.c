@@ -610,6 +610,8 @@ static Suite *sem_suite(void)
 	TCase *tc = tcase_create("sem");
 
 	tcase_add_checked_fixture(tc, ppu_guest_setup, ppu_guest_teardown);
+	/* (a test that failed half-way leaves its parameters to the others) */
+	tcase_add_unchecked_fixture(tc, ppu_module_params_reset, ppu_module_params_reset);
 	tcase_set_timeout(tc, PPU_GUEST_TEST_TIMEOUT_S);
 	tcase_add_test(tc, sem_pool_is_zeroed_mapped_and_bound);
 	tcase_add_test(tc, sem_pool_create_rejects_bad_input);

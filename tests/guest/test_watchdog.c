@@ -36,12 +36,13 @@ static int open_node(void)
 static void wd_setup(void)
 {
 	ppu_guest_setup();
+	ppu_module_params_reset();
 	ppu_module_param_set("watchdog_ms", WD_MS);
 }
 
 static void wd_teardown(void)
 {
-	ppu_module_param_set("watchdog_ms", 30000);
+	ppu_module_params_reset();
 	ppu_guest_teardown();
 }
 
@@ -131,7 +132,7 @@ END_TEST
  */
 START_TEST(waiting_behind_a_long_copy_or_idling_is_not_stuck)
 {
-	enum { LONG = 8 << 20 };
+	enum { LONG = 16 << 20 };
 	struct ppu_tchan big, small, idle;
 	struct ppu_tbo src, dst, pb, pb2, s2, d2;
 	struct drm_ppu_chan_status st;
@@ -186,6 +187,7 @@ static Suite *watchdog_suite(void)
 	TCase *tc = tcase_create("watchdog");
 
 	tcase_add_checked_fixture(tc, wd_setup, wd_teardown);
+	tcase_add_unchecked_fixture(tc, NULL, ppu_module_params_reset);
 	tcase_set_timeout(tc, PPU_GUEST_TEST_TIMEOUT_S);
 	tcase_add_test(tc, a_stuck_acquire_is_stopped_and_reported);
 	tcase_add_test(tc, waiting_behind_a_long_copy_or_idling_is_not_stuck);

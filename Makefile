@@ -21,6 +21,7 @@ include hw/sim/sim.mk
 include tests/blocks/blocks.mk
 include tools/cosim.mk
 include kernel/kernel.mk
+include tests/fuzz/fuzz.mk
 include runtime/runtime.mk
 include runtime/examples/examples.mk
 include tools/cosim-bench.mk
@@ -63,7 +64,7 @@ all: deps
 	@$(MAKE) --no-print-directory build-all
 
 .PHONY: build-all
-build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BIN) $(BLOCKS_BINS) \
+build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BIN) $(BLOCKS_BINS) $(FUZZ_BIN) \
 	cosim-tools kmod kmod-guest-tests runtime runtime-guest-tests $(RT_GUEST_PROGS) \
 	$(RT_EXAMPLE_BINS) $(PPU_SMI) $(ISS_TEST_BIN) device-kernels
 
@@ -112,7 +113,7 @@ check-run: build-all
 	@tools/run-tests "$(UNIT_TEST_BIN)" "$(ISS_TEST_BIN)" $(BLOCKS_BINS) "$(RTL_TEST_BIN)" \
 		"$(DEMO_BIN) --check" \
 		"$(MAKE) --no-print-directory cosim-smoke" "$(MAKE) --no-print-directory guest-check-run" \
-		"$(MAKE) --no-print-directory lint-run"
+		"$(MAKE) --no-print-directory fuzz-check" "$(MAKE) --no-print-directory lint-run"
 
 demo: deps
 	@$(MAKE) --no-print-directory demo-run

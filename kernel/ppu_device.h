@@ -95,6 +95,8 @@ struct ppu_irq_stats {
 	atomic_t faulted;
 	/** @fault_new: faults the fault worker has not logged yet. */
 	atomic_t fault_new;
+	/** @throttled: interrupt storms that held non-stall interrupts off. */
+	atomic64_t throttled;
 };
 
 /* Faults kept for debugfs, the most recent ones. */
@@ -132,6 +134,7 @@ struct ppu_fault_rec {
  * @irq: the Linux interrupt number in use
  * @irq_kind: "MSI-X", "MSI" or "INTx", for debugfs
  * @irq_stats: what the interrupt handler saw
+ * @irq_throttle_work: re-enables non-stall interrupts after a storm
  * @event_wq: woken after every batch of interrupt events
  * @chan_lock: serialises channel creation, destruction and use of @chans
  * @chans: the channel using each hardware id, NULL when free
@@ -173,6 +176,7 @@ struct ppu_device {
 	int irq;
 	const char *irq_kind;
 	struct ppu_irq_stats irq_stats;
+	struct delayed_work irq_throttle_work;
 	wait_queue_head_t event_wq;
 
 	struct mutex chan_lock;

@@ -17,6 +17,10 @@
 #include <linux/bitops.h>
 #include <linux/interrupt.h>
 #include <linux/pci.h>
+#include <linux/ratelimit.h>
+#include <linux/workqueue.h>
+
+#include <drm/drm_drv.h>
 
 #include "ppu_device.h"
 #include "ppu_irq.h"
@@ -24,6 +28,10 @@
 
 /* Rounds of read-and-acknowledge before the handler forces a new edge. */
 #define PPU_IRQ_MAX_LOOPS	16
+/* How long non-stall interrupts are held off after a storm. */
+#define PPU_IRQ_THROTTLE_MS	50
+
+static DEFINE_RATELIMIT_STATE(ppu_irq_storm_rs, 60 * HZ, 1);
 
 static void ppu_irq_count(atomic64_t *counters, unsigned long bits)
 {
@@ -70,15 +78,24 @@ static irqreturn_t ppu_irq_handler(int irq, void *arg)
 
 	if (loops == PPU_IRQ_MAX_LOOPS) {
 		/*
-		 * Still pending after many rounds: an event storm.  Drop and
-		 * restore INTR_ENABLE so that the level rises again and a new
-		 * message comes, rather than spinning here.
+		 * Still pending after many rounds: an event storm (a channel
+		 * can raise non-stall interrupts back to back, e.g. an always
+		 * full ring of NON_STALL_INTR methods).  Faults stay enabled;
+		 * non-stall interrupts are held off for PPU_IRQ_THROTTLE_MS and
+		 * then delivered together (the pending bits are kept), so no
+		 * client can keep the CPU in this handler.
 		 */
-		dev_warn_ratelimited(&ppu->pdev->dev,
-				     "interrupt still pending after %u rounds\n",
-				     loops);
+		/* (a console line per storm would cost more than the storm) */
+		if (__ratelimit(&ppu_irq_storm_rs))
+			dev_warn(&ppu->pdev->dev,
+				 "interrupt storm: still pending after %u rounds, non-stall interrupts held for %u ms at a time\n",
+				 loops, PPU_IRQ_THROTTLE_MS);
+		atomic64_inc(&stats->throttled);
 		ppu_write(ppu, PPU_REG_INTR_ENABLE, 0);
-		ppu_write(ppu, PPU_REG_INTR_ENABLE, ppu->intr_mask);
+		ppu_write(ppu, PPU_REG_INTR_ENABLE,
+			  ppu->intr_mask & ~PPU_FSET(PPU_INTR_NONSTALL, 1));
+		mod_delayed_work(system_wq, &ppu->irq_throttle_work,
+				 msecs_to_jiffies(PPU_IRQ_THROTTLE_MS));
 	}
 
 	if (!seen)
@@ -92,12 +109,27 @@ static irqreturn_t ppu_irq_handler(int irq, void *arg)
 }
 
 /* devres action: no interrupt from the PPU after this, before free_irq(). */
+/* The storm's hold is over: non-stall interrupts again (pending ones come at once). */
+static void ppu_irq_unthrottle(struct work_struct *work)
+{
+	struct ppu_device *ppu = container_of(to_delayed_work(work), struct ppu_device,
+					      irq_throttle_work);
+	int idx;
+
+	if (!drm_dev_enter(&ppu->drm, &idx))
+		return;
+	ppu_write(ppu, PPU_REG_INTR_ENABLE, ppu->intr_mask);
+	drm_dev_exit(idx);
+}
+
 static void ppu_irq_fini(void *data)
 {
 	struct ppu_device *ppu = data;
 
 	ppu_write(ppu, PPU_REG_INTR_ENABLE, 0);
 	synchronize_irq(ppu->irq);
+	cancel_delayed_work_sync(&ppu->irq_throttle_work);
+	ppu_write(ppu, PPU_REG_INTR_ENABLE, 0);
 }
 
 /**
@@ -117,6 +149,7 @@ int ppu_irq_init(struct ppu_device *ppu)
 	int ret;
 
 	init_waitqueue_head(&ppu->event_wq);
+	INIT_DELAYED_WORK(&ppu->irq_throttle_work, ppu_irq_unthrottle);
 	ppu->intr_mask = PPU_FSET(PPU_INTR_FAULT, 1) | PPU_FSET(PPU_INTR_NONSTALL, 1);
 
 	/* Freed by the managed PCI device (pcim_enable_device()). */

@@ -105,10 +105,13 @@ void ppu_sem_file_init(struct ppu_file *pf)
 	xa_init_flags(&pf->pools, XA_FLAGS_ALLOC1);
 }
 
-/* Unbinds the pool and drops the file's reference. */
+/*
+ * Unbinds the pool (unless the client unbound it already: then whatever it
+ * bound there since is left alone) and drops the file's reference.
+ */
 static void ppu_sem_pool_remove(struct ppu_file *pf, struct ppu_sem_pool *pool)
 {
-	ppu_vm_unbind(pf->vm, pool->va, pool->size);
+	ppu_vm_unbind_obj(pf->vm, pool->va, pool->size, pool->obj);
 	drm_vma_node_revoke(&pool->obj->vma_node, pool->file);
 	ppu_sem_pool_put(pool);
 }
@@ -258,6 +261,9 @@ int ppu_ioctl_sem_pool_destroy(struct drm_device *drm, void *data, struct drm_fi
 		drm_dbg(drm, "SEM_POOL_DESTROY: nonzero pad\n");
 		return -EINVAL;
 	}
+	/* (ids start at 1: 0 names no pool, and erasing it would free the id) */
+	if (!args->pool)
+		return -ENOENT;
 	mutex_lock(&pf->pools_lock);
 	pool = xa_erase(&pf->pools, args->pool);
 	if (pool)
@@ -352,7 +358,9 @@ int ppu_ioctl_sem_wait(struct drm_device *drm, void *data, struct drm_file *file
 	}
 
 	for (;;) {
-		s64 left = args->timeout_ns - ktime_get_ns();
+		s64 now = ktime_get_ns();
+		/* (compared first: the difference overflows for very negative deadlines) */
+		s64 left = (s64)args->timeout_ns <= now ? 0 : (s64)args->timeout_ns - now;
 		long jiffies_left;
 
 		ret = ppu_sem_wait_state(ppu, pool, args, gen);

@@ -506,6 +506,23 @@ int ppu_ioctl_vm_bind(struct drm_device *drm, void *data, struct drm_file *file)
  */
 int ppu_vm_unbind(struct ppu_vm *vm, u64 va, u64 size)
 {
+	return ppu_vm_unbind_obj(vm, va, size, NULL);
+}
+
+/**
+ * ppu_vm_unbind_obj() - ppu_vm_unbind() of a mapping of @obj only
+ * @vm: the address space
+ * @va: the start of the mapping
+ * @size: its size
+ * @obj: the BO the mapping must map (NULL: any)
+ *
+ * For the driver's own mappings (semaphore pools), which a client may have
+ * unbound itself and replaced by one of its own at the same address.
+ *
+ * Return: as ppu_vm_unbind(), -ENOENT also when the mapping maps another BO.
+ */
+int ppu_vm_unbind_obj(struct ppu_vm *vm, u64 va, u64 size, struct drm_gem_object *obj)
+{
 	struct ppu_vm_mapping *m = NULL;
 	struct drm_mm_node *node;
 	int ret = -ENOENT;
@@ -522,6 +539,10 @@ int ppu_vm_unbind(struct ppu_vm *vm, u64 va, u64 size)
 			break;
 		}
 		m = container_of(node, struct ppu_vm_mapping, node);
+		if (obj && m->obj != obj) {
+			m = NULL;
+			break;
+		}
 		ppu_vm_remove(vm, m);
 		/*
 		 * The leaves are gone; now the PPU must forget them too, and

@@ -45,6 +45,7 @@ bool ppu_vm_range_mapped(struct ppu_vm *vm, u64 va, u64 size);
 int ppu_vm_bind_obj(struct ppu_vm *vm, struct drm_gem_object *obj, u64 bo_offset,
 		    u64 size, u64 *va, bool va_alloc);
 int ppu_vm_unbind(struct ppu_vm *vm, u64 va, u64 size);
+int ppu_vm_unbind_obj(struct ppu_vm *vm, u64 va, u64 size, struct drm_gem_object *obj);
 int ppu_vm_map_kernel(struct ppu_vm *vm, u64 va, u64 size, u64 pa, bool sys, bool alias);
 
 int ppu_ioctl_vm_bind(struct drm_device *drm, void *data, struct drm_file *file);

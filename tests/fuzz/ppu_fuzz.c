@@ -31,15 +31,22 @@
  * Oracles, besides the guest runner's kernel-log check: a file in which no
  * garbage ever reached the PPU (about a third of the files) must never see
  * one of its channels faulted (isolation: other files' garbage must only
- * fault their own channels); capability parameters never change; GEM_CREATE,
- * VM_BIND, SEM_POOL_CREATE and CHAN_CREATE outputs are in range; every
- * error of a well-encoded call is one the ABI documents.  Breaches print
- * "fuzz: VIOLATION ..." (they fail the run with --strict); undocumented
- * errors print "fuzz: UNEXPECTED ...".
+ * fault their own channels); -EIO from DOORBELL or SEM_WAIT means the
+ * hardware shows the channel faulted; capability parameters never change;
+ * GEM_CREATE, VM_BIND, SEM_POOL_CREATE and CHAN_CREATE outputs are in
+ * range; channel ids, local memory and pinned pages are all back once
+ * every client has exited (the parent reads debugfs and /proc/meminfo);
+ * every error of a well-encoded call is one the ABI documents.  Breaches
+ * print "fuzz: VIOLATION ..." (they fail the run with --strict);
+ * undocumented errors print "fuzz: UNEXPECTED ...".
  *
  * --avoid NAME,... keeps away from known kernel bugs, so that runs look for
  * new ones: wait-i64min (a SEM_WAIT deadline near INT64_MIN sleeps for
- * ever), pool-destroy-0 (SEM_POOL_DESTROY of pool 0 lets id 0 be handed out).
+ * ever), pool-destroy-0 (SEM_POOL_DESTROY of pool 0 lets id 0 be handed
+ * out), autoput-storm (an AUTO_PUT ring of NON_STALL_INTR methods floods
+ * the CPU with interrupts: no AUTO_PUT channels), stale-fault (a late fault
+ * interrupt kills the next channel with the same id: noted, not a
+ * violation).
  *
  * The same seed replays the same sequence of decisions; with the racing
  * thread on, the kernel's answers (and so the later choices) depend on
@@ -59,6 +66,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <grp.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
@@ -138,6 +146,7 @@ struct stats {
 	uint64_t waits_ok, waits_timeout;
 	uint64_t destroy_timeouts;
 	uint64_t clean_checks;		/* channel states checked in clean files */
+	uint64_t stale_faults;		/* known bug stale-fault seen (--avoid) */
 	uint64_t actions[32];
 	uint64_t submit_skips[3];	/* no channel, a mapping gone, ring full */
 	uint64_t setups[8];		/* by the step that failed; [6] done */
@@ -179,6 +188,17 @@ enum {
 	AVOID_WAIT_I64MIN = 1u << 0,
 	/* SEM_POOL_DESTROY of pool 0 frees id 0 in the ALLOC1 xarray: 0 is handed out next */
 	AVOID_POOL_DESTROY_0 = 1u << 1,
+	/*
+	 * An AUTO_PUT ring of NON_STALL_INTR pushbuffers interrupts without end:
+	 * the handler livelocks the CPU (no AUTO_PUT channels at all)
+	 */
+	AVOID_AUTOPUT_STORM = 1u << 2,
+	/*
+	 * A fault interrupt handled after its channel was destroyed marks the
+	 * next channel with that id dead (-EIO, hardware UNBOUND): cannot be
+	 * steered around, so it is only noted, not counted as a violation
+	 */
+	AVOID_STALE_FAULT = 1u << 3,
 };
 static const struct {
 	const char *name;
@@ -186,6 +206,8 @@ static const struct {
 } avoids[] = {
 	{ "wait-i64min", AVOID_WAIT_I64MIN },
 	{ "pool-destroy-0", AVOID_POOL_DESTROY_0 },
+	{ "autoput-storm", AVOID_AUTOPUT_STORM },
+	{ "stale-fault", AVOID_STALE_FAULT },
 };
 
 static struct shared *sh;
@@ -348,6 +370,7 @@ struct client {
 	 */
 	bool clean, dirty;
 	bool in_setup;		/* the main thread is setting up a channel */
+	uint64_t last_reclaim;	/* call of the last sweep for leaked channel ids */
 	volatile bool stop;
 	uint64_t budget;
 	double deadline;
@@ -608,7 +631,7 @@ static int64_t deadline_in(struct rng *r)
 /* What made a clean file dirty (counted once per file). */
 #define DIRTY_REASONS(X) X(POOL_DESTROYED) X(WRONG_ENCODING) X(BAD_POINTER) X(VM_UNBIND) \
 	X(CHAN_UNTRACKED) X(AUTO_PUT) X(BAD_NR) X(MEMTOUCH) X(SETUP_BROKEN) X(SUBMIT) \
-	X(USERD_POKE) X(POOL_VA_UNBOUND)
+	X(USERD_POKE) X(POOL_VA_UNBOUND) X(POOL_UNTRACKED)
 #define DR_ENUM(n) DR_##n,
 enum { DIRTY_REASONS(DR_ENUM) NDIRTY };
 #define DR_NAME(n) #n,
@@ -710,8 +733,16 @@ static bool bundle_va(struct client *c, uint64_t va)
  */
 static bool pool_va(struct client *c, uint64_t va)
 {
-	for (int i = 0; i < c->nvas; i++)
-		if (c->vas[i].va == va && c->vas[i].pool)
+	for (int i = 0; i < c->npools; i++)
+		if (c->pools[i].va == va)
+			return true;
+	return false;
+}
+
+static bool pool_known(struct client *c, uint32_t id)
+{
+	for (int i = 0; i < c->npools; i++)
+		if (c->pools[i].id == id)
 			return true;
 	return false;
 }
@@ -1079,6 +1110,9 @@ static unsigned long bound_wait(struct thr *t, unsigned long cmd, uint8_t *arg)
 		memcpy(arg + 16, &d, sizeof(d));
 	if (_IOC_NR(cmd) == DRM_COMMAND_BASE + DRM_PPU_GEM_CREATE)
 		small_bo(arg);
+	if (_IOC_NR(cmd) == DRM_COMMAND_BASE + DRM_PPU_CHAN_CREATE &&
+	    (opt.avoid & AVOID_AUTOPUT_STORM))
+		*(uint32_t *)arg &= ~DRM_PPU_CHAN_CREATE_AUTO_PUT;
 	/* The kernel zero-fills what the encoding does not carry: pool 0. */
 	if (_IOC_NR(cmd) == DRM_COMMAND_BASE + DRM_PPU_SEM_POOL_DESTROY &&
 	    (opt.avoid & AVOID_POOL_DESTROY_0)) {
@@ -1131,6 +1165,8 @@ static void raw_success(struct thr *t, unsigned long cmd, const uint8_t *arg, in
 	case DRM_PPU_SEM_POOL_DESTROY:
 		if (bundle_pool(c, w0))
 			set_dirty(t, why);
+		if (!pool_known(c, w0))
+			set_dirty(t, DR_POOL_UNTRACKED);
 		break;
 	case DRM_PPU_CHAN_CREATE:
 		if (w0 & DRM_PPU_CHAN_CREATE_AUTO_PUT)
@@ -1260,6 +1296,7 @@ static void done_gem_create(struct thr *t, void *a, int err)
 		violation(t, "GEM_CREATE returned handle %u size %#" PRIx64, p->handle,
 			  (uint64_t)p->size);
 	pthread_mutex_lock(&c->lock);
+	bo_del_handle(c, p->handle);	/* a reused handle: the old entry is stale */
 	keep = p->size <= BIG_BO && c->nbos < MAX_BOS;
 	if (keep)
 		c->bos[c->nbos++] = (struct bo){ .handle = p->handle, .size = p->size,
@@ -1369,6 +1406,7 @@ static void done_vm_bind(struct thr *t, void *a, int err)
 		violation(t, "VM_BIND put %#" PRIx64 "+%#" PRIx64 " outside the user range",
 			  (uint64_t)p->va, (uint64_t)p->size);
 	pthread_mutex_lock(&c->lock);
+	vam_del(c, p->va);		/* the address is this mapping's now */
 	if (c->nvas < MAX_VAS)
 		c->vas[c->nvas++] = (struct vam){ .va = p->va, .size = p->size,
 						  .handle = p->handle };
@@ -1399,7 +1437,8 @@ static void gen_vm_unbind(struct thr *t, void *a)
 	p->pad = gen_pad(r);
 	/* A clean file keeps its submitting channels whole. */
 	pthread_mutex_lock(&t->c->lock);
-	if (t->c->clean && (bundle_va(t->c, p->va) || pool_va(t->c, p->va)))
+	for (int i = 0; i < 64 && t->c->clean &&
+			(bundle_va(t->c, p->va) || pool_va(t->c, p->va)); i++)
 		p->va += PAGE;
 	pthread_mutex_unlock(&t->c->lock);
 }
@@ -1476,6 +1515,8 @@ static void gen_chan_create(struct thr *t, void *a)
 	}
 	p->userd_offset = pct(r, 90) ? 0 : rnd(r);
 	p->chid = pct(r, 90) ? 0 : (uint32_t)rnd(r);
+	if (opt.avoid & AVOID_AUTOPUT_STORM)
+		p->flags &= ~DRM_PPU_CHAN_CREATE_AUTO_PUT;
 }
 
 static void done_chan_create(struct thr *t, void *a, int err)
@@ -1489,7 +1530,8 @@ static void done_chan_create(struct thr *t, void *a, int err)
 		violation(t, "CHAN_CREATE gave chid %u, user channels 0..%u", p->chid,
 			  c->nuser - 1);
 	pthread_mutex_lock(&c->lock);
-	if (c->nchans < MAX_CHANS && !chan_find(c, p->chid))
+	chan_del(c, p->chid);		/* a reused id: the old entry is stale */
+	if (c->nchans < MAX_CHANS)
 		c->chans[c->nchans++] = (struct chan){
 			.chid = p->chid, .userd_off = p->userd_offset, .userd_map = -1,
 			.compute = !!(p->flags & DRM_PPU_CHAN_CREATE_COMPUTE),
@@ -1565,6 +1607,21 @@ static void isolation_check(struct thr *t, uint32_t chid, const char *after)
 		violation(t, "channel %u of a clean file faulted (%s): info %#x addr %#x data "
 			  "%#x gp_get %u gp_put %u", chid, after, s.fault_info, s.fault_addr,
 			  s.fault_data, s.gp_get, s.gp_put);
+	/*
+	 * In any file: -EIO says the channel is dead; if it is still this
+	 * file's (destroyed: ENOENT), the hardware must show the fault.
+	 */
+	if (!err && s.state != DRM_PPU_CHAN_STATE_FAULTED) {
+		if (opt.avoid & AVOID_STALE_FAULT) {
+			t->st->stale_faults++;
+			vlog(t, "  known bug stale-fault: channel %u %s, hardware state %u",
+			     chid, after, s.state);
+		} else {
+			violation(t, "channel %u: %s, but its hardware state is %u, not "
+				  "FAULTED (fault_info %#x gp_get %u gp_put %u)", chid, after,
+				  s.state, s.fault_info, s.gp_get, s.gp_put);
+		}
+	}
 }
 
 static void gen_doorbell(struct thr *t, void *a)
@@ -1658,6 +1715,11 @@ static void done_pool_create(struct thr *t, void *a, int err)
 		violation(t, "SEM_POOL_CREATE returned pool %u va %#" PRIx64 " offset %#" PRIx64,
 			  p->pool, (uint64_t)p->va, (uint64_t)p->mmap_offset);
 	pthread_mutex_lock(&c->lock);
+	/* an id or address the kernel hands out again: our old entry is stale */
+	for (int i = c->npools - 1; i >= 0; i--)
+		if (c->pools[i].id == p->pool)
+			DEL(c->pools, c->npools, i);
+	vam_del(c, p->va);
 	keep = c->npools < MAX_POOLS;
 	if (keep) {
 		c->pools[c->npools++] = (struct pool){ .id = p->pool, .count = p->count,
@@ -1695,6 +1757,9 @@ static void done_pool_destroy(struct thr *t, void *a, int err)
 	if (err)
 		return;
 	pthread_mutex_lock(&t->c->lock);
+	/* one we do not know: its address may have been unbound and reused */
+	if (!pool_known(t->c, p->pool))
+		set_dirty(t, DR_POOL_UNTRACKED);
 	pool_del(t, p->pool);
 	pthread_mutex_unlock(&t->c->lock);
 }
@@ -1977,12 +2042,22 @@ static void act_prime(struct thr *t)
 	}
 }
 
+static void sobj_del(struct client *c, uint32_t h)
+{
+	for (int i = 0; i < c->nsobjs; i++)
+		if (c->sobjs[i] == h) {
+			DEL(c->sobjs, c->nsobjs, i);
+			return;
+		}
+}
+
 static void sobj_add(struct thr *t, uint32_t h)
 {
 	struct client *c = t->c;
 	bool keep;
 
 	pthread_mutex_lock(&c->lock);
+	sobj_del(c, h);
 	keep = c->nsobjs < MAX_SOBJS;
 	if (keep)
 		c->sobjs[c->nsobjs++] = h;
@@ -1992,15 +2067,6 @@ static void sobj_add(struct thr *t, uint32_t h)
 
 		xioctl(t, OP_SYNCOBJ_DESTROY, DRM_IOCTL_SYNCOBJ_DESTROY, &d, false);
 	}
-}
-
-static void sobj_del(struct client *c, uint32_t h)
-{
-	for (int i = 0; i < c->nsobjs; i++)
-		if (c->sobjs[i] == h) {
-			DEL(c->sobjs, c->nsobjs, i);
-			return;
-		}
 }
 
 /* An array of syncobj handles for WAIT, RESET, SIGNAL: maybe at a bad address. */
@@ -2435,10 +2501,21 @@ static int map_bind_bo(struct thr *t, uint32_t handle, uint64_t size, uint32_t *
  * is closed: destroy every id the tables do not know.  Other files' ids
  * must give ENOENT.
  */
+static uint32_t chan_share(struct client *c);
+
 static void reclaim_chans(struct thr *t)
 {
 	struct client *c = t->c;
+	bool sweep;
 
+	/* Not when we hold our share anyway (that is why), and not often. */
+	pthread_mutex_lock(&c->lock);
+	sweep = (uint32_t)c->nchans < chan_share(c) && t->seq >= c->last_reclaim + 500;
+	if (sweep)
+		c->last_reclaim = t->seq;
+	pthread_mutex_unlock(&c->lock);
+	if (!sweep)
+		return;
 	for (uint32_t chid = 0; chid < c->nuser; chid++) {
 		struct drm_ppu_chan_destroy d = { .chid = chid };
 		bool known;
@@ -2489,6 +2566,11 @@ static void act_setup(struct thr *t)
 		goto fail;
 	step++;
 	done_pool_create(t, &pc, 0);
+	pthread_mutex_lock(&c->lock);
+	err = !pool_known(c, pc.pool);
+	pthread_mutex_unlock(&c->lock);
+	if (err)
+		goto fail;		/* the table was full: it is gone already */
 	ch.pool_id = pc.pool;
 	ch.pool_va = (uint32_t)pc.va;
 
@@ -2536,7 +2618,8 @@ static void act_setup(struct thr *t)
 			pthread_mutex_lock(&c->lock);
 		}
 	}
-	if (c->nchans < MAX_CHANS && !chan_find(c, ch.chid))
+	chan_del(c, ch.chid);
+	if (c->nchans < MAX_CHANS)
 		c->chans[c->nchans++] = ch;
 	/*
 	 * The racing thread may have destroyed a piece before the channel
@@ -2626,7 +2709,7 @@ static void act_submit(struct thr *t)
 	struct rng *r = &t->r;
 	struct chan *ch, cp;
 	struct map *ring, *pbm, *ud;
-	uint32_t entries, get, put, value = 0, kind, nb = 0;
+	uint32_t entries, get, put, value = 0, sem_idx = 0, kind, nb = 0;
 	uint32_t *pb;
 	struct ppu_pb b;
 	int idx[MAX_CHANS], err;
@@ -2666,8 +2749,10 @@ static void act_submit(struct thr *t)
 	pb = (uint32_t *)pbm->p + put * ch->slot_dw;
 	ppu_pb_init(&b, pb, ch->slot_dw);
 	if (kind == SUB_VALID) {
-		uint32_t sem = ch->pool_va + 16 * rn(r, 4);
+		uint32_t sem;
 
+		sem_idx = rn(r, 4);
+		sem = ch->pool_va + DRM_PPU_SEM_BYTES * sem_idx;
 		value = ++ch->seq;
 		if (pct(r, 20))
 			ppu_pb_push(&b, ppu_mthd_immd(pct(r, 50) ? PPU_HOST_NOP : PPU_HOST_YIELD,
@@ -2682,8 +2767,6 @@ static void act_submit(struct thr *t)
 			ppu_pb_sem(&b, sem, value, ppu_sem_release_op(0, pct(r, 30), 0));
 			ppu_pb_nonstall(&b);
 		}
-		ch->seq = value;
-		value |= (uint32_t)(sem - ch->pool_va) << 24;	/* remember the semaphore */
 	} else if (kind == SUB_PLAUSIBLE) {
 		for (int n = 1 + (int)rn(r, 6); n > 0 && b.len < b.cap; n--) {
 			uint32_t count;
@@ -2734,7 +2817,7 @@ static void act_submit(struct thr *t)
 	}
 	if (kind == SUB_VALID && !err) {
 		struct drm_ppu_sem_wait w = {
-			.pool = cp.pool_id, .index = (value >> 24) / 16, .value = value & 0xffffff,
+			.pool = cp.pool_id, .index = sem_idx, .value = value,
 			.cond = DRM_PPU_SEM_WAIT_GEQ, .flags = DRM_PPU_SEM_WAIT_CHAN,
 			.chid = cp.chid,
 			.timeout_ns = (int64_t)(now_ns() + 2000000 + rn(r, 20000000)),
@@ -2868,13 +2951,13 @@ static void *racer_main(void *arg)
 			xioctl(t, OP_GEM_CLOSE, DRM_IOCTL_GEM_CLOSE, &gc, false);
 		} else if (k < 10 && c->nvas && !(c->clean && c->in_setup) &&
 			   !(c->clean && (bundle_va(c, c->vas[ri % c->nvas].va) ||
-					  c->vas[ri % c->nvas].pool))) {
+					  pool_va(c, c->vas[ri % c->nvas].va)))) {
 			int i = (int)(ri % (uint32_t)c->nvas);
 			struct drm_ppu_vm_unbind u = { .va = c->vas[i].va, .size = c->vas[i].size };
 
 			if (bundle_va(c, u.va))
 				set_dirty(t, DR_VM_UNBIND);
-			if (c->vas[i].pool)
+			if (c->vas[i].pool || pool_va(c, u.va))
 				set_dirty(t, DR_POOL_VA_UNBOUND);
 			DEL(c->vas, c->nvas, i);
 			pthread_mutex_unlock(&c->lock);
@@ -2941,15 +3024,21 @@ static const struct {
  * Channel ids are few and shared by every client: a client keeps at most
  * its share, destroying one of its own (a plain one first) to make room.
  */
+static uint32_t chan_share(struct client *c)
+{
+	uint32_t share = c->nuser / (uint32_t)opt.children;
+
+	/* one id of headroom for the others */
+	return share > 2 ? share - 1 : 2;
+}
+
 static void make_room(struct thr *t)
 {
 	struct client *c = t->c;
-	uint32_t share = c->nuser / (uint32_t)opt.children;
+	uint32_t share = chan_share(c);
 	struct drm_ppu_chan_destroy d = { 0 };
 	int victim = -1;
 
-	if (share < 2)
-		share = 2;
 	pthread_mutex_lock(&c->lock);
 	if ((uint32_t)c->nchans >= share) {
 		victim = (int)rn(&t->r, (uint32_t)c->nchans);
@@ -3037,6 +3126,12 @@ static void thr_init(struct thr *t, struct client *c, int slot, uint64_t seed, b
 	mprotect(t->bad + 3 * PAGE, PAGE, PROT_NONE);
 }
 
+/* nobody: no supplementary groups, no capabilities (CAP_SYS_NICE among them) */
+static int drop_privileges(void)
+{
+	return setgroups(0, NULL) || setgid(65534) || setuid(65534);
+}
+
 static int client_main(int idx, uint64_t budget, double deadline)
 {
 	struct client *c = calloc(1, sizeof(*c));
@@ -3058,7 +3153,7 @@ static int client_main(int idx, uint64_t budget, double deadline)
 	thr_init(t, c, 0, seed, false);
 	thr_init(&c->racer, c, 1, seed ^ 0x5bd1e9955bd1e995ull, true);
 
-	if (mode == 2 && getuid() == 0 && (setgid(65534) || setuid(65534)))
+	if (mode == 2 && getuid() == 0 && drop_privileges())
 		die("client %d: cannot drop privileges: %s", idx, strerror(errno));
 	c->fd = open_node(t);
 	if (c->fd < 0) {
@@ -3066,7 +3161,7 @@ static int client_main(int idx, uint64_t budget, double deadline)
 			strerror(errno));
 		return 1;
 	}
-	if (mode == 1 && getuid() == 0 && (setgid(65534) || setuid(65534)))
+	if (mode == 1 && getuid() == 0 && drop_privileges())
 		die("client %d: cannot drop privileges: %s", idx, strerror(errno));
 	c->root = geteuid() == 0;
 
@@ -3161,10 +3256,11 @@ static void read_leaks(struct leaks *l)
 		fclose(f);
 }
 
-static bool leaked(const struct leaks *a, const struct leaks *b)
+/* @slack: pinned kB that may differ (other users of unevictable memory) */
+static bool leaked(const struct leaks *a, const struct leaks *b, long slack)
 {
 	return b->chans > a->chans || b->lmem_used > a->lmem_used ||
-	       b->pinned_kb > a->pinned_kb + 256;
+	       b->pinned_kb > a->pinned_kb + slack;
 }
 
 /* Fences hold their pool for up to DRM_PPU_SEM_FENCE_TIMEOUT_MS: wait that long. */
@@ -3175,7 +3271,7 @@ static bool leak_check(const struct leaks *before)
 
 	do {
 		read_leaks(&after);
-		if (!leaked(before, &after))
+		if (!leaked(before, &after, 0))
 			break;
 		usleep(250000);
 	} while (now_s() < end);
@@ -3183,7 +3279,7 @@ static bool leak_check(const struct leaks *before)
 	       "(before %ld), pinned host memory %ld kB (before %ld kB)\n", after.chans,
 	       before->chans, after.lmem_used, before->lmem_used, after.pinned_kb,
 	       before->pinned_kb);
-	if (!leaked(before, &after))
+	if (!leaked(before, &after, 256))
 		return true;
 	printf("fuzz: VIOLATION: resources left after every file was closed\n");
 	return false;
@@ -3256,6 +3352,7 @@ static void print_report(double secs, bool leaks_ok)
 			tot.waits_timeout += st->waits_timeout;
 			tot.destroy_timeouts += st->destroy_timeouts;
 			tot.clean_checks += st->clean_checks;
+			tot.stale_faults += st->stale_faults;
 			tot.clean_submits += st->clean_submits;
 			for (int a = 0; a < 32; a++)
 				tot.actions[a] += st->actions[a];
@@ -3319,6 +3416,9 @@ static void print_report(double secs, bool leaks_ok)
 
 		for (int op = 0; op < NOPS; op++)
 			unexpected += tot.unexpected[op];
+		if (tot.stale_faults)
+			printf("fuzz: NOTE known bug stale-fault seen %" PRIu64 " times: -EIO "
+			       "for a channel the hardware shows not faulted\n", tot.stale_faults);
 		printf("fuzz: violations %" PRIu64 ", undocumented errors %" PRIu64
 		       ", channel destroy timeouts %" PRIu64 "; isolation checked by %" PRIu64
 		       " submissions and %" PRIu64 " channel states in clean files\n",

@@ -548,6 +548,49 @@ START_TEST(sem_fences_pending_per_file_are_bounded)
 }
 END_TEST
 
+/*
+ * Found by the fuzzer: a deadline far in the past returns -ETIME at once
+ * (the remaining time overflowed and the wait slept for ever); pool id 0
+ * names no pool (destroying it freed the id, and the next pool got 0);
+ * destroying a pool whose mapping its owner unbound leaves what the owner
+ * bound there since alone.
+ */
+START_TEST(sem_fuzzer_findings_stay_fixed)
+{
+	struct drm_ppu_sem_pool_create c = { .count = 1 };
+	struct ppu_tpool p;
+	struct ppu_tbo bo;
+	uint32_t ids[3], i;
+	double t0;
+
+	ppu_tpool_new(ppu_fd, &p, 1);
+	t0 = ppu_now_s();
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 0, 1, DRM_PPU_SEM_WAIT_GEQ, INT64_MIN, 0, 0),
+			 -ETIME);
+	ck_assert_int_eq(ppu_sem_wait(ppu_fd, p.id, 0, 1, DRM_PPU_SEM_WAIT_GEQ, INT64_MIN + 1, 0, 0),
+			 -ETIME);
+	ck_assert(ppu_now_s() - t0 < 5.0);
+
+	ck_assert_int_eq(ppu_sem_pool_destroy(ppu_fd, 0, 0), -ENOENT);
+	for (i = 0; i < 3; i++) {
+		memset(&c, 0, sizeof(c));
+		c.count = 1;
+		ck_assert_int_eq(ppu_ioctl(ppu_fd, DRM_IOCTL_PPU_SEM_POOL_CREATE, &c), 0);
+		ck_assert_uint_ne(c.pool, 0);
+		ids[i] = c.pool;
+	}
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(ppu_sem_pool_destroy(ppu_fd, ids[i], 0), 0);
+
+	/* the owner unbinds pool p and binds a BO of its own at the address */
+	ck_assert_int_eq(ppu_vm_unbind(ppu_fd, p.va, 4096), 0);
+	ppu_tbo_new_at(ppu_fd, &bo, 4096, 0, p.va);
+	ck_assert_int_eq(ppu_sem_pool_destroy(ppu_fd, p.id, 0), 0);
+	/* the BO's mapping is still there: only its own unbind removes it */
+	ck_assert_int_eq(ppu_vm_unbind(ppu_fd, p.va, 4096), 0);
+}
+END_TEST
+
 START_TEST(sem_fence_of_a_faulting_channel_signals_an_error)
 {
 	struct ppu_tchan ch;
@@ -626,6 +669,7 @@ static Suite *sem_suite(void)
 	tcase_add_test(tc, sem_fence_rejects_bad_input);
 	tcase_add_test(tc, sem_fences_merged_wait_for_each_other);
 	tcase_add_test(tc, sem_fences_pending_per_file_are_bounded);
+	tcase_add_test(tc, sem_fuzzer_findings_stay_fixed);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -877,14 +877,14 @@ static void ppu_chan_wd_kill(struct ppu_device *ppu, struct ppu_chan *chan, unsi
 unsigned int ppu_chan_watchdog(struct ppu_device *ppu, unsigned int ms)
 {
 	unsigned int chid, killed = 0;
-	u32 moved = 0, waiting = 0, bytes;
+	u32 moved = 0, waiting = 0, beats;
 	bool copying;
 
 	mutex_lock(&ppu->chan_lock);
 	/* a copy on the engine progresses while the engine writes beats */
-	bytes = ppu_read(ppu, PPU_PERF_BASE + PPU_PERF_COPY_BEATS * 8);
-	copying = bytes != ppu->wd_copy_bytes;
-	ppu->wd_copy_bytes = bytes;
+	beats = ppu_read(ppu, PPU_PERF_BASE + PPU_PERF_COPY_BEATS * 8);
+	copying = beats != ppu->wd_copy_beats;
+	ppu->wd_copy_beats = beats;
 	for (chid = 0; chid < ppu->caps.num_channels; chid++) {
 		struct ppu_chan *chan = ppu->chans[chid];
 		u32 state, get, tasks;

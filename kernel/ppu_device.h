@@ -159,7 +159,7 @@ struct ppu_fault_rec {
  * @fences: semaphore fences not yet signalled
  * @fence_work: checks @fences; runs after interrupts and while any is pending
  * @wd_work: the channel watchdog (ppu_watchdog.c)
- * @wd_copy_bytes: PERF COPY_BYTES (low word) at its last check, under @chan_lock
+ * @wd_copy_beats: PERF COPY_BEATS (low word) at its last check, under @chan_lock
  */
 struct ppu_device {
 	struct drm_device drm;
@@ -200,7 +200,7 @@ struct ppu_device {
 	struct list_head fences;
 	struct delayed_work fence_work;
 	struct delayed_work wd_work;
-	u32 wd_copy_bytes;
+	u32 wd_copy_beats;
 };
 
 static inline struct ppu_device *to_ppu(struct drm_device *drm)

@@ -97,6 +97,15 @@ struct ppu_irq_stats {
 	atomic_t fault_new;
 	/** @throttled: interrupt storms that held non-stall interrupts off. */
 	atomic64_t throttled;
+	/** @rate_held: times the non-stall rate cap held interrupts off. */
+	atomic64_t rate_held;
+	/* The handler's own (one vector, never concurrent with itself): */
+	/** @ns_last: when the rate cap last took a token (ktime ns). */
+	u64 ns_last;
+	/** @ns_tokens: the rate cap's bucket, in ns x rate. */
+	u64 ns_tokens;
+	/** @ns_held: non-stall interrupts are off until the throttle work runs. */
+	bool ns_held;
 };
 
 /* Faults kept for debugfs, the most recent ones. */

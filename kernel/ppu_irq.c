@@ -16,6 +16,9 @@
  */
 #include <linux/bitops.h>
 #include <linux/interrupt.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/moduleparam.h>
 #include <linux/pci.h>
 #include <linux/ratelimit.h>
 #include <linux/workqueue.h>
@@ -30,8 +33,57 @@
 #define PPU_IRQ_MAX_LOOPS	16
 /* How long non-stall interrupts are held off after a storm. */
 #define PPU_IRQ_THROTTLE_MS	50
+/* Non-stall rounds the rate cap lets through back to back before it bites. */
+#define PPU_IRQ_RATE_BURST	32
+
+/*
+ * A channel can raise non-stall interrupts as fast as the PPU runs its
+ * methods (an AUTO_PUT ring of NON_STALL_INTR pushbuffers never stops), and
+ * each one costs the CPU an interrupt entry, the handler's register reads
+ * and its wake-ups: in the co-simulation about 0.7 ms, so 1400 a second
+ * left a sleeping process 3 % of its CPU.  Above this rate (a token bucket
+ * of PPU_IRQ_RATE_BURST) the handler masks them until the next token:
+ * events are never lost (the pending bits stay set and are taken together
+ * when the interrupt comes back), waiters just wake up later.
+ */
+static unsigned int irq_nonstall_max_rate = 500;
+module_param(irq_nonstall_max_rate, uint, 0644);
+MODULE_PARM_DESC(irq_nonstall_max_rate,
+		 "non-stall interrupts taken per second at most, the rest batched (0: no cap)");
 
 static DEFINE_RATELIMIT_STATE(ppu_irq_storm_rs, 60 * HZ, 1);
+
+/* Mask non-stall interrupts; the throttle work unmasks them after @delay. */
+static void ppu_irq_hold_nonstall(struct ppu_device *ppu, unsigned long delay)
+{
+	ppu->irq_stats.ns_held = true;
+	ppu_write(ppu, PPU_REG_INTR_ENABLE, 0);
+	ppu_write(ppu, PPU_REG_INTR_ENABLE,
+		  ppu->intr_mask & ~PPU_FSET(PPU_INTR_NONSTALL, 1));
+	mod_delayed_work(system_wq, &ppu->irq_throttle_work, max(delay, 1ul));
+}
+
+/*
+ * Takes a token for the non-stall round just handled; false (and the wait
+ * for the next token in *@delay) when there was none.  Tokens are kept in
+ * ns x rate, so one token is NSEC_PER_SEC of them.
+ */
+static bool ppu_irq_rate_take(struct ppu_irq_stats *stats, unsigned int rate,
+			      unsigned long *delay)
+{
+	const u64 full = (u64)PPU_IRQ_RATE_BURST * NSEC_PER_SEC;
+	u64 now = ktime_get_ns();
+	u64 dt = min_t(u64, now - stats->ns_last, full);
+
+	stats->ns_last = now;
+	stats->ns_tokens = min_t(u64, stats->ns_tokens + dt * rate, full);
+	if (stats->ns_tokens >= NSEC_PER_SEC) {
+		stats->ns_tokens -= NSEC_PER_SEC;
+		return true;
+	}
+	*delay = nsecs_to_jiffies(div_u64(NSEC_PER_SEC - stats->ns_tokens, rate));
+	return false;
+}
 
 static void ppu_irq_count(atomic64_t *counters, unsigned long bits)
 {
@@ -45,17 +97,23 @@ static irqreturn_t ppu_irq_handler(int irq, void *arg)
 {
 	struct ppu_device *ppu = arg;
 	struct ppu_irq_stats *stats = &ppu->irq_stats;
-	unsigned int loops;
+	unsigned int loops, rate = READ_ONCE(irq_nonstall_max_rate);
+	unsigned long delay;
 	bool seen = false;
-	u32 status;
+	u32 status, mask;
 
 	for (loops = 0; loops < PPU_IRQ_MAX_LOOPS; loops++) {
 		u32 fault = 0, nonstall = 0;
 
+		/* (INTR_STATUS shows held non-stall events too: not ours now) */
+		mask = ppu->intr_mask;
+		if (READ_ONCE(stats->ns_held))
+			mask &= ~PPU_FSET(PPU_INTR_NONSTALL, 1);
 		status = ppu_read(ppu, PPU_REG_INTR_STATUS);
 		/* All ones: the device is gone (surprise removal). */
-		if (status == U32_MAX || !(status & ppu->intr_mask))
+		if (status == U32_MAX || !(status & mask))
 			break;
+		status &= mask;
 
 		if (status & PPU_FSET(PPU_INTR_FAULT, 1)) {
 			fault = ppu_read(ppu, PPU_REG_FAULT_PENDING) & ppu->chan_mask;
@@ -74,6 +132,11 @@ static irqreturn_t ppu_irq_handler(int irq, void *arg)
 		}
 		ppu_irq_count(stats->nonstalls, nonstall);
 		seen = true;
+		if (nonstall && rate && !ppu_irq_rate_take(stats, rate, &delay)) {
+			atomic64_inc(&stats->rate_held);
+			ppu_irq_hold_nonstall(ppu, delay);
+			break;
+		}
 	}
 
 	if (loops == PPU_IRQ_MAX_LOOPS) {
@@ -91,11 +154,7 @@ static irqreturn_t ppu_irq_handler(int irq, void *arg)
 				 "interrupt storm: still pending after %u rounds, non-stall interrupts held for %u ms at a time\n",
 				 loops, PPU_IRQ_THROTTLE_MS);
 		atomic64_inc(&stats->throttled);
-		ppu_write(ppu, PPU_REG_INTR_ENABLE, 0);
-		ppu_write(ppu, PPU_REG_INTR_ENABLE,
-			  ppu->intr_mask & ~PPU_FSET(PPU_INTR_NONSTALL, 1));
-		mod_delayed_work(system_wq, &ppu->irq_throttle_work,
-				 msecs_to_jiffies(PPU_IRQ_THROTTLE_MS));
+		ppu_irq_hold_nonstall(ppu, msecs_to_jiffies(PPU_IRQ_THROTTLE_MS));
 	}
 
 	if (!seen)
@@ -108,7 +167,6 @@ static irqreturn_t ppu_irq_handler(int irq, void *arg)
 	return IRQ_HANDLED;
 }
 
-/* devres action: no interrupt from the PPU after this, before free_irq(). */
 /* The storm's hold is over: non-stall interrupts again (pending ones come at once). */
 static void ppu_irq_unthrottle(struct work_struct *work)
 {
@@ -118,10 +176,12 @@ static void ppu_irq_unthrottle(struct work_struct *work)
 
 	if (!drm_dev_enter(&ppu->drm, &idx))
 		return;
+	WRITE_ONCE(ppu->irq_stats.ns_held, false);
 	ppu_write(ppu, PPU_REG_INTR_ENABLE, ppu->intr_mask);
 	drm_dev_exit(idx);
 }
 
+/* devres action: no interrupt from the PPU after this, before free_irq(). */
 static void ppu_irq_fini(void *data)
 {
 	struct ppu_device *ppu = data;

@@ -18,7 +18,9 @@
 #include <check.h>
 
 #include "ppu/ppu_hw.h"
+#include "ppu/ppu_encode.h"
 #include "ppu_guest.h"
+#include "ppu_guest_work.h"
 
 #define IRQ_WAIT_S 20
 
@@ -113,6 +115,104 @@ START_TEST(doorbell_hook_rejects_bad_channel_ids)
 }
 END_TEST
 
+/* Wall time of @n 10 ms naps: how much of the CPU a sleeper gets. */
+static double nap_time_s(unsigned int n)
+{
+	double t0 = now_s();
+
+	while (n--)
+		usleep(10000);
+	return now_s() - t0;
+}
+
+/*
+ * An AUTO_PUT ring whose every entry is a pushbuffer with NON_STALL_INTR
+ * methods interrupts for as long as the channel lives, as fast as the PPU
+ * runs it: the driver must cap the rate at which it takes such interrupts
+ * (the events still arrive, in batches), or the CPU belongs to the storm.
+ * Two shapes: interrupts back to back (each handler call finds more
+ * pending), and one per semaphore increment (each call finds the bits clear
+ * and returns, the next interrupt comes soon after).
+ */
+static void nonstall_storm(unsigned int shape)
+{
+	static char before[8192], during[8192], after[8192], regs[8192];
+	const unsigned int naps = 30, log2 = 2;
+	struct ppu_tchan ch;
+	struct ppu_tbo pbo;
+	struct ppu_pb pb;
+	uint32_t buf[32], k, incs;
+	double quiet, storm, t0;
+	uint64_t ns0, ns1;
+	int ret;
+
+	quiet = nap_time_s(naps);
+
+	ret = ppu_tchan_new_prio(ppu_fd, &ch, log2, DRM_PPU_CHAN_CREATE_AUTO_PUT, 0);
+	ck_assert_msg(ret == 0, "CHAN_CREATE AUTO_PUT: %d", ret);
+	ppu_tbo_new(ppu_fd, &pbo, 4096);
+	ppu_pb_init(&pb, buf, 32);
+	for (k = 0; k < 4; k++) {
+		ppu_pb_nonstall(&pb);
+		if (shape)
+			ppu_pb_sem_inc(&pb, pbo.va + 2048);
+	}
+	memcpy(pbo.map, pb.dw, 4 * pb.len);
+	for (k = 0; k < 1u << log2; k++)
+		ppu_gp_entry((uint32_t *)ch.ring.map + 2 * k, pbo.va, pb.len, 0);
+	__sync_synchronize();
+
+	ppu_debugfs_read("interrupts", before, sizeof(before));
+	ck_assert_int_eq(ppu_doorbell(ppu_fd, ch.chid, 0), 0);
+	usleep(50000);
+	ppu_debugfs_read("interrupts", during, sizeof(during));
+	ns0 = chan_count(during, ch.chid, "NONSTALLS");
+	ck_assert_uint_gt(ns0, chan_count(before, ch.chid, "NONSTALLS"));
+	incs = *(volatile uint32_t *)(pbo.map + 2048);
+
+	storm = nap_time_s(naps);
+
+	ppu_debugfs_read("interrupts", after, sizeof(after));
+	ns1 = chan_count(after, ch.chid, "NONSTALLS");
+	incs = *(volatile uint32_t *)(pbo.map + 2048) - incs;
+	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, ch.chid, 0), 0);
+	printf("storm shape %u: %u naps of 10 ms: %.3f s quiet, %.3f s in the storm; %llu interrupt rounds taken, %u increments, rate held %llu, throttled %llu\n",
+	       shape, naps, quiet, storm, (unsigned long long)(ns1 - ns0), incs,
+	       (unsigned long long)(ppu_debugfs_value(after, "RATE_HELD") -
+				    ppu_debugfs_value(before, "RATE_HELD")),
+	       (unsigned long long)(ppu_debugfs_value(after, "THROTTLED") -
+				    ppu_debugfs_value(before, "THROTTLED")));
+
+	/* the storm went on, its events were taken, and the sleeper kept pace */
+	ck_assert_uint_gt(ns1, ns0);
+	if (shape)
+		ck_assert_uint_gt(incs, 0);
+	/* held off by the rate cap or, for back to back events, by the handler */
+	ck_assert_uint_gt(ppu_debugfs_value(after, "RATE_HELD") + ppu_debugfs_value(after, "THROTTLED"),
+			  ppu_debugfs_value(before, "RATE_HELD") + ppu_debugfs_value(before, "THROTTLED"));
+	ck_assert_msg(storm <= 2 * quiet,
+		      "%u naps of 10 ms: %.3f s quiet, %.3f s in the storm (%llu interrupts taken)",
+		      naps, quiet, storm, (unsigned long long)(ns1 - ns0));
+
+	/* once the storm is gone, non-stall interrupts are enabled again */
+	t0 = now_s();
+	for (;;) {
+		ppu_debugfs_read("regs", regs, sizeof(regs));
+		if (ppu_debugfs_value(regs, "INTR_ENABLE") ==
+		    (PPU_FMASK(PPU_INTR_FAULT) | PPU_FMASK(PPU_INTR_NONSTALL)))
+			break;
+		ck_assert_msg(now_s() - t0 < 1, "INTR_ENABLE still %#llx",
+			      (unsigned long long)ppu_debugfs_value(regs, "INTR_ENABLE"));
+		usleep(5000);
+	}
+}
+
+START_TEST(nonstall_storm_leaves_the_cpu_to_others)
+{
+	nonstall_storm(_i);
+}
+END_TEST
+
 static Suite *irq_suite(void)
 {
 	Suite *s = suite_create("irq");
@@ -122,6 +222,7 @@ static Suite *irq_suite(void)
 	tcase_set_timeout(tc, PPU_GUEST_TEST_TIMEOUT_S);
 	tcase_add_test(tc, fault_interrupt_counts_doorbell_on_unset_channel);
 	tcase_add_test(tc, doorbell_hook_rejects_bad_channel_ids);
+	tcase_add_loop_test(tc, nonstall_storm_leaves_the_cpu_to_others, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -799,7 +799,7 @@ static void usage(FILE *f)
 		"  --sys-bw N             system memory bytes/cycle (0 = full)\n"
 		"  --reg-timeout N        register access timeout, cycles\n"
 		"  --chunk N              cycles per run between polls "
-		"(default 1000)\n"
+		"(default 128)\n"
 		"  --irq-holdoff-us N     re-raise delay after an ack that\n"
 		"                         left the irq pending (default 200)\n"
 		"  --spin-us N            busy-poll N us after each message\n"
@@ -867,7 +867,7 @@ int main(int argc, char **argv)
 	int opt, ret;
 
 	ppu_sim_config_default(&cfg);
-	c->chunk = 1000;
+	c->chunk = 128;
 	c->ioapic = "/machine/i440fx/ioapic";
 	while ((opt = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
 		switch (opt) {

@@ -60,6 +60,12 @@
  */
 #define PPU_CHAN_UNBIND_TIMEOUT_MS	3000
 #define PPU_CHAN_UNBIND_COMPUTE_TIMEOUT_MS	10000
+/*
+ * A channel the watchdog stops has shown no progress for watchdog_ms: if
+ * its copy is still on the engine this long after the unbind, the engine
+ * is wedged and is reset at once.
+ */
+#define PPU_CHAN_UNBIND_STUCK_MS	200
 
 static_assert(DRM_PPU_CHAN_LOG2_ENTRIES_MAX == PPU_GP_LOG2_ENTRIES_MAX);
 static_assert(DRM_PPU_USERD_GP_PUT == PPU_USERD_GP_PUT);
@@ -74,6 +80,7 @@ static_assert(DRM_PPU_FAULT_ILLEGAL_INSTR == PPU_FAULT_KIND_ILLEGAL_INSTR);
 static_assert(DRM_PPU_FAULT_MISALIGNED == PPU_FAULT_KIND_MISALIGNED);
 static_assert(DRM_PPU_FAULT_TMD_INVALID == PPU_FAULT_KIND_TMD_INVALID);
 static_assert(DRM_PPU_FAULT_KERNEL_TRAP == PPU_FAULT_KIND_KERNEL_TRAP);
+static_assert(DRM_PPU_FAULT_ENGINE_RESET == PPU_FAULT_KIND_ENGINE_RESET);
 static_assert(DRM_PPU_FAULT_UNIT_INST == PPU_FAULT_UNIT_INST);
 static_assert(DRM_PPU_FAULT_UNIT_COMPUTE == PPU_FAULT_UNIT_COMPUTE);
 static_assert(DRM_PPU_FAULT_UNIT_TASKS == PPU_FAULT_UNIT_TASKS);
@@ -237,33 +244,51 @@ static u32 ppu_chan_state(struct ppu_device *ppu, u32 chid)
 			ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_STATUS)));
 }
 
-/*
- * CHAN_CTRL UNBIND, then wait (wall time) until the PPU reports the channel
- * UNBOUND: it has dropped its state and fault, killed the kernels of a
- * compute channel and no longer touches its memory.  @compute: the id may
- * hold a compute channel (a longer wait).  Called inside drm_dev_enter().
- */
-static int ppu_chan_unbind_hw(struct ppu_device *ppu, u32 chid, bool compute)
+/* Waits (wall time) up to @ms for the channel to read UNBOUND; 0 or -ETIMEDOUT. */
+static int ppu_chan_unbind_wait(struct ppu_device *ppu, u32 chid, unsigned int ms, u32 *state)
 {
-	unsigned long timeout;
+	unsigned long timeout = jiffies + msecs_to_jiffies(ms);
+
+	for (;;) {
+		*state = ppu_chan_state(ppu, chid);
+		if (*state == PPU_CHAN_STATUS_STATE_UNBOUND)
+			return 0;
+		if (time_after(jiffies, timeout))
+			return -ETIMEDOUT;
+		usleep_range(100, 200);
+	}
+}
+
+/*
+ * CHAN_CTRL UNBIND, then wait until the PPU reports the channel UNBOUND:
+ * it has dropped its state and fault, killed the kernels of a compute
+ * channel and no longer touches its memory.  @compute: the id may hold a
+ * compute channel (a longer wait).  @stuck_ms: the channel is known not to
+ * progress, so a copy of it that is still on the engine after this long
+ * is wedged (0: the usual wait).  A channel whose copy does not end is let
+ * go by resetting the copy engine (ppu_reset.c).  Called inside
+ * drm_dev_enter() with chan_lock held.
+ */
+static int ppu_chan_unbind_hw(struct ppu_device *ppu, u32 chid, bool compute,
+			      unsigned int stuck_ms)
+{
+	unsigned int ms = compute ? PPU_CHAN_UNBIND_COMPUTE_TIMEOUT_MS : PPU_CHAN_UNBIND_TIMEOUT_MS;
+	u32 state;
+	int ret;
 
 	ppu_write(ppu, PPU_REG_CHAN_CTRL,
 		  PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) |
 		  PPU_FSET(PPU_CHAN_CTRL_CHID, chid));
-	timeout = jiffies + msecs_to_jiffies(compute ? PPU_CHAN_UNBIND_COMPUTE_TIMEOUT_MS :
-					     PPU_CHAN_UNBIND_TIMEOUT_MS);
-	for (;;) {
-		u32 state = ppu_chan_state(ppu, chid);
-
-		if (state == PPU_CHAN_STATUS_STATE_UNBOUND)
-			return 0;
-		if (time_after(jiffies, timeout)) {
-			drm_err(&ppu->drm, "channel %u not unbound (state %u)\n",
-				chid, state);
-			return -ETIMEDOUT;
-		}
-		usleep_range(100, 200);
-	}
+	ret = ppu_chan_unbind_wait(ppu, chid, stuck_ms ?: ms, &state);
+	if (ret && stuck_ms && state != PPU_CHAN_STATUS_STATE_ENGINE_BUSY)
+		ret = ppu_chan_unbind_wait(ppu, chid, ms, &state);
+	/* its copy holds the engine and does not end: drop it */
+	if (ret && state == PPU_CHAN_STATUS_STATE_ENGINE_BUSY && ppu_reset_supported(ppu) &&
+	    !ppu_reset_copy(ppu, chid))
+		ret = ppu_chan_unbind_wait(ppu, chid, PPU_CHAN_UNBIND_TIMEOUT_MS, &state);
+	if (ret)
+		drm_err(&ppu->drm, "channel %u not unbound (state %u)\n", chid, state);
+	return ret;
 }
 
 /*
@@ -279,7 +304,7 @@ static int ppu_chan_destroy_locked(struct ppu_device *ppu, struct ppu_chan *chan
 	if (drm_dev_enter(&ppu->drm, &idx)) {
 		/* A later doorbell must not bind it again. */
 		ppu_chan_write_entry(ppu, chid, 0, false);
-		ret = ppu_chan_unbind_hw(ppu, chid, chan->compute);
+		ret = ppu_chan_unbind_hw(ppu, chid, chan->compute, 0);
 		drm_dev_exit(idx);
 	}
 	if (ret) {
@@ -343,7 +368,7 @@ int ppu_chan_restart(struct ppu_device *ppu, struct ppu_chan *chan)
 
 	mutex_lock(&ppu->chan_lock);
 	if (drm_dev_enter(&ppu->drm, &idx)) {
-		ret = ppu_chan_unbind_hw(ppu, chan->chid, chan->compute);
+		ret = ppu_chan_unbind_hw(ppu, chan->chid, chan->compute, 0);
 		drm_dev_exit(idx);
 	}
 	if (!ret) {
@@ -633,7 +658,7 @@ struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
 	 * A free id may still be faulted (a doorbell through the debugfs
 	 * hook on an invalid entry): start from a clean, unbound channel.
 	 */
-	ret = ppu_chan_unbind_hw(ppu, chid, false);
+	ret = ppu_chan_unbind_hw(ppu, chid, false, 0);
 	if (ret) {
 		drm_dev_exit(idx);
 		goto err_unlock;
@@ -849,7 +874,7 @@ static void ppu_chan_wd_kill(struct ppu_device *ppu, struct ppu_chan *chan, unsi
 	/* dead from here on: waiters get -EIO, doorbells are refused */
 	atomic_or(BIT(chan->chid), &ppu->irq_stats.faulted);
 	ppu_fault_log(ppu, &rec);
-	if (ppu_chan_unbind_hw(ppu, chan->chid, chan->compute))
+	if (ppu_chan_unbind_hw(ppu, chan->chid, chan->compute, PPU_CHAN_UNBIND_STUCK_MS))
 		drm_err(&ppu->drm,
 			"channel %u made no progress for %u ms and does not leave the PPU: the engine may be wedged\n",
 			chan->chid, ms);
@@ -876,7 +901,7 @@ static void ppu_chan_wd_kill(struct ppu_device *ppu, struct ppu_chan *chan, unsi
  */
 unsigned int ppu_chan_watchdog(struct ppu_device *ppu, unsigned int ms)
 {
-	unsigned int chid, killed = 0;
+	unsigned int chid, pass, killed = 0;
 	u32 moved = 0, waiting = 0, beats;
 	bool copying;
 
@@ -913,19 +938,26 @@ unsigned int ppu_chan_watchdog(struct ppu_device *ppu, unsigned int ms)
 		    state == PPU_CHAN_STATUS_STATE_ENGINE_WAIT)
 			waiting |= BIT(chid);
 	}
-	for (chid = 0; chid < ppu->caps.num_channels; chid++) {
-		struct ppu_chan *chan = ppu->chans[chid];
+	/*
+	 * Channels that wait for their turn last: one that waited for the
+	 * engine or the host behind a channel stopped now gets a new deadline.
+	 */
+	for (pass = 0; pass < 2; pass++) {
+		for (chid = 0; chid < ppu->caps.num_channels; chid++) {
+			struct ppu_chan *chan = ppu->chans[chid];
 
-		if (!chan || !chan->file || chan->wd_killed || (moved & BIT(chid)))
-			continue;
-		if ((waiting & BIT(chid)) && (moved & ~BIT(chid))) {
-			chan->wd_since = jiffies | 1;
-			continue;
-		}
-		if (!ppu_chan_wd_quiet(chan->wd_state) &&
-		    time_after(jiffies, chan->wd_since + msecs_to_jiffies(ms))) {
-			ppu_chan_wd_kill(ppu, chan, ms);
-			killed++;
+			if (!chan || !chan->file || chan->wd_killed || (moved & BIT(chid)) ||
+			    !!(waiting & BIT(chid)) != pass)
+				continue;
+			if (pass && ((moved & ~BIT(chid)) || killed)) {
+				chan->wd_since = jiffies | 1;
+				continue;
+			}
+			if (!ppu_chan_wd_quiet(chan->wd_state) &&
+			    time_after(jiffies, chan->wd_since + msecs_to_jiffies(ms))) {
+				ppu_chan_wd_kill(ppu, chan, ms);
+				killed++;
+			}
 		}
 	}
 	mutex_unlock(&ppu->chan_lock);

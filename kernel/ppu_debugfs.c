@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * PPU debugfs: /sys/kernel/debug/dri/<minor>/{regs,counters,interrupts,
- * channels,faults,local_mem,tasks,cu} to read, and doorbell to write.
+ * channels,faults,local_mem,tasks,cu,engine} to read, doorbell and
+ * copy_reset to write, release_hold, task_ctrl and copy_halt to set.
  *
  * regs, counters and interrupts have one "NAME value" pair per line, so
  * that scripts and tests can parse them; channels, faults, tasks and cu
@@ -67,6 +68,7 @@ static const struct ppu_reg_name ppu_hex_regs[] = {
 	PPU_REG_NAME(SCHED_ACQ_TIMEOUT),
 	PPU_REG_NAME(SCHED_CTRL),
 	PPU_REG_NAME(DEBUG_RELEASE_HOLD),
+	PPU_REG_NAME(ENGINE_CTRL),
 	PPU_REG_NAME(TASK_CTRL),
 };
 
@@ -433,7 +435,63 @@ static int ppu_debugfs_task_ctrl_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(ppu_debugfs_task_ctrl_fops, ppu_debugfs_task_ctrl_get,
 			 ppu_debugfs_task_ctrl_set, "%llu\n");
 
+/*
+ * copy_halt (root): ENGINE_CTRL.COPY_HALT, 1 stops the copy engine's reads
+ * and writes as if it were wedged, for testing recovery; 0 lets it go on.
+ */
+static int ppu_debugfs_copy_halt_get(void *data, u64 *val)
+{
+	int ret = ppu_debugfs_reg_get(data, PPU_REG_ENGINE_CTRL, val);
+
+	*val = PPU_FGET(PPU_ENGINE_CTRL_COPY_HALT, (u32)*val);
+	return ret;
+}
+
+static int ppu_debugfs_copy_halt_set(void *data, u64 val)
+{
+	struct ppu_device *ppu = data;
+
+	if (!ppu_reset_supported(ppu))
+		return -EOPNOTSUPP;
+	if (val > 1)
+		return -EINVAL;
+	return ppu_debugfs_reg_set(ppu, PPU_REG_ENGINE_CTRL,
+				   PPU_FSET(PPU_ENGINE_CTRL_COPY_HALT, val), U32_MAX);
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(ppu_debugfs_copy_halt_fops, ppu_debugfs_copy_halt_get,
+			 ppu_debugfs_copy_halt_set, "%llu\n");
+
+/* copy_reset (write-only, root): write 1 to reset the copy engine now. */
+static int ppu_debugfs_copy_reset_set(void *data, u64 val)
+{
+	struct ppu_device *ppu = data;
+	int ret, idx;
+
+	if (val != 1)
+		return -EINVAL;
+	if (!drm_dev_enter(&ppu->drm, &idx))
+		return -ENODEV;
+	mutex_lock(&ppu->chan_lock);
+	ret = ppu_reset_copy(ppu, U32_MAX);
+	mutex_unlock(&ppu->chan_lock);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(ppu_debugfs_copy_reset_fops, NULL, ppu_debugfs_copy_reset_set,
+			 "%llu\n");
+
+static int ppu_debugfs_engine(struct seq_file *m, void *data)
+{
+	struct drm_info_node *node = m->private;
+
+	ppu_reset_debugfs_show(to_ppu(node->minor->dev), m);
+	return 0;
+}
+
 static const struct drm_info_list ppu_debugfs_list[] = {
+	{ "engine", ppu_debugfs_engine, 0 },
 	{ "regs", ppu_debugfs_regs, 0 },
 	{ "counters", ppu_debugfs_counters, 0 },
 	{ "interrupts", ppu_debugfs_interrupts, 0 },
@@ -454,4 +512,8 @@ void ppu_debugfs_init(struct drm_minor *minor)
 				   to_ppu(minor->dev), &ppu_debugfs_release_hold_fops);
 	debugfs_create_file_unsafe("task_ctrl", 0600, minor->debugfs_root,
 				   to_ppu(minor->dev), &ppu_debugfs_task_ctrl_fops);
+	debugfs_create_file_unsafe("copy_halt", 0600, minor->debugfs_root,
+				   to_ppu(minor->dev), &ppu_debugfs_copy_halt_fops);
+	debugfs_create_file_unsafe("copy_reset", 0200, minor->debugfs_root,
+				   to_ppu(minor->dev), &ppu_debugfs_copy_reset_fops);
 }

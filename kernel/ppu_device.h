@@ -18,6 +18,7 @@
 #include <drm/drm_mm.h>
 
 #include "ppu/ppu_hw.h"
+#include "ppu_reset.h"
 
 struct pci_dev;
 struct ppu_chan;
@@ -169,6 +170,7 @@ struct ppu_fault_rec {
  * @fence_work: checks @fences; runs after interrupts and while any is pending
  * @wd_work: the channel watchdog (ppu_watchdog.c)
  * @wd_copy_beats: PERF COPY_BEATS (low word) at its last check, under @chan_lock
+ * @reset_stats: engine resets (ppu_reset.c), under @chan_lock
  */
 struct ppu_device {
 	struct drm_device drm;
@@ -210,6 +212,7 @@ struct ppu_device {
 	struct delayed_work fence_work;
 	struct delayed_work wd_work;
 	u32 wd_copy_beats;
+	struct ppu_reset_stats reset_stats;
 };
 
 static inline struct ppu_device *to_ppu(struct drm_device *drm)

@@ -61,6 +61,7 @@ static const char * const ppu_fault_kinds[] = {
 	[PPU_FAULT_KIND_MISALIGNED] = "misaligned",
 	[PPU_FAULT_KIND_TMD_INVALID] = "tmd_invalid",
 	[PPU_FAULT_KIND_KERNEL_TRAP] = "kernel_trap",
+	[PPU_FAULT_KIND_ENGINE_RESET] = "engine_reset",
 	[PPU_FAULT_KIND_WATCHDOG] = "watchdog",
 };
 
@@ -134,6 +135,10 @@ static void ppu_fault_describe(char *buf, size_t len, const struct ppu_fault_rec
 			 r->data, r->addr);
 		return;
 	}
+	if (kind == PPU_FAULT_KIND_ENGINE_RESET) {
+		snprintf(buf, len, "its copy dropped by a reset of the copy engine");
+		return;
+	}
 	if (unit == PPU_FAULT_UNIT_TASKS && kind == PPU_FAULT_KIND_TMD_INVALID) {
 		snprintf(buf, len, "invalid TMD at %#x, word +%#x", r->addr, r->data);
 		return;
@@ -153,6 +158,9 @@ static void ppu_fault_record(struct ppu_device *ppu, u32 chid)
 	};
 	struct ppu_chan *chan;
 
+	/* unbound before we got here (destroyed, or stopped by the driver, which logged why) */
+	if (!PPU_FGET(PPU_FAULT_INFO_KIND, rec.info))
+		return;
 	mutex_lock(&ppu->chan_lock);
 	chan = ppu->chans[chid];
 	rec.pid = chan ? ppu_chan_pid(chan) : 0;

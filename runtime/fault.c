@@ -118,6 +118,7 @@ static const char *fault_kind_name(unsigned int kind)
 		[DRM_PPU_FAULT_MISALIGNED] = "misaligned access",
 		[DRM_PPU_FAULT_TMD_INVALID] = "invalid TMD",
 		[DRM_PPU_FAULT_KERNEL_TRAP] = "kernel trap",
+		[DRM_PPU_FAULT_ENGINE_RESET] = "work dropped by an engine reset",
 	};
 
 	if (kind == DRM_PPU_FAULT_WATCHDOG)

@@ -32,6 +32,8 @@
 //   drains every read, write and translation already in flight (their
 //   responses must be taken so they cannot leak into the next command),
 //   and reports the first fault; the semaphore is then not released.
+// * An abort (engine reset) is such a fault, of kind ENGINE_RESET, raised
+//   from outside; halt (debug) stops issue without ending the copy.
 module ppu_copy #(
   parameter int unsigned CHUNK_BYTES = 4096,
   parameter int unsigned MAX_READS   = 16
@@ -79,7 +81,11 @@ module ppu_copy #(
   // the last MMU invalidate is still held by the running copy
   input  logic                       invalidate,
   output logic                       inv_hold_src,
-  output logic                       inv_hold_dst
+  output logic                       inv_hold_dst,
+  // engine recovery (ENGINE_CTRL): abort the running copy; halt issue
+  input  logic                       abort,
+  input  logic                       halt,
+  output logic                       aborting     // until idle after an abort
 );
 
   // ---- Geometry ----
@@ -107,6 +113,7 @@ module ppu_copy #(
   end
 
   localparam logic [7:0] K_BUS_ERROR = 8'(ppu_hw_pkg::PPU_FAULT_KIND_BUS_ERROR);
+  localparam logic [7:0] K_RESET     = 8'(ppu_hw_pkg::PPU_FAULT_KIND_ENGINE_RESET);
   localparam logic [3:0] U_SEM       = 4'(ppu_hw_pkg::PPU_FAULT_UNIT_SEM);
   localparam logic [3:0] U_COPY_SRC  = 4'(ppu_hw_pkg::PPU_FAULT_UNIT_COPY_SRC);
   localparam logic [3:0] U_COPY_DST  = 4'(ppu_hw_pkg::PPU_FAULT_UNIT_COPY_DST);
@@ -170,8 +177,11 @@ module ppu_copy #(
   // ---- Fault capture ----
   logic fault_q;
   assign fault_q = r_done.fault;
-  logic run;                      // issuing allowed
+  logic run;                      // the copy goes on (translations held)
   assign run = (state_q == C_RUN) && !fault_q;
+  // Halted, a copy keeps its translations but issues nothing.
+  logic issue_ok;
+  assign issue_ok = run && !halt;
 
   // ---- Page translation, one helper per side ----
   logic              xs_start, xd_start;
@@ -223,7 +233,7 @@ module ppu_copy #(
   logic               rd_want, rd_issue, rd_src_fault;
   logic               fifo_pop;
 
-  assign rd_want      = run && rd_chunk_left != '0;
+  assign rd_want      = issue_ok && rd_chunk_left != '0;
   assign rd_issue     = rd_want && rd_credit != '0 && xs_hv && !xs_hf && (!rd_valid_q || rd_ready);
   assign rd_src_fault = rd_want && xs_hv && xs_hf;
   // The last beat of a page retires that page's translation.
@@ -339,8 +349,8 @@ module ppu_copy #(
   logic [BOFF_W:0]    al_sh;
 
   assign fifo_has     = fifo_cnt != '0;
-  assign al_prime     = run && !al_primed && fifo_has;
-  assign wr_want      = run && al_primed && wr_left != '0 && (fifo_has || al_pops_left == '0);
+  assign al_prime     = issue_ok && !al_primed && fifo_has;
+  assign wr_want      = issue_ok && al_primed && wr_left != '0 && (fifo_has || al_pops_left == '0);
   assign wr_room      = !(&wr_inflight[WCNT_W-1:1]);
   assign wr_issue     = wr_want && xd_hv && !xd_hf && wr_room && (!wr_valid_q || wr_ready);
   assign wr_dst_fault = wr_want && xd_hv && xd_hf;
@@ -458,6 +468,12 @@ module ppu_copy #(
       fault_rec.unit   = U_COPY_DST;
       fault_rec.access = ppu_types_pkg::ACC_WRITE;
       fault_rec.addr   = ack_va;
+    end else if (abort || aborting) begin
+      // ADDR: how far the destination got (acknowledged writes)
+      fault_rec.kind   = K_RESET;
+      fault_rec.unit   = U_COPY_DST;
+      fault_rec.access = ppu_types_pkg::ACC_WRITE;
+      fault_rec.addr   = ack_va;
     end else begin
       new_fault = 1'b0;
     end
@@ -527,6 +543,14 @@ module ppu_copy #(
 
   assign cmd_ready  = (state_q == C_IDLE);
   assign busy       = (state_q != C_IDLE);
+
+  // An abort holds until the engine is idle: one that comes as a command is
+  // accepted still ends that command.
+  always_ff @(posedge clk) begin
+    if (!rst_n)                              aborting <= 1'b0;
+    else if (abort && (state_q != C_IDLE || accept)) aborting <= 1'b1;
+    else if (state_q == C_IDLE)              aborting <= 1'b0;
+  end
   assign done_valid = (state_q == C_DONE);
   assign done_chid  = r_cmd.chid;
   assign done       = r_done;

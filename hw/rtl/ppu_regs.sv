@@ -45,6 +45,9 @@ module ppu_regs #(
     output logic [31:0]               cfg_release_hold,
     output logic                      mmu_invalidate,
     input  logic                      mmu_inv_pending,   // MMU_STATUS.INV_PENDING
+    output logic                      copy_reset,        // ENGINE_CTRL.COPY_RESET written
+    output logic                      copy_halt,
+    input  logic                      copy_resetting,
     // per-channel status window (combinational read from the host)
     output logic [7:0]                stat_chid,
     output logic [4:0]                stat_off,
@@ -90,6 +93,8 @@ module ppu_regs #(
   assign task_dbg_sel = r_task_sel;
   logic [1:0]  r_task_ctrl;
   assign task_ctrl = r_task_ctrl;
+  logic        r_copy_halt;
+  assign copy_halt = r_copy_halt;
   assign cu_dbg_sel   = r_cu_sel;
 
   assign req_ready     = 1'b1;
@@ -126,6 +131,7 @@ module ppu_regs #(
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_PRIO_SCHED__LSB) |
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_AUTO_PUT__LSB) |
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_INV_DRAIN__LSB) |
+                         (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_ENGINE_RESET__LSB) |
                          ((NUM_CU > 0) ? (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COMPUTE_ENGINE__LSB) |
                                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_DEV_LAUNCH__LSB) |
                                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COMPUTE_COPY__LSB) : 32'd0);
@@ -182,6 +188,10 @@ module ppu_regs #(
         ppu_hw_pkg::PPU_REG_SCHED_ACQ_TIMEOUT:    rdata = r_timeout;
         ppu_hw_pkg::PPU_REG_SCHED_CTRL:           rdata = {31'd0, r_prio_mode};
         ppu_hw_pkg::PPU_REG_DEBUG_RELEASE_HOLD:   rdata = r_release_hold;
+        ppu_hw_pkg::PPU_REG_ENGINE_CTRL:
+          // (copy_reset covers the cycle before the engine reports it)
+          rdata = (32'(copy_reset || copy_resetting) << ppu_hw_pkg::PPU_ENGINE_CTRL_COPY_RESET__LSB) |
+                  (32'(r_copy_halt) << ppu_hw_pkg::PPU_ENGINE_CTRL_COPY_HALT__LSB);
         ppu_hw_pkg::PPU_REG_MMU_STATUS:
           rdata = 32'(mmu_inv_pending) << ppu_hw_pkg::PPU_MMU_STATUS_INV_PENDING__LSB;
         ppu_hw_pkg::PPU_REG_CYCLE_LO:             rdata = cycle[31:0];
@@ -197,6 +207,7 @@ module ppu_regs #(
     doorbell       <= 1'b0;
     unbind         <= 1'b0;
     mmu_invalidate <= 1'b0;
+    copy_reset     <= 1'b0;
     rsp_valid      <= req_valid;
     rsp_rdata      <= rd ? rdata : 32'd0;
     if (!rst_n) begin
@@ -218,6 +229,7 @@ module ppu_regs #(
       r_task_sel    <= '0;
       r_task_ctrl   <= '0;
       r_cu_sel      <= '0;
+      r_copy_halt   <= 1'b0;
     end else begin
       cycle <= cycle + 64'd1;
       for (int i = 0; i < PERF_N; i++)
@@ -259,6 +271,12 @@ module ppu_regs #(
           ppu_hw_pkg::PPU_REG_SCHED_CTRL:
             r_prio_mode <= req_wdata[ppu_hw_pkg::PPU_SCHED_CTRL_PRIO_MODE__LSB];
           ppu_hw_pkg::PPU_REG_MMU_CTRL:          mmu_invalidate <= req_wdata[ppu_hw_pkg::PPU_MMU_CTRL_INVALIDATE__LSB];
+          ppu_hw_pkg::PPU_REG_ENGINE_CTRL: begin
+            copy_reset  <= req_wdata[ppu_hw_pkg::PPU_ENGINE_CTRL_COPY_RESET__LSB];
+            // a reset brings the engine back: it also ends a halt
+            r_copy_halt <= req_wdata[ppu_hw_pkg::PPU_ENGINE_CTRL_COPY_HALT__LSB] &&
+                           !req_wdata[ppu_hw_pkg::PPU_ENGINE_CTRL_COPY_RESET__LSB];
+          end
           default: ;
         endcase
       end

@@ -68,6 +68,7 @@ module ppu_top #(
   // ---- register block ----
   logic [63:0] cycle;
   logic        doorbell, unbind, mmu_invalidate;
+  logic        copy_reset, copy_halt, copy_resetting;
   logic [7:0]  doorbell_chid, unbind_chid, stat_chid;
   logic [4:0]  stat_off;
   logic [31:0] stat_data, cfg_timeslice, cfg_acq_retry, cfg_acq_timeout, cfg_release_hold;
@@ -97,7 +98,7 @@ module ppu_top #(
       .rsp_valid(reg_rsp_valid), .rsp_rdata(reg_rsp_rdata), .irq,
       .cycle, .doorbell, .doorbell_chid, .unbind, .unbind_chid, .chan_table,
       .cfg_timeslice, .cfg_acq_retry, .cfg_acq_timeout, .cfg_prio_mode, .cfg_release_hold, .mmu_invalidate,
-      .mmu_inv_pending,
+      .mmu_inv_pending, .copy_reset, .copy_halt, .copy_resetting,
       .stat_chid, .stat_off, .stat_data,
       .fault_set, .nonstall_set(nonstall_set | comp_nonstall), .perf_inc,
       .perf_add_valid(perf_copy_done), .perf_add(perf_copy_len),
@@ -349,7 +350,8 @@ module ppu_top #(
       .sem_valid(sem_valid[1]), .sem_ready(sem_ready[1]), .sem_req(sem_req_copy),
       .sem_rsp_valid(sem_rsp_valid[1]), .sem_rsp,
       .trace(tr_copy), .perf_beat,
-      .invalidate(mmu_invalidate), .inv_hold_src(copy_inv_hold_src), .inv_hold_dst(copy_inv_hold_dst)
+      .invalidate(mmu_invalidate), .inv_hold_src(copy_inv_hold_src), .inv_hold_dst(copy_inv_hold_dst),
+      .abort(copy_reset), .halt(copy_halt), .aborting(copy_resetting)
   );
 
   // ---- invalidate handshake (MMU_STATUS.INV_PENDING) ----

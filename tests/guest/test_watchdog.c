@@ -42,6 +42,8 @@ static void wd_setup(void)
 
 static void wd_teardown(void)
 {
+	/* (a failed engine test must not leave the copy engine halted) */
+	ppu_debugfs_write("copy_halt", "0");
 	ppu_module_params_reset();
 	ppu_guest_teardown();
 }
@@ -181,6 +183,98 @@ START_TEST(waiting_behind_a_long_copy_or_idling_is_not_stuck)
 }
 END_TEST
 
+static uint64_t copy_resets(void)
+{
+	static char text[1024];
+
+	ppu_debugfs_read("engine", text, sizeof(text));
+	return ppu_debugfs_value(text, "COPY_RESETS");
+}
+
+/*
+ * A wedged copy engine (debugfs copy_halt: it issues nothing, as if stuck):
+ * the channel whose copy holds it is stopped by the watchdog (_i = 0) or
+ * destroyed by its owner (_i = 1); either way it cannot leave the PPU
+ * until the driver resets the copy engine.  The reset drops only that
+ * copy: another file's copy, waiting for the engine all along, then runs
+ * byte for byte, and the engine copies again afterwards.
+ */
+START_TEST(a_wedged_copy_engine_is_reset_and_the_others_go_on)
+{
+	enum { LONG = 4 << 20, SHORT = 256 << 10 };
+	struct ppu_tbo src, dst, pb, pb_b, s2, d2, pb_c;
+	struct ppu_tchan big, other, again;
+	struct drm_ppu_chan_status st;
+	struct ppu_tpool p, pool_b;
+	int fb = open_node();
+	uint64_t resets0 = copy_resets();
+	struct ppu_pb b;
+	double t0;
+	int ret;
+
+	ppu_tpool_new(ppu_fd, &p, 2);
+	ppu_tbo_new(ppu_fd, &src, LONG);
+	ppu_tbo_new(ppu_fd, &dst, LONG);
+	ppu_tbo_new(ppu_fd, &pb, PPU_TPAGE);
+	ppu_tchan_new(ppu_fd, &big, 3);
+	memset(src.map, 0x3c, LONG);
+	ppu_pb_init(&b, (uint32_t *)pb.map, 64);
+	ppu_pb_copy(&b, src.va, dst.va, LONG, PPU_LAUNCH_DMA_SEMAPHORE_RELEASE,
+		    ppu_tpool_va(&p, 0), 1, 0);
+	ppu_tchan_submit(&big, pb.va, b.len);
+
+	ppu_tpool_new(fb, &pool_b, 1);
+	ppu_tbo_new(fb, &s2, SHORT);
+	ppu_tbo_new(fb, &d2, SHORT);
+	ppu_tbo_new(fb, &pb_b, PPU_TPAGE);
+	ppu_tchan_new(fb, &other, 3);
+	memset(s2.map, 0xc3, SHORT);
+
+	/* the big copy is on the engine: halt it there */
+	t0 = ppu_now_s();
+	do {
+		ck_assert_int_eq(ppu_chan_status(ppu_fd, big.chid, 0, &st), 0);
+		ck_assert_msg(ppu_now_s() - t0 < 10, "copy not on the engine: state %u", st.state);
+	} while (st.state != DRM_PPU_CHAN_STATE_ENGINE_BUSY);
+	ck_assert_int_eq(ppu_debugfs_write("copy_halt", "1"), 0);
+	ppu_pb_init(&b, (uint32_t *)pb_b.map, 64);
+	ppu_pb_copy(&b, s2.va, d2.va, SHORT, PPU_LAUNCH_DMA_SEMAPHORE_RELEASE,
+		    ppu_tpool_va(&pool_b, 0), 1, 0);
+	ppu_tchan_submit(&other, pb_b.va, b.len);
+
+	t0 = ppu_now_s();
+	if (_i == 0) {
+		ret = ppu_sem_wait(ppu_fd, p.id, 0, 1, DRM_PPU_SEM_WAIT_GEQ, ppu_deadline_ns(60),
+				   DRM_PPU_SEM_WAIT_CHAN, big.chid);
+		ck_assert_int_eq(ret, -EIO);
+		ck_assert_int_eq(ppu_chan_status(ppu_fd, big.chid, 0, &st), 0);
+		ck_assert_uint_eq(st.state, DRM_PPU_CHAN_STATE_FAULTED);
+		ck_assert_uint_eq(DRM_PPU_FAULT_INFO_KIND(st.fault_info), DRM_PPU_FAULT_WATCHDOG);
+		ck_assert_uint_eq(st.fault_data, DRM_PPU_CHAN_STATE_ENGINE_BUSY);
+	} else {
+		usleep(100000);
+		ck_assert_int_eq(ppu_chan_destroy(ppu_fd, big.chid, 0), 0);
+	}
+	/* the other file's copy waited for the engine all along, and runs */
+	ppu_tchan_wait_sem(&other, ppu_tpool_sem(&pool_b, 0), 1, 30.0);
+	printf("watchdog: %s, the copy engine reset and the next copy done %.2f s later\n",
+	       _i ? "destroyed" : "stopped", ppu_now_s() - t0);
+	ck_assert_int_eq(memcmp(s2.map, d2.map, SHORT), 0);
+	ck_assert_uint_eq(copy_resets(), resets0 + 1);
+	ck_assert_uint_eq(*ppu_tpool_sem(&p, 0), 0);
+	ck_assert_int_eq(ppu_chan_status(fb, other.chid, 0, &st), 0);
+	ck_assert_uint_eq(st.fault_info, 0);
+	/* the reset ended the halt: the engine copies again, for both files */
+	if (_i == 0)
+		ck_assert_int_eq(ppu_chan_destroy(ppu_fd, big.chid, 0), 0);
+	copy_ok(&other, &pb_b, &pool_b, 64 << 10, 2);
+	ppu_tbo_new(ppu_fd, &pb_c, PPU_TPAGE);
+	ppu_tchan_new(ppu_fd, &again, 3);
+	copy_ok(&again, &pb_c, &p, 4096, 7);
+	close(fb);
+}
+END_TEST
+
 static Suite *watchdog_suite(void)
 {
 	Suite *s = suite_create("watchdog");
@@ -191,6 +285,7 @@ static Suite *watchdog_suite(void)
 	tcase_set_timeout(tc, PPU_GUEST_TEST_TIMEOUT_S);
 	tcase_add_test(tc, a_stuck_acquire_is_stopped_and_reported);
 	tcase_add_test(tc, waiting_behind_a_long_copy_or_idling_is_not_stuck);
+	tcase_add_loop_test(tc, a_wedged_copy_engine_is_reset_and_the_others_go_on, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

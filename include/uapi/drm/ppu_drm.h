@@ -584,6 +584,12 @@ struct drm_ppu_doorbell {
 /* The kernel trapped (ecall TRAP, ebreak): @fault_addr the PC, @fault_data its code. */
 #define DRM_PPU_FAULT_KERNEL_TRAP	17
 /*
+ * An engine reset dropped the channel's work: the driver reset a wedged
+ * engine (unit COPY_DST for the copy engine; @fault_addr is how far the
+ * destination got).
+ */
+#define DRM_PPU_FAULT_ENGINE_RESET	18
+/*
  * The driver's watchdog stopped the channel: it made no progress for the
  * ppu.ko parameter watchdog_ms (unit DRIVER; @fault_addr is GP_GET,
  * @fault_data the DRM_PPU_CHAN_STATE_* it was stuck in).

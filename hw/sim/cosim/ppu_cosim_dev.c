@@ -111,6 +111,7 @@ struct inject {
 	uint64_t irq_drop_until_ns;	/* drop everything until then */
 	uint32_t irq_dropped, irq_sent;
 	uint32_t mem_errors;
+	uint64_t find, found;
 	uint32_t nwin_on;		/* enabled windows */
 	struct inject_window win[PPU_INJECT_MEM_WINDOWS];
 };
@@ -572,8 +573,36 @@ static uint32_t inject_read(struct cosim *c, uint32_t off)
 		return in->irq_sent;
 	case PPU_INJECT_MEM_ERRORS:
 		return in->mem_errors;
+	case PPU_INJECT_FIND_LO:
+		return (uint32_t)in->find;
+	case PPU_INJECT_FIND_HI:
+		return (uint32_t)(in->find >> 32);
+	case PPU_INJECT_FOUND_LO:
+		return (uint32_t)in->found;
+	case PPU_INJECT_FOUND_HI:
+		return (uint32_t)(in->found >> 32);
 	}
 	return 0;
+}
+
+/* The first guest RAM page that starts with in->find (all ones: none). */
+static void inject_find(struct cosim *c)
+{
+	c->inj.found = ~(uint64_t)0;
+	for (unsigned int i = 0; i < c->nmem; i++) {
+		const struct sysmem_region *r = &c->mem[i];
+		uint64_t skip = (4096 - (r->gpa & 4095)) & 4095;
+
+		for (uint64_t o = skip; o + 8 <= r->size; o += 4096) {
+			uint64_t v;
+
+			memcpy(&v, r->host + o, sizeof(v));
+			if (v == c->inj.find) {
+				c->inj.found = r->gpa + o;
+				return;
+			}
+		}
+	}
 }
 
 static void inject_set_link(struct cosim *c, uint32_t link)
@@ -649,6 +678,13 @@ static void inject_write(struct cosim *c, uint32_t off, uint32_t v)
 		in->irq_drop_until_ns = v ? now_ns() + (uint64_t)v * 1000000 :
 				       0;
 		logv(c, 1, "injected: drop interrupts for %u ms", v);
+		break;
+	case PPU_INJECT_FIND_LO:
+		in->find = (in->find & ~(uint64_t)UINT32_MAX) | v;
+		break;
+	case PPU_INJECT_FIND_HI:
+		in->find = (in->find & UINT32_MAX) | (uint64_t)v << 32;
+		inject_find(c);
 		break;
 	}
 }

@@ -35,6 +35,11 @@
  *   0x018 IRQ_DROPPED RO interrupt messages dropped since start
  *   0x01c IRQ_SENT   RO  interrupt messages delivered since start
  *   0x020 MEM_ERRORS RO  beats answered with an injected bus error
+ *   0x028 FIND_LO    RW  a 64-bit pattern; writing FIND_HI searches guest
+ *   0x02c FIND_HI    RW  RAM for the first 4 KiB page that starts with it
+ *   0x030 FOUND_LO   RO  its guest-physical (DMA) address, all ones when
+ *   0x034 FOUND_HI   RO  none does (how a test learns where its BO lives:
+ *                        /proc/self/pagemap does not show GEM mappings)
  *
  *   0x100 + 0x20 * i, i < PPU_INJECT_MEM_WINDOWS: memory error window i
  *     +0x00 CTRL     RW  PPU_INJECT_MEM_CTRL_* bits: ENABLE, SYS (system
@@ -67,6 +72,10 @@
 #define PPU_INJECT_IRQ_DROPPED		0x018
 #define PPU_INJECT_IRQ_SENT		0x01c
 #define PPU_INJECT_MEM_ERRORS		0x020
+#define PPU_INJECT_FIND_LO		0x028
+#define PPU_INJECT_FIND_HI		0x02c
+#define PPU_INJECT_FOUND_LO		0x030
+#define PPU_INJECT_FOUND_HI		0x034
 
 #define PPU_INJECT_MAGIC_VALUE		0x4a4e4950u	/* "PINJ" little endian */
 #define PPU_INJECT_VERSION_VALUE	1u

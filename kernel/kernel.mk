@@ -31,7 +31,7 @@ PPU_SMI := build/tools/ppu-smi
 KMOD_GUEST_BINS := build/guest/test_get_param build/guest/test_irq build/guest/test_unplug \
 	build/guest/test_gem build/guest/test_vm build/guest/test_chan build/guest/test_sem \
 	build/guest/test_lmem build/guest/test_isolation build/guest/test_compute \
-	build/guest/test_limits build/guest/test_watchdog \
+	build/guest/test_limits build/guest/test_watchdog build/guest/test_device_errors \
 	build/guest/bench_ioctl build/guest/bench_submit build/guest/ppu-smi build/guest/seeds_b_guest
 # Guest programs run in a busybox initramfs: link statically.
 KMOD_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude -Iinclude/uapi \
@@ -106,3 +106,7 @@ build/guest/seeds_b_guest: tests/guest/seeds_b_guest.c $(KMOD_GUEST_HELPERS) \
 	@mkdir -p $(@D)
 	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $< tests/guest/ppu_guest.c \
 		tests/guest/ppu_guest_work.c tests/guest/ppu_node.c $(KMOD_GUEST_LIBS)
+
+# The error tests drive the co-simulation's injection BAR (its header).
+build/guest/test_device_errors: KMOD_GUEST_CFLAGS += -Ihw/sim/cosim
+build/guest/test_device_errors: hw/sim/cosim/ppu_inject.h

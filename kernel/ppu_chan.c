@@ -251,7 +251,8 @@ static int ppu_chan_unbind_wait(struct ppu_device *ppu, u32 chid, unsigned int m
 
 	for (;;) {
 		*state = ppu_chan_state(ppu, chid);
-		if (*state == PPU_CHAN_STATUS_STATE_UNBOUND)
+		/* (a lost device touches no memory any more) */
+		if (*state == PPU_CHAN_STATUS_STATE_UNBOUND || ppu_lost(ppu))
 			return 0;
 		if (time_after(jiffies, timeout))
 			return -ETIMEDOUT;

@@ -10,10 +10,12 @@
 #include <linux/pci.h>
 
 #include <drm/drm_drv.h>
+#include <drm/drm_managed.h>
 
 #include "uapi/drm/ppu_drm.h"
 #include "ppu/ppu_encode.h"
 #include "ppu_device.h"
+#include "ppu_sem.h"
 
 /* Physical addresses the PPU can hold: 32 bits plus ADDR_HI.ADDR (33:32). */
 #define PPU_DMA_BITS	(32 + PPU_FWIDTH(PPU_ADDR_HI_ADDR))
@@ -47,6 +49,66 @@ u64 ppu_read64(struct ppu_device *ppu, u32 reg_lo, u32 reg_hi)
 }
 
 /**
+ * ppu_device_check_lost() - a register read returned all ones: is the PPU gone?
+ * @ppu: the device
+ * @reg: the register that read all ones
+ *
+ * Some registers may hold all ones; ID never does.  If ID reads all ones
+ * too, the PPU is marked lost and the lost worker is queued.  Any context
+ * (the interrupt handler reads registers too).
+ */
+void ppu_device_check_lost(struct ppu_device *ppu, u32 reg)
+{
+	if (reg != PPU_REG_ID && readl(ppu->regs + PPU_REG_ID) != U32_MAX)
+		return;
+	if (test_and_set_bit(PPU_FLAG_LOST, &ppu->flags))
+		return;
+	dev_err(&ppu->pdev->dev,
+		"the PPU stopped answering (register %#x and ID read all ones): device lost\n",
+		reg);
+	schedule_work(&ppu->lost_work);
+}
+
+/*
+ * The PPU is lost: unplug the DRM device (new ioctls fail with -ENODEV,
+ * hardware access stops) and wake every waiter, which sees ppu_lost().
+ * From a worker, because the reader that noticed may be inside
+ * drm_dev_enter(), which drm_dev_unplug() waits for.
+ */
+static void ppu_device_lost_work(struct work_struct *work)
+{
+	struct ppu_device *ppu = container_of(work, struct ppu_device, lost_work);
+
+	if (!test_bit(PPU_FLAG_REMOVING, &ppu->flags) && ppu->drm.registered &&
+	    !drm_dev_is_unplugged(&ppu->drm))
+		drm_dev_unplug(&ppu->drm);
+	wake_up_all(&ppu->event_wq);
+	ppu_sem_fence_kick(ppu);
+}
+
+/* drmm action: nothing of the lost worker outlives the device. */
+static void ppu_device_lost_release(struct drm_device *drm, void *data)
+{
+	struct ppu_device *ppu = data;
+
+	cancel_work_sync(&ppu->lost_work);
+}
+
+/**
+ * ppu_device_early_init() - state needed before the first register access
+ * @ppu: the device
+ *
+ * Return: 0 or a negative error code.
+ */
+int ppu_device_early_init(struct ppu_device *ppu)
+{
+	INIT_WORK(&ppu->lost_work, ppu_device_lost_work);
+	init_waitqueue_head(&ppu->event_wq);
+	INIT_LIST_HEAD(&ppu->fences);
+	return drmm_add_action_or_reset(&ppu->drm, ppu_device_lost_release, ppu);
+}
+
+/**
  * ppu_device_read_cycles() - read the PPU cycle counter
  * @ppu: the device
  * @cycles: out, the counter
@@ -61,7 +123,7 @@ int ppu_device_read_cycles(struct ppu_device *ppu, u64 *cycles)
 		return -ENODEV;
 	*cycles = ppu_read64(ppu, PPU_REG_CYCLE_LO, PPU_REG_CYCLE_HI);
 	drm_dev_exit(idx);
-	return 0;
+	return ppu_lost(ppu) ? -ENODEV : 0;
 }
 
 static int ppu_device_check_id(struct ppu_device *ppu)

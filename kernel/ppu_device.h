@@ -107,6 +107,19 @@ struct ppu_irq_stats {
 	u64 ns_tokens;
 	/** @ns_held: non-stall interrupts are off until the throttle work runs. */
 	bool ns_held;
+	/**
+	 * @recovered: pending interrupts found by the poll (ppu_irq.c) that no
+	 * message had announced: lost interrupts.
+	 */
+	atomic64_t recovered;
+};
+
+/* Bits of &ppu_device.flags. */
+enum ppu_device_flag {
+	/* The device stopped answering (all ones): never touch it again. */
+	PPU_FLAG_LOST,
+	/* remove() has begun: the lost worker leaves the unplug to it. */
+	PPU_FLAG_REMOVING,
 };
 
 /* Faults kept for debugfs, the most recent ones. */
@@ -171,6 +184,12 @@ struct ppu_fault_rec {
  * @wd_work: the channel watchdog (ppu_watchdog.c)
  * @wd_copy_beats: PERF COPY_BEATS (low word) at its last check, under @chan_lock
  * @reset_stats: engine resets (ppu_reset.c), under @chan_lock
+ * @flags: PPU_FLAG_* bits
+ * @lost_work: unplugs the DRM device once the PPU is found lost
+ * @irq_lock: serialises the interrupt handler with its poll
+ * @irq_poll_work: looks for interrupts that never arrived, while watched
+ * @irq_watchers: waiters that want @irq_poll_work to run
+ * @irq_poll_seen: INTR_STATUS was pending at the poll before
  */
 struct ppu_device {
 	struct drm_device drm;
@@ -213,6 +232,13 @@ struct ppu_device {
 	struct delayed_work wd_work;
 	u32 wd_copy_beats;
 	struct ppu_reset_stats reset_stats;
+
+	unsigned long flags;
+	struct work_struct lost_work;
+	spinlock_t irq_lock;
+	struct delayed_work irq_poll_work;
+	atomic_t irq_watchers;
+	bool irq_poll_seen;
 };
 
 static inline struct ppu_device *to_ppu(struct drm_device *drm)
@@ -220,18 +246,49 @@ static inline struct ppu_device *to_ppu(struct drm_device *drm)
 	return container_of(drm, struct ppu_device, drm);
 }
 
+/**
+ * ppu_lost() - whether the PPU has stopped answering
+ * @ppu: the device
+ *
+ * Set once a read returned all ones and the ID register did too (a
+ * surprise removal, a PCIe link loss).  From then on register reads return
+ * all ones and writes are dropped without touching the bus, waits fail
+ * with -ENODEV, and the DRM device is unplugged (asynchronously).
+ */
+static inline bool ppu_lost(const struct ppu_device *ppu)
+{
+	return test_bit(PPU_FLAG_LOST, &ppu->flags);
+}
+
+void ppu_device_check_lost(struct ppu_device *ppu, u32 reg);
+
+/*
+ * Register accessors.  All ones is what a read of a vanished device
+ * returns: such a read is checked against the ID register, which can never
+ * read all ones on a live PPU.
+ */
 static inline u32 ppu_read(struct ppu_device *ppu, u32 reg)
 {
-	return readl(ppu->regs + reg);
+	u32 v;
+
+	if (unlikely(ppu_lost(ppu)))
+		return U32_MAX;
+	v = readl(ppu->regs + reg);
+	if (unlikely(v == U32_MAX))
+		ppu_device_check_lost(ppu, reg);
+	return v;
 }
 
 static inline void ppu_write(struct ppu_device *ppu, u32 reg, u32 val)
 {
+	if (unlikely(ppu_lost(ppu)))
+		return;
 	writel(val, ppu->regs + reg);
 }
 
 u64 ppu_read64(struct ppu_device *ppu, u32 reg_lo, u32 reg_hi);
 
+int ppu_device_early_init(struct ppu_device *ppu);
 int ppu_device_init(struct ppu_device *ppu);
 void ppu_device_stop(struct ppu_device *ppu);
 int ppu_device_read_cycles(struct ppu_device *ppu, u64 *cycles);

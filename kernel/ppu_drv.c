@@ -234,12 +234,25 @@ static int ppu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ppu_chan_init(ppu);
 	mutex_init(&ppu->dbg_lock);
 	mutex_init(&ppu->inv_lock);
+	ret = ppu_device_early_init(ppu);
+	if (ret)
+		return ret;
+	ret = ppu_irq_early_init(ppu);
+	if (ret)
+		return ret;
 
 	ret = pcim_enable_device(pdev);
 	if (ret) {
 		dev_err(&pdev->dev, "cannot enable the PCI device: %d\n", ret);
 		return ret;
 	}
+	/*
+	 * Start from a reset function if it has a reset (FLR): after a
+	 * surprise removal or a wedged engine a rebind then gets a fresh PPU.
+	 */
+	ret = pci_reset_function_locked(pdev);
+	if (ret && ret != -ENOTTY)
+		dev_warn(&pdev->dev, "function reset failed: %d\n", ret);
 	/* The PPU reads its channel table and writes MSIs: bus mastering. */
 	pci_set_master(pdev);
 
@@ -266,6 +279,8 @@ static int ppu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (prio_sched && PPU_FGET(PPU_CAP_FEATURES_PRIO_SCHED, ppu->caps.features))
 		ppu_write(ppu, PPU_REG_SCHED_CTRL, PPU_FSET(PPU_SCHED_CTRL_PRIO_MODE, 1));
 
+	if (ppu_lost(ppu))
+		return -ENODEV;
 	ret = drm_dev_register(&ppu->drm, 0);
 	if (ret) {
 		dev_err(&pdev->dev, "cannot register the DRM device: %d\n", ret);
@@ -278,8 +293,12 @@ static void ppu_pci_remove(struct pci_dev *pdev)
 {
 	struct ppu_device *ppu = pci_get_drvdata(pdev);
 
+	/* A lost device may have been unplugged already: not twice. */
+	set_bit(PPU_FLAG_REMOVING, &ppu->flags);
+	cancel_work_sync(&ppu->lost_work);
 	/* From here on drm_dev_enter() fails: no new hardware access. */
-	drm_dev_unplug(&ppu->drm);
+	if (!drm_dev_is_unplugged(&ppu->drm))
+		drm_dev_unplug(&ppu->drm);
 	/* Waiters see the unplug; devres then quiesces and frees the rest. */
 	wake_up_all(&ppu->event_wq);
 }

@@ -13,6 +13,15 @@
  * acknowledges registers, counts events, marks faulted channels dead and
  * wakes waiters; reading why a channel faulted is left to the fault worker
  * (ppu_fault.c).
+ *
+ * Lost interrupts.  A message that never arrives (a device or platform
+ * fault) would strand every waiter, and since the level then stays high no
+ * later event sends another one.  While someone waits (ppu_irq_watch_get():
+ * SEM_WAIT, semaphore fences, the local-memory clear) a poll reads
+ * INTR_STATUS every PPU_IRQ_POLL_MS; pending bits seen at two polls in a
+ * row were not announced, and the poll runs the handler itself (counted
+ * in debugfs "interrupts" as recovered).  The same read notices a vanished
+ * device (all ones, see ppu_lost()).
  */
 #include <linux/bitops.h>
 #include <linux/interrupt.h>
@@ -24,6 +33,7 @@
 #include <linux/workqueue.h>
 
 #include <drm/drm_drv.h>
+#include <drm/drm_managed.h>
 
 #include "ppu_device.h"
 #include "ppu_irq.h"
@@ -50,6 +60,8 @@ static unsigned int irq_nonstall_max_rate = 500;
 module_param(irq_nonstall_max_rate, uint, 0644);
 MODULE_PARM_DESC(irq_nonstall_max_rate,
 		 "non-stall interrupts taken per second at most, the rest batched (0: no cap)");
+/* Period of the lost-interrupt poll while someone waits. */
+#define PPU_IRQ_POLL_MS		20
 
 static DEFINE_RATELIMIT_STATE(ppu_irq_storm_rs, 60 * HZ, 1);
 
@@ -93,9 +105,9 @@ static void ppu_irq_count(atomic64_t *counters, unsigned long bits)
 		atomic64_inc(&counters[chid]);
 }
 
-static irqreturn_t ppu_irq_handler(int irq, void *arg)
+/* Reads and acknowledges everything pending; called with irq_lock held. */
+static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 {
-	struct ppu_device *ppu = arg;
 	struct ppu_irq_stats *stats = &ppu->irq_stats;
 	unsigned int loops, rate = READ_ONCE(irq_nonstall_max_rate);
 	unsigned long delay;
@@ -167,6 +179,86 @@ static irqreturn_t ppu_irq_handler(int irq, void *arg)
 	return IRQ_HANDLED;
 }
 
+static irqreturn_t ppu_irq_handler(int irq, void *arg)
+{
+	struct ppu_device *ppu = arg;
+	irqreturn_t ret;
+
+	spin_lock(&ppu->irq_lock);
+	ret = ppu_irq_service(ppu);
+	spin_unlock(&ppu->irq_lock);
+	return ret;
+}
+
+static void ppu_irq_poll(struct work_struct *work)
+{
+	struct ppu_device *ppu = container_of(to_delayed_work(work), struct ppu_device,
+					      irq_poll_work);
+	unsigned long flags;
+	irqreturn_t ret;
+	u32 status;
+	int idx;
+
+	if (!atomic_read(&ppu->irq_watchers) || !drm_dev_enter(&ppu->drm, &idx))
+		return;
+	status = ppu_read(ppu, PPU_REG_INTR_STATUS);
+	if (ppu_lost(ppu)) {
+		drm_dev_exit(idx);
+		return;
+	}
+	/* (non-stall events held by the rate cap are not lost) */
+	if (READ_ONCE(ppu->irq_stats.ns_held))
+		status &= ~PPU_FSET(PPU_INTR_NONSTALL, 1);
+	if (!(status & ppu->intr_mask)) {
+		ppu->irq_poll_seen = false;
+	} else if (!ppu->irq_poll_seen) {
+		/* maybe a message on its way: look again next time */
+		ppu->irq_poll_seen = true;
+	} else {
+		ppu->irq_poll_seen = false;
+		spin_lock_irqsave(&ppu->irq_lock, flags);
+		ret = ppu_irq_service(ppu);
+		spin_unlock_irqrestore(&ppu->irq_lock, flags);
+		if (ret == IRQ_HANDLED) {
+			atomic64_inc(&ppu->irq_stats.recovered);
+			dev_warn_ratelimited(&ppu->pdev->dev,
+					     "interrupt lost: pending work found by polling\n");
+		}
+	}
+	drm_dev_exit(idx);
+	schedule_delayed_work(&ppu->irq_poll_work, msecs_to_jiffies(PPU_IRQ_POLL_MS));
+}
+
+/**
+ * ppu_irq_watch_get() - poll for lost interrupts while the caller waits
+ * @ppu: the device
+ *
+ * Pair with ppu_irq_watch_put().
+ */
+void ppu_irq_watch_get(struct ppu_device *ppu)
+{
+	if (atomic_inc_return(&ppu->irq_watchers) == 1 && !drm_dev_is_unplugged(&ppu->drm))
+		mod_delayed_work(system_wq, &ppu->irq_poll_work,
+				 msecs_to_jiffies(PPU_IRQ_POLL_MS));
+}
+
+/**
+ * ppu_irq_watch_put() - the end of a ppu_irq_watch_get() wait
+ * @ppu: the device
+ */
+void ppu_irq_watch_put(struct ppu_device *ppu)
+{
+	atomic_dec(&ppu->irq_watchers);
+}
+
+/* drmm action: the poll may be queued by a waiter after remove. */
+static void ppu_irq_poll_release(struct drm_device *drm, void *data)
+{
+	struct ppu_device *ppu = data;
+
+	cancel_delayed_work_sync(&ppu->irq_poll_work);
+}
+
 /* The storm's hold is over: non-stall interrupts again (pending ones come at once). */
 static void ppu_irq_unthrottle(struct work_struct *work)
 {
@@ -193,6 +285,19 @@ static void ppu_irq_fini(void *data)
 }
 
 /**
+ * ppu_irq_early_init() - interrupt state used before the vector exists
+ * @ppu: the device
+ *
+ * Return: 0 or a negative error code.
+ */
+int ppu_irq_early_init(struct ppu_device *ppu)
+{
+	spin_lock_init(&ppu->irq_lock);
+	INIT_DELAYED_WORK(&ppu->irq_poll_work, ppu_irq_poll);
+	return drmm_add_action_or_reset(&ppu->drm, ppu_irq_poll_release, ppu);
+}
+
+/**
  * ppu_irq_init() - allocate the vector, install the handler, enable
  * @ppu: the device, after ppu_device_init()
  *
@@ -208,7 +313,6 @@ int ppu_irq_init(struct ppu_device *ppu)
 	unsigned long flags = 0;
 	int ret;
 
-	init_waitqueue_head(&ppu->event_wq);
 	INIT_DELAYED_WORK(&ppu->irq_throttle_work, ppu_irq_unthrottle);
 	ppu->intr_mask = PPU_FSET(PPU_INTR_FAULT, 1) | PPU_FSET(PPU_INTR_NONSTALL, 1);
 

@@ -31,6 +31,7 @@
 
 #include "ppu_chan.h"
 #include "ppu_device.h"
+#include "ppu_irq.h"
 #include "ppu_kchan.h"
 #include "ppu_vm.h"
 
@@ -207,7 +208,7 @@ static bool ppu_kchan_done(struct ppu_kchan *k, u32 seq, u32 gen, int *err)
 		return true;
 	}
 	*err = ppu_chan_check(k->ppu, ppu_chan_id(k->chan), gen);
-	if (!*err && drm_dev_is_unplugged(&k->ppu->drm))
+	if (!*err && (ppu_lost(k->ppu) || drm_dev_is_unplugged(&k->ppu->drm)))
 		*err = -ENODEV;
 	return *err != 0;
 }
@@ -286,13 +287,14 @@ static int ppu_kchan_clear_piece(struct ppu_device *ppu, u64 pa, u64 size)
 	 * owner is cleared after this clear has finished, never before.
 	 */
 	deadline = jiffies + msecs_to_jiffies(PPU_KCHAN_TIMEOUT_MS(size));
+	ppu_irq_watch_get(ppu);
 	for (;;) {
 		left = wait_event_killable_timeout(ppu->event_wq,
 						   ppu_kchan_done(k, k->seq, gen, &err),
 						   msecs_to_jiffies(PPU_KCHAN_POLL_MS));
 		if (left < 0) {
 			ret = -EINTR;
-			goto out;
+			break;
 		}
 		if (left) {
 			ret = err;
@@ -303,6 +305,9 @@ static int ppu_kchan_clear_piece(struct ppu_device *ppu, u64 pa, u64 size)
 			break;
 		}
 	}
+	ppu_irq_watch_put(ppu);
+	if (ret == -EINTR)
+		goto out;
 	if (ret && ret != -ENODEV) {
 		drm_err(&ppu->drm, "clearing local memory %#llx+%#llx failed: %d\n", pa,
 			size, ret);

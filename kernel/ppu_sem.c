@@ -15,6 +15,11 @@
  * channel faults (an interrupt) or is destroyed (the channel code wakes the
  * queue).
  *
+ * An interrupt may be lost: a wait also re-reads the value every
+ * PPU_SEM_RECHECK_MS, and keeps the lost-interrupt poll of ppu_irq.c
+ * running (channel faults are only learnt from the interrupt handler).
+ * A lost device (ppu_lost()) fails every wait with -ENODEV.
+ *
  * DRM_IOCTL_PPU_SEM_FENCE turns the same condition into a dma_fence in a
  * syncobj, checked by a work item after interrupts and by polling while
  * any is pending, with a bound on how long it may stay unsignalled.
@@ -41,9 +46,13 @@
 
 #include "ppu_chan.h"
 #include "ppu_device.h"
+#include "ppu_irq.h"
 #include "ppu_quota.h"
 #include "ppu_sem.h"
 #include "ppu_vm.h"
+
+/* Longest sleep of a SEM_WAIT between two reads of the value. */
+#define PPU_SEM_RECHECK_MS	50
 
 /* The value is dword 0 of a semaphore; the release timestamp is at 8. */
 static_assert(DRM_PPU_SEM_BYTES == 16);
@@ -297,10 +306,10 @@ static int ppu_sem_wait_state(struct ppu_device *ppu, struct ppu_sem_pool *pool,
 				   (size_t)args->index * DRM_PPU_SEM_BYTES));
 	if (ppu_sem_satisfied(value, args->value, args->cond))
 		return 0;
+	if (ppu_lost(ppu) || drm_dev_is_unplugged(&ppu->drm))
+		return -ENODEV;
 	if ((args->flags & DRM_PPU_SEM_WAIT_CHAN) && ppu_chan_check(ppu, args->chid, gen))
 		return -EIO;
-	if (drm_dev_is_unplugged(&ppu->drm))
-		return -ENODEV;
 	return 1;
 }
 
@@ -357,6 +366,7 @@ int ppu_ioctl_sem_wait(struct drm_device *drm, void *data, struct drm_file *file
 		goto out;
 	}
 
+	ppu_irq_watch_get(ppu);
 	for (;;) {
 		s64 now = ktime_get_ns();
 		/* (compared first: the difference overflows for very negative deadlines) */
@@ -370,7 +380,8 @@ int ppu_ioctl_sem_wait(struct drm_device *drm, void *data, struct drm_file *file
 			ret = -ETIME;
 			break;
 		}
-		jiffies_left = nsecs_to_jiffies(left) + 1;
+		jiffies_left = min_t(long, nsecs_to_jiffies(left) + 1,
+				     msecs_to_jiffies(PPU_SEM_RECHECK_MS));
 		ret = wait_event_interruptible_timeout(ppu->event_wq,
 						       ppu_sem_wait_state(ppu, pool, args,
 									  gen) <= 0,
@@ -378,6 +389,7 @@ int ppu_ioctl_sem_wait(struct drm_device *drm, void *data, struct drm_file *file
 		if (ret < 0)
 			break;	/* -ERESTARTSYS: the absolute deadline survives */
 	}
+	ppu_irq_watch_put(ppu);
 out:
 	ppu_sem_pool_put(pool);
 	return ret;
@@ -462,6 +474,7 @@ static void ppu_sem_fence_work(struct work_struct *work)
 
 	list_for_each_entry_safe(f, next, &done, link) {
 		list_del(&f->link);
+		ppu_irq_watch_put(ppu);
 		ppu_sem_pool_put(f->pool);
 		ppu_quota_fence_end(f->client);
 		ppu_client_put(f->client);
@@ -574,6 +587,7 @@ int ppu_ioctl_sem_fence(struct drm_device *drm, void *data, struct drm_file *fil
 	dma_fence_init(&f->base, &ppu_sem_fence_ops, &f->lock, dma_fence_context_alloc(1), 1);
 	/* One reference for the list, one for the syncobj below. */
 	dma_fence_get(&f->base);
+	ppu_irq_watch_get(ppu);
 	mutex_lock(&ppu->fence_lock);
 	list_add_tail(&f->link, &ppu->fences);
 	mutex_unlock(&ppu->fence_lock);

@@ -37,7 +37,7 @@ static void ppu_watchdog_work(struct work_struct *work)
 	unsigned int ms = READ_ONCE(watchdog_ms);
 	int idx;
 
-	if (ms && drm_dev_enter(&ppu->drm, &idx)) {
+	if (ms && !ppu_lost(ppu) && drm_dev_enter(&ppu->drm, &idx)) {
 		ppu_chan_watchdog(ppu, ms);
 		drm_dev_exit(idx);
 	}

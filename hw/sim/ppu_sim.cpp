@@ -145,6 +145,8 @@ struct ppu_sim {
 	uint64_t mem_bytes[2];
 	ppu_sim_xlate_fn xlate;
 	void *xlate_ctx;
+	ppu_sim_mem_err_fn mem_err;
+	void *mem_err_ctx;
 
 	mem_chan rd, wr;
 
@@ -238,8 +240,11 @@ inline void ring_push(rsp_ring *r, uint64_t due, uint64_t data, uint8_t tag,
 }
 
 /* Host pointer for one beat of the RTL's traffic, NULL = bus error. */
-inline uint8_t *beat_ptr(ppu_sim *s, unsigned sys, uint64_t addr)
+inline uint8_t *beat_ptr(ppu_sim *s, unsigned sys, uint64_t addr, int write)
 {
+	if (unlikely(s->mem_err != NULL) &&
+	    s->mem_err(s->mem_err_ctx, (int)sys, write, addr))
+		return NULL;
 	if (sys && s->xlate)
 		return (uint8_t *)s->xlate(s->xlate_ctx, addr, BEAT);
 	if (addr >= s->mem_bytes[sys])
@@ -253,7 +258,7 @@ void accept_read(ppu_sim *s, unsigned sys, uint64_t addr, uint8_t tag)
 	uint8_t *p = NULL;
 
 	if (likely(!(addr & (BEAT - 1))))
-		p = beat_ptr(s, sys, addr);
+		p = beat_ptr(s, sys, addr, 0);
 	else
 		proto_error(s, "mem_rd_addr 0x%" PRIx64 " not beat-aligned",
 			    addr);
@@ -272,7 +277,7 @@ void accept_write(ppu_sim *s, unsigned sys, uint64_t addr, uint8_t tag,
 	uint8_t *p = NULL;
 
 	if (likely(!(addr & (BEAT - 1))))
-		p = beat_ptr(s, sys, addr);
+		p = beat_ptr(s, sys, addr, 1);
 	else
 		proto_error(s, "mem_wr_addr 0x%" PRIx64 " not beat-aligned",
 			    addr);
@@ -629,6 +634,8 @@ struct ppu_sim *ppu_sim_create(const struct ppu_sim_config *cfg)
 	s->cfg.trace_path = NULL;
 	s->xlate = cfg->sys_xlate;
 	s->xlate_ctx = cfg->sys_xlate_ctx;
+	s->mem_err = cfg->mem_err;
+	s->mem_err_ctx = cfg->mem_err_ctx;
 	s->mem_bytes[0] = cfg->local_mem_bytes;
 	s->mem_bytes[1] = s->xlate ? 0 : cfg->sys_mem_bytes;
 	for (int ap = 0; ap < 2; ap++) {

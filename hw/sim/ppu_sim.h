@@ -61,6 +61,16 @@ enum ppu_sim_aperture {
  */
 typedef void *(*ppu_sim_xlate_fn)(void *ctx, uint64_t pa, uint64_t len);
 
+/*
+ * Error injection (co-simulation): called for every beat the RTL's memory
+ * port accepts, before it takes effect; nonzero makes that beat a bus
+ * error (err = 1, no data, no effect), as for an address beyond the
+ * backing store.  @sys: aperture, @write: 1 for a write beat.  Not called
+ * for ppu_sim_mem_read/write.
+ */
+typedef int (*ppu_sim_mem_err_fn)(void *ctx, int sys, int write,
+				  uint64_t addr);
+
 struct ppu_sim_config {
 	/*
 	 * Backing store sizes; addresses at or beyond them are bus errors.
@@ -72,6 +82,9 @@ struct ppu_sim_config {
 	uint64_t sys_mem_bytes;
 	ppu_sim_xlate_fn sys_xlate;
 	void *sys_xlate_ctx;
+	/* NULL: no injected errors. */
+	ppu_sim_mem_err_fn mem_err;
+	void *mem_err_ctx;
 
 	/*
 	 * Cycles from acceptance to response (0 is taken as 1, the minimum: a

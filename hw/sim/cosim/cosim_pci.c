@@ -12,6 +12,7 @@
 #include "ppu/ppu_hw.h"
 
 #include "cosim_pci.h"
+#include "ppu_inject.h"
 
 _Static_assert((PPU_BAR0_SIZE & (PPU_BAR0_SIZE - 1)) == 0 &&
 	       PPU_BAR0_SIZE >= 4096, "BAR0 size must be a power of two");
@@ -46,8 +47,14 @@ void cosim_pci_reset(struct cosim_pci *p)
 	c[PCI_CFG_INT_PIN] = 1;		/* INTA# */
 
 	c[COSIM_MSI_CAP] = PCI_CAP_ID_MSI;
-	c[COSIM_MSI_CAP + 1] = 0;	/* end of the list */
+	c[COSIM_MSI_CAP + 1] = COSIM_AF_CAP;
 	put16(c, COSIM_MSI_CTRL, PCI_MSI_CTRL_64BIT);	/* MMC = 0: 1 vector */
+
+	c[COSIM_AF_CAP] = PCI_CAP_ID_AF;
+	c[COSIM_AF_CAP + 1] = 0;	/* end of the list */
+	c[COSIM_AF_LEN] = 6;
+	c[COSIM_AF_CAPS] = PCI_AF_CAPS_TP | PCI_AF_CAPS_FLR;
+	/* control reads 0 (FLR self-clears), status TP 0: nothing pending */
 	p->intx_level = false;
 }
 
@@ -57,6 +64,7 @@ void cosim_pci_init(struct cosim_pci *p)
 
 	memset(p, 0, sizeof(*p));
 	p->bar0_size = PPU_BAR0_SIZE;
+	p->bar2_size = PPU_INJECT_BAR_SIZE;
 
 	put16(w, PCI_CFG_COMMAND, PCI_CMD_MEMORY | PCI_CMD_MASTER |
 	      PCI_CMD_PARITY | PCI_CMD_SERR | PCI_CMD_INTX_DISABLE);
@@ -66,6 +74,7 @@ void cosim_pci_init(struct cosim_pci *p)
 	w[PCI_CFG_LATENCY] = 0xff;
 	/* 32-bit memory BAR, not prefetchable: type bits 3:0 read 0. */
 	put32(w, PCI_CFG_BAR0, ~(PPU_BAR0_SIZE - 1u));
+	put32(w, PCI_CFG_BAR2, ~(PPU_INJECT_BAR_SIZE - 1u));
 	w[PCI_CFG_INT_LINE] = 0xff;
 
 	put16(w, COSIM_MSI_CTRL, PCI_MSI_CTRL_ENABLE | PCI_MSI_CTRL_MME);

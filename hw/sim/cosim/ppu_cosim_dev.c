@@ -9,6 +9,8 @@
  *                      the reply goes back when the model answers
  *   guest RAM (memfd from SYNC_SYSMEM) <--DMA-- model's system aperture
  *   model irq --> qtest socket "writel <MSI address> <MSI data>"
+ *   BAR2:         error injection control (ppu_inject.h), co-simulation
+ *                 only: memory bus errors, dropped interrupts, link loss
  *
  * Single-threaded on purpose: the model is clocked only from the main loop
  * and from inside a register access, and guest RAM is remapped only while
@@ -53,6 +55,7 @@
 #include "cosim_pci.h"
 #include "cosim_qtest.h"
 #include "mpqemu.h"
+#include "ppu_inject.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -90,6 +93,27 @@ struct cosim_stats {
 	uint64_t intx;
 	uint64_t dma_blocked;		/* beats refused: bus master off */
 	uint64_t dma_unmapped;		/* beats outside guest RAM */
+	uint64_t dma_link_down;		/* beats refused: link down */
+};
+
+/* One memory error window of BAR2 (ppu_inject.h). */
+struct inject_window {
+	uint32_t ctrl;
+	uint64_t base, size;
+	uint32_t hits;
+};
+
+/* What BAR2 injects. */
+struct inject {
+	uint32_t link;			/* PPU_INJECT_LINK_* */
+	uint32_t resets;
+	uint32_t irq_drop;		/* messages still to drop */
+	uint64_t irq_drop_until_ns;	/* drop everything until then */
+	uint32_t irq_dropped, irq_sent;
+	uint32_t mem_errors;
+	uint64_t find, found;
+	uint32_t nwin_on;		/* enabled windows */
+	struct inject_window win[PPU_INJECT_MEM_WINDOWS];
 };
 
 struct cosim {
@@ -119,6 +143,7 @@ struct cosim {
 	unsigned int warned_master, warned_access, warned_unmapped;
 	unsigned int warned_line;
 	struct cosim_stats st;
+	struct inject inj;
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -224,6 +249,11 @@ static void *sys_xlate(void *ctx, uint64_t pa, uint64_t len)
 	struct cosim *c = ctx;
 	const struct sysmem_region *r = &c->mem[c->last_hit];
 
+	/* No link, no DMA: the request never reaches the host. */
+	if (unlikely(c->inj.link != PPU_INJECT_LINK_UP)) {
+		c->st.dma_link_down++;
+		return NULL;
+	}
 	/* A function with bus mastering off must not issue requests. */
 	if (unlikely(!cosim_pci_master(&c->pci))) {
 		c->st.dma_blocked++;
@@ -250,6 +280,50 @@ static void *sys_xlate(void *ctx, uint64_t pa, uint64_t len)
 	return NULL;
 }
 
+/* ---- error injection (BAR2) ------------------------------------------- */
+
+/* The model's memory port asks: does this beat fail? */
+static int inject_mem_err(void *ctx, int sys, int write, uint64_t addr)
+{
+	struct cosim *c = ctx;
+	uint32_t want = PPU_INJECT_MEM_CTRL_ENABLE |
+			(write ? PPU_INJECT_MEM_CTRL_WRITE :
+				 PPU_INJECT_MEM_CTRL_READ);
+
+	if (likely(!c->inj.nwin_on))
+		return 0;
+	for (unsigned int i = 0; i < PPU_INJECT_MEM_WINDOWS; i++) {
+		struct inject_window *w = &c->inj.win[i];
+
+		if ((w->ctrl & want) != want ||
+		    !(w->ctrl & PPU_INJECT_MEM_CTRL_SYS) != !sys ||
+		    addr - w->base >= w->size)
+			continue;
+		w->hits++;
+		c->inj.mem_errors++;
+		logv(c, 2, "injected %s bus error: %s 0x%" PRIx64 " (window %u)",
+		     w->ctrl & PPU_INJECT_MEM_CTRL_SLVERR ? "SLVERR" : "DECERR",
+		     write ? "write" : "read", addr, i);
+		return 1;
+	}
+	return 0;
+}
+
+/* Whether an interrupt message about to be sent is dropped (and count it). */
+static bool inject_irq_drop(struct cosim *c)
+{
+	if (c->inj.irq_drop) {
+		c->inj.irq_drop--;
+	} else if (!c->inj.irq_drop_until_ns ||
+		   now_ns() >= c->inj.irq_drop_until_ns) {
+		c->inj.irq_drop_until_ns = 0;
+		return false;
+	}
+	c->inj.irq_dropped++;
+	logv(c, 1, "interrupt dropped (injected)");
+	return true;
+}
+
 /* ---- interrupts --------------------------------------------------------- */
 
 static void intx_set(struct cosim *c, bool on)
@@ -258,6 +332,11 @@ static void intx_set(struct cosim *c, bool on)
 
 	if (!c->ioapic || on == c->intx_asserted)
 		return;
+	/* The edge of a dropped INTx is eaten: the pin stays low. */
+	if (on && (c->inj.link != PPU_INJECT_LINK_UP || inject_irq_drop(c))) {
+		c->intx_asserted = true;
+		return;
+	}
 	if (on) {
 		gsi = c->pci.cfg[PCI_CFG_INT_LINE];
 		/* qtest aborts QEMU on a pin the IOAPIC does not have. */
@@ -310,6 +389,11 @@ static void irq_deliver(struct cosim *c)
 	/* MSI is a memory write: held while bus mastering is off. */
 	if (!cosim_pci_master(&c->pci))
 		return;
+	/* Lost on the way: no link, or an injected drop. */
+	if (c->inj.link != PPU_INJECT_LINK_UP || inject_irq_drop(c)) {
+		c->msi_pending = false;
+		return;
+	}
 	if (cosim_qtest_connect(&c->qt) < 0)
 		return;
 	/* Read at each send: Linux rewrites them on affinity changes. */
@@ -319,6 +403,7 @@ static void irq_deliver(struct cosim *c)
 			    data) == 0) {
 		c->msi_pending = false;
 		c->st.msi++;
+		c->inj.irq_sent++;
 		logv(c, 2, "MSI -> 0x%" PRIx64 " data 0x%x", addr, data);
 	}
 }
@@ -424,6 +509,203 @@ static void reg_write(struct cosim *c, uint32_t off, uint32_t v)
 }
 
 /*
+ * Resets the model and its interrupt state (config space is the caller's
+ * business): power-on reset, function-level reset, a device coming back
+ * after a link loss.
+ */
+static void model_reset(struct cosim *c, const char *why)
+{
+	logv(c, 1, "model reset (%s)", why);
+	c->inj.resets++;
+	ppu_sim_reset(c->sim);
+	c->msi_pending = false;
+	c->rearm = false;
+	c->irq_level = false;
+	irq_update(c, false);	/* deasserts INTx if it was up */
+}
+
+static uint32_t inject_read(struct cosim *c, uint32_t off)
+{
+	struct inject *in = &c->inj;
+	uint64_t now;
+
+	if (off >= PPU_INJECT_MEM_BASE &&
+	    off < PPU_INJECT_MEM(PPU_INJECT_MEM_WINDOWS, 0)) {
+		const struct inject_window *w =
+			&in->win[(off - PPU_INJECT_MEM_BASE) /
+				 PPU_INJECT_MEM_STRIDE];
+
+		switch ((off - PPU_INJECT_MEM_BASE) % PPU_INJECT_MEM_STRIDE) {
+		case PPU_INJECT_MEM_CTRL:
+			return w->ctrl;
+		case PPU_INJECT_MEM_BASE_LO:
+			return (uint32_t)w->base;
+		case PPU_INJECT_MEM_BASE_HI:
+			return (uint32_t)(w->base >> 32);
+		case PPU_INJECT_MEM_SIZE_LO:
+			return (uint32_t)w->size;
+		case PPU_INJECT_MEM_SIZE_HI:
+			return (uint32_t)(w->size >> 32);
+		case PPU_INJECT_MEM_HITS:
+			return w->hits;
+		}
+		return 0;
+	}
+	switch (off) {
+	case PPU_INJECT_MAGIC:
+		return PPU_INJECT_MAGIC_VALUE;
+	case PPU_INJECT_VERSION:
+		return PPU_INJECT_VERSION_VALUE;
+	case PPU_INJECT_LINK:
+		return in->link;
+	case PPU_INJECT_RESETS:
+		return in->resets;
+	case PPU_INJECT_IRQ_DROP:
+		return in->irq_drop;
+	case PPU_INJECT_IRQ_DROP_MS:
+		now = now_ns();
+		return in->irq_drop_until_ns > now ?
+		       (uint32_t)((in->irq_drop_until_ns - now + 999999) /
+				  1000000) : 0;
+	case PPU_INJECT_IRQ_DROPPED:
+		return in->irq_dropped;
+	case PPU_INJECT_IRQ_SENT:
+		return in->irq_sent;
+	case PPU_INJECT_MEM_ERRORS:
+		return in->mem_errors;
+	case PPU_INJECT_FIND_LO:
+		return (uint32_t)in->find;
+	case PPU_INJECT_FIND_HI:
+		return (uint32_t)(in->find >> 32);
+	case PPU_INJECT_FOUND_LO:
+		return (uint32_t)in->found;
+	case PPU_INJECT_FOUND_HI:
+		return (uint32_t)(in->found >> 32);
+	}
+	return 0;
+}
+
+/* The first guest RAM page that starts with in->find (all ones: none). */
+static void inject_find(struct cosim *c)
+{
+	c->inj.found = ~(uint64_t)0;
+	for (unsigned int i = 0; i < c->nmem; i++) {
+		const struct sysmem_region *r = &c->mem[i];
+		uint64_t skip = (4096 - (r->gpa & 4095)) & 4095;
+
+		for (uint64_t o = skip; o + 8 <= r->size; o += 4096) {
+			uint64_t v;
+
+			memcpy(&v, r->host + o, sizeof(v));
+			if (v == c->inj.find) {
+				c->inj.found = r->gpa + o;
+				return;
+			}
+		}
+	}
+}
+
+static void inject_set_link(struct cosim *c, uint32_t link)
+{
+	uint32_t old = c->inj.link;
+
+	if (link > PPU_INJECT_LINK_GONE || link == old)
+		return;
+	c->inj.link = link;
+	fprintf(stderr, PROG ": injected: link %s\n",
+		link == PPU_INJECT_LINK_UP ? "up" :
+		link == PPU_INJECT_LINK_DOWN ? "down" : "gone (device vanished)");
+	if (link == PPU_INJECT_LINK_UP)
+		model_reset(c, "back after a link loss");
+	else
+		c->msi_pending = false;	/* nothing crosses a dead link */
+}
+
+static void inject_write(struct cosim *c, uint32_t off, uint32_t v)
+{
+	struct inject *in = &c->inj;
+
+	if (off >= PPU_INJECT_MEM_BASE &&
+	    off < PPU_INJECT_MEM(PPU_INJECT_MEM_WINDOWS, 0)) {
+		struct inject_window *w =
+			&in->win[(off - PPU_INJECT_MEM_BASE) /
+				 PPU_INJECT_MEM_STRIDE];
+
+		switch ((off - PPU_INJECT_MEM_BASE) % PPU_INJECT_MEM_STRIDE) {
+		case PPU_INJECT_MEM_CTRL:
+			w->ctrl = v & (PPU_INJECT_MEM_CTRL_ENABLE |
+				       PPU_INJECT_MEM_CTRL_SYS |
+				       PPU_INJECT_MEM_CTRL_READ |
+				       PPU_INJECT_MEM_CTRL_WRITE |
+				       PPU_INJECT_MEM_CTRL_SLVERR);
+			break;
+		case PPU_INJECT_MEM_BASE_LO:
+			w->base = (w->base & ~(uint64_t)UINT32_MAX) | v;
+			break;
+		case PPU_INJECT_MEM_BASE_HI:
+			w->base = (w->base & UINT32_MAX) | (uint64_t)v << 32;
+			break;
+		case PPU_INJECT_MEM_SIZE_LO:
+			w->size = (w->size & ~(uint64_t)UINT32_MAX) | v;
+			break;
+		case PPU_INJECT_MEM_SIZE_HI:
+			w->size = (w->size & UINT32_MAX) | (uint64_t)v << 32;
+			break;
+		case PPU_INJECT_MEM_HITS:
+			w->hits = 0;
+			break;
+		}
+		in->nwin_on = 0;
+		for (unsigned int i = 0; i < PPU_INJECT_MEM_WINDOWS; i++)
+			in->nwin_on += (in->win[i].ctrl &
+					PPU_INJECT_MEM_CTRL_ENABLE) &&
+				       in->win[i].size;
+		logv(c, 1, "injected: memory window %u ctrl 0x%x base 0x%"
+		     PRIx64 " size 0x%" PRIx64,
+		     (off - PPU_INJECT_MEM_BASE) / PPU_INJECT_MEM_STRIDE,
+		     w->ctrl, w->base, w->size);
+		return;
+	}
+	switch (off) {
+	case PPU_INJECT_LINK:
+		inject_set_link(c, v);
+		break;
+	case PPU_INJECT_IRQ_DROP:
+		in->irq_drop = v;
+		logv(c, 1, "injected: drop the next %u interrupts", v);
+		break;
+	case PPU_INJECT_IRQ_DROP_MS:
+		in->irq_drop_until_ns = v ? now_ns() + (uint64_t)v * 1000000 :
+				       0;
+		logv(c, 1, "injected: drop interrupts for %u ms", v);
+		break;
+	case PPU_INJECT_FIND_LO:
+		in->find = (in->find & ~(uint64_t)UINT32_MAX) | v;
+		break;
+	case PPU_INJECT_FIND_HI:
+		in->find = (in->find & UINT32_MAX) | (uint64_t)v << 32;
+		inject_find(c);
+		break;
+	}
+}
+
+/* A BAR2 access: dword only, no side effects on the model. */
+static uint64_t inject_access(struct cosim *c, const struct mpq_bar_access *a,
+			      uint64_t off, bool write)
+{
+	if (a->size != 4 || (off & 3)) {
+		c->st.bad_bar++;
+		return 0;
+	}
+	if (write) {
+		inject_write(c, (uint32_t)off, (uint32_t)a->val);
+		irq_deliver(c);
+		return 0;
+	}
+	return inject_read(c, (uint32_t)off);
+}
+
+/*
  * One BAR access, answered when the model answers.  Dword accesses go to
  * the register bus as they are; a qword is two dwords, low first; a byte
  * or word read is cut from its dword (reads have no side effects); byte
@@ -437,7 +719,16 @@ static uint64_t bar_access(struct cosim *c, const struct mpq_bar_access *a,
 	uint64_t t0 = now_ns(), cyc0 = ppu_sim_cycles(c->sim);
 	uint64_t v = 0;
 	unsigned int sz = a->size;
+	uint64_t base2 = cosim_pci_bar2(&c->pci);
 
+	if (a->memory && base2 && a->addr - base2 < c->pci.bar2_size)
+		return inject_access(c, a, a->addr - base2, write);
+	/* Link lost: reads complete with all ones, writes go nowhere. */
+	if (unlikely(c->inj.link != PPU_INJECT_LINK_UP)) {
+		if (write || sz >= 8)
+			return write ? 0 : ~(uint64_t)0;
+		return ((uint64_t)1 << (8 * sz)) - 1;
+	}
 	if (!a->memory || !base || a->addr < base ||
 	    off >= c->pci.bar0_size || sz > c->pci.bar0_size - off ||
 	    (sz != 1 && sz != 2 && sz != 4 && sz != 8) || (off & (sz - 1)) ||
@@ -480,16 +771,13 @@ static uint64_t bar_access(struct cosim *c, const struct mpq_bar_access *a,
 	return v;
 }
 
-static void device_reset(struct cosim *c)
+/* DEVICE_RESET (system reset) and function-level reset (AF FLR). */
+static void device_reset(struct cosim *c, const char *why)
 {
-	logv(c, 1, "device reset");
+	logv(c, 1, "device reset (%s)", why);
 	c->st.resets++;
 	cosim_pci_reset(&c->pci);
-	ppu_sim_reset(c->sim);
-	c->msi_pending = false;
-	c->rearm = false;
-	c->irq_level = false;
-	irq_update(c, false);	/* deasserts INTx if it was up */
+	model_reset(c, why);
 }
 
 /* ---- proxy socket ------------------------------------------------------- */
@@ -608,13 +896,25 @@ static int handle_msg(struct cosim *c)
 		sysmem_sync(c, &pl.sync_sysmem, fds, nfds);
 		break;
 	case MPQ_PCI_CFGREAD:
-		reply = cosim_pci_read(&c->pci, pl.pci_conf.addr,
-				       pl.pci_conf.len);
+		/* A vanished function answers config reads with all ones. */
+		if (c->inj.link == PPU_INJECT_LINK_GONE)
+			reply = pl.pci_conf.len >= 4 ? 0xffffffffu :
+				(1u << (8 * pl.pci_conf.len)) - 1;
+		else
+			reply = cosim_pci_read(&c->pci, pl.pci_conf.addr,
+					       pl.pci_conf.len);
 		c->st.cfg_rd++;
 		logv(c, 3, "cfg read 0x%02x/%d = 0x%" PRIx64,
 		     pl.pci_conf.addr, pl.pci_conf.len, reply);
 		break;
 	case MPQ_PCI_CFGWRITE:
+		if (c->inj.link == PPU_INJECT_LINK_GONE)
+			break;
+		if (cosim_pci_is_flr(pl.pci_conf.addr, pl.pci_conf.val,
+				     pl.pci_conf.len)) {
+			device_reset(c, "function-level reset");
+			break;
+		}
 		cfg_write(c, pl.pci_conf.addr, pl.pci_conf.val,
 			  pl.pci_conf.len);
 		break;
@@ -630,7 +930,7 @@ static int handle_msg(struct cosim *c)
 		logv(c, 1, "SET_IRQFD ignored (interrupts use qtest)");
 		break;
 	case MPQ_DEVICE_RESET:
-		device_reset(c);
+		device_reset(c, "DEVICE_RESET");
 		break;
 	default:
 		fprintf(stderr, PROG ": unknown message %d, size %" PRIu64
@@ -648,11 +948,17 @@ out:
 
 /* ---- main loop ---------------------------------------------------------- */
 
+/* Whether the main loop clocks the model: not once it has vanished. */
+static bool model_busy(const struct cosim *c)
+{
+	return c->inj.link != PPU_INJECT_LINK_GONE && !ppu_sim_idle(c->sim);
+}
+
 static int poll_timeout_ms(struct cosim *c)
 {
 	int t = -1;
 
-	if (!ppu_sim_idle(c->sim))
+	if (model_busy(c))
 		return 0;
 	/* Spin a little after a message: MMIO comes in bursts. */
 	if (c->spin_ns && now_ns() - c->last_msg_ns < c->spin_ns)
@@ -662,6 +968,13 @@ static int poll_timeout_ms(struct cosim *c)
 
 		t = c->rearm_ns <= now ? 0 :
 		    (int)((c->rearm_ns - now + 999999) / 1000000);
+	}
+	/* An INTx held by a timed drop: look again when the drop ends. */
+	if (irq_owed(c) && c->inj.irq_drop_until_ns) {
+		uint64_t now = now_ns(), end = c->inj.irq_drop_until_ns;
+		int d = end <= now ? 0 : (int)((end - now + 999999) / 1000000);
+
+		t = t < 0 || t > d ? d : t;
 	}
 	/* Something owed and qtest not there yet: retry the connect. */
 	if (irq_owed(c) && !cosim_qtest_connected(&c->qt) &&
@@ -724,7 +1037,7 @@ static int run(struct cosim *c)
 			}
 		}
 		irq_check_rearm(c);
-		if (!ppu_sim_idle(c->sim)) {
+		if (model_busy(c)) {
 			int64_t done = ppu_sim_run_until(c->sim, run_stop, c,
 							 c->chunk);
 			uint64_t ran = done < 0 ? c->chunk : (uint64_t)done;
@@ -765,7 +1078,8 @@ static void print_stats(const struct cosim *c)
 		PRIu64 ", qtest ok %" PRIu64 " failed %" PRIu64 " dropped %"
 		PRIu64 "; sysmem syncs %" PRIu64 ", DMA beats sys %" PRIu64
 		" local %" PRIu64 ", refused %" PRIu64 "; resets %" PRIu64
-		"; protocol errors %" PRIu64 "\n",
+		"; protocol errors %" PRIu64 "; injected: bus errors %u, "
+		"irqs dropped %u\n",
 		ppu_sim_cycles(c->sim), s->run_cycles, s->bar_cycles,
 		ps.cycles_per_sec, s->bar_rd, s->bar_wr,
 		n ? s->bar_ns / 1000.0 / (double)n : 0.0, s->bad_bar,
@@ -773,8 +1087,8 @@ static void print_stats(const struct cosim *c)
 		s->intx, c->qt.ok, c->qt.failed, c->qt.dropped, s->syncs,
 		ps.rd_beats[1] + ps.wr_beats[1],
 		ps.rd_beats[0] + ps.wr_beats[0],
-		s->dma_blocked + s->dma_unmapped, s->resets,
-		ps.protocol_errors);
+		s->dma_blocked + s->dma_unmapped + s->dma_link_down, s->resets,
+		ps.protocol_errors, c->inj.mem_errors, c->inj.irq_dropped);
 }
 
 static void usage(FILE *f)
@@ -962,6 +1276,8 @@ int main(int argc, char **argv)
 	cfg.local_mem_bytes = (uint64_t)lmem << 20;
 	cfg.sys_xlate = sys_xlate;
 	cfg.sys_xlate_ctx = c;
+	cfg.mem_err = inject_mem_err;
+	cfg.mem_err_ctx = c;
 	c->sim = ppu_sim_create(&cfg);
 	if (!c->sim) {
 		fprintf(stderr, PROG ": cannot create the PPU model: %s\n",

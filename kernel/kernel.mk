@@ -32,7 +32,8 @@ KMOD_GUEST_BINS := build/guest/test_get_param build/guest/test_irq build/guest/t
 	build/guest/test_gem build/guest/test_vm build/guest/test_chan build/guest/test_sem \
 	build/guest/test_lmem build/guest/test_isolation build/guest/test_compute \
 	build/guest/test_limits build/guest/test_watchdog build/guest/test_device_errors \
-	build/guest/bench_ioctl build/guest/bench_submit build/guest/ppu-smi build/guest/seeds_b_guest
+	build/guest/bench_ioctl build/guest/bench_submit build/guest/bench_recovery \
+	build/guest/ppu-smi build/guest/seeds_b_guest
 # Guest programs run in a busybox initramfs: link statically.
 KMOD_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude -Iinclude/uapi \
 	$(shell pkg-config --cflags libdrm) -pthread
@@ -97,6 +98,15 @@ build/guest/bench_submit: tests/guest/bench_submit.c tests/guest/ppu_node.c test
 		include/ppu/*.def
 	@mkdir -p $(@D)
 	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $< tests/guest/ppu_node.c
+
+# Watchdog latency and the cost of an engine reset to the other files
+# (tools/cosim-bench.sh); uses the Check-based guest helpers.
+build/guest/bench_recovery: tests/guest/bench_recovery.c $(KMOD_GUEST_HELPERS) \
+		include/uapi/drm/ppu_drm.h include/ppu/ppu_hw.h include/ppu/ppu_encode.h \
+		include/ppu/*.def
+	@mkdir -p $(@D)
+	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $< tests/guest/ppu_guest.c \
+		tests/guest/ppu_guest_work.c tests/guest/ppu_node.c $(KMOD_GUEST_LIBS)
 
 # The SEEDS §B example through the driver (Check suite with --check; the
 # demonstration of `make demo` without).

@@ -41,6 +41,8 @@ submit=${BENCH_SUBMIT:-build/guest/bench_submit}
 copyprio=${BENCH_COPY_PRIO:-build/guest/bench_copy_prio}
 workq=${BENCH_WORKQ:-build/guest/bench_workq}
 workq_elf=${BENCH_WORKQ_ELF:-build/device/workq_bench.elf}
+recovery=${BENCH_RECOVERY:-build/guest/bench_recovery}
+fuzz=${BENCH_FUZZ:-build/guest/ppu_fuzz}
 out=${BENCH_OUT:-build/bench.txt}
 timeout=${COSIM_BENCH_TIMEOUT:-600}
 bench_args=${BENCH_IOCTL_ARGS:-}
@@ -50,7 +52,7 @@ die() {
 	exit 1
 }
 
-for f in "$runner" "$bench" "$submit" "$copyprio" "$workq"; do
+for f in "$runner" "$bench" "$submit" "$copyprio" "$workq" "$recovery" "$fuzz"; do
 	[ -x "$f" ] || die "$f is missing: make cosim-tools kmod kmod-guest-tests"
 done
 [ -f "$workq_elf" ] || die "$workq_elf is missing: make device-kernels"
@@ -60,7 +62,9 @@ args=(--timeout "$timeout" --module "$kmod" --file "$bench:/bin/bench_ioctl"
 	--file "$submit:/bin/bench_submit" --file "$copyprio:/bin/bench_copy_prio"
 	--file "$workq:/bin/bench_workq" --file "$workq_elf:/lib/ppu/workq_bench.elf"
 	--run "/bin/bench_ioctl${bench_args:+ $bench_args}" --run /bin/bench_submit
-	--run /bin/bench_copy_prio --run /bin/bench_workq)
+	--file "$recovery:/bin/bench_recovery" --file "$fuzz:/bin/ppu_fuzz"
+	--run /bin/bench_copy_prio --run /bin/bench_workq --run /bin/bench_recovery
+	--run '/bin/ppu_fuzz --seed 1 --calls 100000 --children 3 --strict')
 [ -n "${PPU_KVER:-}" ] && args=(--kver "$PPU_KVER" "${args[@]}")
 
 log=$(mktemp) || die "mktemp failed"
@@ -95,6 +99,12 @@ guest=$(grep '^bench: ' "$log")
 	{ cat "$log" >&2; die "bench_submit did not print its three lines"; }
 [ "$(grep -c '^bench: workq_guest_' <<<"$guest")" -eq 3 ] ||
 	{ cat "$log" >&2; die "bench_workq did not print its three lines"; }
+
+[ "$(grep -c '^bench: \(watchdog_\|engine_reset_\)' <<<"$guest")" -eq 5 ] ||
+	{ cat "$log" >&2; die "bench_recovery did not print its five lines"; }
+fuzz_rate=$(sed -n 's/^fuzz: calls \([0-9]*\), calls\/s \([0-9]*\)$/\2/p' "$log")
+[ -n "$fuzz_rate" ] || { cat "$log" >&2; die "no calls/s line from ppu_fuzz"; }
+guest=$(printf '%s\nbench: fuzz_calls_per_s %s calls/s (100000 calls, 3 clients, seed 1)' "$guest" "$fuzz_rate")
 
 results=$(printf '%s\nbench: cosim_boot_wall %s s\nbench: cosim_batch_wall %s s\nbench: cosim_boot_and_batch_wall %s s\n' \
 	"$guest" "$boot" "$runs" "$total")

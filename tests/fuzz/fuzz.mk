@@ -12,7 +12,12 @@
 #                     (about a minute of guest time) with seed FUZZ_CHECK_SEED
 #   make fuzz         install missing packages (deps), then the long run:
 #                     FUZZ_TIME seconds, seed FUZZ_SEED (default: from the
-#                     clock, printed); log in build/fuzz.log
+#                     clock, printed), then in the same boot the reload
+#                     soak: FUZZ_RELOADS (100) unloads and loads of ppu.ko,
+#                     each right after half a second of fuzzing whose files
+#                     close with work still on the PPU (reload-stress.sh
+#                     RELOAD_WORK; no leak across the reloads); log in
+#                     build/fuzz.log
 #   make fuzz-run     the long run without deps
 #
 # Every run uses FUZZ_CHILDREN clients (client 0 root, 1 drops to uid 65534
@@ -53,6 +58,12 @@ FUZZ_CHECK_CMD = /bin/ppu_fuzz --seed $(FUZZ_CHECK_SEED) --calls $(FUZZ_CHECK_CA
 	--time-limit 240 $(FUZZ_OPTS)
 FUZZ_RUN_CMD = /bin/ppu_fuzz $(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) --calls 1000000000000 \
 	--time-limit $(FUZZ_TIME) $(FUZZ_OPTS)
+# The reload soak after it, in the same boot: FUZZ_RELOADS unloads and
+# loads of ppu.ko, each right after half a second of fuzzing (seed = the
+# iteration) whose files close with their work still on the PPU.
+FUZZ_RELOADS ?= 100
+FUZZ_RELOAD_CMD = RELOAD_WORK='/bin/ppu_fuzz --seed \$$ITER --calls 1000000000 --time-limit 0.5 \
+	--children 2 --strict' /bin/reload-stress $(FUZZ_RELOADS)
 
 .PHONY: fuzz-bin fuzz-check fuzz fuzz-run
 
@@ -71,8 +82,11 @@ fuzz-check: cosim-tools kmod $(FUZZ_BIN)
 fuzz: deps
 	@$(MAKE) --no-print-directory fuzz-run
 
-fuzz-run: cosim-tools kmod $(FUZZ_BIN)
+fuzz-run: cosim-tools kmod $(FUZZ_BIN) build/guest/test_get_param
 	@mkdir -p build
-	set -o pipefail; $(COSIM_RUNNER) --kver $(PPU_KVER) --timeout $$(($(FUZZ_TIME) + 600)) \
-		--module $(KMOD) --file $(FUZZ_BIN):/bin/ppu_fuzz --run '$(FUZZ_RUN_CMD)' \
+	set -o pipefail; $(COSIM_RUNNER) --kver $(PPU_KVER) --timeout $$(($(FUZZ_TIME) + 1200)) \
+		--module $(KMOD) --file $(FUZZ_BIN):/bin/ppu_fuzz \
+		--file tests/guest/reload-stress.sh:/bin/reload-stress \
+		--file build/guest/test_get_param:/bin/test_get_param \
+		--run '$(FUZZ_RUN_CMD)' --run "$(FUZZ_RELOAD_CMD)" \
 		2>&1 | tee build/fuzz.log

@@ -30,6 +30,12 @@
 # A MemFree drop beyond the margin is confirmed over N-1 further reloads
 # (memory freed by earlier programs may still be settling); the slab
 # checks cover the whole run.
+# Work in flight: with RELOAD_WORK set, each iteration first runs that
+# command (sh -c, with ITER set to the iteration number) and unloads the
+# module as soon as it exits, so that the files it closed may still have
+# channels, copies and kernels on the PPU; the command must exit 0.  E.g.
+#   RELOAD_WORK='/bin/ppu_fuzz --seed $ITER --time-limit 0.5 --children 2'
+# The leak check then also covers what the work left behind.
 # Exits 0 on success, 1 with a "reload-stress: FAIL ..." line otherwise.
 
 N=${1:-20}
@@ -107,12 +113,18 @@ loaded || fail "ppu is not loaded at the start (run under ppu-cosim --module ppu
 node0=$(ppu_node) || fail "no ppu render node at the start"
 dri0=$(find /sys/kernel/debug/dri -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
 prob0=$(problems)
-say "$N reloads of $KO, render node $node0, get-param test $GET_PARAM"
+say "$N reloads of $KO, render node $node0, get-param test $GET_PARAM${RELOAD_WORK:+, work before each: $RELOAD_WORK}"
 
 # Reloads number $1 .. $2.
 reloads() {
 i=$1
 while [ "$i" -le "$2" ]; do
+	if [ -n "$RELOAD_WORK" ]; then
+		if ! ITER=$i sh -c "$RELOAD_WORK" >"$TMP/work.log" 2>&1; then
+			tail -40 "$TMP/work.log"
+			fail "[$i] the work failed: $RELOAD_WORK"
+		fi
+	fi
 	rmmod ppu || fail "[$i] rmmod ppu failed"
 	! loaded || fail "[$i] ppu still in /proc/modules after rmmod"
 	! ppu_node >/dev/null || fail "[$i] a ppu render node remains after rmmod"

@@ -127,7 +127,10 @@ struct ppu_chan {
 	u32 wd_get;
 	u32 wd_tasks;
 	unsigned long wd_since;
+	unsigned long wd_killed_at;
 	bool wd_killed;
+	bool wd_settled;
+	bool dying;
 };
 
 /**
@@ -137,6 +140,18 @@ struct ppu_chan {
 void ppu_chan_init(struct ppu_device *ppu)
 {
 	mutex_init(&ppu->chan_lock);
+}
+
+/* The channel @chid of @file, if it has one that is not being destroyed. */
+static struct ppu_chan *ppu_chan_lookup(struct ppu_device *ppu, struct drm_file *file,
+					u32 chid)
+{
+	struct ppu_chan *chan;
+
+	if (chid >= ppu->caps.num_channels)
+		return NULL;
+	chan = ppu->chans[chid];
+	return chan && chan->file == file && !chan->dying ? chan : NULL;
 }
 
 static struct device *ppu_chan_dev(struct ppu_device *ppu)
@@ -260,54 +275,85 @@ static int ppu_chan_unbind_wait(struct ppu_device *ppu, u32 chid, unsigned int m
 	}
 }
 
+static void ppu_chan_unbind_start(struct ppu_device *ppu, u32 chid)
+{
+	ppu_write(ppu, PPU_REG_CHAN_CTRL,
+		  PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) |
+		  PPU_FSET(PPU_CHAN_CTRL_CHID, chid));
+}
+
 /*
- * CHAN_CTRL UNBIND, then wait until the PPU reports the channel UNBOUND:
- * it has dropped its state and fault, killed the kernels of a compute
- * channel and no longer touches its memory.  @compute: the id may hold a
- * compute channel (a longer wait).  @stuck_ms: the channel is known not to
- * progress, so a copy of it that is still on the engine after this long
- * is wedged (0: the usual wait).  A channel whose copy does not end is let
- * go by resetting the copy engine (ppu_reset.c).  Called inside
- * drm_dev_enter() with chan_lock held.
+ * After CHAN_CTRL UNBIND: waits until the PPU reports the channel UNBOUND
+ * (it has dropped its state and fault, killed the kernels of a compute
+ * channel and no longer touches its memory).  @compute: the id may hold a
+ * compute channel (a longer wait).  A channel whose copy still holds the
+ * engine after the wait is let go by resetting the copy engine
+ * (ppu_reset.c).  Called inside drm_dev_enter(); needs no lock.
  */
-static int ppu_chan_unbind_hw(struct ppu_device *ppu, u32 chid, bool compute,
-			      unsigned int stuck_ms)
+static int ppu_chan_unbind_settle(struct ppu_device *ppu, u32 chid, bool compute, pid_t pid)
 {
 	unsigned int ms = compute ? PPU_CHAN_UNBIND_COMPUTE_TIMEOUT_MS : PPU_CHAN_UNBIND_TIMEOUT_MS;
 	u32 state;
 	int ret;
 
-	ppu_write(ppu, PPU_REG_CHAN_CTRL,
-		  PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) |
-		  PPU_FSET(PPU_CHAN_CTRL_CHID, chid));
-	ret = ppu_chan_unbind_wait(ppu, chid, stuck_ms ?: ms, &state);
-	if (ret && stuck_ms && state != PPU_CHAN_STATUS_STATE_ENGINE_BUSY)
-		ret = ppu_chan_unbind_wait(ppu, chid, ms, &state);
+	ret = ppu_chan_unbind_wait(ppu, chid, ms, &state);
 	/* its copy holds the engine and does not end: drop it */
 	if (ret && state == PPU_CHAN_STATUS_STATE_ENGINE_BUSY && ppu_reset_supported(ppu) &&
-	    !ppu_reset_copy(ppu, chid))
+	    !ppu_reset_copy(ppu, chid, pid))
 		ret = ppu_chan_unbind_wait(ppu, chid, PPU_CHAN_UNBIND_TIMEOUT_MS, &state);
 	if (ret)
 		drm_err(&ppu->drm, "channel %u not unbound (state %u)\n", chid, state);
 	return ret;
 }
 
-/*
- * Takes the channel off the PPU and frees it.  With the device gone there
- * is nothing to stop (remove quiesced the PPU) and the table may be freed.
- * Called with chan_lock held.
- */
-static int ppu_chan_destroy_locked(struct ppu_device *ppu, struct ppu_chan *chan)
+/* UNBIND and its wait, for channels nobody else can reach. */
+static int ppu_chan_unbind_hw(struct ppu_device *ppu, u32 chid, bool compute, pid_t pid)
 {
-	u32 chid = chan->chid;
-	int ret = 0, idx;
+	ppu_chan_unbind_start(ppu, chid);
+	return ppu_chan_unbind_settle(ppu, chid, compute, pid);
+}
 
+/*
+ * Destroying a channel has three steps, so that the wait for the PPU to let
+ * it go (up to seconds, with an engine reset) holds no lock that other
+ * clients' doorbells, creates and destroys need:
+ *
+ * detach (chan_lock): no lookup finds the channel any more, no doorbell can
+ * bind it again, UNBIND is written; the id stays reserved.
+ */
+static void ppu_chan_detach_locked(struct ppu_device *ppu, struct ppu_chan *chan)
+{
+	int idx;
+
+	chan->dying = true;
 	if (drm_dev_enter(&ppu->drm, &idx)) {
-		/* A later doorbell must not bind it again. */
-		ppu_chan_write_entry(ppu, chid, 0, false);
-		ret = ppu_chan_unbind_hw(ppu, chid, chan->compute, 0);
+		ppu_chan_write_entry(ppu, chan->chid, 0, false);
+		ppu_chan_unbind_start(ppu, chan->chid);
 		drm_dev_exit(idx);
 	}
+}
+
+/* settle (no lock): wait for the UNBIND; 0 or -ETIMEDOUT. */
+static int ppu_chan_detach_settle(struct ppu_device *ppu, struct ppu_chan *chan)
+{
+	int ret = 0, idx;
+
+	/* With the device gone there is nothing to stop (remove quiesced the PPU). */
+	if (drm_dev_enter(&ppu->drm, &idx)) {
+		ret = ppu_chan_unbind_settle(ppu, chan->chid, chan->compute, chan->pid);
+		drm_dev_exit(idx);
+	}
+	return ret;
+}
+
+/*
+ * release (chan_lock): free the channel, or, when the PPU did not let it go
+ * (@ret), keep its id reserved and its memory allocated.
+ */
+static int ppu_chan_release_locked(struct ppu_device *ppu, struct ppu_chan *chan, int ret)
+{
+	u32 chid = chan->chid;
+
 	if (ret) {
 		/*
 		 * The PPU may still use the channel: keep its id reserved and
@@ -338,7 +384,7 @@ static int ppu_chan_destroy_locked(struct ppu_device *ppu, struct ppu_chan *chan
 /**
  * ppu_chan_destroy() - take a channel off the PPU and free it
  * @ppu: the device
- * @chan: the channel
+ * @chan: the channel, found under chan_lock and not dying
  *
  * Return: 0, or -ETIMEDOUT when the PPU did not let it go (the id then
  * stays reserved and its memory allocated).
@@ -348,7 +394,11 @@ int ppu_chan_destroy(struct ppu_device *ppu, struct ppu_chan *chan)
 	int ret;
 
 	mutex_lock(&ppu->chan_lock);
-	ret = ppu_chan_destroy_locked(ppu, chan);
+	ppu_chan_detach_locked(ppu, chan);
+	mutex_unlock(&ppu->chan_lock);
+	ret = ppu_chan_detach_settle(ppu, chan);
+	mutex_lock(&ppu->chan_lock);
+	ret = ppu_chan_release_locked(ppu, chan, ret);
 	mutex_unlock(&ppu->chan_lock);
 	return ret;
 }
@@ -369,7 +419,7 @@ int ppu_chan_restart(struct ppu_device *ppu, struct ppu_chan *chan)
 
 	mutex_lock(&ppu->chan_lock);
 	if (drm_dev_enter(&ppu->drm, &idx)) {
-		ret = ppu_chan_unbind_hw(ppu, chan->chid, chan->compute, 0);
+		ret = ppu_chan_unbind_hw(ppu, chan->chid, chan->compute, chan->pid);
 		drm_dev_exit(idx);
 	}
 	if (!ret) {
@@ -416,8 +466,7 @@ int ppu_chan_gen(struct ppu_device *ppu, struct drm_file *file, u32 chid, u32 *g
 	int ret = -ENOENT;
 
 	mutex_lock(&ppu->chan_lock);
-	if (chid < ppu->caps.num_channels && ppu->chans[chid] &&
-	    ppu->chans[chid]->file == file) {
+	if (ppu_chan_lookup(ppu, file, chid)) {
 		*gen = ppu->chan_gen[chid];
 		ret = 0;
 	}
@@ -451,16 +500,28 @@ int ppu_chan_check(struct ppu_device *ppu, u32 chid, u32 gen)
  */
 void ppu_chan_file_close(struct ppu_device *ppu, struct drm_file *file)
 {
+	struct ppu_chan *mine[PPU_MAX_CHANNELS];
+	unsigned int n = 0, i;
 	u32 chid;
 
+	/* UNBIND them all at once, then wait for each without the lock */
 	mutex_lock(&ppu->chan_lock);
 	for (chid = 0; chid < ppu->caps.num_channels; chid++) {
 		struct ppu_chan *chan = ppu->chans[chid];
 
-		if (chan && chan->file == file)
-			ppu_chan_destroy_locked(ppu, chan);
+		if (chan && chan->file == file && !chan->dying) {
+			ppu_chan_detach_locked(ppu, chan);
+			mine[n++] = chan;
+		}
 	}
 	mutex_unlock(&ppu->chan_lock);
+	for (i = 0; i < n; i++) {
+		int ret = ppu_chan_detach_settle(ppu, mine[i]);
+
+		mutex_lock(&ppu->chan_lock);
+		ppu_chan_release_locked(ppu, mine[i], ret);
+		mutex_unlock(&ppu->chan_lock);
+	}
 }
 
 /**
@@ -485,16 +546,6 @@ void ppu_chan_ring(struct ppu_device *ppu, u32 chid)
 }
 
 /* The caller's channel @chid, or NULL.  Called with chan_lock held. */
-static struct ppu_chan *ppu_chan_lookup(struct ppu_device *ppu, struct drm_file *file,
-					u32 chid)
-{
-	struct ppu_chan *chan;
-
-	if (chid >= ppu->caps.num_channels)
-		return NULL;
-	chan = ppu->chans[chid];
-	return chan && chan->file == file ? chan : NULL;
-}
 
 /* The priority CHAN_CREATE gives the channel. */
 static u32 ppu_chan_create_prio(const struct drm_ppu_chan_create *args)
@@ -754,7 +805,13 @@ int ppu_ioctl_chan_destroy(struct drm_device *drm, void *data, struct drm_file *
 	mutex_lock(&ppu->chan_lock);
 	chan = ppu_chan_lookup(ppu, file, args->chid);
 	if (chan)
-		ret = ppu_chan_destroy_locked(ppu, chan);
+		ppu_chan_detach_locked(ppu, chan);
+	mutex_unlock(&ppu->chan_lock);
+	if (!chan)
+		return -ENOENT;
+	ret = ppu_chan_detach_settle(ppu, chan);
+	mutex_lock(&ppu->chan_lock);
+	ret = ppu_chan_release_locked(ppu, chan, ret);
 	mutex_unlock(&ppu->chan_lock);
 	return ret;
 }
@@ -872,15 +929,46 @@ static void ppu_chan_wd_kill(struct ppu_device *ppu, struct ppu_chan *chan, unsi
 	};
 
 	chan->wd_killed = true;
+	chan->wd_killed_at = jiffies;
 	/* dead from here on: waiters get -EIO, doorbells are refused */
 	atomic_or(BIT(chan->chid), &ppu->irq_stats.faulted);
 	ppu_fault_log(ppu, &rec);
-	if (ppu_chan_unbind_hw(ppu, chan->chid, chan->compute, PPU_CHAN_UNBIND_STUCK_MS))
-		drm_err(&ppu->drm,
-			"channel %u made no progress for %u ms and does not leave the PPU: the engine may be wedged\n",
-			chan->chid, ms);
+	/* the wait for it to leave is the later checks' (ppu_chan_wd_settle) */
+	ppu_chan_unbind_start(ppu, chan->chid);
 	wake_up_all(&ppu->event_wq);
 	ppu_sem_fence_kick(ppu);
+}
+
+/*
+ * A channel the watchdog stopped and that has not left the PPU yet: if its
+ * copy still holds the engine PPU_CHAN_UNBIND_STUCK_MS after the unbind
+ * (it showed no progress for a whole deadline before), the engine is
+ * wedged: reset it.  Checked on every watchdog round, so that no lock is
+ * held while the PPU lets the channel go.
+ */
+static void ppu_chan_wd_settle(struct ppu_device *ppu, struct ppu_chan *chan, unsigned int ms)
+{
+	u32 state = ppu_chan_state(ppu, chan->chid);
+
+	if (state == PPU_CHAN_STATUS_STATE_UNBOUND) {
+		chan->wd_settled = true;
+		return;
+	}
+	if (time_before(jiffies, chan->wd_killed_at + msecs_to_jiffies(PPU_CHAN_UNBIND_STUCK_MS)))
+		return;
+	if (state == PPU_CHAN_STATUS_STATE_ENGINE_BUSY && ppu_reset_supported(ppu)) {
+		if (ppu_reset_copy(ppu, chan->chid, chan->pid))
+			chan->wd_settled = true;	/* (logged; nothing more to try) */
+		return;
+	}
+	if (time_after(jiffies, chan->wd_killed_at +
+		       msecs_to_jiffies(chan->compute ? PPU_CHAN_UNBIND_COMPUTE_TIMEOUT_MS :
+						      PPU_CHAN_UNBIND_TIMEOUT_MS))) {
+		drm_err(&ppu->drm,
+			"channel %u made no progress for %u ms and does not leave the PPU (state %u): the engine may be wedged\n",
+			chan->chid, ms, state);
+		chan->wd_settled = true;
+	}
 }
 
 /**
@@ -904,6 +992,7 @@ unsigned int ppu_chan_watchdog(struct ppu_device *ppu, unsigned int ms)
 {
 	unsigned int chid, pass, killed = 0;
 	u32 moved = 0, waiting = 0, beats;
+	bool leaving = false;
 	bool copying;
 
 	mutex_lock(&ppu->chan_lock);
@@ -915,8 +1004,20 @@ unsigned int ppu_chan_watchdog(struct ppu_device *ppu, unsigned int ms)
 		struct ppu_chan *chan = ppu->chans[chid];
 		u32 state, get, tasks;
 
-		if (!chan || !chan->file || chan->wd_killed)
+		if (!chan || !chan->file)
 			continue;
+		/* on its way off the PPU: what waits behind it is not stuck */
+		if (chan->dying) {
+			leaving = true;
+			continue;
+		}
+		if (chan->wd_killed) {
+			if (!chan->wd_settled) {
+				ppu_chan_wd_settle(ppu, chan, ms);
+				leaving = true;
+			}
+			continue;
+		}
 		state = ppu_chan_state(ppu, chid);
 		get = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_GET));
 		tasks = chan->compute ? ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_TASKS)) : 0;
@@ -941,16 +1042,18 @@ unsigned int ppu_chan_watchdog(struct ppu_device *ppu, unsigned int ms)
 	}
 	/*
 	 * Channels that wait for their turn last: one that waited for the
-	 * engine or the host behind a channel stopped now gets a new deadline.
+	 * engine or the host behind a channel stopped now, or one still on its
+	 * way off the PPU (destroyed, or stopped earlier), gets a new deadline.
 	 */
 	for (pass = 0; pass < 2; pass++) {
 		for (chid = 0; chid < ppu->caps.num_channels; chid++) {
 			struct ppu_chan *chan = ppu->chans[chid];
 
-			if (!chan || !chan->file || chan->wd_killed || (moved & BIT(chid)) ||
+			if (!chan || !chan->file || chan->dying || chan->wd_killed ||
+			    (moved & BIT(chid)) ||
 			    !!(waiting & BIT(chid)) != pass)
 				continue;
-			if (pass && ((moved & ~BIT(chid)) || killed)) {
+			if (pass && ((moved & ~BIT(chid)) || killed || leaving)) {
 				chan->wd_since = jiffies | 1;
 				continue;
 			}

@@ -474,9 +474,7 @@ static int ppu_debugfs_copy_reset_set(void *data, u64 val)
 		return -EINVAL;
 	if (!drm_dev_enter(&ppu->drm, &idx))
 		return -ENODEV;
-	mutex_lock(&ppu->chan_lock);
-	ret = ppu_reset_copy(ppu, U32_MAX);
-	mutex_unlock(&ppu->chan_lock);
+	ret = ppu_reset_copy(ppu, U32_MAX, 0);
 	drm_dev_exit(idx);
 	return ret;
 }

@@ -183,7 +183,8 @@ struct ppu_fault_rec {
  * @fence_work: checks @fences; runs after interrupts and while any is pending
  * @wd_work: the channel watchdog (ppu_watchdog.c)
  * @wd_copy_beats: PERF COPY_BEATS (low word) at its last check, under @chan_lock
- * @reset_stats: engine resets (ppu_reset.c), under @chan_lock
+ * @reset_lock: serialises engine resets (ppu_reset.c), protects @reset_stats
+ * @reset_stats: engine resets
  * @flags: PPU_FLAG_* bits
  * @lost_work: unplugs the DRM device once the PPU is found lost
  * @irq_lock: serialises the interrupt handler with its poll
@@ -231,6 +232,7 @@ struct ppu_device {
 	struct delayed_work fence_work;
 	struct delayed_work wd_work;
 	u32 wd_copy_beats;
+	struct mutex reset_lock;
 	struct ppu_reset_stats reset_stats;
 
 	unsigned long flags;

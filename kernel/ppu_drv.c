@@ -232,6 +232,7 @@ static int ppu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ppu->pdev = pdev;
 	pci_set_drvdata(pdev, ppu);
 	ppu_chan_init(ppu);
+	ppu_reset_init(ppu);
 	mutex_init(&ppu->dbg_lock);
 	mutex_init(&ppu->inv_lock);
 	ret = ppu_device_early_init(ppu);

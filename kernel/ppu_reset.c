@@ -13,8 +13,7 @@
  * the only work lost is the dropped copy, whose owner sees the fault
  * (-EIO, CHAN_STATUS), never silence.
  *
- * Callers hold chan_lock, so resets are serialised with channel creation
- * and destruction and with each other.
+ * Resets are serialised by reset_lock; callers may hold chan_lock.
  */
 #include <linux/delay.h>
 #include <linux/jiffies.h>
@@ -23,7 +22,6 @@
 
 #include <drm/drm_print.h>
 
-#include "ppu_chan.h"
 #include "ppu_device.h"
 #include "ppu_fault.h"
 #include "ppu_reset.h"
@@ -55,23 +53,25 @@ static u64 ppu_reset_cycles(struct ppu_device *ppu)
 
 /**
  * ppu_reset_copy() - reset the copy engine and wait until it is idle
- * @ppu: the device, inside drm_dev_enter(), chan_lock held
+ * @ppu: the device, inside drm_dev_enter()
  * @chid: the channel whose copy would not end, for the log (U32_MAX: none
  *        known; the fault then reaches the log through its interrupt)
+ * @pid: its owner, for the log
  *
  * Return: 0, -EOPNOTSUPP without the feature, or -ETIMEDOUT when the
  * engine did not come back (it then stays out of use: the PPU needs a
  * reset of the whole device).
  */
-int ppu_reset_copy(struct ppu_device *ppu, u32 chid)
+int ppu_reset_copy(struct ppu_device *ppu, u32 chid, pid_t pid)
 {
 	struct ppu_reset_stats *st = &ppu->reset_stats;
 	unsigned long timeout;
+	int ret = 0;
 	u64 c0, t0;
 
-	lockdep_assert_held(&ppu->chan_lock);
 	if (!ppu_reset_supported(ppu))
 		return -EOPNOTSUPP;
+	mutex_lock(&ppu->reset_lock);
 
 	drm_warn(&ppu->drm, "channel %u: its copy does not end, resetting the copy engine\n",
 		 chid);
@@ -83,15 +83,18 @@ int ppu_reset_copy(struct ppu_device *ppu, u32 chid)
 		u32 v = ppu_read(ppu, PPU_REG_ENGINE_CTRL);
 
 		/* (all ones: the device is gone, nothing left to reset) */
-		if (v == U32_MAX)
-			return -ENODEV;
+		if (v == U32_MAX) {
+			ret = -ENODEV;
+			goto out;
+		}
 		if (!PPU_FGET(PPU_ENGINE_CTRL_COPY_RESET, v))
 			break;
 		if (time_after(jiffies, timeout)) {
 			st->failed++;
 			drm_err(&ppu->drm, "copy engine not idle %u ms after its reset\n",
 				PPU_RESET_TIMEOUT_MS);
-			return -ETIMEDOUT;
+			ret = -ETIMEDOUT;
+			goto out;
 		}
 		usleep_range(50, 100);
 	}
@@ -103,7 +106,7 @@ int ppu_reset_copy(struct ppu_device *ppu, u32 chid)
 		struct ppu_fault_rec rec = {
 			.time_ns = ktime_get_ns(),
 			.chid = chid,
-			.pid = ppu->chans[chid] ? ppu_chan_pid(ppu->chans[chid]) : 0,
+			.pid = pid,
 			.info = PPU_FSET(PPU_FAULT_INFO_KIND, PPU_FAULT_KIND_ENGINE_RESET) |
 				PPU_FSET(PPU_FAULT_INFO_ACCESS, PPU_FAULT_ACCESS_WRITE) |
 				PPU_FSET(PPU_FAULT_INFO_UNIT, PPU_FAULT_UNIT_COPY_DST),
@@ -111,7 +114,18 @@ int ppu_reset_copy(struct ppu_device *ppu, u32 chid)
 
 		ppu_fault_log(ppu, &rec);
 	}
-	return 0;
+out:
+	mutex_unlock(&ppu->reset_lock);
+	return ret;
+}
+
+/**
+ * ppu_reset_init() - engine recovery state of a new device
+ * @ppu: the device
+ */
+void ppu_reset_init(struct ppu_device *ppu)
+{
+	mutex_init(&ppu->reset_lock);
 }
 
 /**
@@ -123,9 +137,9 @@ void ppu_reset_debugfs_show(struct ppu_device *ppu, struct seq_file *m)
 {
 	struct ppu_reset_stats st;
 
-	mutex_lock(&ppu->chan_lock);
+	mutex_lock(&ppu->reset_lock);
 	st = ppu->reset_stats;
-	mutex_unlock(&ppu->chan_lock);
+	mutex_unlock(&ppu->reset_lock);
 	seq_printf(m, "%-24s %u\n", "RESET_SUPPORTED", ppu_reset_supported(ppu));
 	seq_printf(m, "%-24s %u\n", "COPY_RESETS", st.count);
 	seq_printf(m, "%-24s %u\n", "COPY_RESETS_FAILED", st.failed);

@@ -25,8 +25,9 @@ struct ppu_reset_stats {
 	u64 last_us;
 };
 
+void ppu_reset_init(struct ppu_device *ppu);
 bool ppu_reset_supported(struct ppu_device *ppu);
-int ppu_reset_copy(struct ppu_device *ppu, u32 chid);
+int ppu_reset_copy(struct ppu_device *ppu, u32 chid, pid_t pid);
 void ppu_reset_debugfs_show(struct ppu_device *ppu, struct seq_file *m);
 
 #endif /* __PPU_RESET_H__ */

@@ -8,8 +8,9 @@
  * -EIO, doorbells are refused), unbound on the PPU (which also kills its
  * kernels), logged like a fault, and reported to its owner by CHAN_STATUS
  * as FAULTED with kind WATCHDOG until it is destroyed.  The check runs
- * every quarter of the deadline, so a stuck channel is stopped between 1
- * and about 1.5 deadlines after the last progress it showed.
+ * every quarter of the deadline (at most a second apart), so a stuck
+ * channel is stopped between 1 and about 1.25 deadlines after the last
+ * progress it showed.
  */
 #include <linux/jiffies.h>
 #include <linux/minmax.h>
@@ -27,7 +28,10 @@ module_param(watchdog_ms, uint, 0644);
 MODULE_PARM_DESC(watchdog_ms,
 		 "Stop a channel that has work but makes no progress for this long, in ms (default 30000; 0: never)");
 
-/* While the watchdog is off, this often to see it turned on. */
+/*
+ * At least this often (and while the watchdog is off, to see it turned
+ * on), so that a new watchdog_ms takes effect within a second.
+ */
 #define PPU_WATCHDOG_IDLE_MS	1000
 
 static void ppu_watchdog_work(struct work_struct *work)
@@ -42,7 +46,8 @@ static void ppu_watchdog_work(struct work_struct *work)
 		drm_dev_exit(idx);
 	}
 	schedule_delayed_work(&ppu->wd_work,
-			      msecs_to_jiffies(ms ? clamp(ms / 4, 20u, 5000u) : PPU_WATCHDOG_IDLE_MS));
+			      msecs_to_jiffies(ms ? clamp(ms / 4, 20u, PPU_WATCHDOG_IDLE_MS) :
+					       PPU_WATCHDOG_IDLE_MS));
 }
 
 /* devres action at remove: no check after this. */

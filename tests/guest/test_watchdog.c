@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,6 +192,55 @@ static uint64_t copy_resets(void)
 	return ppu_debugfs_value(text, "COPY_RESETS");
 }
 
+struct destroyer {
+	int fd;
+	uint32_t chid;
+	int ret;
+	double took;
+};
+
+static void *destroy_thread(void *arg)
+{
+	struct destroyer *d = arg;
+	double t0 = ppu_now_s();
+
+	d->ret = ppu_chan_destroy(d->fd, d->chid, 0);
+	d->took = ppu_now_s() - t0;
+	return NULL;
+}
+
+/*
+ * While one file's destroy waits seconds for the PPU to let its channel
+ * go, another file's channel ioctls must not wait with it: status,
+ * doorbells, creating and destroying channels.  Returns the slowest call.
+ */
+static double other_file_calls_during(struct destroyer *d, int fb, struct ppu_tchan *other)
+{
+	struct drm_ppu_chan_status st;
+	double worst = 0, t;
+	pthread_t th;
+	int n = 0;
+
+	ck_assert_int_eq(pthread_create(&th, NULL, destroy_thread, d), 0);
+	usleep(200000);
+	do {
+		struct ppu_tchan tmp;
+
+		t = ppu_now_s();
+		ck_assert_int_eq(ppu_chan_status(fb, other->chid, 0, &st), 0);
+		ck_assert_int_eq(ppu_doorbell(fb, other->chid, 0), 0);
+		ppu_tchan_new(fb, &tmp, 2);
+		ck_assert_int_eq(ppu_chan_destroy(fb, tmp.chid, 0), 0);
+		t = ppu_now_s() - t;
+		if (t > worst)
+			worst = t;
+		n++;
+		usleep(100000);
+	} while (d->took == 0 && n < 200);
+	ck_assert_int_eq(pthread_join(th, NULL), 0);
+	return worst;
+}
+
 /*
  * A wedged copy engine (debugfs copy_halt: it issues nothing, as if stuck):
  * the channel whose copy holds it is stopped by the watchdog (_i = 0) or
@@ -251,9 +301,16 @@ START_TEST(a_wedged_copy_engine_is_reset_and_the_others_go_on)
 		ck_assert_uint_eq(st.state, DRM_PPU_CHAN_STATE_FAULTED);
 		ck_assert_uint_eq(DRM_PPU_FAULT_INFO_KIND(st.fault_info), DRM_PPU_FAULT_WATCHDOG);
 		ck_assert_uint_eq(st.fault_data, DRM_PPU_CHAN_STATE_ENGINE_BUSY);
+		t0 = ppu_now_s();	/* stopped: from here the reset's part */
 	} else {
-		usleep(100000);
-		ck_assert_int_eq(ppu_chan_destroy(ppu_fd, big.chid, 0), 0);
+		struct destroyer d = { .fd = ppu_fd, .chid = big.chid };
+		double worst = other_file_calls_during(&d, fb, &other);
+
+		ck_assert_int_eq(d.ret, 0);
+		printf("watchdog: the destroy took %.2f s, another file's slowest status + doorbell + create + destroy meanwhile %.3f s\n",
+		       d.took, worst);
+		ck_assert(d.took > 1.0);
+		ck_assert_msg(worst < 0.5, "another file waited %.3f s for the destroy", worst);
 	}
 	/* the other file's copy waited for the engine all along, and runs */
 	ppu_tchan_wait_sem(&other, ppu_tpool_sem(&pool_b, 0), 1, 30.0);

@@ -216,33 +216,53 @@ END_TEST
 
 /*
  * The unbind of a channel whose copy is halted does not complete (the host
- * waits for the copy, as it must); the reset lets it go.  This is the
- * driver's recovery path.
+ * waits for the copy, as it must); the reset lets it go, and the copy of
+ * another channel that waited for the engine runs at once.  This is the
+ * driver's recovery path, done twice on one PPU.
  */
 START_TEST(a_reset_lets_a_wedged_channel_unbind)
 {
 	struct rtl_env *env = rtl_env_create_mem(0, 200, 0, 0);
-	struct rtl_ctx *ctx = rtl_ctx_create(env);
-	struct rtl_chan *a = rtl_chan_create(env, ctx, 0, 4, 0);
-	struct rst_copy x;
+	struct rtl_ctx *ctx = rtl_ctx_create(env), *cb = rtl_ctx_create(env);
+	struct rtl_chan *b = rtl_chan_create(env, cb, 1, 4, 0);
+	struct rst_copy x, y;
+	int round;
 
-	rst_copy_submit(ctx, a, &x, BIG, 1, 1);
-	ck_assert_int_ge(rtl_wait_event(env, PPU_TRACE_COPY_START, 0, 10, 100000), 0);
-	halt_copy(env, 1);
-	ppu_sim_clock(env->sim, 1000);
-	rtl_reg_write(env, PPU_REG_CHAN_CTRL,
-		      PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) |
-		      PPU_FSET(PPU_CHAN_CTRL_CHID, a->chid));
-	ppu_sim_clock(env->sim, 50000);
-	ck_assert_uint_ne(PPU_FGET(PPU_CHAN_STATUS_STATE, rtl_chan_state(a)),
-			  PPU_CHAN_STATUS_STATE_UNBOUND);
-	reset_copy_and_wait(env);
-	ck_assert_int_eq(rtl_chan_wait_state(a, PPU_CHAN_STATUS_STATE_UNBOUND, 10, 20000), 0);
-	ck_assert_uint_eq(rtl_buf_rd32(env, &x.sem, 0), 0);
-	free(x.img);
+	for (round = 0; round < 2; round++) {
+		struct rtl_chan *a = rtl_chan_create(env, ctx, 0, 4, 0);
+		uint64_t t0;
+
+		rtl_log_clear(env);
+		rst_copy_submit(ctx, a, &x, BIG, 1, 1);
+		ck_assert_int_ge(rtl_wait_event(env, PPU_TRACE_COPY_START, 0, 10, 100000), 0);
+		halt_copy(env, 1);
+		rst_copy_submit(cb, b, &y, SMALL, 1, 0);
+		ppu_sim_clock(env->sim, 1000);
+		rtl_reg_write(env, PPU_REG_CHAN_CTRL,
+			      PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) |
+			      PPU_FSET(PPU_CHAN_CTRL_CHID, a->chid));
+		ppu_sim_clock(env->sim, 50000);
+		ck_assert_uint_eq(PPU_FGET(PPU_CHAN_STATUS_STATE, rtl_chan_state(a)),
+				  PPU_CHAN_STATUS_STATE_ENGINE_BUSY);
+		ck_assert_uint_eq(PPU_FGET(PPU_CHAN_STATUS_STATE, rtl_chan_state(b)),
+				  PPU_CHAN_STATUS_STATE_ENGINE_WAIT);
+		reset_copy_and_wait(env);
+		t0 = ppu_sim_cycles(env->sim);
+		ck_assert_int_eq(rtl_chan_wait_state(a, PPU_CHAN_STATUS_STATE_UNBOUND, 10, 20000),
+				 0);
+		ck_assert_uint_eq(rtl_buf_rd32(env, &x.sem, 0), 0);
+		free(x.img);
+		ck_assert_int_eq(rtl_chan_wait(b, WAIT_CYCLES), 0);
+		ck_assert_msg(ppu_sim_cycles(env->sim) - t0 < 40000,
+			      "round %d: the waiting copy took %llu cycles after the reset", round,
+			      (unsigned long long)(ppu_sim_cycles(env->sim) - t0));
+		rst_copy_expect_done(env, &y);
+		rtl_chan_destroy(a);
+	}
 	rtl_expect_no_protocol_errors(env);
-	rtl_chan_destroy(a);
+	rtl_chan_destroy(b);
 	rtl_ctx_destroy(ctx);
+	rtl_ctx_destroy(cb);
 	rtl_env_destroy(env);
 }
 END_TEST

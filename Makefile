@@ -29,6 +29,8 @@ include runtime/device/device.mk
 include tests/iss/iss.mk
 
 RTL_ENV := tests/rtl/rtl_env.c tests/rtl/rtl_env.h
+# The random-pushbuffer generator, shared with the guest program.
+RANDPB := tests/common/ppu_randpb.c tests/common/ppu_randpb.h
 SEEDS_B := tests/examples/seeds_b.c tests/examples/seeds_b.h
 RTL_TESTS := $(sort $(wildcard tests/rtl/test_*.c))
 UNIT_TESTS := $(sort $(wildcard tests/unit/test_*.c))
@@ -86,10 +88,10 @@ RTL_COMPUTE := tests/rtl/rtl_compute.c tests/rtl/rtl_compute.h
 $(RTL_TEST_BIN): $(RTL_TESTS) tests/rtl/rtl_main.c tests/rtl/rtl_suites.h $(RTL_ENV) \
 		tests/rtl/rtl_check.c tests/rtl/rtl_check.h $(SEEDS_B) $(PPUSIM_LIB) include/ppu/*.h \
 		$(RTL_COMPUTE) $(RTL_RUNTIME_SRCS) runtime/module_elf.h runtime/launch_plan.h \
-		$(ISS_SRCS) $(ISS_HDRS) | device-kernels
+		$(ISS_SRCS) $(ISS_HDRS) $(RANDPB) | device-kernels
 	@mkdir -p $(@D)
 	$(CC) $(PPU_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/rtl/rtl_main.c $(RTL_TESTS) \
-		tests/examples/seeds_b.c tests/rtl/rtl_env.c tests/rtl/rtl_check.c \
+		tests/examples/seeds_b.c tests/rtl/rtl_env.c tests/rtl/rtl_check.c tests/common/ppu_randpb.c \
 		tests/rtl/rtl_compute.c $(RTL_RUNTIME_SRCS) $(ISS_SRCS) $(PPUSIM_LIB) $(PPUSIM_LDLIBS) \
 		$(CHECK_LIBS)
 

@@ -202,7 +202,7 @@ static unsigned int round_run(uint64_t seed)
 START_TEST(random_streams_fault_only_their_client)
 {
 	uint64_t seed = env_u64("PPU_RANDPB_SEED", 1);
-	unsigned int n = (unsigned int)env_u64("PPU_RANDPB_ROUNDS", 4), i, faults = 0;
+	unsigned int n = (unsigned int)env_u64("PPU_RANDPB_ROUNDS", 16), i, faults = 0;
 
 	printf("random_pb: seed %llu, %u rounds (PPU_RANDPB_SEED, PPU_RANDPB_ROUNDS)\n",
 	       (unsigned long long)seed, n);

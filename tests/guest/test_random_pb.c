@@ -51,6 +51,21 @@ static uint64_t env_u64(const char *name, uint64_t def)
 	return s && *s ? strtoull(s, NULL, 0) : def;
 }
 
+/*
+ * CHAN_CREATE, waiting while every hardware channel is taken: the channels
+ * of the previous round's closed files are given back once the PPU has
+ * unbound them, which can take a moment after close().
+ */
+static void chan_new(int fd, struct ppu_tchan *ch, uint32_t log2)
+{
+	double end = ppu_now_s() + SETTLE_S;
+	int ret;
+
+	while ((ret = ppu_tchan_new_prio(fd, ch, log2, 0, 0)) == -EBUSY && ppu_now_s() < end)
+		usleep(5000);
+	ck_assert_msg(ret == 0, "CHAN_CREATE %s", strerror(-ret));
+}
+
 struct rchan {
 	struct ppu_tchan ch;
 	struct ppu_tbo pb, buf, sem;
@@ -121,7 +136,7 @@ static unsigned int round_run(uint64_t seed)
 
 	ppu_randpb_seed(&r, seed);
 	/* V: a copy of random bytes into a buffer of other random bytes */
-	ppu_tchan_new(fv, &vch, 3);
+	chan_new(fv, &vch, 3);
 	ppu_tbo_new(fv, &vsrc, VCOPY + 4096);
 	ppu_tbo_new(fv, &vdst, VCOPY + 4096);
 	ppu_tbo_new(fv, &vpb, 4096);
@@ -142,7 +157,7 @@ static unsigned int round_run(uint64_t seed)
 
 	/* R: random channels, filled before anything runs */
 	for (i = 0; i < NRAND; i++) {
-		ppu_tchan_new(fr, &rc[i].ch, LOG2);
+		chan_new(fr, &rc[i].ch, LOG2);
 		ppu_tbo_new(fr, &rc[i].pb, (1u << LOG2) * PB_DW * 4);
 		ppu_tbo_new_flags(fr, &rc[i].buf, SCRATCH,
 				  ppu_randpb_chance(&r, 50) ? DRM_PPU_GEM_CREATE_LOCAL : 0);
@@ -194,6 +209,9 @@ static unsigned int round_run(uint64_t seed)
 		ck_assert_uint_ne(st.state, DRM_PPU_CHAN_STATE_FAULTED);
 	}
 	free(want);
+	for (i = 0; i < NRAND; i++)
+		ck_assert_int_eq(ppu_chan_destroy(fr, rc[i].ch.chid, 0), 0);
+	ck_assert_int_eq(ppu_chan_destroy(fv, vch.chid, 0), 0);
 	close(fr);
 	close(fv);
 	return faults;

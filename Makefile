@@ -29,6 +29,9 @@ include runtime/device/device.mk
 include tests/iss/iss.mk
 
 RTL_ENV := tests/rtl/rtl_env.c tests/rtl/rtl_env.h
+# The random-pushbuffer generator, shared with the guest program.
+RANDPB := tests/common/ppu_randpb.c tests/common/ppu_randpb.h
+RANDPB_GUEST := build/guest/test_random_pb
 SEEDS_B := tests/examples/seeds_b.c tests/examples/seeds_b.h
 RTL_TESTS := $(sort $(wildcard tests/rtl/test_*.c))
 UNIT_TESTS := $(sort $(wildcard tests/unit/test_*.c))
@@ -40,6 +43,7 @@ BENCH_BIN := build/bench/ppu_bench
 DEMO_BIN := build/examples/seeds_b_demo
 
 .PHONY: all deps check check-run bench bench-run demo demo-run demo-rtl demo-rtl-run lint lint-run \
+	coverage coverage-run \
 	synth synth-run \
 	soak soak-run \
 	clean help
@@ -55,6 +59,7 @@ help:
 	@echo "make lint   verilator -Wall lint + Yosys synthesis of a reduced compute engine (no latches) + sparse"
 	@echo "make synth  Yosys synthesis of the default PPU (four compute units; takes a while)"
 	@echo "make guest-check  ppu.ko and its ioctl tests in the co-simulated QEMU guest"
+	@echo "make coverage  line and toggle coverage of the RTL by the whole-PPU tests (build/coverage.txt)"
 	@echo "make soak   thousands of random prioritised-copy mixes through libppu (about 50 min)"
 
 deps:
@@ -66,7 +71,7 @@ all: deps
 .PHONY: build-all
 build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BIN) $(BLOCKS_BINS) $(FUZZ_BIN) \
 	cosim-tools kmod kmod-guest-tests runtime runtime-guest-tests $(RT_GUEST_PROGS) \
-	$(RT_EXAMPLE_BINS) $(PPU_SMI) $(ISS_TEST_BIN) device-kernels
+	$(RT_EXAMPLE_BINS) $(PPU_SMI) $(ISS_TEST_BIN) device-kernels $(RANDPB_GUEST)
 
 # The runtime's device-free modules are unit-tested here.
 RUNTIME_PURE := runtime/priority_map.c runtime/copy_prio.c runtime/pb_ring.c runtime/module_elf.c runtime/launch_plan.c \
@@ -86,10 +91,10 @@ RTL_COMPUTE := tests/rtl/rtl_compute.c tests/rtl/rtl_compute.h
 $(RTL_TEST_BIN): $(RTL_TESTS) tests/rtl/rtl_main.c tests/rtl/rtl_suites.h $(RTL_ENV) \
 		tests/rtl/rtl_check.c tests/rtl/rtl_check.h $(SEEDS_B) $(PPUSIM_LIB) include/ppu/*.h \
 		$(RTL_COMPUTE) $(RTL_RUNTIME_SRCS) runtime/module_elf.h runtime/launch_plan.h \
-		$(ISS_SRCS) $(ISS_HDRS) | device-kernels
+		$(ISS_SRCS) $(ISS_HDRS) $(RANDPB) | device-kernels
 	@mkdir -p $(@D)
 	$(CC) $(PPU_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/rtl/rtl_main.c $(RTL_TESTS) \
-		tests/examples/seeds_b.c tests/rtl/rtl_env.c tests/rtl/rtl_check.c \
+		tests/examples/seeds_b.c tests/rtl/rtl_env.c tests/rtl/rtl_check.c tests/common/ppu_randpb.c \
 		tests/rtl/rtl_compute.c $(RTL_RUNTIME_SRCS) $(ISS_SRCS) $(PPUSIM_LIB) $(PPUSIM_LDLIBS) \
 		$(CHECK_LIBS)
 
@@ -108,7 +113,8 @@ check: deps
 	@$(MAKE) --no-print-directory check-run
 
 # Lint and synthesis are part of the test suite: the RTL must stay
-# Verilator -Wall clean and synthesizable without latches.
+# Verilator -Wall clean and synthesizable without latches.  The checkers
+# of hw/chk are linted bound into the RTL, never synthesised.
 check-run: build-all
 	@tools/run-tests "$(UNIT_TEST_BIN)" "$(ISS_TEST_BIN)" $(BLOCKS_BINS) "$(RTL_TEST_BIN)" \
 		"$(DEMO_BIN) --check" \
@@ -166,6 +172,7 @@ SYNTH_CHECK_PARAMS := NUM_CU=1 CU_CONTEXTS=4 TASK_SLOTS=2 NUM_TASKS=8
 lint-run: $(PPU_SVPKG)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_top $(PPUSIM_VSRCS)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_top -GNUM_CU=0 $(PPUSIM_VSRCS)
+	$(VERILATOR) --lint-only -Wall --top-module ppu_top $(PPUSIM_VSRCS) $(PPU_CHK_SRCS)
 	PPU_SYNTH_PARAMS="$(SYNTH_CHECK_PARAMS)" tools/ppu-synth $(PPUSIM_VSRCS)
 	@$(MAKE) --no-print-directory kmod-sparse 2>&1 | tee build/sparse.log
 	@! grep -E '(warning|error):' build/sparse.log
@@ -174,7 +181,8 @@ lint-run: $(PPU_SVPKG)
 # every program, a module unload/reload, the tests again.
 GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem \
 	--run /bin/test_vm --run /bin/test_chan --run /bin/test_sem --run /bin/test_lmem \
-	--run /bin/test_isolation --run /bin/test_limits --run /bin/test_watchdog --run /bin/test_compute --run '/bin/seeds_b_guest --check' \
+	--run /bin/test_isolation --run /bin/test_limits --run /bin/test_watchdog --run /bin/test_random_pb \
+	--run /bin/test_compute --run '/bin/seeds_b_guest --check' \
 	--run /bin/test_runtime \
 	--run /bin/test_runtime_prio --run /bin/test_runtime_modules --run /bin/test_runtime_kernels \
 	--run /bin/test_runtime_children --run /bin/test_runtime_workq \
@@ -189,12 +197,21 @@ guest-check: deps
 	@$(MAKE) --no-print-directory guest-check-run
 
 guest-check-run: cosim-tools kmod kmod-guest-tests runtime-guest-tests $(RT_GUEST_PROGS) \
-		$(RT_EXAMPLE_BINS) device-kernels
+		$(RT_EXAMPLE_BINS) device-kernels $(RANDPB_GUEST)
 	$(COSIM_RUNNER) --kver $(PPU_KVER) --timeout 600 --module $(KMOD) \
-		$(foreach t,$(KMOD_GUEST_BINS) $(RT_GUEST_BINS) $(RT_GUEST_PROGS) $(RT_EXAMPLE_BINS),--file $(t):/bin/$(notdir $(t))) \
+		$(foreach t,$(KMOD_GUEST_BINS) $(RT_GUEST_BINS) $(RT_GUEST_PROGS) $(RT_EXAMPLE_BINS) $(RANDPB_GUEST),--file $(t):/bin/$(notdir $(t))) \
 		--file tests/guest/reload-stress.sh:/bin/reload-stress \
 		$(foreach k,$(DEVICE_ELFS),--file $(k):/lib/ppu/$(notdir $(k))) \
 		$(GUEST_RUNS)
+
+# Random pushbuffers through ppu.ko (the generator of the RTL suite
+# random_pb): a rule of its own, the pattern rule of kernel/kernel.mk does
+# not link the generator.
+$(RANDPB_GUEST): tests/guest/test_random_pb.c $(RANDPB) $(KMOD_GUEST_HELPERS) \
+		include/uapi/drm/ppu_drm.h include/ppu/ppu_hw.h include/ppu/*.def
+	@mkdir -p $(@D)
+	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $< tests/common/ppu_randpb.c tests/guest/ppu_guest.c \
+		tests/guest/ppu_guest_work.c tests/guest/ppu_node.c $(KMOD_GUEST_LIBS)
 
 # The long randomised soak of libppu's copy priorities in a boot of its
 # own (about 1 s per mix; SOAK_MIXES=N, SOAK_SEED=S to replay a run).
@@ -208,6 +225,24 @@ soak-run: cosim-tools kmod build/guest/soak_copy_prio
 		--run '/bin/soak_copy_prio --mixes $(SOAK_MIXES) --hold$(if $(SOAK_SEED), --seed $(SOAK_SEED))' \
 		2>&1 | tee build/soak.log
 	@grep -q '^soak: mixes .* faults 0 bad_bytes 0 deadlocks 0 ' build/soak.log
+
+# RTL coverage, not part of `make check` (slow): a second model with line
+# and toggle coverage (build/hw-cov, so the normal model is untouched), the
+# whole-PPU tests against it, then the figures per RTL module in
+# build/coverage.txt (tools/ppu-cov-report; build/cov/merged.dat for
+# verilator_coverage --annotate).
+COV_RTL_TEST_BIN := build/tests/rtl_tests-cov
+coverage: deps
+	@$(MAKE) --no-print-directory coverage-run
+
+coverage-run:
+	$(MAKE) --no-print-directory PPUSIM_DIR=build/hw-cov PPUSIM_COVERAGE=1 \
+		PPUSIM_VFLAGS='--coverage-line --coverage-toggle' RTL_TEST_BIN=$(COV_RTL_TEST_BIN) \
+		$(COV_RTL_TEST_BIN)
+	rm -rf build/cov && mkdir -p build/cov
+	PPU_COVERAGE_DIR=build/cov $(COV_RTL_TEST_BIN) || true
+	verilator_coverage --write build/cov/merged.dat build/cov/cov-*.dat
+	tools/ppu-cov-report build/cov/merged.dat | tee build/coverage.txt
 
 clean:
 	rm -rf build

@@ -18,7 +18,12 @@
 #include <ctime>
 
 #include "Vppu_top.h"
+#include "Vppu_top__Dpi.h"
 #include "verilated.h"
+#if VM_COVERAGE
+#include "verilated_cov.h"
+#include <unistd.h>
+#endif
 #include "verilated_fst_c.h"
 
 #include "ppu_sim.h"
@@ -132,6 +137,14 @@ double now_seconds()
 
 } /* namespace */
 
+struct ppu_sim;
+/*
+ * The model being evaluated, for the checkers' DPI calls, which carry no
+ * handle: set before every eval, so several models in one process each
+ * get their own reports.
+ */
+static ppu_sim *chk_cur;
+
 struct ppu_sim {
 	Vppu_top *top;
 	VerilatedContext *vctx;
@@ -160,6 +173,9 @@ struct ppu_sim {
 
 	struct ppu_sim_stats st;
 	uint64_t st_cycle0;
+
+	uint64_t chk_errors;	/* hw/chk checker failures, never reset */
+	uint32_t chk_selftest;	/* ppu_chk_selftest() */
 };
 
 namespace {
@@ -423,6 +439,8 @@ inline void step(ppu_sim *s)
 	uint64_t now = s->cycle;
 	unsigned tv;
 
+	chk_cur = s;
+
 	/* Inputs of this cycle, all from harness state. */
 	s->rd.ready = chan_ready(&s->rd);
 	s->wr.ready = chan_ready(&s->wr);
@@ -477,6 +495,8 @@ inline void step(ppu_sim *s)
 void reset_step(ppu_sim *s)
 {
 	Vppu_top *t = s->top;
+
+	chk_cur = s;
 
 	t->clk = 0;
 	t->eval();
@@ -701,6 +721,19 @@ void ppu_sim_destroy(struct ppu_sim *s)
 		return;
 	if (s->top)
 		s->top->final();
+#if VM_COVERAGE
+	/* A coverage model (make coverage) leaves one file per simulation. */
+	if (s->vctx && getenv("PPU_COVERAGE_DIR")) {
+		static unsigned n;
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/cov-%ld-%u.dat", getenv("PPU_COVERAGE_DIR"),
+			 (long)getpid(), n++);
+		s->vctx->coveragep()->write(path);
+	}
+#endif
+	if (chk_cur == s)
+		chk_cur = NULL;
 	if (s->fst) {
 		s->fst->close();
 		delete s->fst;
@@ -852,6 +885,33 @@ void ppu_sim_reset_stats(struct ppu_sim *s)
 void *ppu_sim_model(struct ppu_sim *s)
 {
 	return s->top;
+}
+
+uint64_t ppu_sim_check_errors(const struct ppu_sim *s)
+{
+	return s->chk_errors;
+}
+
+void ppu_sim_set_check_selftest(struct ppu_sim *s, uint32_t mask)
+{
+	s->chk_selftest = mask;
+}
+
+/* DPI imports of hw/chk/ppu_chk_pkg.sv. */
+void ppu_chk_fail(const char *who, const char *what)
+{
+	ppu_sim *s = chk_cur;
+
+	if (!s)
+		return;
+	if (s->chk_errors++ < MAX_PROTO_MSGS)
+		fprintf(stderr, "ppu_sim: cycle %" PRIu64 ": check failed: %s: %s\n",
+			s->cycle, who, what);
+}
+
+int ppu_chk_selftest(void)
+{
+	return chk_cur ? (int)chk_cur->chk_selftest : 0;
 }
 
 } /* extern "C" */

@@ -258,6 +258,19 @@ void ppu_sim_get_stats(const struct ppu_sim *sim, struct ppu_sim_stats *st);
 void ppu_sim_reset_stats(struct ppu_sim *sim);
 
 /*
+ * Failures of the invariant checkers of hw/chk (bound into the model by the
+ * simulation build) since creation; the first few are also printed on
+ * stderr.  Tests should expect 0.  Not cleared by ppu_sim_reset_stats.
+ */
+uint64_t ppu_sim_check_errors(const struct ppu_sim *sim);
+/*
+ * Self-test of the checkers: each bit of @mask (SELFTEST_* of
+ * hw/chk/ppu_chk_pkg.sv: 1 copy, 2 semaphore, 4 MMU, 8 host) makes one
+ * checker enforce a deliberately wrong rule, so that correct RTL fails it.
+ */
+void ppu_sim_set_check_selftest(struct ppu_sim *sim, uint32_t mask);
+
+/*
  * The Verilated model (a Vppu_top *) for C++ white-box tests that poke at
  * ports; C code has no use for it.
  */

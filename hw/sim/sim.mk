@@ -13,6 +13,11 @@
 #   build/tests/foo: tests/unit/foo.c $(PPUSIM_LIB)
 #   	$(CC) $(PPUSIM_CFLAGS) -o $@ $< $(PPUSIM_LIB) $(PPUSIM_LDLIBS)
 #
+# The model also carries the invariant checkers of hw/chk (bound into the
+# RTL by hw/chk/ppu_chk_bind.sv; their failures are counted by the harness,
+# ppu_sim_check_errors): PPUSIM_VSRCS stays the RTL alone, which lint and
+# synthesis take; PPU_CHK_SRCS is what only simulation adds.
+#
 # Knobs: HW_RTL_SRCS (RTL files, package order is handled here),
 # PPUSIM_VFLAGS (extra verilator options, e.g. -Wno-fatal), VERILATOR.
 # Changing either the file list or the flags rebuilds the model from
@@ -22,6 +27,9 @@ VERILATOR ?= verilator
 PPU_HOSTCC ?= gcc
 HW_RTL_SRCS ?= $(wildcard hw/rtl/*.sv)
 PPUSIM_VFLAGS ?=
+# 1 when PPUSIM_VFLAGS asks for coverage (make coverage): the harness must
+# be compiled to match.
+PPUSIM_COVERAGE ?= 0
 
 PPU_SVPKG_GEN := build/ppu-gen-svpkg
 PPU_SVPKG := build/ppu_hw_pkg.sv
@@ -47,9 +55,14 @@ PPUSIM_TYPES_PKG = $(firstword \
 PPUSIM_VSRCS = $(PPU_SVPKG) $(PPUSIM_TYPES_PKG) \
 	$(filter-out $(PPUSIM_PKG_NAMES),$(HW_RTL_SRCS))
 
+# The checkers' package first, the bind file last.
+PPU_CHK_SRCS := hw/chk/ppu_chk_pkg.sv \
+	$(filter-out hw/chk/ppu_chk_pkg.sv hw/chk/ppu_chk_bind.sv,$(sort $(wildcard hw/chk/*.sv))) \
+	hw/chk/ppu_chk_bind.sv
+
 PPUSIM_VERILATE = $(VERILATOR) --cc --build -j 2 -O3 --x-assign fast \
 	--x-initial fast --trace-fst --top-module ppu_top \
-	--Mdir $(PPUSIM_MDIR) $(PPUSIM_VFLAGS) $(PPUSIM_VSRCS)
+	--Mdir $(PPUSIM_MDIR) $(PPUSIM_VFLAGS) $(PPUSIM_VSRCS) $(PPU_CHK_SRCS)
 
 # Asked for only when the harness is compiled, and then only once.
 PPUSIM_VLROOT = $(eval PPUSIM_VLROOT := \
@@ -61,7 +74,7 @@ PPUSIM_CXXFLAGS = -std=gnu++17 -O2 -g -Wall -Wextra -MMD -MP -faligned-new \
 	$(PPUSIM_CFLAGS) -isystem $(PPUSIM_MDIR) \
 	-isystem $(PPUSIM_VLROOT)/include \
 	-isystem $(PPUSIM_VLROOT)/include/vltstd \
-	-DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
+	-DVM_COVERAGE=$(PPUSIM_COVERAGE) -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
 
 .PHONY: ppusim ppusim-clean ppusim-force
 ppusim: $(PPUSIM_LIB)
@@ -85,7 +98,7 @@ $(PPUSIM_CMD): ppusim-force
 
 # verilator skips identical runs without touching its outputs: touch, or
 # this rule would run on every make.
-$(PPUSIM_VLIB): $(PPUSIM_VSRCS) $(PPUSIM_CMD)
+$(PPUSIM_VLIB): $(PPUSIM_VSRCS) $(PPU_CHK_SRCS) $(PPUSIM_CMD)
 	$(PPUSIM_VERILATE)
 	touch $@
 

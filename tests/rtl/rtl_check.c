@@ -85,6 +85,8 @@ void rtl_userd_wr32(struct rtl_chan *ch, uint32_t off, uint32_t v)
 void rtl_expect_no_protocol_errors(struct rtl_env *env)
 {
 	ck_assert_uint_eq(rtl_protocol_errors(env), 0);
+	ck_assert_msg(rtl_check_errors(env) == 0, "%llu RTL invariant check failures",
+		      (unsigned long long)rtl_check_errors(env));
 }
 
 void rtl_env_finish(struct rtl_env *env)

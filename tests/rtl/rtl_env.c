@@ -91,6 +91,12 @@ void rtl_env_destroy(struct rtl_env *env)
 {
 	if (!env)
 		return;
+	/*
+	 * A broken RTL contract fails whatever test saw it, also one that
+	 * never asks (the checkers printed what they saw on stderr).
+	 */
+	if (!env->check_errors_ok && ppu_sim_check_errors(env->sim))
+		die("RTL invariant checkers failed (see above)");
 	ppu_sim_destroy(env->sim);
 	free(env->ev);
 	free(env);
@@ -125,6 +131,11 @@ uint64_t rtl_protocol_errors(struct rtl_env *env)
 
 	ppu_sim_get_stats(env->sim, &st);
 	return st.protocol_errors;
+}
+
+uint64_t rtl_check_errors(struct rtl_env *env)
+{
+	return ppu_sim_check_errors(env->sim);
 }
 
 uint64_t rtl_alloc_pa(struct rtl_env *env, int sys, uint64_t bytes, uint64_t align)

@@ -23,6 +23,8 @@ struct rtl_env {
 	struct ppu_sim_event *ev;
 	size_t nev, cap_ev;
 	int verbose;		/* print events as they happen */
+	/* checker failures are expected (a checker self-test): destroy quietly */
+	int check_errors_ok;
 };
 
 struct rtl_ctx {
@@ -64,6 +66,11 @@ void rtl_reg_write(struct rtl_env *env, uint32_t off, uint32_t val);
 uint64_t rtl_perf_read(struct rtl_env *env, uint32_t idx);
 /* RTL protocol violations the harness has counted (ppu_sim_get_stats). */
 uint64_t rtl_protocol_errors(struct rtl_env *env);
+/*
+ * Failures of the invariant checkers (hw/chk) so far.  rtl_env_destroy
+ * aborts the test when there are any, unless check_errors_ok is set.
+ */
+uint64_t rtl_check_errors(struct rtl_env *env);
 
 /* Physical allocation (zeroed); aborts the test on exhaustion. */
 uint64_t rtl_alloc_pa(struct rtl_env *env, int sys, uint64_t bytes, uint64_t align);

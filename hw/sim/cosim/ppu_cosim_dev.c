@@ -1078,8 +1078,8 @@ static void print_stats(const struct cosim *c)
 		PRIu64 ", qtest ok %" PRIu64 " failed %" PRIu64 " dropped %"
 		PRIu64 "; sysmem syncs %" PRIu64 ", DMA beats sys %" PRIu64
 		" local %" PRIu64 ", refused %" PRIu64 "; resets %" PRIu64
-		"; protocol errors %" PRIu64 "; injected: bus errors %u, "
-		"irqs dropped %u\n",
+		"; protocol errors %" PRIu64 ", check failures %" PRIu64
+		"; injected: bus errors %u, irqs dropped %u\n",
 		ppu_sim_cycles(c->sim), s->run_cycles, s->bar_cycles,
 		ps.cycles_per_sec, s->bar_rd, s->bar_wr,
 		n ? s->bar_ns / 1000.0 / (double)n : 0.0, s->bad_bar,
@@ -1088,7 +1088,8 @@ static void print_stats(const struct cosim *c)
 		ps.rd_beats[1] + ps.wr_beats[1],
 		ps.rd_beats[0] + ps.wr_beats[0],
 		s->dma_blocked + s->dma_unmapped + s->dma_link_down, s->resets,
-		ps.protocol_errors, c->inj.mem_errors, c->inj.irq_dropped);
+		ps.protocol_errors, ppu_sim_check_errors(c->sim), c->inj.mem_errors,
+		c->inj.irq_dropped);
 }
 
 static void usage(FILE *f)

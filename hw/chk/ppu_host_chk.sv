@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// Contracts of the host interface (ppu_host), bound into it by
+// ppu_chk_bind.sv; see hw/chk/README.md.  Besides the ports it reads the
+// per-channel GP_GET, GP_PUT, ring size, state and AUTO_PUT flag, the
+// registers CHAN_STATUS and the GP_GET/GP_PUT windows report.
+// A checker watches whole buses and uses the fields its rules need.
+/* verilator lint_off UNUSEDSIGNAL */
+module ppu_host_chk #(
+  parameter int unsigned NUM_CHANNELS = 16
+) (
+  input logic                        clk,
+  input logic                        rst_n,
+  input logic [NUM_CHANNELS-1:0]     fault_set,
+  input ppu_types_pkg::trace_t       trace,
+  input logic                        x_req_valid,
+  input logic                        x_req_ready,
+  input ppu_types_pkg::xlate_req_t   x_req,
+  input logic                        prd_valid,
+  input logic                        prd_ready,
+  input ppu_types_pkg::paddr_t       prd_pa,
+  input logic                        frd_valid,
+  input logic                        frd_ready,
+  input ppu_types_pkg::paddr_t       frd_pa,
+  input logic                        wr_valid,
+  input logic                        wr_ready,
+  input ppu_types_pkg::mem_wr_req_t  wr_req,
+  input logic                        sem_valid,
+  input logic                        sem_ready,
+  input ppu_types_pkg::sem_req_t     sem_req,
+  input logic                        copy_valid,
+  input logic                        copy_ready,
+  input ppu_types_pkg::copy_cmd_t    copy_cmd,
+  input logic                        cl_valid,
+  input logic                        cl_ready,
+  input ppu_types_pkg::task_launch_t cl_req,
+  input logic                        xf_valid,
+  input logic                        xf_ready,
+  input ppu_types_pkg::cu_fault_t    xf,
+  input logic [19:0]                 c_get [NUM_CHANNELS],
+  input logic [19:0]                 c_put [NUM_CHANNELS],
+  input logic [4:0]                  c_log2 [NUM_CHANNELS],
+  input logic [3:0]                  c_st [NUM_CHANNELS],
+  input logic                        c_auto [NUM_CHANNELS]
+);
+  localparam int unsigned NC = NUM_CHANNELS;
+  localparam logic [3:0] ST_UNBOUND = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_UNBOUND);
+  localparam logic [3:0] ST_LOADING = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_LOADING);
+
+  // The pushbuffer prefetcher withdraws its translation and read requests
+  // when its stream is flushed (ppu_pb_fetch): allowed there, and only there.
+  ppu_chk_hs #(.W($bits(x_req)), .NAME("host xlate"), .WITHDRAW(1'b1)) u_hs_x (
+      .clk, .rst_n, .valid(x_req_valid), .ready(x_req_ready), .payload(x_req));
+  ppu_chk_hs #(.W($bits(prd_pa)), .NAME("host physical read")) u_hs_prd (
+      .clk, .rst_n, .valid(prd_valid), .ready(prd_ready), .payload(prd_pa));
+  ppu_chk_hs #(.W($bits(frd_pa)), .NAME("host fetch read"), .WITHDRAW(1'b1)) u_hs_frd (
+      .clk, .rst_n, .valid(frd_valid), .ready(frd_ready), .payload(frd_pa));
+  ppu_chk_hs #(.W($bits(wr_req)), .NAME("host write")) u_hs_wr (
+      .clk, .rst_n, .valid(wr_valid), .ready(wr_ready), .payload(wr_req));
+  ppu_chk_hs #(.W($bits(sem_req)), .NAME("host semaphore")) u_hs_sem (
+      .clk, .rst_n, .valid(sem_valid), .ready(sem_ready), .payload(sem_req));
+  ppu_chk_hs #(.W($bits(copy_cmd)), .NAME("host copy launch")) u_hs_copy (
+      .clk, .rst_n, .valid(copy_valid), .ready(copy_ready), .payload(copy_cmd));
+  ppu_chk_hs #(.W($bits(cl_req)), .NAME("host compute launch")) u_hs_cl (
+      .clk, .rst_n, .valid(cl_valid), .ready(cl_ready), .payload(cl_req));
+  ppu_chk_hs #(.W($bits(xf)), .NAME("compute fault")) u_hs_xf (
+      .clk, .rst_n, .valid(xf_valid), .ready(xf_ready), .payload(xf));
+
+  logic [19:0]   get_q [NC];
+  logic [19:0]   put_q [NC];
+  logic [3:0]    st_q [NC];
+  // Fault reported (fault_set, registered like the host's own state) and
+  // the channel not bound again since.  Work the host decided in the cycle
+  // before it saw the fault shows one cycle after fault_set, when this is
+  // not yet up.
+  logic [NC-1:0] faulted;
+  logic          sem_held, copy_held, cl_held;
+  logic          selftest;
+
+  always_ff @(posedge clk) begin
+    if (!rst_n) begin
+      for (int i = 0; i < NC; i++) begin
+        get_q[i] <= '0;
+        put_q[i] <= '0;
+        st_q[i]  <= ST_UNBOUND;
+      end
+      faulted   <= '0;
+      sem_held  <= 1'b0;
+      copy_held <= 1'b0;
+      cl_held   <= 1'b0;
+    end else begin
+      for (int i = 0; i < NC; i++) begin
+        logic [19:0] mask;
+        logic        bind_now, bound;
+        mask = (20'd1 << c_log2[i]) - 20'd1;
+        bind_now = trace.valid && trace.kind == 8'(ppu_hw_pkg::PPU_TRACE_BIND) && trace.chid == 8'(i);
+        bound = c_st[i] != ST_UNBOUND && c_st[i] != ST_LOADING;
+        // GP_GET and GP_PUT of a bound channel index its ring.
+        if (bound && ((c_get[i] & ~mask) != '0 || (c_put[i] & ~mask) != '0))
+          ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: GP_GET %0d or GP_PUT %0d outside its ring of %0d",
+                                                               i, c_get[i], c_put[i], mask + 20'd1));
+        // GP_GET moves one entry at a time and never past GP_PUT (an
+        // AUTO_PUT ring has no GP_PUT to pass).
+        if (bound && !bind_now && st_q[i] != ST_UNBOUND && st_q[i] != ST_LOADING &&
+            c_get[i] != get_q[i] &&
+            (selftest || c_get[i] != ((get_q[i] + 20'd1) & mask) || (!c_auto[i] && get_q[i] == put_q[i])))
+          ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: GP_GET %0d -> %0d with GP_PUT %0d",
+                                                               i, get_q[i], c_get[i], put_q[i]));
+        get_q[i] <= c_get[i];
+        put_q[i] <= c_put[i];
+        st_q[i]  <= c_st[i];
+        if (fault_set[i]) faulted[i] <= 1'b1;
+        else if (bind_now) faulted[i] <= 1'b0;
+      end
+      sem_held  <= sem_valid && !sem_ready;
+      copy_held <= copy_valid && !copy_ready;
+      cl_held   <= cl_valid && !cl_ready;
+      // A faulted channel runs nothing more: no method, no new semaphore
+      // operation, copy or launch on its behalf.
+      if (trace.valid && trace.kind == 8'(ppu_hw_pkg::PPU_TRACE_METHOD) && trace.chid < 8'(NC) &&
+          faulted[trace.chid[$clog2(NC)-1:0]])
+        ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d ran method %08x after its fault",
+                                                             trace.chid, trace.a));
+      if (sem_valid && !sem_held && sem_req.chid < 8'(NC) && faulted[sem_req.chid[$clog2(NC)-1:0]])
+        ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: semaphore operation after its fault",
+                                                             sem_req.chid));
+      if (copy_valid && !copy_held && copy_cmd.chid < 8'(NC) && faulted[copy_cmd.chid[$clog2(NC)-1:0]])
+        ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: copy launched after its fault",
+                                                             copy_cmd.chid));
+      if (cl_valid && !cl_held && cl_req.chid < 8'(NC) && faulted[cl_req.chid[$clog2(NC)-1:0]])
+        ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: kernel launched after its fault",
+                                                             cl_req.chid));
+    end
+  end
+  // Sampled every cycle: an import with no arguments would otherwise be
+  // evaluated once, as a constant.
+  always_ff @(posedge clk) selftest <= (ppu_chk_pkg::ppu_chk_selftest() & ppu_chk_pkg::SELFTEST_HOST) != 0;
+endmodule

@@ -32,7 +32,7 @@
 //   drains every read, write and translation already in flight (their
 //   responses must be taken so they cannot leak into the next command),
 //   and reports the first fault; the semaphore is then not released.
-// * An abort (engine reset) is such a fault, of kind ENGINE_RESET, raised
+// * A drop request (engine reset) is such a fault, of kind ENGINE_RESET, raised
 //   from outside; halt (debug) stops issue without ending the copy.
 module ppu_copy #(
   parameter int unsigned CHUNK_BYTES = 4096,
@@ -82,10 +82,10 @@ module ppu_copy #(
   input  logic                       invalidate,
   output logic                       inv_hold_src,
   output logic                       inv_hold_dst,
-  // engine recovery (ENGINE_CTRL): abort the running copy; halt issue
-  input  logic                       abort,
+  // engine recovery (ENGINE_CTRL): drop the running copy; halt issue
+  input  logic                       drop_req,
   input  logic                       halt,
-  output logic                       aborting     // until idle after an abort
+  output logic                       dropping     // until idle after a drop request
 );
 
   // ---- Geometry ----
@@ -468,7 +468,7 @@ module ppu_copy #(
       fault_rec.unit   = U_COPY_DST;
       fault_rec.access = ppu_types_pkg::ACC_WRITE;
       fault_rec.addr   = ack_va;
-    end else if (abort || aborting) begin
+    end else if (drop_req || dropping) begin
       // ADDR: how far the destination got (acknowledged writes)
       fault_rec.kind   = K_RESET;
       fault_rec.unit   = U_COPY_DST;
@@ -544,12 +544,12 @@ module ppu_copy #(
   assign cmd_ready  = (state_q == C_IDLE);
   assign busy       = (state_q != C_IDLE);
 
-  // An abort holds until the engine is idle: one that comes as a command is
+  // A drop request holds until the engine is idle: one that comes as a command is
   // accepted still ends that command.
   always_ff @(posedge clk) begin
-    if (!rst_n)                              aborting <= 1'b0;
-    else if (abort && (state_q != C_IDLE || accept)) aborting <= 1'b1;
-    else if (state_q == C_IDLE)              aborting <= 1'b0;
+    if (!rst_n)                              dropping <= 1'b0;
+    else if (drop_req && (state_q != C_IDLE || accept)) dropping <= 1'b1;
+    else if (state_q == C_IDLE)              dropping <= 1'b0;
   end
   assign done_valid = (state_q == C_DONE);
   assign done_chid  = r_cmd.chid;

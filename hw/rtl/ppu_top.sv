@@ -351,7 +351,7 @@ module ppu_top #(
       .sem_rsp_valid(sem_rsp_valid[1]), .sem_rsp,
       .trace(tr_copy), .perf_beat,
       .invalidate(mmu_invalidate), .inv_hold_src(copy_inv_hold_src), .inv_hold_dst(copy_inv_hold_dst),
-      .abort(copy_reset), .halt(copy_halt), .aborting(copy_resetting)
+      .drop_req(copy_reset), .halt(copy_halt), .dropping(copy_resetting)
   );
 
   // ---- invalidate handshake (MMU_STATUS.INV_PENDING) ----

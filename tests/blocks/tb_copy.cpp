@@ -90,9 +90,17 @@ public:
 	Cfg cfg;
 	std::map<uint32_t, unsigned> src_fault, dst_fault; // VA page -> kind
 	unsigned sem_fault_kind = PPU_FAULT_KIND_NONE;
+	// Engine recovery: drop_req pulsed this many cycles after the accept
+	// (-1: never); halt held for halt_len cycles from halt_from after it.
+	int64_t drop_at = -1;
+	uint64_t halt_from = 0, halt_len = 0;
+	unsigned halted_rd = 0, halted_wr = 0; // handshakes begun while halted
 
 	CopyEnv()
 	{
+		d->invalidate = 0;
+		d->drop_req = 0;
+		d->halt = 0;
 		d->cmd_valid = 0;
 		clear(d->cmd);
 		d->xs_req_ready = 0;
@@ -290,8 +298,17 @@ private:
 		return r;
 	}
 
+	bool halted_now() const
+	{
+		return halt_len && accepted_ && d.cyc >= r_.accept_cyc + halt_from &&
+		       d.cyc < r_.accept_cyc + halt_from + halt_len;
+	}
+
 	void drive()
 	{
+		d->drop_req = drop_at >= 0 && accepted_ && !r_.done_seen &&
+			      d.cyc == r_.accept_cyc + uint64_t(drop_at);
+		d->halt = halted_now();
 		d->cmd_valid = have_next_;
 		if (have_next_) {
 			const Cmd &n = next_;
@@ -430,6 +447,13 @@ private:
 			TB_TRUE(xd_q_.empty());
 			xlate_req("destination", d->xd_req, pf_d_, r_.n_xd, cur_.dst, tp::ACC_WRITE);
 			xd_q_.push(c, cfg.x_lat, XPend{uint32_t(get(d->xd_req, tp::xreq::va)), false});
+		}
+
+		// halted (after a cycle for the issue register): only requests
+		// presented before may still be taken
+		if (halted_now() && d.cyc > r_.accept_cyc + halt_from + 1) {
+			halted_rd += d->rd_valid && d->rd_ready && !rd_hold_.stalled;
+			halted_wr += d->wr_valid && d->wr_ready && !wr_hold_.stalled;
 		}
 
 		// reads: the k-th source beat
@@ -892,6 +916,80 @@ START_TEST(fault_under_backpressure_drains_everything_in_flight)
 }
 END_TEST
 
+// ---- engine recovery: drop_req (ENGINE_CTRL.COPY_RESET) and halt ----
+
+// A drop at a random point of a copy under random backpressure: the copy
+// ends with ENGINE_RESET (unit COPY_DST, write) and no semaphore release,
+// or, dropped while its release was under way, completes; either way
+// nothing is left in flight (checked every cycle once idle) and the next
+// copy is exact.
+START_TEST(a_drop_at_any_point_ends_the_copy_cleanly)
+{
+	CopyEnv<Vppu_copy> e;
+	Rng r(4242);
+	unsigned dropped = 0, completed = 0;
+
+	e.cfg.rd_ready = 70;
+	e.cfg.wr_ready = 60;
+	e.cfg.x_ready = 50;
+	e.cfg.sem_ready = 40;
+	for (unsigned k = 0; k < 200; k++) {
+		e.cfg.rd_lat = 1 + r.below(100);
+		e.cfg.wr_lat = 1 + r.below(40);
+		e.cfg.x_lat = 1 + r.below(30);
+		uint32_t len = 1 + r.below(k % 3 ? 3000 : 40000);
+		const Cmd c = mk(0x100000 + r.below(0x100000), 0x400000 + r.below(0x100000), len,
+				 r.below(4));
+		e.drop_at = r.below(2 * (nbeats(c.src, len) + 100));
+		TB_CTX("case %u: len %u, drop %lld cycles after the accept", k, len,
+		       (long long)e.drop_at);
+		Run res = e.run(c);
+		if (get(res.done, tp::done::fault)) {
+			TB_EQ(get(res.done, tp::done::kind), PPU_FAULT_KIND_ENGINE_RESET);
+			TB_EQ(get(res.done, tp::done::unit), DST);
+			TB_EQ(get(res.done, tp::done::access), tp::ACC_WRITE);
+			TB_EQ(res.n_sem, 0);
+			TB_TRUE(res.n_wr_ack <= nbeats(c.dst, len));
+			dropped++;
+		} else {
+			e.check_ok(c, res);
+			completed++;
+		}
+		e.drop_at = -1;
+		then_copy_ok(e);
+	}
+	TB_TRUE(dropped > 100 && completed > 10);
+}
+END_TEST
+
+// Halted mid-copy the engine starts no read or write (the ones presented
+// before it are taken), keeps going when the halt ends, and the copy is
+// exact.
+START_TEST(a_halt_stops_issue_and_the_copy_resumes_exact)
+{
+	CopyEnv<Vppu_copy> e;
+	Rng r(99);
+
+	e.cfg.rd_ready = 80;
+	e.cfg.wr_ready = 80;
+	for (unsigned k = 0; k < 40; k++) {
+		e.cfg.rd_lat = 1 + r.below(60);
+		uint32_t len = 4096 + r.below(30000);
+		const Cmd c = mk(0x100000 + r.below(0x100000), 0x400000 + r.below(0x100000), len,
+				 r.below(4));
+		e.halt_from = r.below(nbeats(c.src, len));
+		e.halt_len = 1 + r.below(2000);
+		e.halted_rd = e.halted_wr = 0;
+		TB_CTX("case %u: len %u, halted for %llu cycles from %llu", k, len,
+		       (unsigned long long)e.halt_len, (unsigned long long)e.halt_from);
+		e.copy_ok(c);
+		TB_EQ(e.halted_rd, 0);
+		TB_EQ(e.halted_wr, 0);
+	}
+	e.halt_len = 0;
+}
+END_TEST
+
 // ---- throughput: structural rates from the credit scheme of ppu_copy ----
 
 namespace {
@@ -1020,5 +1118,7 @@ int main()
 		min_config_copies_are_byte_exact_for_every_size_and_alignment,
 		min_config_read_credits_bound_the_rate_to_2_beats_per_latency_plus_3_cycles,
 		min_config_faults_stop_and_drain,
+		a_drop_at_any_point_ends_the_copy_cleanly,
+		a_halt_stops_issue_and_the_copy_resumes_exact,
 	});
 }

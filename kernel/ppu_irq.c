@@ -199,7 +199,7 @@ static void ppu_irq_poll(struct work_struct *work)
 	u32 status;
 	int idx;
 
-	if (!atomic_read(&ppu->irq_watchers) || !drm_dev_enter(&ppu->drm, &idx))
+	if (!drm_dev_enter(&ppu->drm, &idx))
 		return;
 	status = ppu_read(ppu, PPU_REG_INTR_STATUS);
 	if (ppu_lost(ppu)) {
@@ -226,7 +226,23 @@ static void ppu_irq_poll(struct work_struct *work)
 		}
 	}
 	drm_dev_exit(idx);
-	schedule_delayed_work(&ppu->irq_poll_work, msecs_to_jiffies(PPU_IRQ_POLL_MS));
+	if (atomic_read(&ppu->irq_watchers))
+		schedule_delayed_work(&ppu->irq_poll_work, msecs_to_jiffies(PPU_IRQ_POLL_MS));
+}
+
+/**
+ * ppu_irq_lost_check() - look for a lost interrupt while nobody waits
+ * @ppu: the device
+ *
+ * An event whose message was lost keeps the interrupt level up, so no
+ * later event sends a message either; with waiters the poll above finds
+ * it within two rounds, without them the watchdog's rounds (at least once
+ * a second) call this to look as well.
+ */
+void ppu_irq_lost_check(struct ppu_device *ppu)
+{
+	if (!atomic_read(&ppu->irq_watchers))
+		mod_delayed_work(system_wq, &ppu->irq_poll_work, 0);
 }
 
 /**

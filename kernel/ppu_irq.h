@@ -11,5 +11,6 @@ int ppu_irq_early_init(struct ppu_device *ppu);
 int ppu_irq_init(struct ppu_device *ppu);
 void ppu_irq_watch_get(struct ppu_device *ppu);
 void ppu_irq_watch_put(struct ppu_device *ppu);
+void ppu_irq_lost_check(struct ppu_device *ppu);
 
 #endif /* __PPU_IRQ_H__ */

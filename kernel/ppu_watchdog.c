@@ -21,6 +21,7 @@
 
 #include "ppu_chan.h"
 #include "ppu_device.h"
+#include "ppu_irq.h"
 #include "ppu_watchdog.h"
 
 static unsigned int watchdog_ms = 30000;
@@ -45,6 +46,7 @@ static void ppu_watchdog_work(struct work_struct *work)
 		ppu_chan_watchdog(ppu, ms);
 		drm_dev_exit(idx);
 	}
+	ppu_irq_lost_check(ppu);
 	schedule_delayed_work(&ppu->wd_work,
 			      msecs_to_jiffies(ms ? clamp(ms / 4, 20u, PPU_WATCHDOG_IDLE_MS) :
 					       PPU_WATCHDOG_IDLE_MS));

@@ -6,7 +6,9 @@
 # build/guest/bench_submit (doorbell -> completion) and
 # build/guest/bench_copy_prio (copy priorities through libppu) and
 # build/guest/bench_workq (device-side work creation against the host round
-# trip) and prints their "bench:" lines plus the runner's wall times:
+# trip), build/guest/bench_recovery (watchdog and engine reset) and
+# build/guest/ppu_fuzz (100,000 calls) and prints their "bench:" lines plus
+# the runner's wall times:
 #
 #   bench: ioctl_get_param_roundtrip <us> us        (from the guest)
 #   bench: ioctl_get_param_mmio_roundtrip <us> us   (from the guest)
@@ -14,6 +16,8 @@
 #   bench: guest_doorbell_to_release_cycles <c> cycles (from the guest)
 #   bench: copy_prio_* ratios and throughputs (from the guest, libppu)
 #   bench: workq_guest_* cycles and their ratio (from the guest, libppu)
+#   bench: watchdog_stop_latency_ms, engine_reset_* (from the guest)
+#   bench: fuzz_calls_per_s <n> calls/s   (the fuzzer's own count)
 #   bench: cosim_boot_wall <s> s          runner start -> guest /init
 #   bench: cosim_batch_wall <s> s         guest /init -> batch done
 #   bench: cosim_boot_and_batch_wall <s> s  the whole runner invocation

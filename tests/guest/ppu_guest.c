@@ -32,6 +32,14 @@ void ppu_guest_setup(void)
 		      "(is ppu.ko loaded and bound to the PPU?)");
 }
 
+int ppu_client_open(void)
+{
+	int fd = open(ppu_node, O_RDWR | O_CLOEXEC);
+
+	ck_assert_msg(fd >= 0, "open %s: %s", ppu_node, strerror(errno));
+	return fd;
+}
+
 void ppu_guest_teardown(void)
 {
 	if (ppu_fd >= 0)

@@ -39,6 +39,8 @@ uint64_t ppu_param(uint32_t param);
 size_t ppu_debugfs_read(const char *file, char *buf, size_t len);
 /* Writes text to dri/<render minor>/<file>: 0 or -errno. */
 int ppu_debugfs_write(const char *file, const char *text);
+/* Another open of the render node (a second client); fails the test if it cannot. */
+int ppu_client_open(void);
 /* The value of the "NAME value" line (decimal or 0x hex); asserts it exists. */
 uint64_t ppu_debugfs_value(const char *text, const char *name);
 

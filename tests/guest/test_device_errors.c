@@ -128,14 +128,6 @@ static void teardown(void)
 
 /* ---- work helpers ---- */
 
-static int client_open(void)
-{
-	int fd = open(ppu_node, O_RDWR | O_CLOEXEC);
-
-	ck_assert_msg(fd >= 0, "open %s: %s", ppu_node, strerror(errno));
-	return fd;
-}
-
 static void fill_pattern(uint8_t *p, size_t len, uint32_t seed)
 {
 	size_t i;
@@ -292,7 +284,7 @@ static void mem_error_case(int local_dst)
 	struct ppu_tpool a_pool, b_pool;
 	struct drm_ppu_chan_status st;
 	struct tpb a_pb, b_pb;
-	int fa = ppu_fd, fb = client_open(), ret;
+	int fa = ppu_fd, fb = ppu_client_open(), ret;
 	uint32_t unit, access, ctrl;
 
 	if (local_dst && !ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE)) {

@@ -54,14 +54,6 @@
 
 /* ---- small helpers ---- */
 
-static int client_open(void)
-{
-	int fd = open(ppu_node, O_RDWR | O_CLOEXEC);
-
-	ck_assert_msg(fd >= 0, "open %s: %s", ppu_node, strerror(errno));
-	return fd;
-}
-
 static void fill_pattern(uint8_t *p, size_t len, uint32_t seed)
 {
 	size_t i;
@@ -333,7 +325,7 @@ START_TEST(iso_fault_in_one_client_spares_the_other)
 	pthread_t thr;
 	uint32_t b_sem_at_fault;
 	double a_fault_s;
-	int fa = ppu_fd, fb = client_open(), ret;
+	int fa = ppu_fd, fb = ppu_client_open(), ret;
 
 	/* Client A: a pattern in system memory and one in local memory. */
 	tpb_new(fa, &a_pb, 4);
@@ -433,7 +425,7 @@ START_TEST(iso_handles_ids_and_offsets_are_per_file)
 	uint64_t off;
 	uint32_t i, j;
 	void *m;
-	int fa = ppu_fd, fb = client_open();
+	int fa = ppu_fd, fb = ppu_client_open();
 
 	/*
 	 * A's handles 1..5 (1 is three pages), B's handles 1..2 (one page): A's
@@ -543,7 +535,7 @@ START_TEST(iso_same_va_in_another_client_faults)
 	struct ppu_tchan a_ch, b_ch, b_ch2;
 	struct ppu_tpool a_pool, b_pool;
 	struct tpb a_pb, b_pb;
-	int fa = ppu_fd, fb = client_open();
+	int fa = ppu_fd, fb = ppu_client_open();
 
 	ppu_tbo_new_at(fa, &a_bo, len, 0, VA_A_SYS);
 	fill_pattern(a_bo.map, len, 3);
@@ -601,7 +593,7 @@ START_TEST(iso_local_memory_never_leaks_between_clients)
 
 	/* The co-simulated PPU has local memory: its absence is a failure. */
 	ck_assert_msg(lmem, "the device reports no local memory");
-	fb = client_open();
+	fb = ppu_client_open();
 	/* A: a local BO at a fixed VA with a pattern copied in through A's channel. */
 	ppu_tbo_new_at(fa, &a_loc, len, DRM_PPU_GEM_CREATE_LOCAL, VA_A_LOCAL);
 	ppu_tbo_new(fa, &a_sys, len);
@@ -684,7 +676,7 @@ static void busy_client_start(struct busy_client *c, uint32_t len, int local_dst
 	uint32_t i;
 
 	memset(c, 0, sizeof(*c));
-	c->fd = client_open();
+	c->fd = ppu_client_open();
 	tpb_new(c->fd, &c->pb, 1);
 	ppu_tpool_new(c->fd, &c->pool, 4);
 	ppu_tbo_new(c->fd, &c->src, len);
@@ -761,7 +753,7 @@ static void check_nothing_left(pid_t pid, const struct lrange *killed, unsigned 
 		ck_assert_uint_eq(used, 0);
 	}
 
-	fd = client_open();
+	fd = ppu_client_open();
 	ppu_tbo_new(fd, &ring, PG);
 	ck_assert_uint_le(n, 32);
 	for (i = 0; i < n; i++) {

@@ -29,14 +29,6 @@
 #include "ppu_guest.h"
 #include "ppu_guest_work.h"
 
-static int open_node(void)
-{
-	int fd = open(ppu_node, O_RDWR | O_CLOEXEC);
-
-	ck_assert_msg(fd >= 0, "open %s: %s", ppu_node, strerror(errno));
-	return fd;
-}
-
 static int gem_create(int fd, uint64_t size, uint32_t flags, uint32_t *handle)
 {
 	struct drm_ppu_gem_create c = { .size = size, .flags = flags };
@@ -78,7 +70,7 @@ START_TEST(one_file_leaves_channels_to_others)
 	uint32_t n = (uint32_t)ppu_param(DRM_PPU_PARAM_NUM_USER_CHANNELS);
 	uint32_t q = n - n / 4, i;
 	struct ppu_tbo ra, rb, rc;
-	int a = open_node(), b = open_node(), c = open_node();
+	int a = ppu_client_open(), b = ppu_client_open(), c = ppu_client_open();
 
 	ck_assert_uint_ge(n, 2);
 	ppu_tbo_new(a, &ra, PPU_TPAGE);
@@ -113,7 +105,7 @@ START_TEST(one_file_leaves_local_memory_to_others)
 {
 	uint64_t total = ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE);
 	uint32_t h, h2;
-	int a = open_node(), b = open_node();
+	int a = ppu_client_open(), b = ppu_client_open();
 
 	ck_assert_uint_ge(total, 1 << 20);
 	ck_assert_int_eq(gem_create(a, total / 2 + 4096, DRM_PPU_GEM_CREATE_LOCAL, NULL), -EDQUOT);
@@ -131,7 +123,7 @@ END_TEST
 START_TEST(bos_and_pools_per_file_are_bounded)
 {
 	uint32_t h[8], p[3], i;
-	int a = open_node(), b = open_node();
+	int a = ppu_client_open(), b = ppu_client_open();
 
 	ppu_module_param_set("max_bos_per_file", 8);
 	for (i = 0; i < 8; i++)
@@ -266,7 +258,7 @@ static void *destroyer(void *arg)
  */
 START_TEST(create_and_destroy_race_on_one_file)
 {
-	struct racer r = { .fd = open_node() };
+	struct racer r = { .fd = ppu_client_open() };
 	struct ppu_tbo ring;
 	pthread_t t;
 	int i, fd;
@@ -286,7 +278,7 @@ START_TEST(create_and_destroy_race_on_one_file)
 	ck_assert_uint_gt(r.made, 100);
 	ck_assert_uint_gt(r.destroyed, 10);
 	ck_assert_int_eq(close(r.fd), 0);
-	fd = open_node();
+	fd = ppu_client_open();
 	ppu_tbo_new(fd, &ring, PPU_TPAGE);
 	ck_assert_int_eq(ppu_chan_create_full(fd, 0, 4, ring.va, 0, NULL), 0);
 	close(fd);

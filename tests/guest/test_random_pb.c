@@ -36,14 +36,6 @@
 #define SETTLE_S 20.0
 #define WD_MS 1500	/* a mutated acquire that blocks is stopped by the watchdog */
 
-static int client_open(void)
-{
-	int fd = open(ppu_node, O_RDWR | O_CLOEXEC);
-
-	ck_assert_msg(fd >= 0, "open %s: %s", ppu_node, strerror(errno));
-	return fd;
-}
-
 static uint64_t env_u64(const char *name, uint64_t def)
 {
 	const char *s = getenv(name);
@@ -122,7 +114,7 @@ static int rchan_settled(struct rchan *rc, int *faulted)
 static unsigned int round_run(uint64_t seed)
 {
 	struct ppu_randpb r = { .mutate_pct = 40 };
-	int fv = client_open(), fr = client_open();
+	int fv = ppu_client_open(), fr = ppu_client_open();
 	struct ppu_tchan vch;
 	struct ppu_tbo vsrc, vdst, vpb;
 	struct ppu_tpool pool;

@@ -26,14 +26,6 @@
 
 #define WD_MS 400
 
-static int open_node(void)
-{
-	int fd = open(ppu_node, O_RDWR | O_CLOEXEC);
-
-	ck_assert_msg(fd >= 0, "open %s: %s", ppu_node, strerror(errno));
-	return fd;
-}
-
 static void wd_setup(void)
 {
 	ppu_guest_setup();
@@ -82,7 +74,7 @@ START_TEST(a_stuck_acquire_is_stopped_and_reported)
 	struct drm_ppu_chan_status st;
 	struct ppu_tpool p, pool_b;
 	struct ppu_pb b;
-	int fb = open_node();
+	int fb = ppu_client_open();
 	double t0, waited;
 	int ret, i;
 
@@ -256,7 +248,7 @@ START_TEST(a_wedged_copy_engine_is_reset_and_the_others_go_on)
 	struct ppu_tchan big, other, again;
 	struct drm_ppu_chan_status st;
 	struct ppu_tpool p, pool_b;
-	int fb = open_node();
+	int fb = ppu_client_open();
 	uint64_t resets0 = copy_resets();
 	struct ppu_pb b;
 	double t0;

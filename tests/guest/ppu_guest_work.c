@@ -257,3 +257,25 @@ int ppu_vm_unbind(int fd, uint64_t va, uint64_t size)
 
 	return ppu_ioctl(fd, DRM_IOCTL_PPU_VM_UNBIND, &u);
 }
+
+void ppu_tpb_new(int fd, struct ppu_tpb *p, uint32_t pages)
+{
+	memset(p, 0, sizeof(*p));
+	ppu_tbo_new(fd, &p->bo, (uint64_t)pages * PPU_TPAGE);
+}
+
+struct ppu_pb *ppu_tpb_begin(struct ppu_tpb *p)
+{
+	ck_assert_msg((uint64_t)(p->next + 1) * PPU_TPB_SLOT_BYTES <= p->bo.size,
+		      "pushbuffer full");
+	p->slot = p->next++;
+	ppu_pb_init(&p->b, (uint32_t *)(p->bo.map + p->slot * PPU_TPB_SLOT_BYTES),
+		    PPU_TPB_SLOT_BYTES / 4);
+	return &p->b;
+}
+
+void ppu_tpb_submit(struct ppu_tpb *p, struct ppu_tchan *ch)
+{
+	ck_assert(!p->b.overflow);
+	ppu_tchan_submit(ch, p->bo.va + p->slot * PPU_TPB_SLOT_BYTES, p->b.len);
+}

@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include "ppu/ppu_encode.h"
+
 #include "drm/ppu_drm.h"
 
 #define PPU_TPAGE 4096u
@@ -32,6 +34,22 @@ void ppu_tbo_new_at(int fd, struct ppu_tbo *bo, uint64_t size, uint32_t flags, u
 /* The same at a kernel-chosen address. */
 void ppu_tbo_new_flags(int fd, struct ppu_tbo *bo, uint64_t size, uint32_t flags);
 void ppu_tbo_new(int fd, struct ppu_tbo *bo, uint64_t size);
+
+struct ppu_tchan;
+
+/* A pushbuffer BO handed out in slots of PPU_TPB_SLOT_BYTES, one per submission. */
+#define PPU_TPB_SLOT_BYTES 1024u
+struct ppu_tpb {
+	struct ppu_tbo bo;
+	uint32_t next, slot;
+	struct ppu_pb b;
+};
+
+void ppu_tpb_new(int fd, struct ppu_tpb *p, uint32_t pages);
+/* The next slot, as a pushbuffer to fill (the test fails when none is left). */
+struct ppu_pb *ppu_tpb_begin(struct ppu_tpb *p);
+/* Submits the slot ppu_tpb_begin() gave out on @ch. */
+void ppu_tpb_submit(struct ppu_tpb *p, struct ppu_tchan *ch);
 
 /* A channel with its own ring BO and mapped USERD. */
 struct ppu_tchan {

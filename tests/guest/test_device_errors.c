@@ -44,7 +44,6 @@
 #define KIB 1024u
 #define WAIT_S 10.0
 #define SENTINEL 0xee
-#define SLOT_BYTES 1024u
 /* How long a waiter may take to notice a lost interrupt or a lost device. */
 #define BOUND_S 3.0
 
@@ -156,45 +155,19 @@ static int sem_wait_chan(int fd, uint32_t pool, uint32_t index, uint32_t value, 
 }
 
 /* A pushbuffer BO handed out in slots. */
-struct tpb {
-	struct ppu_tbo bo;
-	uint32_t next, slot;
-	struct ppu_pb b;
-};
-
-static void tpb_new(int fd, struct tpb *p)
-{
-	memset(p, 0, sizeof(*p));
-	ppu_tbo_new(fd, &p->bo, 4 * PG);
-}
-
-static struct ppu_pb *tpb_begin(struct tpb *p)
-{
-	ck_assert((uint64_t)(p->next + 1) * SLOT_BYTES <= p->bo.size);
-	p->slot = p->next++;
-	ppu_pb_init(&p->b, (uint32_t *)(p->bo.map + p->slot * SLOT_BYTES), SLOT_BYTES / 4);
-	return &p->b;
-}
-
-static void tpb_submit(struct tpb *p, struct ppu_tchan *ch)
-{
-	ck_assert(!p->b.overflow);
-	ppu_tchan_submit(ch, p->bo.va + p->slot * SLOT_BYTES, p->b.len);
-}
-
 /* Copy @src -> @dst on @ch, release @value into semaphore @index, interrupt. */
-static void submit_copy(struct ppu_tchan *ch, struct tpb *pb, struct ppu_tpool *pool,
+static void submit_copy(struct ppu_tchan *ch, struct ppu_tpb *pb, struct ppu_tpool *pool,
 			uint32_t index, uint32_t value, uint32_t src, uint32_t dst, uint32_t len)
 {
-	struct ppu_pb *b = tpb_begin(pb);
+	struct ppu_pb *b = ppu_tpb_begin(pb);
 
 	ppu_pb_copy(b, src, dst, len, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
 	ppu_pb_sem_release(b, ppu_tpool_va(pool, index), value);
 	ppu_pb_nonstall(b);
-	tpb_submit(pb, ch);
+	ppu_tpb_submit(pb, ch);
 }
 
-static void copy_ok(struct ppu_tchan *ch, struct tpb *pb, struct ppu_tpool *pool,
+static void copy_ok(struct ppu_tchan *ch, struct ppu_tpb *pb, struct ppu_tpool *pool,
 		    uint32_t index, uint32_t value, uint32_t src, uint32_t dst, uint32_t len)
 {
 	struct drm_ppu_chan_status st;
@@ -283,7 +256,7 @@ static void mem_error_case(int local_dst)
 	struct ppu_tchan a_ch, a_ch2, b_ch;
 	struct ppu_tpool a_pool, b_pool;
 	struct drm_ppu_chan_status st;
-	struct tpb a_pb, b_pb;
+	struct ppu_tpb a_pb, b_pb;
 	int fa = ppu_fd, fb = ppu_client_open(), ret;
 	uint32_t unit, access, ctrl;
 
@@ -291,7 +264,7 @@ static void mem_error_case(int local_dst)
 		close(fb);
 		return;
 	}
-	tpb_new(fa, &a_pb);
+	ppu_tpb_new(fa, &a_pb, 4);
 	ppu_tpool_new(fa, &a_pool, 8);
 	ppu_tbo_new(fa, &a_src, len);
 	fill_pattern(a_src.map, len, 1);
@@ -299,7 +272,7 @@ static void mem_error_case(int local_dst)
 	ppu_tbo_new_flags(fa, &a_dst, len, local_dst ? DRM_PPU_GEM_CREATE_LOCAL : 0);
 	ppu_tchan_new(fa, &a_ch, 4);
 
-	tpb_new(fb, &b_pb);
+	ppu_tpb_new(fb, &b_pb, 4);
 	ppu_tpool_new(fb, &b_pool, 8);
 	ppu_tbo_new(fb, &b_src, len);
 	fill_pattern(b_src.map, len, 2);
@@ -391,7 +364,7 @@ START_TEST(dropped_interrupts_do_not_strand_waiters)
 	struct ppu_tbo src, dst;
 	struct ppu_tchan ch, ch_bad;
 	struct ppu_tpool pool;
-	struct tpb pb;
+	struct ppu_tpb pb;
 	struct ppu_pb *b;
 	struct waiter w;
 	pthread_t thr;
@@ -399,7 +372,7 @@ START_TEST(dropped_interrupts_do_not_strand_waiters)
 	uint32_t dropped0 = inj_rd(PPU_INJECT_IRQ_DROPPED);
 	int ret;
 
-	tpb_new(ppu_fd, &pb);
+	ppu_tpb_new(ppu_fd, &pb, 4);
 	ppu_tpool_new(ppu_fd, &pool, 8);
 	ppu_tbo_new(ppu_fd, &src, len);
 	fill_pattern(src.map, len, 3);
@@ -414,12 +387,12 @@ START_TEST(dropped_interrupts_do_not_strand_waiters)
 	 * that the CPU satisfies once the waiter is asleep.
 	 */
 	inj_wr(PPU_INJECT_IRQ_DROP_MS, 20000);
-	b = tpb_begin(&pb);
+	b = ppu_tpb_begin(&pb);
 	ppu_pb_sem_acquire(b, ppu_tpool_va(&pool, 7), 1);
 	ppu_pb_copy(b, src.va, dst.va, len, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
 	ppu_pb_sem_release(b, ppu_tpool_va(&pool, 0), 1);
 	ppu_pb_nonstall(b);
-	tpb_submit(&pb, &ch);
+	ppu_tpb_submit(&pb, &ch);
 	memset(&w, 0, sizeof(w));
 	w.fd = ppu_fd;
 	w.pool = pool.id;
@@ -442,12 +415,12 @@ START_TEST(dropped_interrupts_do_not_strand_waiters)
 	check_pattern(dst.map, len, 3, "dst");
 
 	/* A channel fault still reaches the waiter tied to the channel. */
-	b = tpb_begin(&pb);
+	b = ppu_tpb_begin(&pb);
 	ppu_pb_method(b, 0x0fc, 0xdead);
 	ppu_pb_sem_release(b, ppu_tpool_va(&pool, 1), 1);
 	ppu_pb_nonstall(b);
 	t0 = ppu_now_s();
-	tpb_submit(&pb, &ch_bad);
+	ppu_tpb_submit(&pb, &ch_bad);
 	ret = sem_wait_chan(ppu_fd, pool.id, 1, 1, ch_bad.chid, WAIT_S);
 	took = ppu_now_s() - t0;
 	ck_assert_msg(ret == -EIO, "SEM_WAIT on a faulting channel, interrupts dropped: %s",
@@ -534,7 +507,7 @@ static void link_loss_case(uint32_t how, int rescan)
 	struct ppu_tbo src, dst;
 	struct ppu_tchan ch;
 	struct ppu_tpool pool;
-	struct tpb pb;
+	struct ppu_tpb pb;
 	struct waiter w;
 	pthread_t thr;
 	uint64_t v;
@@ -542,7 +515,7 @@ static void link_loss_case(uint32_t how, int rescan)
 	double t0, took;
 	int ret;
 
-	tpb_new(ppu_fd, &pb);
+	ppu_tpb_new(ppu_fd, &pb, 4);
 	ppu_tpool_new(ppu_fd, &pool, 8);
 	ppu_tbo_new(ppu_fd, &src, len);
 	fill_pattern(src.map, len, 4);
@@ -599,7 +572,7 @@ static void link_loss_case(uint32_t how, int rescan)
 	if (rescan)
 		inj_map();
 	ck_assert_uint_gt(ppu_param(DRM_PPU_PARAM_CYCLE_COUNTER), 0);
-	tpb_new(ppu_fd, &pb);
+	ppu_tpb_new(ppu_fd, &pb, 4);
 	ppu_tpool_new(ppu_fd, &pool, 8);
 	ppu_tbo_new(ppu_fd, &src, len);
 	fill_pattern(src.map, len, 5);

@@ -46,7 +46,6 @@
 #define WAIT_S 30.0
 #define SENTINEL 0xee
 /* One pushbuffer slot: 256 dwords. */
-#define SLOT_BYTES 1024u
 
 /* Fixed GPU addresses, far above anything VA_ALLOC hands out to these tests. */
 #define VA_A_SYS 0x80000000u
@@ -112,34 +111,6 @@ static uint64_t mmap_offset_of(int fd, uint32_t handle)
 	return o.offset;
 }
 
-/* A pushbuffer BO handed out in slots of SLOT_BYTES. */
-struct tpb {
-	struct ppu_tbo bo;
-	uint32_t next;
-	uint32_t slot;
-	struct ppu_pb b;
-};
-
-static void tpb_new(int fd, struct tpb *p, uint32_t pages)
-{
-	memset(p, 0, sizeof(*p));
-	ppu_tbo_new(fd, &p->bo, (uint64_t)pages * PG);
-}
-
-static struct ppu_pb *tpb_begin(struct tpb *p)
-{
-	ck_assert_msg((uint64_t)(p->next + 1) * SLOT_BYTES <= p->bo.size, "pushbuffer full");
-	p->slot = p->next++;
-	ppu_pb_init(&p->b, (uint32_t *)(p->bo.map + p->slot * SLOT_BYTES), SLOT_BYTES / 4);
-	return &p->b;
-}
-
-static void tpb_submit(struct tpb *p, struct ppu_tchan *ch)
-{
-	ck_assert(!p->b.overflow);
-	ppu_tchan_submit(ch, p->bo.va + p->slot * SLOT_BYTES, p->b.len);
-}
-
 static void pb_copy(struct ppu_pb *b, uint32_t src, uint32_t dst, uint32_t len)
 {
 	ppu_pb_copy(b, src, dst, len, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
@@ -153,18 +124,18 @@ static void pb_signal(struct ppu_pb *b, struct ppu_tpool *pool, uint32_t index, 
 }
 
 /* Copy on @ch, then signal; waits with SEM_WAIT on the channel; returns its result. */
-static int copy_and_wait(struct ppu_tchan *ch, struct tpb *pb, struct ppu_tpool *pool,
+static int copy_and_wait(struct ppu_tchan *ch, struct ppu_tpb *pb, struct ppu_tpool *pool,
 			 uint32_t index, uint32_t value, uint32_t src, uint32_t dst, uint32_t len)
 {
-	struct ppu_pb *b = tpb_begin(pb);
+	struct ppu_pb *b = ppu_tpb_begin(pb);
 
 	pb_copy(b, src, dst, len);
 	pb_signal(b, pool, index, value);
-	tpb_submit(pb, ch);
+	ppu_tpb_submit(pb, ch);
 	return sem_wait(ch->fd, pool->id, index, value, ch->chid, WAIT_S);
 }
 
-static void copy_ok(struct ppu_tchan *ch, struct tpb *pb, struct ppu_tpool *pool, uint32_t index,
+static void copy_ok(struct ppu_tchan *ch, struct ppu_tpb *pb, struct ppu_tpool *pool, uint32_t index,
 		    uint32_t value, uint32_t src, uint32_t dst, uint32_t len)
 {
 	struct drm_ppu_chan_status st;
@@ -319,7 +290,7 @@ START_TEST(iso_fault_in_one_client_spares_the_other)
 	struct ppu_tchan a_ch, a_ch2, b_ch;
 	struct drm_ppu_chan_status st;
 	struct ppu_tpool a_pool, b_pool;
-	struct tpb a_pb, b_pb;
+	struct ppu_tpb a_pb, b_pb;
 	struct ppu_pb *b;
 	struct waiter w;
 	pthread_t thr;
@@ -328,7 +299,7 @@ START_TEST(iso_fault_in_one_client_spares_the_other)
 	int fa = ppu_fd, fb = ppu_client_open(), ret;
 
 	/* Client A: a pattern in system memory and one in local memory. */
-	tpb_new(fa, &a_pb, 4);
+	ppu_tpb_new(fa, &a_pb, 4);
 	ppu_tpool_new(fa, &a_pool, 16);
 	ppu_tbo_new(fa, &a_sys, alen);
 	fill_pattern(a_sys.map, alen, 1);
@@ -339,7 +310,7 @@ START_TEST(iso_fault_in_one_client_spares_the_other)
 	copy_ok(&a_ch, &a_pb, &a_pool, 0, 1, a_sys.va, a_loc.va, alen);
 
 	/* Client B: 2 MiB system -> local -> system, then a release and an interrupt. */
-	tpb_new(fb, &b_pb, 4);
+	ppu_tpb_new(fb, &b_pb, 4);
 	ppu_tpool_new(fb, &b_pool, 16);
 	ppu_tbo_new(fb, &b_src, blen);
 	fill_pattern(b_src.map, blen, 2);
@@ -351,11 +322,11 @@ START_TEST(iso_fault_in_one_client_spares_the_other)
 	ppu_tchan_new(fb, &b_ch, 4);
 	ck_assert_uint_ne(a_ch.chid, b_ch.chid);
 
-	b = tpb_begin(&b_pb);
+	b = ppu_tpb_begin(&b_pb);
 	pb_copy(b, b_src.va, b_mid.va, blen);
 	pb_copy(b, b_mid.va, b_dst.va, blen);
 	pb_signal(b, &b_pool, 0, 1);
-	tpb_submit(&b_pb, &b_ch);
+	ppu_tpb_submit(&b_pb, &b_ch);
 	/* B sleeps in SEM_WAIT while A's fault interrupt arrives. */
 	memset(&w, 0, sizeof(w));
 	w.fd = fb;
@@ -366,10 +337,10 @@ START_TEST(iso_fault_in_one_client_spares_the_other)
 	ck_assert_int_eq(pthread_create(&thr, NULL, waiter_run, &w), 0);
 
 	/* A: an illegal method (a host fault, no engine needed), then a release. */
-	b = tpb_begin(&a_pb);
+	b = ppu_tpb_begin(&a_pb);
 	ppu_pb_method(b, 0x0fc, 0xdead);
 	pb_signal(b, &a_pool, 1, 7);
-	tpb_submit(&a_pb, &a_ch);
+	ppu_tpb_submit(&a_pb, &a_ch);
 	ret = sem_wait(fa, a_pool.id, 1, 7, a_ch.chid, WAIT_S);
 	a_fault_s = ppu_now_s();
 	b_sem_at_fault = *ppu_tpool_sem(&b_pool, 0);
@@ -420,7 +391,7 @@ START_TEST(iso_handles_ids_and_offsets_are_per_file)
 	struct ppu_tpool a_pool[3], b_pool;
 	struct drm_ppu_chan_create a_cc, b_cc;
 	struct drm_ppu_chan_status st;
-	struct tpb a_pb;
+	struct ppu_tpb a_pb;
 	struct ppu_tchan a_ch;
 	uint64_t off;
 	uint32_t i, j;
@@ -510,13 +481,13 @@ START_TEST(iso_handles_ids_and_offsets_are_per_file)
 	ck_assert_int_eq(sem_wait(fb, b_pool.id, 0, 5, UINT32_MAX, 0), -ETIME);
 
 	/* Everything of A still works: a channel of A releases into A's pool 3. */
-	tpb_new(fa, &a_pb, 1);
+	ppu_tpb_new(fa, &a_pb, 1);
 	ppu_tchan_new(fa, &a_ch, 4);
 	{
-		struct ppu_pb *b = tpb_begin(&a_pb);
+		struct ppu_pb *b = ppu_tpb_begin(&a_pb);
 
 		pb_signal(b, &a_pool[2], 3, 0x77);
-		tpb_submit(&a_pb, &a_ch);
+		ppu_tpb_submit(&a_pb, &a_ch);
 	}
 	ck_assert_int_eq(sem_wait(fa, a_pool[2].id, 3, 0x77, a_ch.chid, WAIT_S), 0);
 	ck_assert_uint_eq(*ppu_tpool_sem(&a_pool[2], 3), 0x77);
@@ -534,18 +505,18 @@ START_TEST(iso_same_va_in_another_client_faults)
 	struct ppu_tbo a_bo, a_out, b_src, b_dst;
 	struct ppu_tchan a_ch, b_ch, b_ch2;
 	struct ppu_tpool a_pool, b_pool;
-	struct tpb a_pb, b_pb;
+	struct ppu_tpb a_pb, b_pb;
 	int fa = ppu_fd, fb = ppu_client_open();
 
 	ppu_tbo_new_at(fa, &a_bo, len, 0, VA_A_SYS);
 	fill_pattern(a_bo.map, len, 3);
 	ppu_tbo_new(fa, &a_out, len);
 	memset(a_out.map, SENTINEL, len);
-	tpb_new(fa, &a_pb, 1);
+	ppu_tpb_new(fa, &a_pb, 1);
 	ppu_tpool_new(fa, &a_pool, 4);
 	ppu_tchan_new(fa, &a_ch, 4);
 
-	tpb_new(fb, &b_pb, 1);
+	ppu_tpb_new(fb, &b_pb, 1);
 	ppu_tpool_new(fb, &b_pool, 4);
 	ppu_tbo_new(fb, &b_src, len);
 	fill_pattern(b_src.map, len, 4);
@@ -588,7 +559,7 @@ START_TEST(iso_local_memory_never_leaks_between_clients)
 	struct lrange r0[32], r1[32], r2[32], a_range, b_range;
 	unsigned int n0, n1, n2;
 	struct ppu_tpool a_pool, b_pool;
-	struct tpb a_pb, b_pb;
+	struct ppu_tpb a_pb, b_pb;
 	int fa = ppu_fd, fb;
 
 	/* The co-simulated PPU has local memory: its absence is a failure. */
@@ -599,12 +570,12 @@ START_TEST(iso_local_memory_never_leaks_between_clients)
 	ppu_tbo_new(fa, &a_sys, len);
 	fill_pattern(a_sys.map, len, 5);
 	ppu_tbo_new(fa, &a_out, len);
-	tpb_new(fa, &a_pb, 2);
+	ppu_tpb_new(fa, &a_pb, 2);
 	ppu_tpool_new(fa, &a_pool, 8);
 	ppu_tchan_new(fa, &a_ch, 4);
 	copy_ok(&a_ch, &a_pb, &a_pool, 0, 1, a_sys.va, VA_A_LOCAL, len);
 
-	tpb_new(fb, &b_pb, 2);
+	ppu_tpb_new(fb, &b_pb, 2);
 	ppu_tpool_new(fb, &b_pool, 8);
 	ppu_tbo_new(fb, &b_src, len);
 	fill_pattern(b_src.map, len, 6);
@@ -664,7 +635,7 @@ struct busy_client {
 	struct ppu_tbo src, dst, ring1, ring2;
 	struct ppu_tchan ch1, ch2;
 	struct ppu_tpool pool;
-	struct tpb pb;
+	struct ppu_tpb pb;
 	struct lrange dst_range;	/* with a local destination */
 };
 
@@ -677,7 +648,7 @@ static void busy_client_start(struct busy_client *c, uint32_t len, int local_dst
 
 	memset(c, 0, sizeof(*c));
 	c->fd = ppu_client_open();
-	tpb_new(c->fd, &c->pb, 1);
+	ppu_tpb_new(c->fd, &c->pb, 1);
 	ppu_tpool_new(c->fd, &c->pool, 4);
 	ppu_tbo_new(c->fd, &c->src, len);
 	fill_pattern(c->src.map, len, 8);
@@ -694,16 +665,16 @@ static void busy_client_start(struct busy_client *c, uint32_t len, int local_dst
 	ppu_tchan_new(c->fd, &c->ch2, 4);
 
 	/* Four copies in a row: those after the one in flight must be abandoned. */
-	b = tpb_begin(&c->pb);
+	b = ppu_tpb_begin(&c->pb);
 	for (i = 0; i < 4; i++)
 		pb_copy(b, c->src.va + i * (len / 4), c->dst.va + i * (len / 4), len / 4);
 	pb_signal(b, &c->pool, 0, 1);
-	tpb_submit(&c->pb, &c->ch1);
+	ppu_tpb_submit(&c->pb, &c->ch1);
 	/* Semaphore 1 stays 0: this acquire is never satisfied. */
-	b = tpb_begin(&c->pb);
+	b = ppu_tpb_begin(&c->pb);
 	ppu_pb_sem_acquire(b, ppu_tpool_va(&c->pool, 1), 1);
 	pb_signal(b, &c->pool, 2, 1);
-	tpb_submit(&c->pb, &c->ch2);
+	ppu_tpb_submit(&c->pb, &c->ch2);
 }
 
 /* What the two channels are doing (informational). */
@@ -743,7 +714,7 @@ static void check_nothing_left(pid_t pid, const struct lrange *killed, unsigned 
 	struct ppu_tbo ring, full, out;
 	struct ppu_tchan ch;
 	struct ppu_tpool pool;
-	struct tpb pb;
+	struct ppu_tpb pb;
 	uint32_t chids[32], i, k;
 	int fd;
 
@@ -775,7 +746,7 @@ static void check_nothing_left(pid_t pid, const struct lrange *killed, unsigned 
 	ppu_tbo_new_flags(fd, &full, lmem, DRM_PPU_GEM_CREATE_LOCAL);
 	ck_assert_uint_eq(lmem_used(r, 32, NULL), 1);
 	ck_assert_uint_eq(r[0].end - r[0].start, lmem);
-	tpb_new(fd, &pb, 1);
+	ppu_tpb_new(fd, &pb, 1);
 	ppu_tpool_new(fd, &pool, 4);
 	ppu_tchan_new(fd, &ch, 4);
 	for (k = 0; k < nkilled; k++) {

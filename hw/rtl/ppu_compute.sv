@@ -19,6 +19,14 @@
 //    and nothing arriving (a launch, a changed channel kill, an MMU
 //    invalidation).  Every output is then constant, so no handshake or
 //    pulse is lost or repeated, and the frozen state resumes exactly.
+//  * Engine reset (ENGINE_CTRL.COMPUTE_RESET): everything behind the
+//    boundary (task table, units, arbiters) is held in reset while the
+//    accesses already handed out are answered (their responses dropped),
+//    then every channel that held tasks gets an ENGINE_RESET fault and the
+//    engine starts empty.  The boundary keeps what it holds: a launch not
+//    yet taken by the table is served after the reset; one taken and not
+//    answered is answered FAULTED.  COMPUTE_HALT (debug) stops every
+//    request at the boundary, as a wedged memory port would.
 module ppu_compute #(
   parameter int unsigned NUM_CU       = 4,
   parameter int unsigned CU_CONTEXTS  = 8,
@@ -33,6 +41,9 @@ module ppu_compute #(
   input  logic [63:0]                   timestamp,
   input  logic                          mmu_invalidate,   // pulse: page tables changed
   output logic                          inv_hold,         // old translations in use (ppu_inv_drain)
+  input  logic                          reset_req,        // pulse: ENGINE_CTRL.COMPUTE_RESET
+  input  logic                          halt,             // ENGINE_CTRL.COMPUTE_HALT (debug)
+  output logic                          resetting,        // from reset_req until the engine is empty
   // ---- host ----
   input  logic                          cl_valid,
   output logic                          cl_ready,
@@ -251,27 +262,145 @@ module ppu_compute #(
     g_sem_rsp <= sem_rsp;
   end
 
+  // ---- engine reset (ENGINE_CTRL.COMPUTE_RESET) ----
+  // R_ENTER: one cycle in which the inside still shows its state (the
+  // channels holding tasks, a launch taken and not answered); the inside is
+  // in reset from the end of it.  R_DRAIN: until every access handed out
+  // has been answered (the responses go nowhere).  R_REPORT: an
+  // ENGINE_RESET fault for each channel that held tasks, then R_RUN.
+  typedef enum logic [1:0] {R_RUN, R_ENTER, R_DRAIN, R_REPORT} rst_state_e;
+  rst_state_e      rs;
+  logic            irst_n;             // the inside's reset
+  logic [7:0]      rd_out, wr_out;     // accepted by the PPU, not answered
+  logic [3:0]      ts_out, as_out;
+  logic            cl_fly;             // a launch taken by the table, not answered
+  logic [7:0]      cl_fly_chid;
+  logic            r_rsp_v;            // the reset's answer (FAULTED) to it
+  logic [NC-1:0]   rs_live;            // channels that held tasks: live until the reset ends
+  logic [NC-1:0]   rs_hit;             // ... still to be told (R_REPORT)
+  logic            drained;
+  logic            sk_cl_valid, sk_cl_ready, sk_xf_valid, sk_xf_ready;
+  ppu_types_pkg::cu_fault_t    sk_xf, rs_xf;
+  logic            g_rd_ready_sk, g_wr_ready_sk, g_tsem_ready_sk, g_asem_ready_sk;
+  logic [NUM_CU:0] g_x_req_ready_sk;
+  logic                        t_cl_rsp_valid;
+  ppu_types_pkg::task_status_e t_cl_rsp_status;
+  logic [NC-1:0]   t_chan_live, t_chan_clear;
+  logic [NC*8-1:0] t_chan_tasks;
+  logic [$clog2(NC)-1:0] rs_pick;
+
+  assign irst_n    = rst_n && rs == R_RUN;
+  assign resetting = rs != R_RUN;
+
+  always_ff @(posedge gclk) begin
+    if (!rst_n) begin
+      rs      <= R_RUN;
+      rd_out  <= '0;
+      wr_out  <= '0;
+      ts_out  <= '0;
+      as_out  <= '0;
+      cl_fly  <= 1'b0;
+      r_rsp_v <= 1'b0;
+      rs_live <= '0;
+      rs_hit  <= '0;
+    end else begin
+      rd_out  <= rd_out + 8'(rd_valid && rd_ready) - 8'(rd_rsp_valid);
+      wr_out  <= wr_out + 8'(wr_valid && wr_ready) - 8'(wr_rsp_valid);
+      ts_out  <= ts_out + 4'(tsem_valid && tsem_ready) - 4'(tsem_rsp_valid);
+      as_out  <= as_out + 4'(asem_valid && asem_ready) - 4'(asem_rsp_valid);
+      r_rsp_v <= 1'b0;
+      if (g_cl_valid && g_cl_ready) begin
+        cl_fly      <= 1'b1;
+        cl_fly_chid <= g_cl_req.chid;
+      end else if (t_cl_rsp_valid) begin
+        cl_fly      <= 1'b0;
+      end
+      case (rs)
+        R_RUN:
+          if (reset_req) rs <= R_ENTER;
+        R_ENTER: begin
+          rs      <= R_DRAIN;
+          rs_live <= t_chan_live;
+          rs_hit  <= t_chan_live;
+          // (an answer given in this cycle was the table's own)
+          if (cl_fly && !t_cl_rsp_valid) begin
+            r_rsp_v <= 1'b1;
+            if (32'(cl_fly_chid) < NC) rs_hit[cl_fly_chid[$clog2(NC)-1:0]] <= 1'b1;
+          end
+          cl_fly <= 1'b0;
+        end
+        R_DRAIN:
+          if (drained) rs <= R_REPORT;
+        default: begin
+          if (sk_xf_valid && sk_xf_ready) rs_hit[rs_pick] <= 1'b0;
+          if (rs_hit == '0) begin
+            rs      <= R_RUN;
+            rs_live <= '0;
+          end
+        end
+      endcase
+    end
+  end
+
+  // every request has left the boundary and been answered, and no answer
+  // is still on its way in
+  always_comb begin
+    drained = rd_out == '0 && wr_out == '0 && ts_out == '0 && as_out == '0 && x_out == '0 &&
+              (&sk_idle[NUM_CU+6:2]) && !g_rd_rsp_valid && !g_wr_rsp_valid &&
+              !g_tsem_rsp_valid && !g_asem_rsp_valid && !(|g_x_rsp_valid);
+    rs_pick = '0;
+    for (int c = NC - 1; c >= 0; c--)
+      if (rs_hit[c]) rs_pick = $clog2(NC)'(c);
+    rs_xf        = '0;
+    rs_xf.chid   = 8'(rs_pick);
+    rs_xf.kind   = 8'(ppu_hw_pkg::PPU_FAULT_KIND_ENGINE_RESET);
+    rs_xf.unit   = 4'(ppu_hw_pkg::PPU_FAULT_UNIT_COMPUTE);
+    rs_xf.access = ppu_types_pkg::ACC_READ;
+  end
+
+  // the boundary while the inside is in reset: no launch taken, the faults
+  // are the reset's, the host sees the channels that held tasks as live
+  assign g_cl_valid    = sk_cl_valid && rs == R_RUN;
+  assign sk_cl_ready   = g_cl_ready && rs == R_RUN;
+  assign sk_xf_valid   = rs == R_RUN ? g_xf_valid : (rs == R_REPORT && rs_hit != '0);
+  assign sk_xf         = rs == R_RUN ? g_xf : rs_xf;
+  assign g_xf_ready    = sk_xf_ready && rs == R_RUN;
+  assign cl_rsp_valid  = t_cl_rsp_valid || r_rsp_v;
+  assign cl_rsp_status = r_rsp_v ? ppu_types_pkg::TASK_LAUNCH_FAULTED : t_cl_rsp_status;
+  always_comb
+    for (int c = 0; c < NC; c++) begin
+      chan_live[c]  = rs == R_RUN || rs == R_ENTER ? t_chan_live[c] : rs_live[c];
+      chan_clear[c] = rs == R_RUN || rs == R_ENTER ? t_chan_clear[c] : !rs_live[c];
+      chan_tasks[c*8 +: 8] = rs == R_RUN || rs == R_ENTER ? t_chan_tasks[c*8 +: 8] : 8'(rs_live[c]);
+    end
+  // COMPUTE_HALT: nothing leaves the engine
+  assign g_rd_ready    = g_rd_ready_sk && !halt;
+  assign g_wr_ready    = g_wr_ready_sk && !halt;
+  assign g_tsem_ready  = g_tsem_ready_sk && !halt;
+  assign g_asem_ready  = g_asem_ready_sk && !halt;
+  assign g_x_req_ready = g_x_req_ready_sk & {(NUM_CU + 1){!halt}};
+
   ppu_skid #(.W(ppu_types_pkg::TASK_LAUNCH_W)) u_sk_cl (
     .clk(gclk), .rst_n, .in_valid(cl_valid), .in_ready(cl_ready), .in_data(cl_req),
-    .out_valid(g_cl_valid), .out_ready(g_cl_ready), .out_data(g_cl_req), .idle(sk_idle[0]));
+    .out_valid(sk_cl_valid), .out_ready(sk_cl_ready), .out_data(g_cl_req), .idle(sk_idle[0]));
   ppu_skid #(.W(FL_W)) u_sk_xf (
-    .clk(gclk), .rst_n, .in_valid(g_xf_valid), .in_ready(g_xf_ready), .in_data(g_xf),
+    .clk(gclk), .rst_n, .in_valid(sk_xf_valid), .in_ready(sk_xf_ready), .in_data(sk_xf),
     .out_valid(xf_valid), .out_ready(xf_ready), .out_data(xf), .idle(sk_idle[1]));
   ppu_skid #(.W(PW)) u_sk_rd (
-    .clk(gclk), .rst_n, .in_valid(g_rd_valid), .in_ready(g_rd_ready), .in_data(g_rd_pa),
+    .clk(gclk), .rst_n, .in_valid(g_rd_valid && !halt), .in_ready(g_rd_ready_sk), .in_data(g_rd_pa),
     .out_valid(rd_valid), .out_ready(rd_ready), .out_data(rd_pa), .idle(sk_idle[2]));
   ppu_skid #(.W(WW)) u_sk_wr (
-    .clk(gclk), .rst_n, .in_valid(g_wr_valid), .in_ready(g_wr_ready), .in_data(g_wr_req),
+    .clk(gclk), .rst_n, .in_valid(g_wr_valid && !halt), .in_ready(g_wr_ready_sk), .in_data(g_wr_req),
     .out_valid(wr_valid), .out_ready(wr_ready), .out_data(wr_req), .idle(sk_idle[3]));
   ppu_skid #(.W(SW)) u_sk_tsem (
-    .clk(gclk), .rst_n, .in_valid(g_tsem_valid), .in_ready(g_tsem_ready), .in_data(g_tsem_req),
+    .clk(gclk), .rst_n, .in_valid(g_tsem_valid && !halt), .in_ready(g_tsem_ready_sk), .in_data(g_tsem_req),
     .out_valid(tsem_valid), .out_ready(tsem_ready), .out_data(tsem_req), .idle(sk_idle[4]));
   ppu_skid #(.W(SW)) u_sk_asem (
-    .clk(gclk), .rst_n, .in_valid(g_asem_valid), .in_ready(g_asem_ready), .in_data(g_asem_req),
+    .clk(gclk), .rst_n, .in_valid(g_asem_valid && !halt), .in_ready(g_asem_ready_sk), .in_data(g_asem_req),
     .out_valid(asem_valid), .out_ready(asem_ready), .out_data(asem_req), .idle(sk_idle[5]));
   for (genvar i = 0; i <= NUM_CU; i++) begin : g_sk_x
     ppu_skid #(.W(XW)) u_sk_x (
-      .clk(gclk), .rst_n, .in_valid(g_x_req_valid[i]), .in_ready(g_x_req_ready[i]),
+      .clk(gclk), .rst_n, .in_valid(g_x_req_valid[i] && !halt), .in_ready(g_x_req_ready_sk[i]),
       .in_data(g_x_req[i*XW +: XW]),
       .out_valid(x_req_valid[i]), .out_ready(x_req_ready[i]), .out_data(x_req[i*XW +: XW]),
       .idle(sk_idle[6 + i]));
@@ -295,22 +424,24 @@ module ppu_compute #(
   // (a new debug selection is taken in the cycle after it is written, so
   // the debug windows show it from the second cycle after the write)
   assign en = !rst_n || !quiet || cl_valid || mmu_invalidate || chan_kill != kill_q ||
+              reset_req || rs != R_RUN || r_rsp_v ||
               dbg_tid != dbg_tid_q || task_ctrl != task_ctrl_q || dbg_cu != dbg_cu_q || dbg_ctx != dbg_ctx_q;
 
   ppu_clk_gate #(.GATE(CLOCK_GATE)) u_gate (.clk, .en, .gclk);
 
   // From the invalidate on (inv_q is its first cycle here) until the units
   // and the task table have retired what they translated before it.
-  assign inv_hold = inv_q || t_inv_hold || (|u_inv_hold);
+  assign inv_hold = inv_q || t_inv_hold || (|u_inv_hold) || rs != R_RUN;
 
   ppu_tasks #(
     .NUM_TASKS(NUM_TASKS), .TASK_SLOTS(TASK_SLOTS), .NUM_CU(NUM_CU),
     .CU_CONTEXTS(CU_CONTEXTS), .NC(NC)
   ) u_tasks (
-    .clk(gclk), .rst_n,
-    .cl_valid(g_cl_valid), .cl_ready(g_cl_ready), .cl_req(g_cl_req), .cl_rsp_valid,
-    .cl_rsp_status, .cl_rsp_tid(rsp_tid_unused), .can_accept,
-    .chan_kill(kill_q), .chan_live, .chan_clear, .chan_tasks, .nonstall,
+    .clk(gclk), .rst_n(irst_n),
+    .cl_valid(g_cl_valid), .cl_ready(g_cl_ready), .cl_req(g_cl_req), .cl_rsp_valid(t_cl_rsp_valid),
+    .cl_rsp_status(t_cl_rsp_status), .cl_rsp_tid(rsp_tid_unused), .can_accept,
+    .chan_kill(kill_q), .chan_live(t_chan_live), .chan_clear(t_chan_clear), .chan_tasks(t_chan_tasks),
+    .nonstall,
     .xf_valid(t_xf_valid), .xf_ready(t_xf_ready), .xf(t_xf),
     .x_req_valid(g_x_req_valid[NUM_CU]), .x_req_ready(g_x_req_ready[NUM_CU]), .x_req(t_x_req),
     .x_rsp_valid(g_x_rsp_valid[NUM_CU]), .x_rsp(g_x_rsp),
@@ -350,7 +481,7 @@ module ppu_compute #(
     ppu_cu #(
       .CU_CONTEXTS(CU_CONTEXTS), .CU_INDEX(i), .NUM_CU(NUM_CU), .ICACHE_BYTES(ICACHE_BYTES)
     ) u_cu (
-      .clk(gclk), .rst_n, .timestamp(ts_q), .icache_inv, .tlb_inv(inv_q), .inv_hold(u_inv_hold[i]),
+      .clk(gclk), .rst_n(irst_n), .timestamp(ts_q), .icache_inv, .tlb_inv(inv_q), .inv_hold(u_inv_hold[i]),
       .disp_valid(disp_valid[i]), .disp_ready(disp_ready[i]), .disp,
       .free_ctx(free_ctx[i*FC_W +: FC_W]),
       .ev_valid(u_ev_valid[i]), .ev_ready(u_ev_ready[i]), .ev(ev_i),
@@ -392,7 +523,7 @@ module ppu_compute #(
   assign {t_rd_ready, u_rd_ready} = m_rd_ready;
   assign {t_rd_rsp_valid, u_rd_rsp_valid} = m_rd_rsp_valid;
   ppu_ord_arb #(.N(NUM_CU + 1), .W(PW), .DEPTH(64)) u_rd_arb (
-    .clk(gclk), .rst_n,
+    .clk(gclk), .rst_n(irst_n),
     .s_valid(m_rd_valid), .s_ready(m_rd_ready), .s_req({t_rd_pa, u_rd_pa}),
     .s_rsp_valid(m_rd_rsp_valid),
     .m_valid(g_rd_valid), .m_ready(g_rd_ready), .m_req(g_rd_pa), .m_rsp_valid(g_rd_rsp_valid),
@@ -400,7 +531,7 @@ module ppu_compute #(
   );
 
   ppu_ord_arb #(.N(NUM_CU), .W(WW), .DEPTH(64)) u_wr_arb (
-    .clk(gclk), .rst_n,
+    .clk(gclk), .rst_n(irst_n),
     .s_valid(u_wr_valid), .s_ready(u_wr_ready), .s_req(u_wr_req),
     .s_rsp_valid(u_wr_rsp_valid),
     .m_valid(g_wr_valid), .m_ready(g_wr_ready), .m_req(g_wr_req), .m_rsp_valid(g_wr_rsp_valid),
@@ -409,7 +540,7 @@ module ppu_compute #(
 
   // One atomic per unit is outstanding at a time.
   ppu_ord_arb #(.N(NUM_CU), .W(SW), .DEPTH(8)) u_sem_arb (
-    .clk(gclk), .rst_n,
+    .clk(gclk), .rst_n(irst_n),
     .s_valid(u_sem_valid), .s_ready(u_sem_ready), .s_req(u_sem_req),
     .s_rsp_valid(u_sem_rsp_valid),
     .m_valid(g_asem_valid), .m_ready(g_asem_ready), .m_req(g_asem_req),
@@ -419,7 +550,7 @@ module ppu_compute #(
 
   // ---- CTA events and device-runtime requests: round robin over the units ----
   ppu_rr_pick #(.N(NUM_CU)) u_ev_rr (
-    .clk(gclk), .rst_n, .req(u_ev_valid), .take(ev_valid && ev_ready), .valid(ev_valid),
+    .clk(gclk), .rst_n(irst_n), .req(u_ev_valid), .take(ev_valid && ev_ready), .valid(ev_valid),
     .pick(ev_cu)
   );
   always_comb begin
@@ -430,7 +561,7 @@ module ppu_compute #(
 
   logic [CU_W-1:0] dq_cu;
   ppu_rr_pick #(.N(NUM_CU)) u_dq_rr (
-    .clk(gclk), .rst_n, .req(u_dreq_valid), .take(t_dreq_valid && t_dreq_ready),
+    .clk(gclk), .rst_n(irst_n), .req(u_dreq_valid), .take(t_dreq_valid && t_dreq_ready),
     .valid(t_dreq_valid), .pick(dq_cu)
   );
   // (the table's ready depends on its valid: apart from the choice)

@@ -48,6 +48,9 @@ module ppu_regs #(
     output logic                      copy_reset,        // ENGINE_CTRL.COPY_RESET written
     output logic                      copy_halt,
     input  logic                      copy_resetting,
+    output logic                      compute_reset,     // ENGINE_CTRL.COMPUTE_RESET written
+    output logic                      compute_halt,
+    input  logic                      compute_resetting,
     // per-channel status window (combinational read from the host)
     output logic [7:0]                stat_chid,
     output logic [4:0]                stat_off,
@@ -95,6 +98,8 @@ module ppu_regs #(
   assign task_ctrl = r_task_ctrl;
   logic        r_copy_halt;
   assign copy_halt = r_copy_halt;
+  logic        r_compute_halt;
+  assign compute_halt = r_compute_halt;
   assign cu_dbg_sel   = r_cu_sel;
 
   assign req_ready     = 1'b1;
@@ -134,7 +139,8 @@ module ppu_regs #(
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_ENGINE_RESET__LSB) |
                          ((NUM_CU > 0) ? (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COMPUTE_ENGINE__LSB) |
                                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_DEV_LAUNCH__LSB) |
-                                         (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COMPUTE_COPY__LSB) : 32'd0);
+                                         (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COMPUTE_COPY__LSB) |
+                                         (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COMPUTE_RESET__LSB) : 32'd0);
   localparam bit HAS_CU = NUM_CU > 0;
 
   logic [31:0] rdata;
@@ -191,7 +197,9 @@ module ppu_regs #(
         ppu_hw_pkg::PPU_REG_ENGINE_CTRL:
           // (copy_reset covers the cycle before the engine reports it)
           rdata = (32'(copy_reset || copy_resetting) << ppu_hw_pkg::PPU_ENGINE_CTRL_COPY_RESET__LSB) |
-                  (32'(r_copy_halt) << ppu_hw_pkg::PPU_ENGINE_CTRL_COPY_HALT__LSB);
+                  (32'(r_copy_halt) << ppu_hw_pkg::PPU_ENGINE_CTRL_COPY_HALT__LSB) |
+                  (32'(compute_reset || compute_resetting) << ppu_hw_pkg::PPU_ENGINE_CTRL_COMPUTE_RESET__LSB) |
+                  (32'(r_compute_halt) << ppu_hw_pkg::PPU_ENGINE_CTRL_COMPUTE_HALT__LSB);
         ppu_hw_pkg::PPU_REG_MMU_STATUS:
           rdata = 32'(mmu_inv_pending) << ppu_hw_pkg::PPU_MMU_STATUS_INV_PENDING__LSB;
         ppu_hw_pkg::PPU_REG_CYCLE_LO:             rdata = cycle[31:0];
@@ -208,6 +216,7 @@ module ppu_regs #(
     unbind         <= 1'b0;
     mmu_invalidate <= 1'b0;
     copy_reset     <= 1'b0;
+    compute_reset  <= 1'b0;
     rsp_valid      <= req_valid;
     rsp_rdata      <= rd ? rdata : 32'd0;
     if (!rst_n) begin
@@ -230,6 +239,7 @@ module ppu_regs #(
       r_task_ctrl   <= '0;
       r_cu_sel      <= '0;
       r_copy_halt   <= 1'b0;
+      r_compute_halt <= 1'b0;
     end else begin
       cycle <= cycle + 64'd1;
       for (int i = 0; i < PERF_N; i++)
@@ -276,6 +286,9 @@ module ppu_regs #(
             // a reset brings the engine back: it also ends a halt
             r_copy_halt <= req_wdata[ppu_hw_pkg::PPU_ENGINE_CTRL_COPY_HALT__LSB] &&
                            !req_wdata[ppu_hw_pkg::PPU_ENGINE_CTRL_COPY_RESET__LSB];
+            compute_reset  <= req_wdata[ppu_hw_pkg::PPU_ENGINE_CTRL_COMPUTE_RESET__LSB];
+            r_compute_halt <= req_wdata[ppu_hw_pkg::PPU_ENGINE_CTRL_COMPUTE_HALT__LSB] &&
+                              !req_wdata[ppu_hw_pkg::PPU_ENGINE_CTRL_COMPUTE_RESET__LSB];
           end
           default: ;
         endcase

@@ -69,6 +69,7 @@ module ppu_top #(
   logic [63:0] cycle;
   logic        doorbell, unbind, mmu_invalidate;
   logic        copy_reset, copy_halt, copy_resetting;
+  logic        compute_reset, compute_halt, compute_resetting;
   logic [7:0]  doorbell_chid, unbind_chid, stat_chid;
   logic [4:0]  stat_off;
   logic [31:0] stat_data, cfg_timeslice, cfg_acq_retry, cfg_acq_timeout, cfg_release_hold;
@@ -99,6 +100,7 @@ module ppu_top #(
       .cycle, .doorbell, .doorbell_chid, .unbind, .unbind_chid, .chan_table,
       .cfg_timeslice, .cfg_acq_retry, .cfg_acq_timeout, .cfg_prio_mode, .cfg_release_hold, .mmu_invalidate,
       .mmu_inv_pending, .copy_reset, .copy_halt, .copy_resetting,
+      .compute_reset, .compute_halt, .compute_resetting,
       .stat_chid, .stat_off, .stat_data,
       .fault_set, .nonstall_set(nonstall_set | comp_nonstall), .perf_inc,
       .perf_add_valid(perf_copy_done), .perf_add(perf_copy_len),
@@ -240,6 +242,7 @@ module ppu_top #(
         .NUM_TASKS(NUM_TASKS), .ICACHE_BYTES(ICACHE_BYTES), .NC(NUM_CHANNELS)
     ) u_compute (
         .clk, .rst_n, .timestamp(cycle), .mmu_invalidate, .inv_hold(comp_inv_hold),
+        .reset_req(compute_reset), .halt(compute_halt), .resetting(compute_resetting),
         .cl_valid, .cl_ready, .cl_req, .cl_rsp_valid, .cl_rsp_status, .can_accept,
         .chan_kill, .chan_live, .chan_clear, .chan_tasks, .nonstall(comp_nonstall),
         .xf_valid, .xf_ready, .xf,
@@ -284,7 +287,8 @@ module ppu_top #(
       cu_dbg0[ppu_hw_pkg::PPU_CU_DBG0_THREAD__MSB:ppu_hw_pkg::PPU_CU_DBG0_THREAD__LSB] = cthread[10:0];
     end
   end else begin : g_no_compute
-    wire unused_nc = &{1'b0, task_dbg_sel, task_ctrl, cu_dbg_sel, x_req_comp, td, cst, cthread, ctslot};
+    wire unused_nc = &{1'b0, task_dbg_sel, task_ctrl, cu_dbg_sel, x_req_comp, td, cst, cthread, ctslot,
+                        compute_reset, compute_halt};
     assign td = '0;
     assign {cst, cthread, ctslot} = '0;
     assign cl_ready = 1'b0;
@@ -296,6 +300,7 @@ module ppu_top #(
     assign chan_tasks = '0;
     assign comp_nonstall = '0;
     assign comp_inv_hold = 1'b0;
+    assign compute_resetting = 1'b0;
     assign xf_valid = 1'b0;
     assign xf = '0;
     assign x_req_comp = '0;

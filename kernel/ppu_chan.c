@@ -53,19 +53,22 @@
 #include "ppu_vm.h"
 
 /*
- * How long the PPU may take to drop an unbound channel (wall time).  A
- * compute channel is UNBOUND only once the task table has killed every CTA
- * of its kernels and freed their ids, which waits for their memory
- * accesses in flight: it gets longer.
+ * How long the PPU may take to drop an unbound channel (wall time) before
+ * the engine that holds it is reset.  A compute channel is UNBOUND only
+ * once the task table has killed every CTA of its kernels and freed their
+ * ids, which waits for their memory accesses in flight: without an engine
+ * reset it gets longer.
  */
 #define PPU_CHAN_UNBIND_TIMEOUT_MS	3000
 #define PPU_CHAN_UNBIND_COMPUTE_TIMEOUT_MS	10000
 /*
  * A channel the watchdog stops has shown no progress for watchdog_ms: if
  * its copy is still on the engine this long after the unbind, the engine
- * is wedged and is reset at once.
+ * is wedged and is reset at once.  Killing kernels takes a little longer,
+ * and a compute reset costs every other channel's tasks: more margin.
  */
 #define PPU_CHAN_UNBIND_STUCK_MS	200
+#define PPU_CHAN_UNBIND_STUCK_COMPUTE_MS	1000
 
 static_assert(DRM_PPU_CHAN_LOG2_ENTRIES_MAX == PPU_GP_LOG2_ENTRIES_MAX);
 static_assert(DRM_PPU_USERD_GP_PUT == PPU_USERD_GP_PUT);
@@ -283,24 +286,52 @@ static void ppu_chan_unbind_start(struct ppu_device *ppu, u32 chid)
 }
 
 /*
+ * The engine that keeps a channel on the PPU after its unbind: the copy
+ * engine while its copy holds it (ENGINE_BUSY), else the compute engine
+ * while it holds tasks of the channel; -1 for neither.
+ */
+static int ppu_chan_stuck_engine(struct ppu_device *ppu, u32 chid, u32 state)
+{
+	if (state == PPU_CHAN_STATUS_STATE_ENGINE_BUSY)
+		return PPU_ENGINE_COPY;
+	if (ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_TASKS)))
+		return PPU_ENGINE_COMPUTE;
+	return -1;
+}
+
+/* Resets the engine that holds @chid; 0 when one was reset. */
+static int ppu_chan_reset_stuck(struct ppu_device *ppu, u32 chid, u32 state, pid_t pid)
+{
+	int eng = ppu_chan_stuck_engine(ppu, chid, state);
+
+	if (eng < 0 || !ppu_reset_supported(ppu, eng))
+		return -EOPNOTSUPP;
+	return ppu_reset_engine(ppu, eng, chid, pid);
+}
+
+/*
  * After CHAN_CTRL UNBIND: waits until the PPU reports the channel UNBOUND
  * (it has dropped its state and fault, killed the kernels of a compute
- * channel and no longer touches its memory).  @compute: the id may hold a
- * compute channel (a longer wait).  A channel whose copy still holds the
- * engine after the wait is let go by resetting the copy engine
- * (ppu_reset.c).  Called inside drm_dev_enter(); needs no lock.
+ * channel and no longer touches its memory).  A channel that is still
+ * there after the wait is let go by resetting the engine that holds it
+ * (ppu_reset.c): its copy's, then its kernels'.  @compute: the id may hold
+ * a compute channel (without a reset, a longer wait).  Called inside
+ * drm_dev_enter(); needs no lock.
  */
 static int ppu_chan_unbind_settle(struct ppu_device *ppu, u32 chid, bool compute, pid_t pid)
 {
-	unsigned int ms = compute ? PPU_CHAN_UNBIND_COMPUTE_TIMEOUT_MS : PPU_CHAN_UNBIND_TIMEOUT_MS;
+	int ret, tries;
 	u32 state;
-	int ret;
 
-	ret = ppu_chan_unbind_wait(ppu, chid, ms, &state);
-	/* its copy holds the engine and does not end: drop it */
-	if (ret && state == PPU_CHAN_STATUS_STATE_ENGINE_BUSY && ppu_reset_supported(ppu) &&
-	    !ppu_reset_copy(ppu, chid, pid))
+	ret = ppu_chan_unbind_wait(ppu, chid, PPU_CHAN_UNBIND_TIMEOUT_MS, &state);
+	for (tries = 0; ret && tries < PPU_ENGINE_COUNT; tries++) {
+		if (ppu_chan_reset_stuck(ppu, chid, state, pid))
+			break;
 		ret = ppu_chan_unbind_wait(ppu, chid, PPU_CHAN_UNBIND_TIMEOUT_MS, &state);
+	}
+	if (ret && compute && !tries)
+		ret = ppu_chan_unbind_wait(ppu, chid, PPU_CHAN_UNBIND_COMPUTE_TIMEOUT_MS -
+					   PPU_CHAN_UNBIND_TIMEOUT_MS, &state);
 	if (ret)
 		drm_err(&ppu->drm, "channel %u not unbound (state %u)\n", chid, state);
 	return ret;
@@ -942,13 +973,15 @@ static void ppu_chan_wd_kill(struct ppu_device *ppu, struct ppu_chan *chan, unsi
 /*
  * A channel the watchdog stopped and that has not left the PPU yet: if its
  * copy still holds the engine PPU_CHAN_UNBIND_STUCK_MS after the unbind
- * (it showed no progress for a whole deadline before), the engine is
- * wedged: reset it.  Checked on every watchdog round, so that no lock is
- * held while the PPU lets the channel go.
+ * (it showed no progress for a whole deadline before), or the compute
+ * engine still holds its tasks PPU_CHAN_UNBIND_STUCK_COMPUTE_MS after it,
+ * the engine is wedged: reset it.  Checked on every watchdog round, so
+ * that no lock is held while the PPU lets the channel go.
  */
 static void ppu_chan_wd_settle(struct ppu_device *ppu, struct ppu_chan *chan, unsigned int ms)
 {
 	u32 state = ppu_chan_state(ppu, chan->chid);
+	int eng;
 
 	if (state == PPU_CHAN_STATUS_STATE_UNBOUND) {
 		chan->wd_settled = true;
@@ -956,8 +989,13 @@ static void ppu_chan_wd_settle(struct ppu_device *ppu, struct ppu_chan *chan, un
 	}
 	if (time_before(jiffies, chan->wd_killed_at + msecs_to_jiffies(PPU_CHAN_UNBIND_STUCK_MS)))
 		return;
-	if (state == PPU_CHAN_STATUS_STATE_ENGINE_BUSY && ppu_reset_supported(ppu)) {
-		if (ppu_reset_copy(ppu, chan->chid, chan->pid))
+	eng = ppu_chan_stuck_engine(ppu, chan->chid, state);
+	if (eng == PPU_ENGINE_COMPUTE &&
+	    time_before(jiffies, chan->wd_killed_at +
+			msecs_to_jiffies(PPU_CHAN_UNBIND_STUCK_COMPUTE_MS)))
+		return;
+	if (eng >= 0 && ppu_reset_supported(ppu, eng)) {
+		if (ppu_reset_engine(ppu, eng, chan->chid, chan->pid))
 			chan->wd_settled = true;	/* (logged; nothing more to try) */
 		return;
 	}

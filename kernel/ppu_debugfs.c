@@ -2,7 +2,8 @@
 /*
  * PPU debugfs: /sys/kernel/debug/dri/<minor>/{regs,counters,interrupts,
  * channels,faults,local_mem,tasks,cu,engine} to read, doorbell and
- * copy_reset to write, release_hold, task_ctrl and copy_halt to set.
+ * copy_reset and compute_reset to write, release_hold, task_ctrl, copy_halt
+ * and compute_halt to set.
  *
  * regs, counters and interrupts have one "NAME value" pair per line, so
  * that scripts and tests can parse them; channels, faults, tasks and cu
@@ -438,49 +439,44 @@ DEFINE_DEBUGFS_ATTRIBUTE(ppu_debugfs_task_ctrl_fops, ppu_debugfs_task_ctrl_get,
 			 ppu_debugfs_task_ctrl_set, "%llu\n");
 
 /*
- * copy_halt (root): ENGINE_CTRL.COPY_HALT, 1 stops the copy engine's reads
- * and writes as if it were wedged, for testing recovery; 0 lets it go on.
+ * copy_halt, compute_halt (root): ENGINE_CTRL.*_HALT, 1 stops the engine's
+ * memory requests as if it were wedged, for testing recovery; 0 lets it go
+ * on.  copy_reset, compute_reset (write-only, root): write 1 to reset the
+ * engine now.
  */
-static int ppu_debugfs_copy_halt_get(void *data, u64 *val)
+#define PPU_DEBUGFS_ENGINE(name, eng)							\
+static int ppu_debugfs_##name##_halt_get(void *data, u64 *val)				\
+{											\
+	return ppu_reset_halt_get(data, eng, val);					\
+}											\
+static int ppu_debugfs_##name##_halt_set(void *data, u64 val)				\
+{											\
+	return ppu_reset_halt_set(data, eng, val);					\
+}											\
+DEFINE_DEBUGFS_ATTRIBUTE(ppu_debugfs_##name##_halt_fops, ppu_debugfs_##name##_halt_get,	\
+			 ppu_debugfs_##name##_halt_set, "%llu\n");				\
+static int ppu_debugfs_##name##_reset_set(void *data, u64 val)				\
+{											\
+	return ppu_debugfs_reset_set(data, eng, val);					\
+}											\
+DEFINE_DEBUGFS_ATTRIBUTE(ppu_debugfs_##name##_reset_fops, NULL,				\
+			 ppu_debugfs_##name##_reset_set, "%llu\n")
+
+static int ppu_debugfs_reset_set(struct ppu_device *ppu, enum ppu_engine eng, u64 val)
 {
-	int ret = ppu_debugfs_reg_get(data, PPU_REG_ENGINE_CTRL, val);
-
-	*val = PPU_FGET(PPU_ENGINE_CTRL_COPY_HALT, (u32)*val);
-	return ret;
-}
-
-static int ppu_debugfs_copy_halt_set(void *data, u64 val)
-{
-	struct ppu_device *ppu = data;
-
-	if (!ppu_reset_supported(ppu))
-		return -EOPNOTSUPP;
-	if (val > 1)
-		return -EINVAL;
-	return ppu_debugfs_reg_set(ppu, PPU_REG_ENGINE_CTRL,
-				   PPU_FSET(PPU_ENGINE_CTRL_COPY_HALT, val), U32_MAX);
-}
-
-DEFINE_DEBUGFS_ATTRIBUTE(ppu_debugfs_copy_halt_fops, ppu_debugfs_copy_halt_get,
-			 ppu_debugfs_copy_halt_set, "%llu\n");
-
-/* copy_reset (write-only, root): write 1 to reset the copy engine now. */
-static int ppu_debugfs_copy_reset_set(void *data, u64 val)
-{
-	struct ppu_device *ppu = data;
 	int ret, idx;
 
 	if (val != 1)
 		return -EINVAL;
 	if (!drm_dev_enter(&ppu->drm, &idx))
 		return -ENODEV;
-	ret = ppu_reset_copy(ppu, U32_MAX, 0);
+	ret = ppu_reset_engine(ppu, eng, U32_MAX, 0);
 	drm_dev_exit(idx);
 	return ret;
 }
 
-DEFINE_DEBUGFS_ATTRIBUTE(ppu_debugfs_copy_reset_fops, NULL, ppu_debugfs_copy_reset_set,
-			 "%llu\n");
+PPU_DEBUGFS_ENGINE(copy, PPU_ENGINE_COPY);
+PPU_DEBUGFS_ENGINE(compute, PPU_ENGINE_COMPUTE);
 
 static int ppu_debugfs_engine(struct seq_file *m, void *data)
 {
@@ -516,4 +512,8 @@ void ppu_debugfs_init(struct drm_minor *minor)
 				   to_ppu(minor->dev), &ppu_debugfs_copy_halt_fops);
 	debugfs_create_file_unsafe("copy_reset", 0200, minor->debugfs_root,
 				   to_ppu(minor->dev), &ppu_debugfs_copy_reset_fops);
+	debugfs_create_file_unsafe("compute_halt", 0600, minor->debugfs_root,
+				   to_ppu(minor->dev), &ppu_debugfs_compute_halt_fops);
+	debugfs_create_file_unsafe("compute_reset", 0200, minor->debugfs_root,
+				   to_ppu(minor->dev), &ppu_debugfs_compute_reset_fops);
 }

@@ -233,7 +233,7 @@ struct ppu_device {
 	struct delayed_work wd_work;
 	u32 wd_copy_beats;
 	struct mutex reset_lock;
-	struct ppu_reset_stats reset_stats;
+	struct ppu_reset_stats reset_stats[PPU_ENGINE_COUNT];
 
 	unsigned long flags;
 	struct work_struct lost_work;

@@ -113,6 +113,12 @@ static void ppu_fault_describe(char *buf, size_t len, const struct ppu_fault_rec
 	const char *kname = ppu_fault_kind_name(r->info);
 	const char *aname = PPU_FAULT_NAME(ppu_fault_accesses, access);
 
+	if (kind == PPU_FAULT_KIND_ENGINE_RESET) {
+		snprintf(buf, len, unit == PPU_FAULT_UNIT_COMPUTE ?
+			 "its tasks dropped by a reset of the compute engine" :
+			 "its copy dropped by a reset of the copy engine");
+		return;
+	}
 	if (unit == PPU_FAULT_UNIT_COMPUTE) {
 		switch (kind) {
 		case PPU_FAULT_KIND_ILLEGAL_INSTR:
@@ -133,10 +139,6 @@ static void ppu_fault_describe(char *buf, size_t len, const struct ppu_fault_rec
 	if (unit == PPU_FAULT_UNIT_DRIVER && kind == PPU_FAULT_KIND_WATCHDOG) {
 		snprintf(buf, len, "no progress (state %u, GP_GET %u): stopped by the watchdog",
 			 r->data, r->addr);
-		return;
-	}
-	if (kind == PPU_FAULT_KIND_ENGINE_RESET) {
-		snprintf(buf, len, "its copy dropped by a reset of the copy engine");
 		return;
 	}
 	if (unit == PPU_FAULT_UNIT_TASKS && kind == PPU_FAULT_KIND_TMD_INVALID) {

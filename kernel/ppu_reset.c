@@ -13,6 +13,15 @@
  * the only work lost is the dropped copy, whose owner sees the fault
  * (-EIO, CHAN_STATUS), never silence.
  *
+ * A compute channel whose kernels cannot be killed (a unit waits on an
+ * access that never completes, so its CTAs never reach the point where a
+ * kill takes them) is let go the same way: ENGINE_CTRL.COMPUTE_RESET makes
+ * the compute engine wait for the answers to the accesses it has made and
+ * then drop every task it holds.  Its state is all tasks, so the work lost
+ * is every task on it: each channel that held one is faulted ENGINE_RESET
+ * by the PPU, and its owner sees -EIO like any fault.  Copy channels and
+ * compute channels without tasks go on untouched.
+ *
  * Resets are serialised by reset_lock; callers may hold chan_lock.
  */
 #include <linux/delay.h>
@@ -20,6 +29,7 @@
 #include <linux/ktime.h>
 #include <linux/seq_file.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 
 #include "ppu_device.h"
@@ -29,15 +39,43 @@
 /* The engine drains what is on the memory port: well under this. */
 #define PPU_RESET_TIMEOUT_MS	1000
 
+/* What ENGINE_CTRL holds for each engine, and what its reset reports. */
+static const struct ppu_reset_desc {
+	const char *name;
+	u32 cap;	/* CAP_FEATURES bit */
+	u32 reset;	/* ENGINE_CTRL bits */
+	u32 halt;
+	u32 unit;	/* FAULT_INFO.UNIT of the logged fault */
+	u32 access;
+} ppu_reset_desc[PPU_ENGINE_COUNT] = {
+	[PPU_ENGINE_COPY] = {
+		.name = "copy",
+		.cap = PPU_FMASK(PPU_CAP_FEATURES_ENGINE_RESET),
+		.reset = PPU_FMASK(PPU_ENGINE_CTRL_COPY_RESET),
+		.halt = PPU_FMASK(PPU_ENGINE_CTRL_COPY_HALT),
+		.unit = PPU_FAULT_UNIT_COPY_DST,
+		.access = PPU_FAULT_ACCESS_WRITE,
+	},
+	[PPU_ENGINE_COMPUTE] = {
+		.name = "compute",
+		.cap = PPU_FMASK(PPU_CAP_FEATURES_COMPUTE_RESET),
+		.reset = PPU_FMASK(PPU_ENGINE_CTRL_COMPUTE_RESET),
+		.halt = PPU_FMASK(PPU_ENGINE_CTRL_COMPUTE_HALT),
+		.unit = PPU_FAULT_UNIT_COMPUTE,
+		.access = PPU_FAULT_ACCESS_READ,
+	},
+};
+
 /**
- * ppu_reset_supported() - whether the PPU can reset its copy engine
+ * ppu_reset_supported() - whether the PPU can reset one of its engines
  * @ppu: the device
+ * @eng: the engine
  *
- * Return: true with CAP_FEATURES.ENGINE_RESET.
+ * Return: true with its CAP_FEATURES bit (ENGINE_RESET, COMPUTE_RESET).
  */
-bool ppu_reset_supported(struct ppu_device *ppu)
+bool ppu_reset_supported(struct ppu_device *ppu, enum ppu_engine eng)
 {
-	return PPU_FGET(PPU_CAP_FEATURES_ENGINE_RESET, ppu->caps.features);
+	return ppu->caps.features & ppu_reset_desc[eng].cap;
 }
 
 static u64 ppu_reset_cycles(struct ppu_device *ppu)
@@ -51,33 +89,46 @@ static u64 ppu_reset_cycles(struct ppu_device *ppu)
 	return (u64)hi << 32 | lo;
 }
 
+/* Every write sets both halt bits: keep the other engine's. (reset_lock) */
+static u32 ppu_reset_halts(struct ppu_device *ppu, u32 keep)
+{
+	return ppu_read(ppu, PPU_REG_ENGINE_CTRL) & keep;
+}
+
 /**
- * ppu_reset_copy() - reset the copy engine and wait until it is idle
+ * ppu_reset_engine() - reset an engine and wait until it is idle again
  * @ppu: the device, inside drm_dev_enter()
- * @chid: the channel whose copy would not end, for the log (U32_MAX: none
- *        known; the fault then reaches the log through its interrupt)
+ * @eng: the engine
+ * @chid: the channel whose work would not end, for the log (U32_MAX: none
+ *        known; faults then reach the log through their interrupt)
  * @pid: its owner, for the log
  *
- * Return: 0, -EOPNOTSUPP without the feature, or -ETIMEDOUT when the
- * engine did not come back (it then stays out of use: the PPU needs a
- * reset of the whole device).
+ * The copy engine drops the copy it runs (a fault of its channel); the
+ * compute engine drops every task and CTA it holds (a fault of each
+ * channel that held one).  Nothing else is reset.
+ *
+ * Return: 0, -EOPNOTSUPP without the feature, -ENODEV when the device is
+ * gone, or -ETIMEDOUT when the engine did not come back (it then stays out
+ * of use: the PPU needs a reset of the whole device).
  */
-int ppu_reset_copy(struct ppu_device *ppu, u32 chid, pid_t pid)
+int ppu_reset_engine(struct ppu_device *ppu, enum ppu_engine eng, u32 chid, pid_t pid)
 {
-	struct ppu_reset_stats *st = &ppu->reset_stats;
+	const struct ppu_reset_desc *d = &ppu_reset_desc[eng];
+	struct ppu_reset_stats *st = &ppu->reset_stats[eng];
 	unsigned long timeout;
 	int ret = 0;
 	u64 c0, t0;
 
-	if (!ppu_reset_supported(ppu))
+	if (!ppu_reset_supported(ppu, eng))
 		return -EOPNOTSUPP;
 	mutex_lock(&ppu->reset_lock);
 
-	drm_warn(&ppu->drm, "channel %u: its copy does not end, resetting the copy engine\n",
-		 chid);
+	drm_warn(&ppu->drm, "channel %u: its work does not end, resetting the %s engine\n",
+		 chid, d->name);
 	t0 = ktime_get_ns();
 	c0 = ppu_reset_cycles(ppu);
-	ppu_write(ppu, PPU_REG_ENGINE_CTRL, PPU_FSET(PPU_ENGINE_CTRL_COPY_RESET, 1));
+	ppu_write(ppu, PPU_REG_ENGINE_CTRL,
+		  d->reset | ppu_reset_halts(ppu, ppu_reset_desc[!eng].halt));
 	timeout = jiffies + msecs_to_jiffies(PPU_RESET_TIMEOUT_MS);
 	for (;;) {
 		u32 v = ppu_read(ppu, PPU_REG_ENGINE_CTRL);
@@ -87,11 +138,11 @@ int ppu_reset_copy(struct ppu_device *ppu, u32 chid, pid_t pid)
 			ret = -ENODEV;
 			goto out;
 		}
-		if (!PPU_FGET(PPU_ENGINE_CTRL_COPY_RESET, v))
+		if (!(v & d->reset))
 			break;
 		if (time_after(jiffies, timeout)) {
 			st->failed++;
-			drm_err(&ppu->drm, "copy engine not idle %u ms after its reset\n",
+			drm_err(&ppu->drm, "%s engine not idle %u ms after its reset\n", d->name,
 				PPU_RESET_TIMEOUT_MS);
 			ret = -ETIMEDOUT;
 			goto out;
@@ -108,8 +159,8 @@ int ppu_reset_copy(struct ppu_device *ppu, u32 chid, pid_t pid)
 			.chid = chid,
 			.pid = pid,
 			.info = PPU_FSET(PPU_FAULT_INFO_KIND, PPU_FAULT_KIND_ENGINE_RESET) |
-				PPU_FSET(PPU_FAULT_INFO_ACCESS, PPU_FAULT_ACCESS_WRITE) |
-				PPU_FSET(PPU_FAULT_INFO_UNIT, PPU_FAULT_UNIT_COPY_DST),
+				PPU_FSET(PPU_FAULT_INFO_ACCESS, d->access) |
+				PPU_FSET(PPU_FAULT_INFO_UNIT, d->unit),
 		};
 
 		ppu_fault_log(ppu, &rec);
@@ -117,6 +168,54 @@ int ppu_reset_copy(struct ppu_device *ppu, u32 chid, pid_t pid)
 out:
 	mutex_unlock(&ppu->reset_lock);
 	return ret;
+}
+
+/**
+ * ppu_reset_halt_get() - an engine's debug halt (ENGINE_CTRL *_HALT)
+ * @ppu: the device
+ * @eng: the engine
+ * @val: 1 while halted
+ *
+ * Return: 0 or -ENODEV.
+ */
+int ppu_reset_halt_get(struct ppu_device *ppu, enum ppu_engine eng, u64 *val)
+{
+	int idx;
+
+	if (!drm_dev_enter(&ppu->drm, &idx))
+		return -ENODEV;
+	*val = !!(ppu_read(ppu, PPU_REG_ENGINE_CTRL) & ppu_reset_desc[eng].halt);
+	drm_dev_exit(idx);
+	return 0;
+}
+
+/**
+ * ppu_reset_halt_set() - halt an engine as if wedged, or let it go on
+ * @ppu: the device
+ * @eng: the engine
+ * @val: 1 to halt, 0 to let it go
+ *
+ * For tests of the recovery paths (debugfs, root only).
+ *
+ * Return: 0, -EINVAL, -EOPNOTSUPP or -ENODEV.
+ */
+int ppu_reset_halt_set(struct ppu_device *ppu, enum ppu_engine eng, u64 val)
+{
+	const struct ppu_reset_desc *d = &ppu_reset_desc[eng];
+	int idx;
+
+	if (!ppu_reset_supported(ppu, eng))
+		return -EOPNOTSUPP;
+	if (val > 1)
+		return -EINVAL;
+	if (!drm_dev_enter(&ppu->drm, &idx))
+		return -ENODEV;
+	mutex_lock(&ppu->reset_lock);
+	ppu_write(ppu, PPU_REG_ENGINE_CTRL,
+		  (val ? d->halt : 0) | ppu_reset_halts(ppu, ppu_reset_desc[!eng].halt));
+	mutex_unlock(&ppu->reset_lock);
+	drm_dev_exit(idx);
+	return 0;
 }
 
 /**
@@ -135,14 +234,18 @@ void ppu_reset_init(struct ppu_device *ppu)
  */
 void ppu_reset_debugfs_show(struct ppu_device *ppu, struct seq_file *m)
 {
-	struct ppu_reset_stats st;
+	struct ppu_reset_stats st[PPU_ENGINE_COUNT];
+	static const char *const key[PPU_ENGINE_COUNT] = { "COPY", "COMPUTE" };
+	int e;
 
 	mutex_lock(&ppu->reset_lock);
-	st = ppu->reset_stats;
+	memcpy(st, ppu->reset_stats, sizeof(st));
 	mutex_unlock(&ppu->reset_lock);
-	seq_printf(m, "%-24s %u\n", "RESET_SUPPORTED", ppu_reset_supported(ppu));
-	seq_printf(m, "%-24s %u\n", "COPY_RESETS", st.count);
-	seq_printf(m, "%-24s %u\n", "COPY_RESETS_FAILED", st.failed);
-	seq_printf(m, "%-24s %llu\n", "LAST_RESET_CYCLES", st.last_cycles);
-	seq_printf(m, "%-24s %llu\n", "LAST_RESET_US", st.last_us);
+	for (e = 0; e < PPU_ENGINE_COUNT; e++) {
+		seq_printf(m, "%s_RESET_SUPPORTED %u\n", key[e], ppu_reset_supported(ppu, e));
+		seq_printf(m, "%s_RESETS %u\n", key[e], st[e].count);
+		seq_printf(m, "%s_RESETS_FAILED %u\n", key[e], st[e].failed);
+		seq_printf(m, "%s_LAST_RESET_CYCLES %llu\n", key[e], st[e].last_cycles);
+		seq_printf(m, "%s_LAST_RESET_US %llu\n", key[e], st[e].last_us);
+	}
 }

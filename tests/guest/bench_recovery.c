@@ -175,8 +175,8 @@ START_TEST(recovery_figures)
 	if (engine_value("COPY_RESETS") != resets0 + 1)
 		bench_fail("no engine reset");
 	printf("bench: engine_reset_cycles %llu cycles\n",
-	       (unsigned long long)engine_value("LAST_RESET_CYCLES"));
-	printf("bench: engine_reset_us %llu us\n", (unsigned long long)engine_value("LAST_RESET_US"));
+	       (unsigned long long)engine_value("COPY_LAST_RESET_CYCLES"));
+	printf("bench: engine_reset_us %llu us\n", (unsigned long long)engine_value("COPY_LAST_RESET_US"));
 	printf("bench: engine_reset_stuck_to_others_ms %.0f ms\n", t_first * 1e3);
 	printf("bench: engine_reset_work_lost_by_others %u of %u copies\n", lost,
 	       OTHERS * PER_OTHER);

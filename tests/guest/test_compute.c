@@ -126,11 +126,16 @@ static void require_compute(void)
 		      ppu_param(DRM_PPU_PARAM_FEATURES));
 }
 
-static void cchan_new(struct ppu_tchan *ch)
+static void cchan_new_on(int fd, struct ppu_tchan *ch)
 {
-	int ret = ppu_tchan_new_prio(ppu_fd, ch, 4, DRM_PPU_CHAN_CREATE_COMPUTE, 0);
+	int ret = ppu_tchan_new_prio(fd, ch, 4, DRM_PPU_CHAN_CREATE_COMPUTE, 0);
 
 	ck_assert_msg(ret == 0, "compute CHAN_CREATE: %s", strerror(-ret));
+}
+
+static void cchan_new(struct ppu_tchan *ch)
+{
+	cchan_new_on(ppu_fd, ch);
 }
 
 /*
@@ -157,15 +162,16 @@ struct job {
 #define TMD_SEM_VALUE 0x7d0c0de
 #define PB_SEM_VALUE 0xfeed
 
-/* @param 0: the job's own parameter page; else that address. */
-static void job_new(struct job *j, uint32_t (*kernel)(uint32_t *), uint32_t param, uint32_t prio)
+/* On file @fd; @param 0: the job's own parameter page, else that address. */
+static void job_new_on(int fd, struct job *j, uint32_t (*kernel)(uint32_t *), uint32_t param,
+		       uint32_t prio)
 {
 	uint32_t block_bytes = PPU_TASK_BLOCK_HEADER_BYTES + PPU_THREAD_RECORD_BYTES;
 	struct ppu_tmd_desc d;
 	struct ppu_pb b;
 
 	memset(j, 0, sizeof(*j));
-	ppu_tbo_new(ppu_fd, &j->bo, 2 * PG);
+	ppu_tbo_new(fd, &j->bo, 2 * PG);
 	j->code_va = j->bo.va + JOB_CODE;
 	j->tmd_va = j->bo.va + JOB_TMD;
 	j->block_va = j->bo.va + JOB_BLOCK;
@@ -200,6 +206,11 @@ static void job_new(struct job *j, uint32_t (*kernel)(uint32_t *), uint32_t para
 	ck_assert(!b.overflow);
 	j->pb_len = b.len;
 	__sync_synchronize();
+}
+
+static void job_new(struct job *j, uint32_t (*kernel)(uint32_t *), uint32_t param, uint32_t prio)
+{
+	job_new_on(ppu_fd, j, kernel, param, prio);
 }
 
 static void job_submit(struct job *j, struct ppu_tchan *ch)
@@ -769,12 +780,141 @@ START_TEST(compute_invalid_tmd_faults_the_channel)
 }
 END_TEST
 
+static void compute_teardown(void)
+{
+	/* (a failed engine test must not leave the compute engine halted) */
+	ppu_debugfs_write("compute_halt", "0");
+	ppu_module_params_reset();
+	ppu_guest_teardown();
+}
+
+static uint64_t compute_resets(void)
+{
+	static char text[2048];
+
+	ppu_debugfs_read("engine", text, sizeof(text));
+	return ppu_debugfs_value(text, "COMPUTE_RESETS");
+}
+
+/* Polls the tasks table until it holds @n tasks. */
+static void wait_tasks(int n, struct ppu_tchan *ch)
+{
+	static char text[16384];
+	double end = ppu_now_s() + WAIT_S;
+
+	for (;;) {
+		ppu_debugfs_read("tasks", text, sizeof(text));
+		if (check_tasks_table(text) == n)
+			return;
+		ck_assert_int_eq(ppu_chan_status(ch->fd, ch->chid, 0, &(struct drm_ppu_chan_status){ 0 }), 0);
+		ck_assert_msg(ppu_now_s() < end, "not %d tasks:\n%s", n, text);
+		usleep(5000);
+	}
+}
+
+/*
+ * A wedged compute engine (debugfs compute_halt: it makes no memory
+ * request, so a spinning kernel's load never returns and a kill never
+ * takes its CTA): the channel is stopped by the watchdog (_i = 0) or
+ * destroyed by its owner (_i = 1); either way it leaves the PPU only
+ * through a reset of the compute engine.  Another file's compute channel
+ * that held a task is told (FAULTED, ENGINE_RESET, unit COMPUTE; its
+ * waiter gets -EIO, its semaphore is not released); that file's copy
+ * channel is untouched; afterwards both files run kernels and copies.
+ */
+START_TEST(compute_a_wedged_engine_is_reset_and_the_others_are_told)
+{
+	int fb = ppu_client_open();
+	struct ppu_tchan a, b, bc, next;
+	struct drm_ppu_chan_status st;
+	uint64_t resets0 = compute_resets();
+	struct ppu_tbo src, dst;
+	struct ppu_tpool pool;
+	struct job ja, jb, k;
+	struct ppu_tpb tpb;
+	struct ppu_pb *pb;
+	double t0;
+
+	require_compute();
+	job_new(&ja, kernel_spin, 0, 20);
+	cchan_new(&a);
+	job_submit(&ja, &a);
+	job_new_on(fb, &jb, kernel_spin, 0, 20);
+	cchan_new_on(fb, &b);
+	job_submit(&jb, &b);
+	ppu_tchan_new(fb, &bc, 3);
+	ppu_tpool_new(fb, &pool, 1);
+	ppu_tpb_new(fb, &tpb, 1);
+	ppu_tbo_new(fb, &src, 64 << 10);
+	ppu_tbo_new(fb, &dst, 64 << 10);
+	memset(src.map, 0x5a, 64 << 10);
+	wait_tasks(2, &a);
+	ck_assert_int_eq(ppu_debugfs_write("compute_halt", "1"), 0);
+
+	t0 = ppu_now_s();
+	if (_i == 0) {
+		ppu_module_param_set("watchdog_ms", 400);
+		st = wait_faulted(&a);
+		ck_assert_uint_eq(DRM_PPU_FAULT_INFO_KIND(st.fault_info), DRM_PPU_FAULT_WATCHDOG);
+		while (compute_resets() == resets0) {
+			ck_assert_msg(ppu_now_s() - t0 < WAIT_S, "no compute reset");
+			usleep(20000);
+		}
+		ppu_module_params_reset();
+	} else {
+		ck_assert_int_eq(ppu_chan_destroy(ppu_fd, a.chid, 0), 0);
+	}
+	printf("compute: %s, the compute engine reset %.2f s later\n",
+	       _i ? "destroyed" : "stopped", ppu_now_s() - t0);
+	ck_assert_uint_eq(compute_resets(), resets0 + 1);
+	ck_assert_int_eq(ppu_debugfs_write("compute_halt", "0"), 0);
+
+	/*
+	 * The other file's kernel: told, not completed.  (The watchdog sees
+	 * it make no progress either and may stop it first.)
+	 */
+	ck_assert_int_eq(ppu_chan_status(fb, b.chid, 0, &st), 0);
+	ck_assert_uint_eq(st.state, DRM_PPU_CHAN_STATE_FAULTED);
+	if (_i == 0 && DRM_PPU_FAULT_INFO_KIND(st.fault_info) == DRM_PPU_FAULT_WATCHDOG) {
+		ck_assert_uint_eq(DRM_PPU_FAULT_INFO_UNIT(st.fault_info), DRM_PPU_FAULT_UNIT_DRIVER);
+	} else {
+		ck_assert_uint_eq(DRM_PPU_FAULT_INFO_KIND(st.fault_info), DRM_PPU_FAULT_ENGINE_RESET);
+		ck_assert_uint_eq(DRM_PPU_FAULT_INFO_UNIT(st.fault_info), DRM_PPU_FAULT_UNIT_COMPUTE);
+	}
+	ck_assert_int_eq(ppu_doorbell(fb, b.chid, 0), -EIO);
+	ck_assert_uint_eq(*jb.tmd_sem, 0);
+	ck_assert_uint_eq(*jb.pb_sem, 0);
+	ck_assert_uint_eq(*ja.tmd_sem, 0);
+
+	/* its copy channel was never touched */
+	ck_assert_int_eq(ppu_chan_status(fb, bc.chid, 0, &st), 0);
+	ck_assert_uint_eq(st.fault_info, 0);
+	pb = ppu_tpb_begin(&tpb);
+	ppu_pb_copy(pb, src.va, dst.va, 64 << 10, PPU_LAUNCH_DMA_SEMAPHORE_RELEASE,
+		    ppu_tpool_va(&pool, 0), 1, 0);
+	ppu_tpb_submit(&tpb, &bc);
+	ppu_tchan_wait_sem(&bc, ppu_tpool_sem(&pool, 0), 1, WAIT_S);
+	ck_assert_int_eq(memcmp(src.map, dst.map, 64 << 10), 0);
+
+	/* the engine runs kernels again */
+	job_new(&k, kernel_store, 0, 20);
+	cchan_new(&next);
+	job_submit(&k, &next);
+	wait_sem(&next, k.pb_sem, PB_SEM_VALUE);
+	ck_assert_uint_eq(*k.param, STORE_VALUE);
+	if (_i == 0)
+		ck_assert_int_eq(ppu_chan_destroy(ppu_fd, a.chid, 0), 0);
+	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, next.chid, 0), 0);
+	close(fb);
+}
+END_TEST
+
 static Suite *compute_suite(void)
 {
 	Suite *s = suite_create("compute");
 	TCase *tc = tcase_create("compute");
 
-	tcase_add_checked_fixture(tc, ppu_guest_setup, ppu_guest_teardown);
+	tcase_add_checked_fixture(tc, ppu_guest_setup, compute_teardown);
 	tcase_set_timeout(tc, PPU_GUEST_TEST_TIMEOUT_S);
 	tcase_add_test(tc, compute_params_are_consistent);
 	tcase_add_test(tc, compute_debugfs_tasks_and_cu_are_well_formed);
@@ -786,6 +926,7 @@ static Suite *compute_suite(void)
 	tcase_add_test(tc, compute_destroy_kills_a_running_kernel);
 	tcase_add_test(tc, compute_fault_kills_only_its_channel);
 	tcase_add_test(tc, compute_invalid_tmd_faults_the_channel);
+	tcase_add_loop_test(tc, compute_a_wedged_engine_is_reset_and_the_others_are_told, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -485,6 +485,68 @@ static void bench_dp_overhead(void)
 	bench_emit("dp_quicksort_children_over_flat", (double)qs / qsf, "x");
 }
 
+/*
+ * Compute engine reset: ENGINE_CTRL.COMPUTE_RESET written -> reads 0, with
+ * every context of every unit running checksum threads (loads and stores
+ * to their stacks in local memory, stores of results to system memory),
+ * once while they run and once halted (COMPUTE_HALT: requests held at the
+ * boundary, the wedged case).  The time is the drain of the accesses
+ * already made plus one fault report per channel that held tasks (two
+ * here).
+ */
+static uint64_t reset_cycles(int halted)
+{
+	struct ppu_sim_config c = bench_cfg();
+	struct rtl_env *env = rtl_env_create(&c);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch[2];
+	struct rtl_klaunch l[2];
+	struct rtl_kimage k;
+	uint64_t t0, t;
+	int i;
+
+	rtl_kimage_load(ctx, "checksum", &k);
+	for (i = 0; i < 2; i++) {
+		struct rtl_buf out = rtl_buf_alloc(ctx, 1, 16 * 8 * 4);
+		struct checksum_params p = { .iters = 100000, .seed = (uint32_t)i, .out = out.va };
+
+		ch[i] = rtl_cchan_create(env, ctx, (unsigned int)i, 0, 63, 1);
+		rtl_klaunch_init(&l[i], rtl_kimage_fn(&k, "checksum"), 2, 8, &p, sizeof(p));
+		l[i].stack_bytes = 256;
+		rtl_klaunch_prepare(ctx, &l[i], 1);
+		rtl_klaunch_submit(ch[i], &l[i], 0, 0);
+	}
+	ppu_sim_clock(env->sim, 50000);
+	if (rtl_perf_read(env, PPU_PERF_CTA_DISPATCHES) != 4)
+		die("not every CTA on a unit");
+	if (halted) {
+		rtl_reg_write(env, PPU_REG_ENGINE_CTRL, PPU_FSET(PPU_ENGINE_CTRL_COMPUTE_HALT, 1));
+		ppu_sim_clock(env->sim, 2000);
+	}
+	t0 = ppu_sim_cycles(env->sim);
+	rtl_reg_write(env, PPU_REG_ENGINE_CTRL, PPU_FSET(PPU_ENGINE_CTRL_COMPUTE_RESET, 1));
+	while (PPU_FGET(PPU_ENGINE_CTRL_COMPUTE_RESET, rtl_reg_read(env, PPU_REG_ENGINE_CTRL)))
+		if (ppu_sim_cycles(env->sim) - t0 > 1000000)
+			die("compute reset did not end");
+	t = ppu_sim_cycles(env->sim) - t0;
+	for (i = 0; i < 2; i++)
+		if (PPU_FGET(PPU_CHAN_STATUS_STATE, rtl_chan_reg(ch[i], PPU_CHAN_STATUS)) !=
+		    PPU_CHAN_STATUS_STATE_FAULTED)
+			die("a channel that held tasks was not told");
+	rtl_kimage_free(&k);
+	rtl_chan_destroy(ch[0]);
+	rtl_chan_destroy(ch[1]);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+	return t;
+}
+
+static void bench_compute_reset(void)
+{
+	bench_emit("compute_reset_cycles_all_contexts_running", (double)reset_cycles(0), "cycles");
+	bench_emit("compute_reset_cycles_halted", (double)reset_cycles(1), "cycles");
+}
+
 void bench_compute(void)
 {
 	bench_launch_latency();
@@ -493,4 +555,5 @@ void bench_compute(void)
 	bench_kernel_priority();
 	bench_dp_priority();
 	bench_dp_overhead();
+	bench_compute_reset();
 }

@@ -47,6 +47,7 @@
 #include "ppu_chan.h"
 #include "ppu_device.h"
 #include "ppu_fault.h"
+#include "ppu_irq.h"
 #include "ppu_gem.h"
 #include "ppu_quota.h"
 #include "ppu_sem.h"
@@ -400,7 +401,9 @@ static int ppu_chan_release_locked(struct ppu_device *ppu, struct ppu_chan *chan
 		}
 		chan->file = NULL;
 		ppu->chan_gen[chid]++;
-		wake_up_all(&ppu->event_wq);
+		/* its owner's waiters see it gone; nobody's wake it from here on */
+		ppu_irq_wake(ppu, BIT(chid));
+		RCU_INIT_POINTER(ppu->chan_wq[chid], NULL);
 		return ret;
 	}
 	atomic_andnot(BIT(chid), &ppu->irq_stats.faulted);
@@ -408,7 +411,8 @@ static int ppu_chan_release_locked(struct ppu_device *ppu, struct ppu_chan *chan
 	ppu->chans[chid] = NULL;
 	ppu_chan_free(ppu, chan);
 	/* Waiters on this channel see it gone. */
-	wake_up_all(&ppu->event_wq);
+	ppu_irq_wake(ppu, BIT(chid));
+	RCU_INIT_POINTER(ppu->chan_wq[chid], NULL);
 	return 0;
 }
 
@@ -512,7 +516,7 @@ int ppu_chan_gen(struct ppu_device *ppu, struct drm_file *file, u32 chid, u32 *g
  * @gen: its generation from ppu_chan_gen()
  *
  * Lockless: for wait conditions, re-evaluated after every interrupt and
- * after every destruction (both wake &ppu_device.event_wq).
+ * after every destruction (both wake the owner's queue, ppu_irq_wake()).
  *
  * Return: 0, or -EIO when the channel faulted or was destroyed.
  */
@@ -759,6 +763,8 @@ struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
 	ppu->chan_gen[chid]++;
 	chan->chid = chid;
 	ppu->chans[chid] = chan;
+	rcu_assign_pointer(ppu->chan_wq[chid], file ?
+			   &((struct ppu_file *)file->driver_priv)->event_wq : &ppu->event_wq);
 	ppu_chan_write_entry(ppu, chid, chan->inst_dma, true);
 	drm_dev_exit(idx);
 	if (out) {
@@ -966,7 +972,7 @@ static void ppu_chan_wd_kill(struct ppu_device *ppu, struct ppu_chan *chan, unsi
 	ppu_fault_log(ppu, &rec);
 	/* the wait for it to leave is the later checks' (ppu_chan_wd_settle) */
 	ppu_chan_unbind_start(ppu, chan->chid);
-	wake_up_all(&ppu->event_wq);
+	ppu_irq_wake(ppu, BIT(chan->chid));
 	ppu_sem_fence_kick(ppu);
 }
 

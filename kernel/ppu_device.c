@@ -15,6 +15,7 @@
 #include "uapi/drm/ppu_drm.h"
 #include "ppu/ppu_encode.h"
 #include "ppu_device.h"
+#include "ppu_irq.h"
 #include "ppu_sem.h"
 
 /* Physical addresses the PPU can hold: 32 bits plus ADDR_HI.ADDR (33:32). */
@@ -82,7 +83,7 @@ static void ppu_device_lost_work(struct work_struct *work)
 	if (!test_bit(PPU_FLAG_REMOVING, &ppu->flags) && ppu->drm.registered &&
 	    !drm_dev_is_unplugged(&ppu->drm))
 		drm_dev_unplug(&ppu->drm);
-	wake_up_all(&ppu->event_wq);
+	ppu_irq_wake(ppu, ~0ul);
 	ppu_sem_fence_kick(ppu);
 }
 

@@ -158,7 +158,11 @@ struct ppu_fault_rec {
  * @irq_kind: "MSI-X", "MSI" or "INTx", for debugfs
  * @irq_stats: what the interrupt handler saw
  * @irq_throttle_work: re-enables non-stall interrupts after a storm
- * @event_wq: woken after every batch of interrupt events
+ * @event_wq: the driver's own waiters (its channel's events, faults, loss)
+ * @chan_wq: per channel id, the wait queue of the file that owns it (the
+ *           driver's own channel: @event_wq), so that a channel's events
+ *           wake only its owner's waiters; set and cleared under
+ *           @chan_lock, read under RCU by the interrupt handler
  * @chan_lock: serialises channel creation, destruction and use of @chans
  * @chans: the channel using each hardware id, NULL when free
  * @chan_gen: bumped whenever an id is taken or given back, so that a
@@ -209,6 +213,7 @@ struct ppu_device {
 	struct ppu_irq_stats irq_stats;
 	struct delayed_work irq_throttle_work;
 	wait_queue_head_t event_wq;
+	wait_queue_head_t __rcu *chan_wq[PPU_MAX_CHANNELS];
 
 	struct mutex chan_lock;
 	struct ppu_chan *chans[PPU_MAX_CHANNELS];

@@ -180,6 +180,7 @@ static int ppu_drm_open(struct drm_device *drm, struct drm_file *file)
 	}
 	pf->pt_root = ppu_vm_pt_root(pf->vm);
 	ppu_sem_file_init(pf);
+	init_waitqueue_head(&pf->event_wq);
 	file->driver_priv = pf;
 	return 0;
 }
@@ -200,7 +201,8 @@ static void ppu_drm_postclose(struct drm_device *drm, struct drm_file *file)
 		ppu_vm_destroy(pf->vm);
 	/* (BOs it created that live on keep the client) */
 	ppu_client_put(pf->client);
-	kfree(pf);
+	/* the interrupt handler may still be waking its queue (ppu_irq_wake()) */
+	kfree_rcu(pf, rcu);
 }
 
 DEFINE_DRM_GEM_FOPS(ppu_drm_fops);
@@ -301,7 +303,7 @@ static void ppu_pci_remove(struct pci_dev *pdev)
 	if (!drm_dev_is_unplugged(&ppu->drm))
 		drm_dev_unplug(&ppu->drm);
 	/* Waiters see the unplug; devres then quiesces and frees the rest. */
-	wake_up_all(&ppu->event_wq);
+	ppu_irq_wake(ppu, ~0ul);
 }
 
 /* Reboot or kexec: the next kernel must not find the PPU reading our memory. */

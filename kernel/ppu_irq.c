@@ -105,12 +105,35 @@ static void ppu_irq_count(atomic64_t *counters, unsigned long bits)
 		atomic64_inc(&counters[chid]);
 }
 
+/**
+ * ppu_irq_wake() - wake the waiters of some channels' owners
+ * @ppu: the device
+ * @chans: ids of the channels whose events (or end) their owners must see
+ *
+ * Each owner has a wait queue of its own (&ppu_file.event_wq; the driver's
+ * channel &ppu_device.event_wq), so one client's events, however many,
+ * wake no other client's waiters.  Callable from the interrupt handler.
+ */
+void ppu_irq_wake(struct ppu_device *ppu, unsigned long chans)
+{
+	unsigned int chid;
+
+	rcu_read_lock();
+	for_each_set_bit(chid, &chans, PPU_MAX_CHANNELS) {
+		wait_queue_head_t *wq = rcu_dereference(ppu->chan_wq[chid]);
+
+		if (wq)
+			wake_up_all(wq);
+	}
+	rcu_read_unlock();
+}
+
 /* Reads and acknowledges everything pending; called with irq_lock held. */
 static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 {
 	struct ppu_irq_stats *stats = &ppu->irq_stats;
 	unsigned int loops, rate = READ_ONCE(irq_nonstall_max_rate);
-	unsigned long delay;
+	unsigned long delay, woken = 0;
 	bool seen = false;
 	u32 status, mask;
 
@@ -143,6 +166,7 @@ static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 			schedule_work(&ppu->fault_work);
 		}
 		ppu_irq_count(stats->nonstalls, nonstall);
+		woken |= fault | nonstall;
 		seen = true;
 		if (nonstall && rate && !ppu_irq_rate_take(stats, rate, &delay)) {
 			atomic64_inc(&stats->rate_held);
@@ -174,7 +198,7 @@ static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 
 	atomic64_inc(&stats->handled);
 	atomic64_inc(&stats->events);
-	wake_up_all(&ppu->event_wq);
+	ppu_irq_wake(ppu, woken);
 	ppu_sem_fence_kick(ppu);
 	return IRQ_HANDLED;
 }

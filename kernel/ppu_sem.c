@@ -8,12 +8,15 @@
  * id, in &ppu_file.pools; a pool is reference counted because a wait keeps
  * using its kernel mapping after dropping the file's lock.
  *
- * The PPU raises no interrupt per semaphore write, so a wait sleeps on
- * &ppu_device.event_wq, woken after every interrupt, and re-reads the
- * value; pushbuffers follow the releases that someone waits for with
- * NON_STALL_INTERRUPT.  A wait tied to a channel also wakes when the
- * channel faults (an interrupt) or is destroyed (the channel code wakes the
- * queue).
+ * The PPU raises no interrupt per semaphore write, so a wait sleeps on its
+ * file's &ppu_file.event_wq, woken by the interrupts of the file's own
+ * channels (ppu_irq_wake()), and re-reads the value; pushbuffers follow
+ * the releases that someone waits for with NON_STALL_INTERRUPT.  A pool is
+ * reached only through its file's address space, so only the file's
+ * channels (and the CPU, seen by the recheck below) can release it: the
+ * interrupts of other clients wake none of its waits.  A wait tied to a
+ * channel also wakes when the channel faults (an interrupt) or is
+ * destroyed (the channel code wakes the queue).
  *
  * An interrupt may be lost: a wait also re-reads the value every
  * PPU_SEM_RECHECK_MS, and keeps the lost-interrupt poll of ppu_irq.c
@@ -382,7 +385,7 @@ int ppu_ioctl_sem_wait(struct drm_device *drm, void *data, struct drm_file *file
 		}
 		jiffies_left = min_t(long, nsecs_to_jiffies(left) + 1,
 				     msecs_to_jiffies(PPU_SEM_RECHECK_MS));
-		ret = wait_event_interruptible_timeout(ppu->event_wq,
+		ret = wait_event_interruptible_timeout(pf->event_wq,
 						       ppu_sem_wait_state(ppu, pool, args,
 									  gen) <= 0,
 						       jiffies_left);

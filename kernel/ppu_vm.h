@@ -36,6 +36,8 @@ struct ppu_file {
 	struct xarray pools;
 	u32 npools;
 	bool vm_kept;
+	wait_queue_head_t event_wq;
+	struct rcu_head rcu;
 };
 
 struct ppu_vm *ppu_vm_create(struct ppu_device *ppu);

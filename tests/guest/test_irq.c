@@ -10,8 +10,12 @@
  * test hook dri/<minor>/doorbell.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -134,40 +138,51 @@ static double nap_time_s(unsigned int n)
  * pending), and one per semaphore increment (each call finds the bits clear
  * and returns, the next interrupt comes soon after).
  */
-static void nonstall_storm(unsigned int shape)
+static uint64_t storm_start(struct ppu_tchan *ch, struct ppu_tbo *pbo, unsigned int shape)
 {
-	static char before[8192], during[8192], after[8192], regs[8192];
-	const unsigned int naps = 30, log2 = 2;
-	struct ppu_tchan ch;
-	struct ppu_tbo pbo;
+	static char before[8192], during[8192];
+	const unsigned int log2 = 2;
 	struct ppu_pb pb;
-	uint32_t buf[32], k, incs;
-	double quiet, storm, t0;
-	uint64_t ns0, ns1;
+	uint32_t buf[32], k;
+	uint64_t ns0;
 	int ret;
 
-	quiet = nap_time_s(naps);
-
-	ret = ppu_tchan_new_prio(ppu_fd, &ch, log2, DRM_PPU_CHAN_CREATE_AUTO_PUT, 0);
+	ret = ppu_tchan_new_prio(ppu_fd, ch, log2, DRM_PPU_CHAN_CREATE_AUTO_PUT, 0);
 	ck_assert_msg(ret == 0, "CHAN_CREATE AUTO_PUT: %d", ret);
-	ppu_tbo_new(ppu_fd, &pbo, 4096);
+	ppu_tbo_new(ppu_fd, pbo, 4096);
 	ppu_pb_init(&pb, buf, 32);
 	for (k = 0; k < 4; k++) {
 		ppu_pb_nonstall(&pb);
 		if (shape)
-			ppu_pb_sem_inc(&pb, pbo.va + 2048);
+			ppu_pb_sem_inc(&pb, pbo->va + 2048);
 	}
-	memcpy(pbo.map, pb.dw, 4 * pb.len);
+	memcpy(pbo->map, pb.dw, 4 * pb.len);
 	for (k = 0; k < 1u << log2; k++)
-		ppu_gp_entry((uint32_t *)ch.ring.map + 2 * k, pbo.va, pb.len, 0);
+		ppu_gp_entry((uint32_t *)ch->ring.map + 2 * k, pbo->va, pb.len, 0);
 	__sync_synchronize();
 
 	ppu_debugfs_read("interrupts", before, sizeof(before));
-	ck_assert_int_eq(ppu_doorbell(ppu_fd, ch.chid, 0), 0);
+	ck_assert_int_eq(ppu_doorbell(ppu_fd, ch->chid, 0), 0);
 	usleep(50000);
 	ppu_debugfs_read("interrupts", during, sizeof(during));
-	ns0 = chan_count(during, ch.chid, "NONSTALLS");
-	ck_assert_uint_gt(ns0, chan_count(before, ch.chid, "NONSTALLS"));
+	ns0 = chan_count(during, ch->chid, "NONSTALLS");
+	ck_assert_uint_gt(ns0, chan_count(before, ch->chid, "NONSTALLS"));
+	return ns0;
+}
+
+static void nonstall_storm(unsigned int shape)
+{
+	static char before[8192], after[8192], regs[8192];
+	const unsigned int naps = 30;
+	struct ppu_tchan ch;
+	struct ppu_tbo pbo;
+	double quiet, storm, t0;
+	uint64_t ns0, ns1;
+	uint32_t incs;
+
+	quiet = nap_time_s(naps);
+	ppu_debugfs_read("interrupts", before, sizeof(before));
+	ns0 = storm_start(&ch, &pbo, shape);
 	incs = *(volatile uint32_t *)(pbo.map + 2048);
 
 	storm = nap_time_s(naps);
@@ -213,6 +228,86 @@ START_TEST(nonstall_storm_leaves_the_cpu_to_others)
 }
 END_TEST
 
+/* This thread's voluntary context switches so far (each sleep that ended). */
+static uint64_t my_wakeups(void)
+{
+	char path[64], line[128];
+	uint64_t n = UINT64_MAX;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/status", (long)syscall(SYS_gettid));
+	f = fopen(path, "r");
+	ck_assert_msg(f, "%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %" SCNu64, &n) == 1)
+			break;
+	fclose(f);
+	ck_assert_msg(n != UINT64_MAX, "no voluntary_ctxt_switches in %s", path);
+	return n;
+}
+
+struct waiter {
+	int fd;
+	uint32_t pool, chid;
+	int ret;
+	uint64_t wakeups;
+	double took;
+};
+
+/* A SEM_WAIT on a semaphore nobody releases, tied to the waiter's channel. */
+static void *waiter_thread(void *arg)
+{
+	struct waiter *w = arg;
+	uint64_t n0 = my_wakeups();
+	double t0 = now_s();
+
+	w->ret = ppu_sem_wait(w->fd, w->pool, 0, 1, DRM_PPU_SEM_WAIT_GEQ, ppu_deadline_ns(1.5),
+			      DRM_PPU_SEM_WAIT_CHAN, w->chid);
+	w->took = now_s() - t0;
+	w->wakeups = my_wakeups() - n0;
+	return NULL;
+}
+
+/*
+ * One client's events wake only its own waiters: while another file storms
+ * non-stall interrupts (hundreds a second, the rate cap), a SEM_WAIT of
+ * this file sleeps through them, waking only for its own periodic recheck
+ * (50 ms).  Before each file had its own queue it woke for every interrupt
+ * round of every client.
+ */
+START_TEST(a_storm_wakes_no_other_clients_waiters)
+{
+	static char after[8192];
+	int fb = ppu_client_open();
+	struct waiter w = { .fd = fb };
+	struct ppu_tchan ch, wch;
+	struct ppu_tpool pool;
+	struct ppu_tbo pbo;
+	uint64_t ns0, ns1;
+	pthread_t th;
+
+	ppu_tchan_new(fb, &wch, 2);
+	ppu_tpool_new(fb, &pool, 1);
+	w.pool = pool.id;
+	w.chid = wch.chid;
+	/* (one interrupt per increment: the most handler calls the cap allows) */
+	ns0 = storm_start(&ch, &pbo, 1);
+	ck_assert_int_eq(pthread_create(&th, NULL, waiter_thread, &w), 0);
+	ck_assert_int_eq(pthread_join(th, NULL), 0);
+	ppu_debugfs_read("interrupts", after, sizeof(after));
+	ns1 = chan_count(after, ch.chid, "NONSTALLS");
+	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, ch.chid, 0), 0);
+	printf("storm of another file: %llu interrupt rounds in %.2f s; the waiter woke %llu times\n",
+	       (unsigned long long)(ns1 - ns0), w.took, (unsigned long long)w.wakeups);
+	ck_assert_int_eq(w.ret, -ETIME);
+	ck_assert_uint_gt(ns1 - ns0, 200);
+	/* 1.5 s of 50 ms rechecks: 30, and some slack for the thread itself */
+	ck_assert_msg(w.wakeups < 60, "the waiter woke %llu times during %llu interrupt rounds",
+		      (unsigned long long)w.wakeups, (unsigned long long)(ns1 - ns0));
+	close(fb);
+}
+END_TEST
+
 static Suite *irq_suite(void)
 {
 	Suite *s = suite_create("irq");
@@ -223,6 +318,7 @@ static Suite *irq_suite(void)
 	tcase_add_test(tc, fault_interrupt_counts_doorbell_on_unset_channel);
 	tcase_add_test(tc, doorbell_hook_rejects_bad_channel_ids);
 	tcase_add_loop_test(tc, nonstall_storm_leaves_the_cpu_to_others, 0, 2);
+	tcase_add_test(tc, a_storm_wakes_no_other_clients_waiters);
 	suite_add_tcase(s, tc);
 	return s;
 }

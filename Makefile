@@ -230,19 +230,23 @@ soak-run: cosim-tools kmod build/guest/soak_copy_prio
 # and toggle coverage (build/hw-cov, so the normal model is untouched), the
 # whole-PPU tests against it, then the figures per RTL module in
 # build/coverage.txt (tools/ppu-cov-report; build/cov/merged.dat for
-# verilator_coverage --annotate).
-COV_RTL_TEST_BIN := build/tests/rtl_tests-cov
+# verilator_coverage --annotate).  COVERAGE_TOGGLE=0 measures lines and
+# branches only (build/hw-cov-line, build/coverage-line.txt): a fraction of
+# the time, since toggle points on every bit dominate it.
+COVERAGE_TOGGLE ?= 1
+COV_TAG := $(if $(filter 1,$(COVERAGE_TOGGLE)),,-line)
+COV_RTL_TEST_BIN := build/tests/rtl_tests-cov$(COV_TAG)
 coverage: deps
 	@$(MAKE) --no-print-directory coverage-run
 
 coverage-run:
-	$(MAKE) --no-print-directory PPUSIM_DIR=build/hw-cov PPUSIM_COVERAGE=1 \
-		PPUSIM_VFLAGS='--coverage-line --coverage-toggle' RTL_TEST_BIN=$(COV_RTL_TEST_BIN) \
-		$(COV_RTL_TEST_BIN)
-	rm -rf build/cov && mkdir -p build/cov
-	PPU_COVERAGE_DIR=build/cov $(COV_RTL_TEST_BIN) || true
-	verilator_coverage --write build/cov/merged.dat build/cov/cov-*.dat
-	tools/ppu-cov-report build/cov/merged.dat | tee build/coverage.txt
+	$(MAKE) --no-print-directory PPUSIM_DIR=build/hw-cov$(COV_TAG) PPUSIM_COVERAGE=1 \
+		PPUSIM_VFLAGS='--coverage-line $(if $(COV_TAG),,--coverage-toggle)' \
+		RTL_TEST_BIN=$(COV_RTL_TEST_BIN) $(COV_RTL_TEST_BIN)
+	rm -rf build/cov$(COV_TAG) && mkdir -p build/cov$(COV_TAG)
+	PPU_COVERAGE_DIR=build/cov$(COV_TAG) $(COV_RTL_TEST_BIN) || true
+	verilator_coverage --write build/cov$(COV_TAG)/merged.dat build/cov$(COV_TAG)/cov-*.dat
+	tools/ppu-cov-report build/cov$(COV_TAG)/merged.dat | tee build/coverage$(COV_TAG).txt
 
 clean:
 	rm -rf build

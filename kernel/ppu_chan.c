@@ -698,6 +698,7 @@ struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
 	u32 words[PPU_INST_BYTES / 4];
 	struct ppu_chan *chan;
 	u32 nuser = ppu_chan_user_ids(ppu);
+	unsigned long flags;
 	int ret, idx, i;
 
 	chan = ppu_chan_alloc(ppu, file, file ? 0 : d->userd_pa);
@@ -752,14 +753,14 @@ struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
 	}
 	/*
 	 * A fault of the id's previous owner may still be pending, or read by
-	 * an interrupt handler that has not yet marked it: acknowledge it and
-	 * let such a handler finish, so that it cannot mark the new channel
-	 * dead.
+	 * the interrupt handler or its poll (both under irq_lock) that has not
+	 * yet marked it: acknowledge and clear it under the same lock, so that
+	 * neither can mark the new channel dead.
 	 */
+	spin_lock_irqsave(&ppu->irq_lock, flags);
 	ppu_write(ppu, PPU_REG_FAULT_PENDING, BIT(chid));
-	if (ppu->irq > 0)
-		synchronize_irq(ppu->irq);
 	atomic_andnot(BIT(chid), &ppu->irq_stats.faulted);
+	spin_unlock_irqrestore(&ppu->irq_lock, flags);
 	ppu->chan_gen[chid]++;
 	chan->chid = chid;
 	ppu->chans[chid] = chan;

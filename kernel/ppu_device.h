@@ -191,7 +191,8 @@ struct ppu_fault_rec {
  * @reset_stats: engine resets
  * @flags: PPU_FLAG_* bits
  * @lost_work: unplugs the DRM device once the PPU is found lost
- * @irq_lock: serialises the interrupt handler with its poll
+ * @irq_lock: serialises the interrupt handler with its poll, and both with
+ *            a new channel's clearing of its id's fault state
  * @irq_poll_work: looks for interrupts that never arrived, while watched
  * @irq_watchers: waiters that want @irq_poll_work to run
  * @irq_poll_seen: INTR_STATUS was pending at the poll before

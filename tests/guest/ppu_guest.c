@@ -184,6 +184,7 @@ void ppu_module_params_reset(void)
 		const char *name, *value;
 	} defaults[] = {
 		{ "max_channels_per_file", "0" }, { "lmem_mib_per_file", "0" },
+		{ "max_channels_per_user", "0" }, { "lmem_mib_per_user", "0" },
 		{ "max_bos_per_file", "16384" }, { "max_sem_pools_per_file", "256" },
 		{ "max_fences_per_file", "1024" }, { "watchdog_ms", "30000" },
 		{ "irq_nonstall_max_rate", "500" },

@@ -12,6 +12,11 @@
  * which run the same scenarios as the root tests (ppu_guest_claims.c) or,
  * where two users matter, hold their share in one process while another
  * user's process asks for the rest.
+ *
+ * Per-user limits: one user who opens many files cannot take every
+ * channel nor all of local memory (max_channels_per_user,
+ * lmem_mib_per_user); another user still gets a share; closing the files
+ * gives the share back, also after many open/close cycles.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -31,6 +36,8 @@
 
 #define UID_A PPU_UID_NOBODY
 #define UID_B (PPU_UID_NOBODY - 1)
+/* More files than one user could need to take every channel on its own. */
+#define MANY_FILES 8
 
 /* ---- a child that holds what it took while the test goes on ---- */
 
@@ -160,6 +167,7 @@ START_TEST(unpriv_freed_local_memory_is_cleared_for_the_next_owner)
 
 	/* The scenario takes all of local memory to force the range's reuse. */
 	ppu_module_param_set("lmem_mib_per_file", 1ul << 20);
+	ppu_module_param_set("lmem_mib_per_user", 1ul << 20);
 	ppu_unpriv_run(UID_A, run_two_files, &t);
 	ppu_module_params_reset();
 }
@@ -327,6 +335,192 @@ START_TEST(unpriv_create_and_destroy_race_on_one_file)
 }
 END_TEST
 
+/* ---- per-user limits ---- */
+
+/*
+ * The line of @uid in debugfs "users" (read by the root test process):
+ * 1 with its clients and local memory, 0 when the user has no entry.
+ */
+static int user_account(uid_t uid, unsigned int *clients, long long *lmem_bytes)
+{
+	static char buf[8192];
+	const char *line = buf;
+	unsigned int u, c;
+	long long b;
+
+	ppu_debugfs_read("users", buf, sizeof(buf));
+	while (line && *line) {
+		if (sscanf(line, "%u %u %lld", &u, &c, &b) == 3 && u == uid) {
+			*clients = c;
+			*lmem_bytes = b;
+			return 1;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return 0;
+}
+
+/* No account of @uid is left: everything it was charged with came back. */
+static void check_no_account(uid_t uid)
+{
+	unsigned int clients;
+	long long bytes;
+
+	ck_assert_msg(!user_account(uid, &clients, &bytes),
+		      "uid %u still has an account: %u clients, %lld bytes of local memory",
+		      (unsigned int)uid, clients, bytes);
+}
+
+/*
+ * MANY_FILES files of one user, each asking for channels until refused:
+ * together they get the per-user share (by default the per-file one), and
+ * every file is refused with -EDQUOT, not -EBUSY (the device is not full).
+ */
+static void many_files_take_channels(void *arg)
+{
+	struct hold *h = arg;
+	uint32_t n = (uint32_t)h->total, total = 0, got;
+	struct ppu_tbo ring;
+	int i, err;
+
+	for (i = 0; i < MANY_FILES; i++) {
+		int fd = ppu_client_open();
+
+		ppu_tbo_new(fd, &ring, PPU_TPAGE);
+		got = ppu_chan_take(fd, ring.va, n, &err);
+		total += got;
+		ck_assert_msg(err == -EDQUOT, "file %d of uid %u: CHAN_CREATE %s after %u channels "
+			      "(%u in all of %u), want EDQUOT", i + 1, (unsigned int)getuid(),
+			      strerror(-err), got, total, n);
+	}
+	ck_assert_uint_eq(total, chan_share(n));
+	hold_report_and_wait(h, total);
+}
+
+START_TEST(unpriv_one_user_with_many_files_cannot_take_every_channel)
+{
+	uint32_t n = (uint32_t)ppu_param(DRM_PPU_PARAM_NUM_USER_CHANNELS);
+	struct hold h, again;
+	pid_t a;
+
+	hold_init(&h, n, 1);
+	a = hold_start(&h, UID_A, many_files_take_channels);
+	ck_assert_uint_eq(hold_read(&h), chan_share(n));
+	/* Another user gets every channel left. */
+	ppu_unpriv_run(UID_B, take_channels_left, &h);
+	/* Closing the files gives the share back. */
+	hold_release(&h, a);
+	check_no_account(UID_A);
+	hold_init(&again, n, 0);
+	a = hold_start(&again, UID_A, many_files_take_channels);
+	ck_assert_uint_eq(hold_read(&again), chan_share(n));
+	hold_release(&again, a);
+}
+END_TEST
+
+/*
+ * MANY_FILES files of one user: the first gets half of local memory, every
+ * other one not a page (-EDQUOT).
+ */
+static void many_files_take_lmem(void *arg)
+{
+	struct hold *h = arg;
+	int i;
+
+	ck_assert_int_eq(ppu_gem_create(ppu_client_open(), h->total / 2, DRM_PPU_GEM_CREATE_LOCAL,
+					NULL), 0);
+	for (i = 1; i < MANY_FILES; i++)
+		ck_assert_int_eq(ppu_gem_create(ppu_client_open(), PPU_TPAGE,
+						DRM_PPU_GEM_CREATE_LOCAL, NULL), -EDQUOT);
+	hold_report_and_wait(h, h->total / 2);
+}
+
+/* Another user gets the other half, and then not a page more. */
+static void take_lmem_other_half(void *arg)
+{
+	struct hold *h = arg;
+	int fd = ppu_client_open();
+
+	ck_assert_int_eq(ppu_gem_create(fd, h->total / 2, DRM_PPU_GEM_CREATE_LOCAL, NULL), 0);
+	ck_assert_int_eq(ppu_gem_create(ppu_client_open(), PPU_TPAGE, DRM_PPU_GEM_CREATE_LOCAL,
+					NULL), -EDQUOT);
+}
+
+START_TEST(unpriv_one_user_with_many_files_cannot_take_all_local_memory)
+{
+	uint64_t total = ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE);
+	struct hold h, again;
+	unsigned int clients;
+	long long bytes;
+	pid_t a;
+
+	ck_assert_uint_ge(total, 1 << 20);
+	hold_init(&h, total, 1);
+	a = hold_start(&h, UID_A, many_files_take_lmem);
+	ck_assert_uint_eq(hold_read(&h), total / 2);
+	/* (ppu_fd of the child, which GET_PARAM uses, is one more file) */
+	ck_assert(user_account(UID_A, &clients, &bytes));
+	ck_assert_uint_eq(clients, MANY_FILES + 1);
+	ck_assert_int_eq(bytes, (long long)(total / 2));
+	ppu_unpriv_run(UID_B, take_lmem_other_half, &h);
+	hold_release(&h, a);
+	check_no_account(UID_A);
+	check_no_account(UID_B);
+	hold_init(&again, total, 0);
+	a = hold_start(&again, UID_A, many_files_take_lmem);
+	ck_assert_uint_eq(hold_read(&again), total / 2);
+	hold_release(&again, a);
+}
+END_TEST
+
+#define CYCLES 20
+
+/*
+ * CYCLES times: a file takes the user's whole share of channels and a MiB
+ * of local memory, and is closed.  Then the whole share of channels and
+ * of local memory is there again: nothing stayed charged.
+ */
+static void open_close_cycles(void *arg)
+{
+	struct hold *h = arg;
+	uint32_t n = (uint32_t)ppu_param(DRM_PPU_PARAM_NUM_USER_CHANNELS);
+	uint64_t total = ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE);
+	struct ppu_tbo ring;
+	int i, fd;
+
+	for (i = 0; i < CYCLES; i++) {
+		fd = ppu_client_open();
+		/* (a ring in local memory: no CPU mapping holds the file open) */
+		ppu_tbo_new_flags(fd, &ring, PPU_TPAGE, DRM_PPU_GEM_CREATE_LOCAL);
+		ppu_chan_fill(fd, ring.va, chan_share(n), -EDQUOT);
+		ck_assert_int_eq(ppu_gem_create(fd, 1 << 20, DRM_PPU_GEM_CREATE_LOCAL, NULL), 0);
+		ck_assert_int_eq(close(fd), 0);
+	}
+	fd = ppu_client_open();
+	ppu_tbo_new_flags(fd, &ring, PPU_TPAGE, DRM_PPU_GEM_CREATE_LOCAL);
+	ppu_chan_fill(fd, ring.va, chan_share(n), -EDQUOT);
+	ck_assert_int_eq(ppu_gem_create(ppu_client_open(), total / 2 - PPU_TPAGE,
+					DRM_PPU_GEM_CREATE_LOCAL, NULL), 0);
+	ck_assert_int_eq(ppu_gem_create(ppu_client_open(), PPU_TPAGE, DRM_PPU_GEM_CREATE_LOCAL,
+					NULL), -EDQUOT);
+	hold_report_and_wait(h, CYCLES);
+}
+
+START_TEST(unpriv_closed_files_give_the_user_share_back)
+{
+	struct hold h;
+	pid_t a;
+
+	hold_init(&h, 0, 0);
+	a = hold_start(&h, UID_A, open_close_cycles);
+	ck_assert_uint_eq(hold_read(&h), CYCLES);
+	hold_release(&h, a);
+	check_no_account(UID_A);
+}
+END_TEST
+
 /* Unchecked fixtures (no assertions): the node open to all, default parameters. */
 static void unpriv_setup(void)
 {
@@ -344,6 +538,7 @@ static Suite *unpriv_suite(void)
 {
 	Suite *s = suite_create("unpriv");
 	TCase *tc = tcase_create("claims");
+	TCase *tu = tcase_create("per_user");
 
 	tcase_add_checked_fixture(tc, ppu_guest_setup, ppu_guest_teardown);
 	tcase_add_unchecked_fixture(tc, unpriv_setup, unpriv_teardown);
@@ -361,6 +556,14 @@ static Suite *unpriv_suite(void)
 	tcase_add_test(tc, unpriv_pinned_pages_count_against_rlimit_memlock);
 	tcase_add_test(tc, unpriv_create_and_destroy_race_on_one_file);
 	suite_add_tcase(s, tc);
+
+	tcase_add_checked_fixture(tu, ppu_guest_setup, ppu_guest_teardown);
+	tcase_add_unchecked_fixture(tu, unpriv_setup, unpriv_teardown);
+	tcase_set_timeout(tu, PPU_GUEST_TEST_TIMEOUT_S);
+	tcase_add_test(tu, unpriv_one_user_with_many_files_cannot_take_every_channel);
+	tcase_add_test(tu, unpriv_one_user_with_many_files_cannot_take_all_local_memory);
+	tcase_add_test(tu, unpriv_closed_files_give_the_user_share_back);
+	suite_add_tcase(s, tu);
 	return s;
 }
 

@@ -181,7 +181,7 @@ lint-run: $(PPU_SVPKG)
 # every program, a module unload/reload, the tests again.
 GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem \
 	--run /bin/test_vm --run /bin/test_chan --run /bin/test_sem --run /bin/test_lmem \
-	--run /bin/test_isolation --run /bin/test_limits --run /bin/test_watchdog --run /bin/test_random_pb \
+	--run /bin/test_isolation --run /bin/test_limits --run /bin/test_unpriv --run /bin/test_watchdog --run /bin/test_random_pb \
 	--run /bin/test_compute --run '/bin/seeds_b_guest --check' \
 	--run /bin/test_runtime \
 	--run /bin/test_runtime_prio --run /bin/test_runtime_modules --run /bin/test_runtime_kernels \

@@ -10,7 +10,8 @@
 #   make kmod-guest-tests  build the static guest programs (for the busybox
 #                          initramfs): build/guest/test_get_param, test_irq,
 #                          test_unplug, test_gem, test_vm, test_chan, test_sem,
-#                          test_lmem, test_isolation, test_limits, test_watchdog, test_compute, bench_ioctl,
+#                          test_lmem, test_isolation, test_limits, test_unpriv, test_watchdog,
+#                          test_compute, bench_ioctl,
 #                          bench_submit, ppu-smi, seeds_b_guest
 #
 # KDIR defaults to the running kernel's headers; the co-simulated guest runs
@@ -31,7 +32,7 @@ PPU_SMI := build/tools/ppu-smi
 KMOD_GUEST_BINS := build/guest/test_get_param build/guest/test_irq build/guest/test_unplug \
 	build/guest/test_gem build/guest/test_vm build/guest/test_chan build/guest/test_sem \
 	build/guest/test_lmem build/guest/test_isolation build/guest/test_compute \
-	build/guest/test_limits build/guest/test_watchdog build/guest/test_device_errors \
+	build/guest/test_limits build/guest/test_unpriv build/guest/test_watchdog build/guest/test_device_errors \
 	build/guest/bench_ioctl build/guest/bench_submit build/guest/bench_recovery \
 	build/guest/ppu-smi build/guest/seeds_b_guest
 # Guest programs run in a busybox initramfs: link statically.
@@ -78,13 +79,14 @@ kmod-guest-tests: $(KMOD_GUEST_BINS)
 
 KMOD_GUEST_HELPERS := tests/guest/ppu_guest.c tests/guest/ppu_guest.h \
 	tests/guest/ppu_guest_work.c tests/guest/ppu_guest_work.h tests/guest/ppu_node.c \
-	tests/guest/ppu_node.h
+	tests/guest/ppu_node.h tests/guest/ppu_guest_claims.c tests/guest/ppu_guest_claims.h
 
 build/guest/test_%: tests/guest/test_%.c $(KMOD_GUEST_HELPERS) include/uapi/drm/ppu_drm.h \
 		include/ppu/ppu_hw.h include/ppu/*.def
 	@mkdir -p $(@D)
 	$(CC) $(KMOD_GUEST_CFLAGS) -static -o $@ $< tests/guest/ppu_guest.c \
-		tests/guest/ppu_guest_work.c tests/guest/ppu_node.c $(KMOD_GUEST_LIBS)
+		tests/guest/ppu_guest_work.c tests/guest/ppu_guest_claims.c tests/guest/ppu_node.c \
+		$(KMOD_GUEST_LIBS)
 
 # Plain C (no Check): GET_PARAM round-trip times and doorbell -> completion
 # latency, see tools/cosim-bench.sh.

@@ -674,6 +674,34 @@ static int ppu_chan_create_check(struct drm_device *drm, struct drm_file *file,
 	return 0;
 }
 
+/*
+ * -EDQUOT when @file holds as many channels as one file may, or the files
+ * of its opener as many as one user may (ppu_quota.c).  Channels being
+ * destroyed still count (their ids are not free yet); a channel kept by
+ * the PPU after its file closed belongs to no file and counts for nobody.
+ * Called with chan_lock held, which keeps every channel's file open.
+ */
+static int ppu_chan_quota_locked(struct ppu_device *ppu, struct drm_file *file)
+{
+	struct ppu_user *user = ppu_quota_file_user(file);
+	u32 held = 0, user_held = 0;
+	int i;
+
+	for (i = 0; i < ppu->caps.num_channels; i++) {
+		struct ppu_chan *chan = ppu->chans[i];
+
+		if (!chan || !chan->file)
+			continue;
+		held += chan->file == file;
+		user_held += user && ppu_quota_file_user(chan->file) == user;
+	}
+	if (held >= ppu_quota_channels(ppu))
+		return -EDQUOT;
+	if (user && user_held >= ppu_quota_user_channels(ppu))
+		return -EDQUOT;
+	return 0;
+}
+
 /**
  * ppu_chan_create() - take a free hardware channel and point it at a ring
  * @ppu: the device
@@ -688,7 +716,8 @@ static int ppu_chan_create_check(struct drm_device *drm, struct drm_file *file,
  *
  * Return: the channel (for the driver's own: a user channel may be gone
  * already) or an ERR_PTR: -EBUSY when no id is free, -EDQUOT when @file
- * holds as many channels as it may (ppu_quota_channels()), -ENODEV,
+ * or its user holds as many channels as it may (ppu_chan_quota_locked()),
+ * -ENODEV,
  * -ETIMEDOUT, -ENOMEM.
  */
 struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
@@ -717,14 +746,9 @@ struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
 
 	mutex_lock(&ppu->chan_lock);
 	if (file) {
-		u32 held = 0;
-
-		for (i = 0; i < ppu->caps.num_channels; i++)
-			held += ppu->chans[i] && ppu->chans[i]->file == file;
-		if (held >= ppu_quota_channels(ppu)) {
-			ret = -EDQUOT;
+		ret = ppu_chan_quota_locked(ppu, file);
+		if (ret)
 			goto err_unlock;
-		}
 	}
 	if (chid == U32_MAX) {
 		for (chid = 0; chid < nuser; chid++)

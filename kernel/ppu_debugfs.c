@@ -29,6 +29,7 @@
 #include "ppu_debugfs.h"
 #include "ppu_device.h"
 #include "ppu_fault.h"
+#include "ppu_quota.h"
 
 struct ppu_reg_name {
 	const char *name;
@@ -336,6 +337,13 @@ static int ppu_debugfs_lmem(struct seq_file *m, void *data)
 	return 0;
 }
 
+/* The per-user accounts of ppu_quota.c: a user's entry goes with its last file and BO. */
+static int ppu_debugfs_users(struct seq_file *m, void *data)
+{
+	ppu_quota_debugfs_users(ppu_from_seq(m), m);
+	return 0;
+}
+
 /*
  * doorbell (write-only, root): write the id of a free channel to ring
  * DOORBELL for it (-EBUSY for a channel in use).  A test hook: on a channel the driver has not
@@ -494,6 +502,7 @@ static const struct drm_info_list ppu_debugfs_list[] = {
 	{ "channels", ppu_debugfs_channels, 0 },
 	{ "faults", ppu_debugfs_faults, 0 },
 	{ "local_mem", ppu_debugfs_lmem, 0 },
+	{ "users", ppu_debugfs_users, 0 },
 	{ "tasks", ppu_debugfs_tasks, 0 },
 	{ "cu", ppu_debugfs_cu, 0 },
 };

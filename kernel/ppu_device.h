@@ -176,6 +176,10 @@ struct ppu_fault_rec {
  * @fault_lock: protects @fault_log and @fault_count
  * @fault_log: ring of the last PPU_FAULT_LOG_SIZE faults
  * @fault_count: faults logged since probe
+ * @users_lock: protects @users (taken where the last BO of a user may be
+ *              freed, so a spinlock)
+ * @users: the &struct ppu_user of every user with an open file or a BO
+ *         left (ppu_quota.c)
  * @lmem_lock: protects @lmem_mm
  * @lmem_mm: allocator of local memory for local BOs
  * @lmem_size: bytes of local memory the allocator manages (0: none)
@@ -227,6 +231,9 @@ struct ppu_device {
 	spinlock_t fault_lock;
 	struct ppu_fault_rec fault_log[PPU_FAULT_LOG_SIZE];
 	u64 fault_count;
+
+	spinlock_t users_lock;
+	struct list_head users;
 
 	struct mutex lmem_lock;
 	struct drm_mm lmem_mm;

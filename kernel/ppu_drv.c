@@ -165,7 +165,7 @@ static int ppu_drm_open(struct drm_device *drm, struct drm_file *file)
 
 	if (!pf)
 		return -ENOMEM;
-	pf->client = ppu_client_new();
+	pf->client = ppu_client_new(to_ppu(drm));
 	if (!pf->client) {
 		kfree(pf);
 		return -ENOMEM;
@@ -234,6 +234,7 @@ static int ppu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ppu->pdev = pdev;
 	pci_set_drvdata(pdev, ppu);
 	ppu_chan_init(ppu);
+	ppu_quota_init(ppu);
 	ppu_reset_init(ppu);
 	mutex_init(&ppu->dbg_lock);
 	mutex_init(&ppu->inv_lock);

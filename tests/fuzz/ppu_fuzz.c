@@ -68,7 +68,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <grp.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
@@ -3132,7 +3131,7 @@ static void thr_init(struct thr *t, struct client *c, int slot, uint64_t seed, b
 /* nobody: no supplementary groups, no capabilities (CAP_SYS_NICE among them) */
 static int drop_privileges(void)
 {
-	return setgroups(0, NULL) || setgid(65534) || setuid(65534);
+	return ppu_drop_privileges(PPU_UID_NOBODY, PPU_UID_NOBODY);
 }
 
 static int client_main(int idx, uint64_t budget, double deadline)

@@ -10,9 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <linux/capability.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <check.h>
@@ -181,6 +184,7 @@ void ppu_module_params_reset(void)
 		const char *name, *value;
 	} defaults[] = {
 		{ "max_channels_per_file", "0" }, { "lmem_mib_per_file", "0" },
+		{ "max_channels_per_user", "0" }, { "lmem_mib_per_user", "0" },
 		{ "max_bos_per_file", "16384" }, { "max_sem_pools_per_file", "256" },
 		{ "max_fences_per_file", "1024" }, { "watchdog_ms", "30000" },
 		{ "irq_nonstall_max_rate", "500" },
@@ -199,6 +203,105 @@ void ppu_module_params_reset(void)
 			fprintf(stderr, "cannot reset %s: %s\n", path, strerror(errno));
 		close(fd);
 	}
+}
+
+void ppu_drop_effective_cap(int cap)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2];
+
+	ck_assert_int_eq(syscall(SYS_capget, &hdr, data), 0);
+	data[CAP_TO_INDEX(cap)].effective &= ~CAP_TO_MASK(cap);
+	ck_assert_int_eq(syscall(SYS_capset, &hdr, data), 0);
+}
+
+/* The render node ppu_node_open_to_all() changed, and its mode before. */
+static char open_node_path[288];
+static mode_t open_node_mode;
+
+void ppu_node_open_to_all(void)
+{
+	struct stat st;
+	int fd;
+
+	if (open_node_path[0])
+		return;
+	fd = ppu_open_render_node(open_node_path, sizeof(open_node_path));
+	if (fd < 0 || fstat(fd, &st)) {
+		open_node_path[0] = '\0';
+	} else {
+		open_node_mode = st.st_mode & 07777;
+		if (chmod(open_node_path, 0666))
+			fprintf(stderr, "chmod %s: %s\n", open_node_path, strerror(errno));
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+void ppu_node_restore_mode(void)
+{
+	if (!open_node_path[0])
+		return;
+	if (chmod(open_node_path, open_node_mode))
+		fprintf(stderr, "chmod %s back: %s\n", open_node_path, strerror(errno));
+	open_node_path[0] = '\0';
+}
+
+void ppu_become_unprivileged(uid_t uid)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2];
+	gid_t groups[1];
+	int i;
+
+	ck_assert_msg(ppu_drop_privileges(uid, uid) == 0, "cannot become uid %u: %s",
+		      (unsigned int)uid, strerror(errno));
+	ck_assert_uint_eq(getuid(), uid);
+	ck_assert_uint_eq(geteuid(), uid);
+	ck_assert_uint_eq(getgid(), uid);
+	ck_assert_uint_eq(getegid(), uid);
+	ck_assert_int_eq(getgroups(1, groups), 0);
+	ck_assert_int_eq(syscall(SYS_capget, &hdr, data), 0);
+	for (i = 0; i < 2; i++)
+		ck_assert_msg(!data[i].effective && !data[i].permitted,
+			      "uid %u still has capabilities: effective[%d] %#x permitted[%d] %#x",
+			      (unsigned int)uid, i, data[i].effective, i, data[i].permitted);
+	/* GET_PARAM and the like through a file of this user, not root's. */
+	if (ppu_fd >= 0)
+		close(ppu_fd);
+	ppu_fd = ppu_client_open();
+}
+
+pid_t ppu_unpriv_start(uid_t uid, void (*fn)(void *arg), void *arg)
+{
+	pid_t pid;
+
+	/* (buffered output would be printed twice) */
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		ppu_become_unprivileged(uid);
+		fn(arg);
+		fflush(stdout);
+		_exit(0);
+	}
+	return pid;
+}
+
+void ppu_unpriv_wait(pid_t pid)
+{
+	int status;
+
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "unprivileged child %d: status %#x", (int)pid, status);
+}
+
+void ppu_unpriv_run(uid_t uid, void (*fn)(void *arg), void *arg)
+{
+	ppu_unpriv_wait(ppu_unpriv_start(uid, fn, arg));
 }
 
 /* PCI address of the device behind the open render node. */

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "drm/ppu_drm.h"
 
@@ -56,6 +57,36 @@ void ppu_module_param_set(const char *name, unsigned long value);
  * leaves the next ones the defaults.
  */
 void ppu_module_params_reset(void);
+
+/* Drops capability @cap from the effective set of this process (asserts). */
+void ppu_drop_effective_cap(int cap);
+
+/*
+ * ---- clients without any privilege (test_unpriv) ----
+ *
+ * The render node is made read-writable by every user, as the fuzzer does
+ * (an unchecked setup: no assertions; a missing node shows up as a failed
+ * open in the test); the teardown puts its mode back.
+ */
+void ppu_node_open_to_all(void);
+void ppu_node_restore_mode(void);
+/*
+ * In a child forked by a test: becomes user and group @uid with no
+ * supplementary groups, and fails the test unless the effective and
+ * permitted capability sets are empty.  ppu_fd is then a file this user
+ * opened.
+ */
+void ppu_become_unprivileged(uid_t uid);
+/*
+ * Forks a child that becomes @uid (ppu_become_unprivileged()), runs
+ * @fn(@arg) and exits 0; a failed assertion in it exits 1, with its
+ * message as the test's.  Returns the child's pid.
+ */
+pid_t ppu_unpriv_start(uid_t uid, void (*fn)(void *arg), void *arg);
+/* Waits for such a child: fails the test unless it exited 0. */
+void ppu_unpriv_wait(pid_t pid);
+/* Both: runs @fn(@arg) as @uid and waits for it. */
+void ppu_unpriv_run(uid_t uid, void (*fn)(void *arg), void *arg);
 
 /* PCI address (bdf) of the device behind the open render node. */
 void ppu_render_node_bdf(char *bdf, size_t len);

@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -54,4 +55,10 @@ int ppu_open_render_node(char *path, size_t len)
 	if (fd >= 0 && path)
 		snprintf(path, len, "%s", buf);
 	return fd;
+}
+
+int ppu_drop_privileges(uid_t uid, gid_t gid)
+{
+	/* Groups first: after setuid() there is no right to change them. */
+	return setgroups(0, NULL) || setgid(gid) || setuid(uid) ? -1 : 0;
 }

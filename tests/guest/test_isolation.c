@@ -38,151 +38,19 @@
 #include "drm/ppu_drm.h"
 #include "ppu/ppu_encode.h"
 #include "ppu_guest.h"
+#include "ppu_guest_claims.h"
 #include "ppu_guest_work.h"
 
 #define PG PPU_TPAGE
 #define KIB 1024u
 #define MIB (1024u * 1024u)
-#define WAIT_S 30.0
+#define WAIT_S PPU_WAIT_S
 #define SENTINEL 0xee
 /* One pushbuffer slot: 256 dwords. */
 
 /* Fixed GPU addresses, far above anything VA_ALLOC hands out to these tests. */
 #define VA_A_SYS 0x80000000u
 #define VA_A_LOCAL 0x90000000u
-
-/* ---- small helpers ---- */
-
-static void fill_pattern(uint8_t *p, size_t len, uint32_t seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		p[i] = (uint8_t)((i * 131u) ^ (i >> 9) ^ (i >> 17) ^ (seed * 29u + 1));
-}
-
-static void check_pattern(const uint8_t *p, size_t len, uint32_t seed, const char *what)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		uint8_t want = (uint8_t)((i * 131u) ^ (i >> 9) ^ (i >> 17) ^ (seed * 29u + 1));
-
-		if (p[i] != want)
-			ck_abort_msg("%s[%zu] = %#x, want %#x", what, i, p[i], want);
-	}
-}
-
-static void check_bytes(const uint8_t *p, size_t len, uint8_t want, const char *what)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (p[i] != want)
-			ck_abort_msg("%s[%zu] = %#x, want %#x", what, i, p[i], want);
-}
-
-/* SEM_WAIT GEQ, tied to channel @chid unless it is U32_MAX: 0 or -errno. */
-static int sem_wait(int fd, uint32_t pool, uint32_t index, uint32_t value, uint32_t chid,
-		    double timeout_s)
-{
-	return ppu_sem_wait(fd, pool, index, value, DRM_PPU_SEM_WAIT_GEQ,
-			    timeout_s > 0 ? ppu_deadline_ns(timeout_s) : 0,
-			    chid != UINT32_MAX ? DRM_PPU_SEM_WAIT_CHAN : 0,
-			    chid != UINT32_MAX ? chid : 0);
-}
-
-static int vm_bind(int fd, uint32_t handle, uint32_t flags, uint64_t va, uint64_t size,
-		   uint64_t *out_va)
-{
-	struct drm_ppu_vm_bind b = { .handle = handle, .flags = flags, .va = va, .size = size };
-	int ret = ppu_ioctl(fd, DRM_IOCTL_PPU_VM_BIND, &b);
-
-	if (!ret && out_va)
-		*out_va = b.va;
-	return ret;
-}
-
-static uint64_t mmap_offset_of(int fd, uint32_t handle)
-{
-	struct drm_ppu_gem_mmap_offset o = { .handle = handle };
-
-	ck_assert_int_eq(ppu_ioctl(fd, DRM_IOCTL_PPU_GEM_MMAP_OFFSET, &o), 0);
-	return o.offset;
-}
-
-static void pb_copy(struct ppu_pb *b, uint32_t src, uint32_t dst, uint32_t len)
-{
-	ppu_pb_copy(b, src, dst, len, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
-}
-
-/* Release @value into semaphore @index, then wake waiters. */
-static void pb_signal(struct ppu_pb *b, struct ppu_tpool *pool, uint32_t index, uint32_t value)
-{
-	ppu_pb_sem_release(b, ppu_tpool_va(pool, index), value);
-	ppu_pb_nonstall(b);
-}
-
-/* Copy on @ch, then signal; waits with SEM_WAIT on the channel; returns its result. */
-static int copy_and_wait(struct ppu_tchan *ch, struct ppu_tpb *pb, struct ppu_tpool *pool,
-			 uint32_t index, uint32_t value, uint32_t src, uint32_t dst, uint32_t len)
-{
-	struct ppu_pb *b = ppu_tpb_begin(pb);
-
-	pb_copy(b, src, dst, len);
-	pb_signal(b, pool, index, value);
-	ppu_tpb_submit(pb, ch);
-	return sem_wait(ch->fd, pool->id, index, value, ch->chid, WAIT_S);
-}
-
-static void copy_ok(struct ppu_tchan *ch, struct ppu_tpb *pb, struct ppu_tpool *pool, uint32_t index,
-		    uint32_t value, uint32_t src, uint32_t dst, uint32_t len)
-{
-	struct drm_ppu_chan_status st;
-	int ret = copy_and_wait(ch, pb, pool, index, value, src, dst, len);
-
-	if (ret) {
-		ck_assert_int_eq(ppu_chan_status(ch->fd, ch->chid, 0, &st), 0);
-		ck_abort_msg("copy %#x -> %#x (%u bytes) on channel %u: SEM_WAIT %s; state %u "
-			     "fault_info %#x addr %#x data %#x", src, dst, len, ch->chid,
-			     strerror(-ret), st.state, st.fault_info, st.fault_addr,
-			     st.fault_data);
-	}
-}
-
-/* Polls CHAN_STATUS until FAULTED; fails the test otherwise. */
-static void wait_faulted(int fd, uint32_t chid, struct drm_ppu_chan_status *st)
-{
-	double end = ppu_now_s() + WAIT_S;
-
-	for (;;) {
-		ck_assert_int_eq(ppu_chan_status(fd, chid, 0, st), 0);
-		if (st->state == DRM_PPU_CHAN_STATE_FAULTED || ppu_now_s() > end)
-			break;
-		usleep(1000);
-	}
-	ck_assert_msg(st->state == DRM_PPU_CHAN_STATE_FAULTED, "channel %u state %u, not faulted",
-		      chid, st->state);
-}
-
-/* The fault of a copy that touched an address the file has not mapped. */
-static void check_unmapped_fault(int fd, uint32_t chid, uint32_t unit, uint32_t access,
-				 uint32_t va)
-{
-	struct drm_ppu_chan_status st;
-
-	wait_faulted(fd, chid, &st);
-	ck_assert_msg(DRM_PPU_FAULT_INFO_KIND(st.fault_info) == DRM_PPU_FAULT_PTE_NOT_PRESENT,
-		      "fault_info %#x addr %#x: kind is not PTE_NOT_PRESENT", st.fault_info,
-		      st.fault_addr);
-	ck_assert_msg(DRM_PPU_FAULT_INFO_UNIT(st.fault_info) == unit &&
-		      DRM_PPU_FAULT_INFO_ACCESS(st.fault_info) == access,
-		      "fault_info %#x: unit/access, want unit %u access %u", st.fault_info, unit,
-		      access);
-	ck_assert_msg(st.fault_addr >= va && st.fault_addr < va + PG,
-		      "fault_addr %#x, want the page at %#x", st.fault_addr, va);
-	ck_assert_int_eq(ppu_doorbell(fd, chid, 0), -EIO);
-}
 
 /* ---- debugfs ---- */
 
@@ -264,291 +132,26 @@ static struct lrange lmem_new_range(const struct lrange *before, unsigned int nb
 	return found;
 }
 
-/* ---- 1. a fault in one client spares the other ---- */
-
-struct waiter {
-	int fd;
-	uint32_t pool, index, value, chid;
-	int ret;
-	double done_s;
-};
-
-static void *waiter_run(void *arg)
-{
-	struct waiter *w = arg;
-
-	w->ret = sem_wait(w->fd, w->pool, w->index, w->value, w->chid, WAIT_S);
-	w->done_s = ppu_now_s();
-	return NULL;
-}
+/* ---- 1.-3. in ppu_guest_claims.c, shared with test_unpriv ---- */
 
 START_TEST(iso_fault_in_one_client_spares_the_other)
 {
-	const uint32_t blen = 2 * MIB, alen = 64 * KIB;
-	uint64_t lmem = ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE);
-	struct ppu_tbo a_sys, a_loc, a_out, b_src, b_mid, b_dst, b_dst2;
-	struct ppu_tchan a_ch, a_ch2, b_ch;
-	struct drm_ppu_chan_status st;
-	struct ppu_tpool a_pool, b_pool;
-	struct ppu_tpb a_pb, b_pb;
-	struct ppu_pb *b;
-	struct waiter w;
-	pthread_t thr;
-	uint32_t b_sem_at_fault;
-	double a_fault_s;
-	int fa = ppu_fd, fb = ppu_client_open(), ret;
-
-	/* Client A: a pattern in system memory and one in local memory. */
-	ppu_tpb_new(fa, &a_pb, 4);
-	ppu_tpool_new(fa, &a_pool, 16);
-	ppu_tbo_new(fa, &a_sys, alen);
-	fill_pattern(a_sys.map, alen, 1);
-	ppu_tbo_new_flags(fa, &a_loc, alen, lmem ? DRM_PPU_GEM_CREATE_LOCAL : 0);
-	ppu_tbo_new(fa, &a_out, alen);
-	memset(a_out.map, SENTINEL, alen);
-	ppu_tchan_new(fa, &a_ch, 4);
-	copy_ok(&a_ch, &a_pb, &a_pool, 0, 1, a_sys.va, a_loc.va, alen);
-
-	/* Client B: 2 MiB system -> local -> system, then a release and an interrupt. */
-	ppu_tpb_new(fb, &b_pb, 4);
-	ppu_tpool_new(fb, &b_pool, 16);
-	ppu_tbo_new(fb, &b_src, blen);
-	fill_pattern(b_src.map, blen, 2);
-	ppu_tbo_new_flags(fb, &b_mid, blen, lmem ? DRM_PPU_GEM_CREATE_LOCAL : 0);
-	ppu_tbo_new(fb, &b_dst, blen);
-	memset(b_dst.map, SENTINEL, blen);
-	ppu_tbo_new(fb, &b_dst2, blen);
-	memset(b_dst2.map, SENTINEL, blen);
-	ppu_tchan_new(fb, &b_ch, 4);
-	ck_assert_uint_ne(a_ch.chid, b_ch.chid);
-
-	b = ppu_tpb_begin(&b_pb);
-	pb_copy(b, b_src.va, b_mid.va, blen);
-	pb_copy(b, b_mid.va, b_dst.va, blen);
-	pb_signal(b, &b_pool, 0, 1);
-	ppu_tpb_submit(&b_pb, &b_ch);
-	/* B sleeps in SEM_WAIT while A's fault interrupt arrives. */
-	memset(&w, 0, sizeof(w));
-	w.fd = fb;
-	w.pool = b_pool.id;
-	w.index = 0;
-	w.value = 1;
-	w.chid = b_ch.chid;
-	ck_assert_int_eq(pthread_create(&thr, NULL, waiter_run, &w), 0);
-
-	/* A: an illegal method (a host fault, no engine needed), then a release. */
-	b = ppu_tpb_begin(&a_pb);
-	ppu_pb_method(b, 0x0fc, 0xdead);
-	pb_signal(b, &a_pool, 1, 7);
-	ppu_tpb_submit(&a_pb, &a_ch);
-	ret = sem_wait(fa, a_pool.id, 1, 7, a_ch.chid, WAIT_S);
-	a_fault_s = ppu_now_s();
-	b_sem_at_fault = *ppu_tpool_sem(&b_pool, 0);
-	ck_assert_msg(ret == -EIO, "A's SEM_WAIT on its faulting channel: %s, want EIO",
-		      strerror(-ret));
-	/* Dead: waits fail at once, doorbells too. */
-	ck_assert_int_eq(sem_wait(fa, a_pool.id, 1, 7, a_ch.chid, 0), -EIO);
-	ck_assert_int_eq(sem_wait(fa, a_pool.id, 1, 7, a_ch.chid, WAIT_S), -EIO);
-	ck_assert_int_eq(ppu_doorbell(fa, a_ch.chid, 0), -EIO);
-	ck_assert_int_eq(ppu_chan_status(fa, a_ch.chid, 0, &st), 0);
-	ck_assert_uint_eq(st.state, DRM_PPU_CHAN_STATE_FAULTED);
-	ck_assert_uint_eq(DRM_PPU_FAULT_INFO_KIND(st.fault_info), DRM_PPU_FAULT_ILLEGAL_METHOD);
-	ck_assert_uint_eq(st.fault_addr, 0x0fc);
-	ck_assert_uint_eq(st.fault_data, 0xdead);
-	ck_assert_uint_eq(*ppu_tpool_sem(&a_pool, 1), 0);
-
-	/* B's copy was still running when A faulted, and completes intact. */
-	ck_assert_int_eq(pthread_join(thr, NULL), 0);
-	ck_assert_msg(w.ret == 0, "B's SEM_WAIT: %s", strerror(-w.ret));
-	ck_assert_msg(b_sem_at_fault == 0 && w.done_s > a_fault_s,
-		      "B's copy ended before A's fault was seen: the test did not overlap them");
-	ck_assert_uint_eq(*ppu_tpool_sem(&b_pool, 0), 1);
-	check_pattern(b_dst.map, blen, 2, "B dst");
-	ck_assert_int_eq(ppu_chan_status(fb, b_ch.chid, 0, &st), 0);
-	ck_assert_uint_ne(st.state, DRM_PPU_CHAN_STATE_FAULTED);
-	ck_assert_uint_eq(st.fault_info, 0);
-
-	/* B's channel keeps working. */
-	copy_ok(&b_ch, &b_pb, &b_pool, 2, 1, b_mid.va, b_dst2.va, blen);
-	check_pattern(b_dst2.map, blen, 2, "B dst2");
-
-	/* A's other BOs are unharmed: a new channel of A reads them back. */
-	check_pattern(a_sys.map, alen, 1, "A sys");
-	ppu_tchan_new(fa, &a_ch2, 4);
-	copy_ok(&a_ch2, &a_pb, &a_pool, 2, 1, a_loc.va, a_out.va, alen);
-	check_pattern(a_out.map, alen, 1, "A local");
-	ck_assert_int_eq(ppu_chan_status(fa, a_ch.chid, 0, &st), 0);
-	ck_assert_uint_eq(st.state, DRM_PPU_CHAN_STATE_FAULTED);
-	ck_assert_int_eq(close(fb), 0);
+	ppu_claim_fault_spares_other_file(ppu_fd, ppu_client_open());
 }
 END_TEST
-
-/* ---- 2. handles, ids and offsets are per file ---- */
 
 START_TEST(iso_handles_ids_and_offsets_are_per_file)
 {
-	struct ppu_tbo a_bo[5], a_ring, b_bo[2], b_ring;
-	struct ppu_tpool a_pool[3], b_pool;
-	struct drm_ppu_chan_create a_cc, b_cc;
-	struct drm_ppu_chan_status st;
-	struct ppu_tpb a_pb;
-	struct ppu_tchan a_ch;
-	uint64_t off;
-	uint32_t i, j;
-	void *m;
-	int fa = ppu_fd, fb = ppu_client_open();
-
-	/*
-	 * A's handles 1..5 (1 is three pages), B's handles 1..2 (one page): A's
-	 * 3..5 are numbers B does not have; 1 is a number both have.
-	 */
-	ppu_tbo_new(fa, &a_bo[0], 3 * PG);
-	for (i = 1; i < 5; i++)
-		ppu_tbo_new(fa, &a_bo[i], PG);
-	for (i = 0; i < 2; i++)
-		ppu_tbo_new(fb, &b_bo[i], PG);
-	for (i = 0; i < 5; i++)
-		a_bo[i].map[0] = (uint8_t)(0x40 + i);
-	for (i = 2; i < 5; i++) {
-		uint32_t h = a_bo[i].handle;
-		struct drm_ppu_gem_mmap_offset o = { .handle = h };
-
-		for (j = 0; j < 2; j++)
-			ck_assert_uint_ne(h, b_bo[j].handle);
-		ck_assert_int_eq(vm_bind(fb, h, DRM_PPU_VM_BIND_VA_ALLOC, 0, PG, NULL), -ENOENT);
-		ck_assert_int_eq(ppu_ioctl(fb, DRM_IOCTL_PPU_GEM_MMAP_OFFSET, &o), -ENOENT);
-		ck_assert_int_ne(ppu_gem_close(fb, h), 0);
-	}
-	/* The shared number 1 is B's own one-page BO in B. */
-	ck_assert_uint_eq(a_bo[0].handle, b_bo[0].handle);
-	ck_assert_int_eq(vm_bind(fb, b_bo[0].handle, DRM_PPU_VM_BIND_VA_ALLOC, 0, 3 * PG, NULL),
-			 -EINVAL);
-	ck_assert_int_eq(vm_bind(fa, a_bo[0].handle, DRM_PPU_VM_BIND_VA_ALLOC, 0, 3 * PG, NULL),
-			 0);
-	/* A's BOs are still A's. */
-	for (i = 0; i < 5; i++) {
-		ck_assert_uint_eq(a_bo[i].map[0], 0x40 + i);
-		ck_assert_int_eq(vm_bind(fa, a_bo[i].handle, DRM_PPU_VM_BIND_VA_ALLOC, 0, PG,
-					 NULL), 0);
-	}
-	/* B has nothing at A's addresses. */
-	ck_assert_int_eq(ppu_vm_unbind(fb, a_bo[4].va, PG), -ENOENT);
-
-	/* mmap offsets: A's BO, A's pool, A's USERD cannot be mapped through B. */
-	for (i = 0; i < 3; i++)
-		ppu_tpool_new(fa, &a_pool[i], 4);
-	ppu_tpool_new(fb, &b_pool, 4);
-	ppu_tbo_new(fa, &a_ring, PG);
-	ppu_tbo_new(fb, &b_ring, PG);
-	ck_assert_int_eq(ppu_chan_create_full(fa, 0, 4, a_ring.va, 0, &a_cc), 0);
-	ck_assert_int_eq(ppu_chan_create_full(fb, 0, 4, b_ring.va, 0, &b_cc), 0);
-	ck_assert_uint_ne(a_cc.chid, b_cc.chid);
-	off = mmap_offset_of(fa, a_bo[4].handle);
-	m = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_SHARED, fb, off);
-	ck_assert_msg(m == MAP_FAILED, "B mapped A's BO");
-	m = mmap(NULL, PG, PROT_READ, MAP_SHARED, fb, off);
-	ck_assert_msg(m == MAP_FAILED, "B mapped A's BO read-only");
-	m = mmap(NULL, a_pool[2].bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fb,
-		 a_pool[2].offset);
-	ck_assert_msg(m == MAP_FAILED, "B mapped A's semaphore pool");
-	m = mmap(NULL, DRM_PPU_USERD_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fb,
-		 a_cc.userd_offset);
-	ck_assert_msg(m == MAP_FAILED, "B mapped A's USERD");
-	/* ... while A can. */
-	m = mmap(NULL, PG, PROT_READ, MAP_SHARED, fa, off);
-	ck_assert(m != MAP_FAILED);
-	ck_assert_uint_eq(((uint8_t *)m)[0], 0x44);
-	ck_assert_int_eq(munmap(m, PG), 0);
-
-	/* Channel ids. */
-	ck_assert_int_eq(ppu_doorbell(fb, a_cc.chid, 0), -ENOENT);
-	ck_assert_int_eq(ppu_chan_status(fb, a_cc.chid, 0, &st), -ENOENT);
-	ck_assert_int_eq(ppu_chan_destroy(fb, a_cc.chid, 0), -ENOENT);
-	ck_assert_int_eq(sem_wait(fb, b_pool.id, 0, 0, a_cc.chid, 0), -ENOENT);
-	ck_assert_int_eq(sem_wait(fb, b_pool.id, 0, 0, b_cc.chid, 0), 0);
-	ck_assert_int_eq(ppu_chan_status(fa, a_cc.chid, 0, &st), 0);
-
-	/* Pool ids: A has 1..3, B has 1. */
-	ck_assert_uint_eq(b_pool.id, a_pool[0].id);
-	ck_assert_uint_ne(a_pool[2].id, b_pool.id);
-	ck_assert_int_eq(sem_wait(fb, a_pool[2].id, 0, 0, UINT32_MAX, 0), -ENOENT);
-	ck_assert_int_eq(sem_wait(fb, a_pool[2].id, 0, 0, b_cc.chid, 0), -ENOENT);
-	ck_assert_int_eq(ppu_sem_pool_destroy(fb, a_pool[2].id, 0), -ENOENT);
-	ck_assert_int_eq(ppu_sem_pool_destroy(fb, a_pool[1].id, 0), -ENOENT);
-	/* The shared number 1 is B's own pool in B: A's value does not show. */
-	*ppu_tpool_sem(&a_pool[0], 0) = 5;
-	ck_assert_int_eq(sem_wait(fa, a_pool[0].id, 0, 5, UINT32_MAX, 0), 0);
-	ck_assert_int_eq(sem_wait(fb, b_pool.id, 0, 5, UINT32_MAX, 0), -ETIME);
-
-	/* Everything of A still works: a channel of A releases into A's pool 3. */
-	ppu_tpb_new(fa, &a_pb, 1);
-	ppu_tchan_new(fa, &a_ch, 4);
-	{
-		struct ppu_pb *b = ppu_tpb_begin(&a_pb);
-
-		pb_signal(b, &a_pool[2], 3, 0x77);
-		ppu_tpb_submit(&a_pb, &a_ch);
-	}
-	ck_assert_int_eq(sem_wait(fa, a_pool[2].id, 3, 0x77, a_ch.chid, WAIT_S), 0);
-	ck_assert_uint_eq(*ppu_tpool_sem(&a_pool[2], 3), 0x77);
-	ck_assert_int_eq(ppu_chan_destroy(fa, a_cc.chid, 0), 0);
-	ck_assert_int_eq(ppu_sem_pool_destroy(fa, a_pool[2].id, 0), 0);
-	ck_assert_int_eq(close(fb), 0);
+	ppu_claim_ids_are_per_file(ppu_fd, ppu_client_open());
 }
 END_TEST
-
-/* ---- 3. GPU addresses are per file ---- */
 
 START_TEST(iso_same_va_in_another_client_faults)
 {
-	const uint32_t len = 64 * KIB;
-	struct ppu_tbo a_bo, a_out, b_src, b_dst;
-	struct ppu_tchan a_ch, b_ch, b_ch2;
-	struct ppu_tpool a_pool, b_pool;
-	struct ppu_tpb a_pb, b_pb;
-	int fa = ppu_fd, fb = ppu_client_open();
-
-	ppu_tbo_new_at(fa, &a_bo, len, 0, VA_A_SYS);
-	fill_pattern(a_bo.map, len, 3);
-	ppu_tbo_new(fa, &a_out, len);
-	memset(a_out.map, SENTINEL, len);
-	ppu_tpb_new(fa, &a_pb, 1);
-	ppu_tpool_new(fa, &a_pool, 4);
-	ppu_tchan_new(fa, &a_ch, 4);
-
-	ppu_tpb_new(fb, &b_pb, 1);
-	ppu_tpool_new(fb, &b_pool, 4);
-	ppu_tbo_new(fb, &b_src, len);
-	fill_pattern(b_src.map, len, 4);
-	ppu_tbo_new(fb, &b_dst, len);
-	memset(b_dst.map, SENTINEL, len);
-	ppu_tchan_new(fb, &b_ch, 4);
-	ppu_tchan_new(fb, &b_ch2, 4);
-	ck_assert_uint_lt(b_dst.va + b_dst.size, VA_A_SYS);
-	ck_assert_uint_lt(b_src.va + b_src.size, VA_A_SYS);
-
-	/* A reads its VA (its translations are now in the TLB) ... */
-	copy_ok(&a_ch, &a_pb, &a_pool, 0, 1, VA_A_SYS, a_out.va, len);
-	check_pattern(a_out.map, len, 3, "A out");
-	/* ... and B, right after, reads the same number in its own space. */
-	ck_assert_int_eq(copy_and_wait(&b_ch, &b_pb, &b_pool, 0, 1, VA_A_SYS, b_dst.va, len),
-			 -EIO);
-	check_unmapped_fault(fb, b_ch.chid, 2 /* COPY_SRC */, 0 /* READ */, VA_A_SYS);
-	check_bytes(b_dst.map, len, SENTINEL, "B dst after reading A's VA");
-	ck_assert_uint_eq(*ppu_tpool_sem(&b_pool, 0), 0);
-
-	/* B writing to that number does not reach A's BO either. */
-	copy_ok(&a_ch, &a_pb, &a_pool, 1, 1, VA_A_SYS, a_out.va, len);
-	ck_assert_int_eq(copy_and_wait(&b_ch2, &b_pb, &b_pool, 1, 1, b_src.va, VA_A_SYS, len),
-			 -EIO);
-	check_unmapped_fault(fb, b_ch2.chid, 3 /* COPY_DST */, 1 /* WRITE */, VA_A_SYS);
-	check_pattern(a_bo.map, len, 3, "A's BO after B wrote its VA");
-	memset(a_out.map, SENTINEL, len);
-	copy_ok(&a_ch, &a_pb, &a_pool, 2, 1, VA_A_SYS, a_out.va, len);
-	check_pattern(a_out.map, len, 3, "A's BO through A's VA");
-	ck_assert_int_eq(close(fb), 0);
+	ppu_claim_same_va_faults_in_other_file(ppu_fd, ppu_client_open());
 }
 END_TEST
+
 
 START_TEST(iso_local_memory_never_leaks_between_clients)
 {
@@ -568,17 +171,17 @@ START_TEST(iso_local_memory_never_leaks_between_clients)
 	/* A: a local BO at a fixed VA with a pattern copied in through A's channel. */
 	ppu_tbo_new_at(fa, &a_loc, len, DRM_PPU_GEM_CREATE_LOCAL, VA_A_LOCAL);
 	ppu_tbo_new(fa, &a_sys, len);
-	fill_pattern(a_sys.map, len, 5);
+	ppu_fill_pattern(a_sys.map, len, 5);
 	ppu_tbo_new(fa, &a_out, len);
 	ppu_tpb_new(fa, &a_pb, 2);
 	ppu_tpool_new(fa, &a_pool, 8);
 	ppu_tchan_new(fa, &a_ch, 4);
-	copy_ok(&a_ch, &a_pb, &a_pool, 0, 1, a_sys.va, VA_A_LOCAL, len);
+	ppu_tcopy_ok(&a_ch, &a_pb, &a_pool, 0, 1, a_sys.va, VA_A_LOCAL, len);
 
 	ppu_tpb_new(fb, &b_pb, 2);
 	ppu_tpool_new(fb, &b_pool, 8);
 	ppu_tbo_new(fb, &b_src, len);
-	fill_pattern(b_src.map, len, 6);
+	ppu_fill_pattern(b_src.map, len, 6);
 	ppu_tbo_new(fb, &b_dst, big);
 	memset(b_dst.map, SENTINEL, big);
 	ppu_tchan_new(fb, &b_ch, 4);
@@ -587,17 +190,17 @@ START_TEST(iso_local_memory_never_leaks_between_clients)
 	ck_assert_uint_lt(b_dst.va + b_dst.size, VA_A_LOCAL);
 
 	/* B cannot read A's local BO through A's VA number ... */
-	ck_assert_int_eq(copy_and_wait(&b_ch, &b_pb, &b_pool, 0, 1, VA_A_LOCAL, b_dst.va, len),
+	ck_assert_int_eq(ppu_tcopy_and_wait(&b_ch, &b_pb, &b_pool, 0, 1, VA_A_LOCAL, b_dst.va, len),
 			 -EIO);
-	check_unmapped_fault(fb, b_ch.chid, 2 /* COPY_SRC */, 0 /* READ */, VA_A_LOCAL);
-	check_bytes(b_dst.map, big, SENTINEL, "B dst after reading A's local VA");
+	ppu_check_unmapped_fault(fb, b_ch.chid, 2 /* COPY_SRC */, 0 /* READ */, VA_A_LOCAL);
+	ppu_check_bytes(b_dst.map, big, SENTINEL, "B dst after reading A's local VA");
 	/* ... nor write it. */
-	ck_assert_int_eq(copy_and_wait(&b_ch2, &b_pb, &b_pool, 1, 1, b_src.va, VA_A_LOCAL, len),
+	ck_assert_int_eq(ppu_tcopy_and_wait(&b_ch2, &b_pb, &b_pool, 1, 1, b_src.va, VA_A_LOCAL, len),
 			 -EIO);
-	check_unmapped_fault(fb, b_ch2.chid, 3 /* COPY_DST */, 1 /* WRITE */, VA_A_LOCAL);
+	ppu_check_unmapped_fault(fb, b_ch2.chid, 3 /* COPY_DST */, 1 /* WRITE */, VA_A_LOCAL);
 	memset(a_out.map, SENTINEL, len);
-	copy_ok(&a_ch, &a_pb, &a_pool, 1, 1, VA_A_LOCAL, a_out.va, len);
-	check_pattern(a_out.map, len, 5, "A's local BO");
+	ppu_tcopy_ok(&a_ch, &a_pb, &a_pool, 1, 1, VA_A_LOCAL, a_out.va, len);
+	ppu_check_pattern(a_out.map, len, 5, "A's local BO");
 
 	/* A fills a second local BO with a pattern and frees it (handle and mapping). */
 	n0 = lmem_used(r0, 32, NULL);
@@ -605,8 +208,8 @@ START_TEST(iso_local_memory_never_leaks_between_clients)
 	n1 = lmem_used(r1, 32, NULL);
 	a_range = lmem_new_range(r0, n0, r1, n1);
 	ppu_tbo_new(fa, &a_big_src, big);
-	fill_pattern(a_big_src.map, big, 7);
-	copy_ok(&a_ch, &a_pb, &a_pool, 2, 1, a_big_src.va, a_big.va, big);
+	ppu_fill_pattern(a_big_src.map, big, 7);
+	ppu_tcopy_ok(&a_ch, &a_pb, &a_pool, 2, 1, a_big_src.va, a_big.va, big);
 	ck_assert_int_eq(ppu_gem_close(fa, a_big.handle), 0);
 	ck_assert_int_eq(ppu_vm_unbind(fa, a_big.va, a_big.size), 0);
 	n2 = lmem_used(r2, 32, NULL);
@@ -621,8 +224,8 @@ START_TEST(iso_local_memory_never_leaks_between_clients)
 	       a_range.start == b_range.start ? " (the same memory)" : "");
 	ppu_tbo_new(fb, &b_new_out, big);
 	memset(b_new_out.map, SENTINEL, big);
-	copy_ok(&b_ch3, &b_pb, &b_pool, 2, 1, b_new.va, b_new_out.va, big);
-	check_bytes(b_new_out.map, big, 0, "B's new local BO");
+	ppu_tcopy_ok(&b_ch3, &b_pb, &b_pool, 2, 1, b_new.va, b_new_out.va, big);
+	ppu_check_bytes(b_new_out.map, big, 0, "B's new local BO");
 	ck_assert_int_eq(close(fb), 0);
 }
 END_TEST
@@ -651,7 +254,7 @@ static void busy_client_start(struct busy_client *c, uint32_t len, int local_dst
 	ppu_tpb_new(c->fd, &c->pb, 1);
 	ppu_tpool_new(c->fd, &c->pool, 4);
 	ppu_tbo_new(c->fd, &c->src, len);
-	fill_pattern(c->src.map, len, 8);
+	ppu_fill_pattern(c->src.map, len, 8);
 	if (local_dst)
 		n0 = lmem_used(r0, 32, NULL);
 	ppu_tbo_new_flags(c->fd, &c->dst, len, local_dst ? DRM_PPU_GEM_CREATE_LOCAL : 0);
@@ -667,13 +270,13 @@ static void busy_client_start(struct busy_client *c, uint32_t len, int local_dst
 	/* Four copies in a row: those after the one in flight must be abandoned. */
 	b = ppu_tpb_begin(&c->pb);
 	for (i = 0; i < 4; i++)
-		pb_copy(b, c->src.va + i * (len / 4), c->dst.va + i * (len / 4), len / 4);
-	pb_signal(b, &c->pool, 0, 1);
+		ppu_tcopy(b, c->src.va + i * (len / 4), c->dst.va + i * (len / 4), len / 4);
+	ppu_tsignal(b, &c->pool, 0, 1);
 	ppu_tpb_submit(&c->pb, &c->ch1);
 	/* Semaphore 1 stays 0: this acquire is never satisfied. */
 	b = ppu_tpb_begin(&c->pb);
 	ppu_pb_sem_acquire(b, ppu_tpool_va(&c->pool, 1), 1);
-	pb_signal(b, &c->pool, 2, 1);
+	ppu_tsignal(b, &c->pool, 2, 1);
 	ppu_tpb_submit(&c->pb, &c->ch2);
 }
 
@@ -756,10 +359,10 @@ static void check_nothing_left(pid_t pid, const struct lrange *killed, unsigned 
 		ck_assert_uint_le(killed[k].end, r[0].end);
 		ppu_tbo_new(fd, &out, len);
 		memset(out.map, SENTINEL, len);
-		copy_ok(&ch, &pb, &pool, k, 1,
+		ppu_tcopy_ok(&ch, &pb, &pool, k, 1,
 			full.va + (uint32_t)(killed[k].start - r[0].start), out.va,
 			(uint32_t)len);
-		check_bytes(out.map, len, 0, "local memory of a killed copy");
+		ppu_check_bytes(out.map, len, 0, "local memory of a killed copy");
 		ck_assert_int_eq(munmap(out.map, out.size), 0);
 		ck_assert_int_eq(ppu_gem_close(fd, out.handle), 0);
 	}

@@ -27,20 +27,11 @@
 #include "drm/ppu_drm.h"
 #include "ppu/ppu_encode.h"
 #include "ppu_guest.h"
+#include "ppu_guest_claims.h"
 #include "ppu_guest_work.h"
 
 #define WAIT_S 30.0
 #define MIB (1024u * 1024u)
-
-static int gem_create(int fd, uint64_t size, uint32_t flags, uint32_t *handle)
-{
-	struct drm_ppu_gem_create c = { .size = size, .flags = flags };
-	int ret = ppu_ioctl(fd, DRM_IOCTL_PPU_GEM_CREATE, &c);
-
-	if (!ret && handle)
-		*handle = c.handle;
-	return ret;
-}
 
 static void fill(uint8_t *p, size_t n, uint32_t seed)
 {
@@ -50,22 +41,6 @@ static void fill(uint8_t *p, size_t n, uint32_t seed)
 		seed = seed * 1103515245u + 12345u;
 		p[i] = (uint8_t)(seed >> 16);
 	}
-}
-
-/* Copies and waits: len bytes from src to dst GPU addresses on ch. */
-static void copy_wait(struct ppu_tchan *ch, struct ppu_tbo *pb, struct ppu_tbo *sem,
-		      uint32_t src, uint32_t dst, uint32_t len)
-{
-	static uint32_t seq;
-	volatile uint32_t *s = (volatile uint32_t *)sem->map;
-	struct ppu_pb b;
-
-	seq++;
-	ppu_pb_init(&b, (uint32_t *)pb->map, (uint32_t)(pb->size / 4));
-	ppu_pb_copy(&b, src, dst, len, PPU_LAUNCH_DMA_SEMAPHORE_RELEASE, sem->va, seq, 0);
-	ck_assert(!b.overflow);
-	ppu_tchan_submit(ch, pb->va, b.len);
-	ppu_tchan_wait_sem(ch, s, seq, WAIT_S);
 }
 
 START_TEST(lmem_bo_is_zeroed_unmappable_and_copies_both_ways)
@@ -91,15 +66,15 @@ START_TEST(lmem_bo_is_zeroed_unmappable_and_copies_both_ways)
 
 	/* Zeroed: read it back into a buffer full of 0xa5. */
 	memset(back.map, 0xa5, size);
-	copy_wait(&ch, &pb, &sem, local.va, back.va, size);
+	ppu_tbo_copy_wait(&ch, &pb, &sem, local.va, back.va, size);
 	for (i = 0; i < size; i++)
 		ck_assert_msg(back.map[i] == 0, "local byte %u = %#x", i, back.map[i]);
 
 	/* System -> local -> system at odd offsets and an odd length. */
 	fill(src.map, size, 7);
 	memset(back.map, 0, size);
-	copy_wait(&ch, &pb, &sem, src.va + 3, local.va + 4097, size - 8193);
-	copy_wait(&ch, &pb, &sem, local.va + 4097, back.va + 5, size - 8193);
+	ppu_tbo_copy_wait(&ch, &pb, &sem, src.va + 3, local.va + 4097, size - 8193);
+	ppu_tbo_copy_wait(&ch, &pb, &sem, local.va + 4097, back.va + 5, size - 8193);
 	ck_assert_int_eq(memcmp(back.map + 5, src.map + 3, size - 8193), 0);
 	for (i = 0; i < 5; i++)
 		ck_assert_uint_eq(back.map[i], 0);
@@ -111,9 +86,9 @@ START_TEST(lmem_bo_is_zeroed_unmappable_and_copies_both_ways)
 		struct ppu_tbo local2;
 
 		ppu_tbo_new_flags(ppu_fd, &local2, 2 * size, DRM_PPU_GEM_CREATE_LOCAL);
-		copy_wait(&ch, &pb, &sem, local.va + 4097, local2.va + size + 1, size - 8193);
+		ppu_tbo_copy_wait(&ch, &pb, &sem, local.va + 4097, local2.va + size + 1, size - 8193);
 		memset(back.map, 0, size);
-		copy_wait(&ch, &pb, &sem, local2.va + size + 1, back.va, size - 8193);
+		ppu_tbo_copy_wait(&ch, &pb, &sem, local2.va + size + 1, back.va, size - 8193);
 		ck_assert_int_eq(memcmp(back.map, src.map + 3, size - 8193), 0);
 	}
 }
@@ -125,79 +100,30 @@ START_TEST(lmem_runs_out_with_enospc_and_gets_everything_back)
 	uint32_t h[4], extra;
 	int i;
 
-	ck_assert_int_eq(gem_create(ppu_fd, total + 4096, DRM_PPU_GEM_CREATE_LOCAL, NULL),
+	ck_assert_int_eq(ppu_gem_create(ppu_fd, total + 4096, DRM_PPU_GEM_CREATE_LOCAL, NULL),
 			 -ENOSPC);
-	ck_assert_int_eq(gem_create(ppu_fd, 4096, 2, NULL), -EINVAL);
-	ck_assert_int_eq(gem_create(ppu_fd, 0, DRM_PPU_GEM_CREATE_LOCAL, NULL), -EINVAL);
+	ck_assert_int_eq(ppu_gem_create(ppu_fd, 4096, 2, NULL), -EINVAL);
+	ck_assert_int_eq(ppu_gem_create(ppu_fd, 0, DRM_PPU_GEM_CREATE_LOCAL, NULL), -EINVAL);
 	for (i = 0; i < 4; i++)
-		ck_assert_int_eq(gem_create(ppu_fd, total / 4, DRM_PPU_GEM_CREATE_LOCAL, &h[i]), 0);
-	ck_assert_int_eq(gem_create(ppu_fd, 4096, DRM_PPU_GEM_CREATE_LOCAL, NULL), -ENOSPC);
+		ck_assert_int_eq(ppu_gem_create(ppu_fd, total / 4, DRM_PPU_GEM_CREATE_LOCAL, &h[i]), 0);
+	ck_assert_int_eq(ppu_gem_create(ppu_fd, 4096, DRM_PPU_GEM_CREATE_LOCAL, NULL), -ENOSPC);
 	ck_assert_int_eq(ppu_gem_close(ppu_fd, h[1]), 0);
-	ck_assert_int_eq(gem_create(ppu_fd, total / 4 + 4096, DRM_PPU_GEM_CREATE_LOCAL, NULL),
+	ck_assert_int_eq(ppu_gem_create(ppu_fd, total / 4 + 4096, DRM_PPU_GEM_CREATE_LOCAL, NULL),
 			 -ENOSPC);
-	ck_assert_int_eq(gem_create(ppu_fd, total / 4, DRM_PPU_GEM_CREATE_LOCAL, &extra), 0);
+	ck_assert_int_eq(ppu_gem_create(ppu_fd, total / 4, DRM_PPU_GEM_CREATE_LOCAL, &extra), 0);
 	ck_assert_int_eq(ppu_gem_close(ppu_fd, extra), 0);
 	ck_assert_int_eq(ppu_gem_close(ppu_fd, h[0]), 0);
 	ck_assert_int_eq(ppu_gem_close(ppu_fd, h[2]), 0);
 	ck_assert_int_eq(ppu_gem_close(ppu_fd, h[3]), 0);
 	/* All of it again, in one piece. */
-	ck_assert_int_eq(gem_create(ppu_fd, total, DRM_PPU_GEM_CREATE_LOCAL, &extra), 0);
+	ck_assert_int_eq(ppu_gem_create(ppu_fd, total, DRM_PPU_GEM_CREATE_LOCAL, &extra), 0);
 	ck_assert_int_eq(ppu_gem_close(ppu_fd, extra), 0);
 }
 END_TEST
 
 START_TEST(lmem_freed_memory_is_cleared_for_the_next_owner)
 {
-	const uint32_t size = 128 * 1024;
-	struct ppu_tbo src, back, local, pb, sem;
-	struct ppu_tchan ch;
-	uint32_t i, handle2;
-	struct drm_ppu_vm_bind b = { 0 };
-	int fd2;
-
-	ppu_tbo_new(ppu_fd, &src, size);
-	ppu_tbo_new(ppu_fd, &back, size);
-	ppu_tbo_new(ppu_fd, &pb, PPU_TPAGE);
-	ppu_tbo_new(ppu_fd, &sem, PPU_TPAGE);
-	ppu_tchan_new(ppu_fd, &ch, 4);
-	ppu_tbo_new_flags(ppu_fd, &local, size, DRM_PPU_GEM_CREATE_LOCAL);
-	memset(src.map, 0x5a, size);
-	copy_wait(&ch, &pb, &sem, src.va, local.va, size);
-	/* Free it: handle and mapping. */
-	ck_assert_int_eq(ppu_vm_unbind(ppu_fd, local.va, size), 0);
-	ck_assert_int_eq(ppu_gem_close(ppu_fd, local.handle), 0);
-
-	/* Another client takes (very likely the same) local range. */
-	fd2 = open(ppu_node, O_RDWR | O_CLOEXEC);
-	ck_assert_int_ge(fd2, 0);
-	ck_assert_int_eq(gem_create(fd2, size, DRM_PPU_GEM_CREATE_LOCAL, &handle2), 0);
-	/* ... and we take everything else too, so the range must be reused. */
-	{
-		uint64_t rest = ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE) - size;
-
-		ck_assert_int_eq(gem_create(ppu_fd, rest, DRM_PPU_GEM_CREATE_LOCAL, &i), 0);
-		ck_assert_int_eq(ppu_gem_close(ppu_fd, i), 0);
-	}
-	/* Client 2 reads its new BO: zeros, not our 0x5a. */
-	{
-		struct ppu_tbo pb2, sem2, back2;
-		struct ppu_tchan ch2;
-
-		ppu_tbo_new(fd2, &pb2, PPU_TPAGE);
-		ppu_tbo_new(fd2, &sem2, PPU_TPAGE);
-		ppu_tbo_new(fd2, &back2, size);
-		ppu_tchan_new(fd2, &ch2, 4);
-		b.handle = handle2;
-		b.flags = DRM_PPU_VM_BIND_VA_ALLOC;
-		b.size = size;
-		ck_assert_int_eq(ppu_ioctl(fd2, DRM_IOCTL_PPU_VM_BIND, &b), 0);
-		memset(back2.map, 0xff, size);
-		copy_wait(&ch2, &pb2, &sem2, (uint32_t)b.va, back2.va, size);
-		for (i = 0; i < size; i++)
-			ck_assert_msg(back2.map[i] == 0, "byte %u of a new local BO is %#x", i,
-				      back2.map[i]);
-	}
-	ck_assert_int_eq(close(fd2), 0);
+	ppu_claim_freed_lmem_is_cleared(ppu_fd, ppu_client_open());
 }
 END_TEST
 
@@ -216,16 +142,6 @@ END_TEST
 
 /* ---- priorities ---- */
 
-static int chan_prio(int fd, uint32_t ring_va, uint32_t flags, uint32_t prio, uint32_t *chid)
-{
-	struct drm_ppu_chan_create c;
-	int ret = ppu_chan_create_full(fd, flags, 2, ring_va, prio, &c);
-
-	if (!ret)
-		*chid = c.chid;
-	return ret;
-}
-
 START_TEST(chan_priority_range_and_default)
 {
 	static char text[8192];
@@ -234,36 +150,30 @@ START_TEST(chan_priority_range_and_default)
 
 	ppu_tbo_new(ppu_fd, &ring, PPU_TPAGE);
 	for (p = DRM_PPU_CHAN_PRIORITY_MIN; p <= DRM_PPU_CHAN_PRIORITY_MAX; p += 21) {
-		ck_assert_int_eq(chan_prio(ppu_fd, ring.va, DRM_PPU_CHAN_CREATE_PRIORITY, p,
+		ck_assert_int_eq(ppu_chan_prio(ppu_fd, ring.va, DRM_PPU_CHAN_CREATE_PRIORITY, p,
 					   &chid), 0);
 		ck_assert_int_eq(ppu_chan_destroy(ppu_fd, chid, 0), 0);
 	}
-	ck_assert_int_eq(chan_prio(ppu_fd, ring.va, DRM_PPU_CHAN_CREATE_PRIORITY,
+	ck_assert_int_eq(ppu_chan_prio(ppu_fd, ring.va, DRM_PPU_CHAN_CREATE_PRIORITY,
 				   DRM_PPU_CHAN_PRIORITY_MAX, &chid), 0);
 	ppu_debugfs_read("channels", text, sizeof(text));
 	ck_assert_msg(strstr(text, "   63 "), "priority 63 not listed:\n%s", text);
 	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, chid, 0), 0);
 	/* Without the flag: normal. */
-	ck_assert_int_eq(chan_prio(ppu_fd, ring.va, 0, 0, &chid), 0);
+	ck_assert_int_eq(ppu_chan_prio(ppu_fd, ring.va, 0, 0, &chid), 0);
 	ppu_debugfs_read("channels", text, sizeof(text));
 	ck_assert_msg(strstr(text, "   32 "), "priority 32 not listed:\n%s", text);
 	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, chid, 0), 0);
-	ck_assert_int_eq(chan_prio(ppu_fd, ring.va, DRM_PPU_CHAN_CREATE_PRIORITY,
+	ck_assert_int_eq(ppu_chan_prio(ppu_fd, ring.va, DRM_PPU_CHAN_CREATE_PRIORITY,
 				   DRM_PPU_CHAN_PRIORITY_MAX + 1, &chid), -EINVAL);
 }
 END_TEST
 
-/* Drops CAP_SYS_NICE from the effective set of this process. */
-static void drop_cap_sys_nice(void)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2];
-
-	ck_assert_int_eq(syscall(SYS_capget, &hdr, data), 0);
-	data[CAP_TO_INDEX(CAP_SYS_NICE)].effective &= ~CAP_TO_MASK(CAP_SYS_NICE);
-	ck_assert_int_eq(syscall(SYS_capset, &hdr, data), 0);
-}
-
+/*
+ * A child without CAP_SYS_NICE gets the answers of
+ * ppu_claim_priority_above_normal_needs_cap_sys_nice(); root gets a
+ * priority above normal.
+ */
 START_TEST(chan_priority_above_normal_needs_cap_sys_nice)
 {
 	struct ppu_tbo ring;
@@ -275,28 +185,15 @@ START_TEST(chan_priority_above_normal_needs_cap_sys_nice)
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		int ok = 1;
-
-		drop_cap_sys_nice();
-		ok &= chan_prio(ppu_fd, ring.va, DRM_PPU_CHAN_CREATE_PRIORITY,
-				DRM_PPU_CHAN_PRIORITY_NORMAL + 1, &chid) == -EPERM;
-		ok &= chan_prio(ppu_fd, ring.va, DRM_PPU_CHAN_CREATE_PRIORITY,
-				DRM_PPU_CHAN_PRIORITY_MAX, &chid) == -EPERM;
-		ok &= chan_prio(ppu_fd, ring.va, DRM_PPU_CHAN_CREATE_PRIORITY,
-				DRM_PPU_CHAN_PRIORITY_NORMAL, &chid) == 0;
-		ok &= ppu_chan_destroy(ppu_fd, chid, 0) == 0;
-		ok &= chan_prio(ppu_fd, ring.va, DRM_PPU_CHAN_CREATE_PRIORITY, 0, &chid) == 0;
-		ok &= ppu_chan_destroy(ppu_fd, chid, 0) == 0;
-		ok &= chan_prio(ppu_fd, ring.va, 0, 0, &chid) == 0;
-		ok &= ppu_chan_destroy(ppu_fd, chid, 0) == 0;
-		_exit(ok ? 0 : 1);
+		ppu_drop_effective_cap(CAP_SYS_NICE);
+		ppu_claim_priority_above_normal_needs_cap_sys_nice(ppu_fd);
+		_exit(0);
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		      "a process without CAP_SYS_NICE got the wrong answers");
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
 	/* With it (root): above normal works. */
-	ck_assert_int_eq(chan_prio(ppu_fd, ring.va, DRM_PPU_CHAN_CREATE_PRIORITY,
-				   DRM_PPU_CHAN_PRIORITY_NORMAL + 1, &chid), 0);
+	ck_assert_int_eq(ppu_chan_prio(ppu_fd, ring.va, DRM_PPU_CHAN_CREATE_PRIORITY,
+				       DRM_PPU_CHAN_PRIORITY_NORMAL + 1, &chid), 0);
 	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, chid, 0), 0);
 }
 END_TEST

@@ -29,6 +29,7 @@
 #include "drm/ppu_drm.h"
 #include "ppu/ppu_encode.h"
 #include "ppu_guest.h"
+#include "ppu_guest_claims.h"
 #include "ppu_guest_work.h"
 
 #define WAIT_S 10.0
@@ -394,36 +395,6 @@ END_TEST
 
 /* ---- fences in syncobjs ---- */
 
-static uint32_t syncobj_new(int fd)
-{
-	struct drm_syncobj_create c = { 0 };
-
-	ck_assert_int_eq(ppu_ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &c), 0);
-	return c.handle;
-}
-
-static int sem_fence(int fd, uint32_t pool, uint32_t index, uint32_t value, uint32_t flags,
-		     uint32_t chid, uint32_t syncobj)
-{
-	struct drm_ppu_sem_fence f = {
-		.pool = pool, .index = index, .value = value, .cond = DRM_PPU_SEM_WAIT_GEQ,
-		.flags = flags, .chid = chid, .syncobj = syncobj,
-	};
-
-	return ppu_ioctl(fd, DRM_IOCTL_PPU_SEM_FENCE, &f);
-}
-
-/* DRM_IOCTL_SYNCOBJ_WAIT on one syncobj: 0 or -errno (-ETIME). */
-static int syncobj_wait(int fd, uint32_t handle, double rel_s)
-{
-	struct drm_syncobj_wait w = {
-		.handles = (uintptr_t)&handle, .count_handles = 1,
-		.timeout_nsec = ppu_deadline_ns(rel_s),
-	};
-
-	return ppu_ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
-}
-
 /* The fence of a syncobj as a sync_file: its status (1 ok, <0 error). */
 static int syncobj_status(int fd, uint32_t handle)
 {
@@ -453,21 +424,21 @@ START_TEST(sem_fence_signals_through_a_syncobj)
 	ppu_tpool_new(ppu_fd, &p, 2);
 	ppu_tbo_new(ppu_fd, &pb, PPU_TPAGE);
 	ppu_tchan_new(ppu_fd, &ch, 3);
-	so = syncobj_new(ppu_fd);
+	so = ppu_syncobj_new(ppu_fd);
 
-	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 1, 5, DRM_PPU_SEM_WAIT_CHAN, ch.chid, so), 0);
-	ck_assert_int_eq(syncobj_wait(ppu_fd, so, 0.1), -ETIME);
+	ck_assert_int_eq(ppu_sem_fence(ppu_fd, p.id, 1, 5, DRM_PPU_SEM_WAIT_CHAN, ch.chid, so), 0);
+	ck_assert_int_eq(ppu_syncobj_wait(ppu_fd, so, 0.1), -ETIME);
 	n = pb_release(&pb, 0, 0, 0, ppu_tpool_va(&p, 1), 5, 1);
 	ppu_tchan_submit(&ch, pb.va, n);
-	ck_assert_int_eq(syncobj_wait(ppu_fd, so, WAIT_S), 0);
+	ck_assert_int_eq(ppu_syncobj_wait(ppu_fd, so, WAIT_S), 0);
 	ck_assert_int_eq(syncobj_status(ppu_fd, so), 1);
 
 	/* Already satisfied: signals at once.  A CPU write is seen too. */
-	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 1, 4, 0, 0, so), 0);
-	ck_assert_int_eq(syncobj_wait(ppu_fd, so, WAIT_S), 0);
-	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 9, 0, 0, so), 0);
+	ck_assert_int_eq(ppu_sem_fence(ppu_fd, p.id, 1, 4, 0, 0, so), 0);
+	ck_assert_int_eq(ppu_syncobj_wait(ppu_fd, so, WAIT_S), 0);
+	ck_assert_int_eq(ppu_sem_fence(ppu_fd, p.id, 0, 9, 0, 0, so), 0);
 	*ppu_tpool_sem(&p, 0) = 9;
-	ck_assert_int_eq(syncobj_wait(ppu_fd, so, WAIT_S), 0);
+	ck_assert_int_eq(ppu_syncobj_wait(ppu_fd, so, WAIT_S), 0);
 	ck_assert_int_eq(syncobj_status(ppu_fd, so), 1);
 }
 END_TEST
@@ -499,10 +470,10 @@ START_TEST(sem_fences_merged_wait_for_each_other)
 	int fa, fb;
 
 	ppu_tpool_new(ppu_fd, &p, 2);
-	a = syncobj_new(ppu_fd);
-	b = syncobj_new(ppu_fd);
-	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 1, 0, 0, a), 0);
-	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 1, 1, 0, 0, b), 0);
+	a = ppu_syncobj_new(ppu_fd);
+	b = ppu_syncobj_new(ppu_fd);
+	ck_assert_int_eq(ppu_sem_fence(ppu_fd, p.id, 0, 1, 0, 0, a), 0);
+	ck_assert_int_eq(ppu_sem_fence(ppu_fd, p.id, 1, 1, 0, 0, b), 0);
 	fa = syncobj_sync_file(ppu_fd, a);
 	fb = syncobj_sync_file(ppu_fd, b);
 	m.fd2 = fb;
@@ -512,7 +483,7 @@ START_TEST(sem_fences_merged_wait_for_each_other)
 	ck_assert_uint_eq(info.num_fences, 2);
 	/* the second semaphore first: the merged file is not ready */
 	*ppu_tpool_sem(&p, 1) = 1;
-	ck_assert_int_eq(syncobj_wait(ppu_fd, b, WAIT_S), 0);
+	ck_assert_int_eq(ppu_syncobj_wait(ppu_fd, b, WAIT_S), 0);
 	pfd.fd = m.fence;
 	pfd.events = POLLIN;
 	ck_assert_int_eq(poll(&pfd, 1, 100), 0);
@@ -527,23 +498,8 @@ END_TEST
 /* Pending fences per file are bounded (max_fences_per_file, -EDQUOT). */
 START_TEST(sem_fences_pending_per_file_are_bounded)
 {
-	struct ppu_tpool p;
-	uint32_t so[5], i;
-
-	ppu_tpool_new(ppu_fd, &p, 1);
-	for (i = 0; i < 5; i++)
-		so[i] = syncobj_new(ppu_fd);
-	ppu_module_param_set("max_fences_per_file", 4);
-	for (i = 0; i < 4; i++)
-		ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 7, 0, 0, so[i]), 0);
-	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 7, 0, 0, so[4]), -EDQUOT);
-	*ppu_tpool_sem(&p, 0) = 7;
-	for (i = 0; i < 4; i++)
-		ck_assert_int_eq(syncobj_wait(ppu_fd, so[i], WAIT_S), 0);
-	/* signalled fences no longer count (the worker drops them after signalling) */
-	for (i = 0; i < 100 && sem_fence(ppu_fd, p.id, 0, 7, 0, 0, so[4]); i++)
-		usleep(10000);
-	ck_assert_uint_lt(i, 100);
+	ppu_module_param_set("max_fences_per_file", PPU_CLAIM_MAX_FENCES);
+	ppu_claim_fences_per_file_bounded(ppu_fd);
 	ppu_module_param_set("max_fences_per_file", 1024);
 }
 END_TEST
@@ -602,17 +558,17 @@ START_TEST(sem_fence_of_a_faulting_channel_signals_an_error)
 	ppu_tpool_new(ppu_fd, &p, 1);
 	ppu_tbo_new(ppu_fd, &pb, PPU_TPAGE);
 	ppu_tchan_new(ppu_fd, &ch, 2);
-	so = syncobj_new(ppu_fd);
-	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 1, DRM_PPU_SEM_WAIT_CHAN, ch.chid, so), 0);
+	so = ppu_syncobj_new(ppu_fd);
+	ck_assert_int_eq(ppu_sem_fence(ppu_fd, p.id, 0, 1, DRM_PPU_SEM_WAIT_CHAN, ch.chid, so), 0);
 	ppu_pb_init(&b, (uint32_t *)pb.map, 16);
 	ppu_pb_method(&b, 0x0fc, 0xfe);
 	ppu_tchan_submit(&ch, pb.va, b.len);
 	/* Signalled (with an error), not left hanging. */
-	ck_assert_int_eq(syncobj_wait(ppu_fd, so, WAIT_S), 0);
+	ck_assert_int_eq(ppu_syncobj_wait(ppu_fd, so, WAIT_S), 0);
 	ck_assert_int_eq(syncobj_status(ppu_fd, so), -EIO);
 	/* A fence tied to a dead channel fails at once. */
-	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 1, DRM_PPU_SEM_WAIT_CHAN, ch.chid, so), 0);
-	ck_assert_int_eq(syncobj_wait(ppu_fd, so, WAIT_S), 0);
+	ck_assert_int_eq(ppu_sem_fence(ppu_fd, p.id, 0, 1, DRM_PPU_SEM_WAIT_CHAN, ch.chid, so), 0);
+	ck_assert_int_eq(ppu_syncobj_wait(ppu_fd, so, WAIT_S), 0);
 	ck_assert_int_eq(syncobj_status(ppu_fd, so), -EIO);
 }
 END_TEST
@@ -626,13 +582,13 @@ START_TEST(sem_fence_rejects_bad_input)
 
 	ppu_tpool_new(ppu_fd, &p, 1);
 	ppu_tchan_new(ppu_fd, &ch, 2);
-	so = syncobj_new(ppu_fd);
-	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 1, 0, 0, 0, so), -EINVAL);
-	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 0, 2, 0, so), -EINVAL);
-	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 0, 0, ch.chid ? ch.chid : 1, so), -EINVAL);
-	ck_assert_int_eq(sem_fence(ppu_fd, p.id + 50, 0, 0, 0, 0, so), -ENOENT);
-	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 0, 0, 0, so + 50), -ENOENT);
-	ck_assert_int_eq(sem_fence(ppu_fd, p.id, 0, 0, DRM_PPU_SEM_WAIT_CHAN, 31, so), -ENOENT);
+	so = ppu_syncobj_new(ppu_fd);
+	ck_assert_int_eq(ppu_sem_fence(ppu_fd, p.id, 1, 0, 0, 0, so), -EINVAL);
+	ck_assert_int_eq(ppu_sem_fence(ppu_fd, p.id, 0, 0, 2, 0, so), -EINVAL);
+	ck_assert_int_eq(ppu_sem_fence(ppu_fd, p.id, 0, 0, 0, ch.chid ? ch.chid : 1, so), -EINVAL);
+	ck_assert_int_eq(ppu_sem_fence(ppu_fd, p.id + 50, 0, 0, 0, 0, so), -ENOENT);
+	ck_assert_int_eq(ppu_sem_fence(ppu_fd, p.id, 0, 0, 0, 0, so + 50), -ENOENT);
+	ck_assert_int_eq(ppu_sem_fence(ppu_fd, p.id, 0, 0, DRM_PPU_SEM_WAIT_CHAN, 31, so), -ENOENT);
 	memset(&f, 0, sizeof(f));
 	f.pool = p.id;
 	f.syncobj = so;
@@ -643,7 +599,7 @@ START_TEST(sem_fence_rejects_bad_input)
 	ck_assert_int_eq(ppu_ioctl(ppu_fd, DRM_IOCTL_PPU_SEM_FENCE, &f), -EINVAL);
 	f.cond = DRM_PPU_SEM_WAIT_EQ;
 	ck_assert_int_eq(ppu_ioctl(ppu_fd, DRM_IOCTL_PPU_SEM_FENCE, &f), 0);
-	ck_assert_int_eq(syncobj_wait(ppu_fd, so, WAIT_S), 0);
+	ck_assert_int_eq(ppu_syncobj_wait(ppu_fd, so, WAIT_S), 0);
 }
 END_TEST
 

@@ -114,6 +114,32 @@ void rtl_expect_state(struct rtl_chan *ch, uint32_t state, uint64_t step, uint64
 		      rtl_chan_state(ch), state);
 }
 
+void rtl_chan_unbind(struct rtl_chan *ch)
+{
+	rtl_reg_write(ch->env, PPU_REG_CHAN_CTRL,
+		      PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) |
+		      PPU_FSET(PPU_CHAN_CTRL_CHID, ch->chid));
+}
+
+uint64_t rtl_engine_reset(struct rtl_env *env, uint32_t reset, uint64_t max_cycles)
+{
+	uint64_t t0 = ppu_sim_cycles(env->sim);
+
+	rtl_reg_write(env, PPU_REG_ENGINE_CTRL, reset);
+	while (rtl_reg_read(env, PPU_REG_ENGINE_CTRL) & reset) {
+		ck_assert_msg(ppu_sim_cycles(env->sim) - t0 < max_cycles,
+			      "ENGINE_CTRL %#x still set after %llu cycles", reset,
+			      (unsigned long long)max_cycles);
+		ppu_sim_clock(env->sim, 5);
+	}
+	return ppu_sim_cycles(env->sim) - t0;
+}
+
+void rtl_engine_halt(struct rtl_env *env, uint32_t halt)
+{
+	rtl_reg_write(env, PPU_REG_ENGINE_CTRL, halt);
+}
+
 size_t rtl_log_records(struct rtl_env *env, uint32_t kind, int chid, struct ppu_sim_event *out,
 		       size_t max)
 {

@@ -52,6 +52,13 @@ long rtl_expect_event(struct rtl_env *env, uint32_t kind, int chid, uint64_t ste
 		      uint64_t max_cycles);
 /* rtl_chan_wait_state that fails the test on timeout. */
 void rtl_expect_state(struct rtl_chan *ch, uint32_t state, uint64_t step, uint64_t max_cycles);
+/* Writes CHAN_CTRL UNBIND for @ch (no wait). */
+void rtl_chan_unbind(struct rtl_chan *ch);
+/* Writes the ENGINE_CTRL reset bit(s) @reset and clocks until they read 0, failing past
+ * @max_cycles; returns the cycles it took. */
+uint64_t rtl_engine_reset(struct rtl_env *env, uint32_t reset, uint64_t max_cycles);
+/* Writes ENGINE_CTRL with the halt bits @halt (every write sets both engines' halts). */
+void rtl_engine_halt(struct rtl_env *env, uint32_t halt);
 /* Copies the records of @kind (chid -1 = any) into @out in log order; fails beyond @max. */
 size_t rtl_log_records(struct rtl_env *env, uint32_t kind, int chid, struct ppu_sim_event *out,
 		       size_t max);

@@ -31,26 +31,12 @@ static uint32_t engine_ctrl(struct rtl_env *env)
 /* Writes COMPUTE_RESET and clocks until it reads 0; returns the cycles it took. */
 static uint64_t reset_compute_and_wait(struct rtl_env *env)
 {
-	uint64_t t0 = ppu_sim_cycles(env->sim);
-
-	rtl_reg_write(env, PPU_REG_ENGINE_CTRL, PPU_FSET(PPU_ENGINE_CTRL_COMPUTE_RESET, 1));
-	while (PPU_FGET(PPU_ENGINE_CTRL_COMPUTE_RESET, engine_ctrl(env))) {
-		ck_assert_uint_lt(ppu_sim_cycles(env->sim) - t0, 200000);
-		ppu_sim_clock(env->sim, 5);
-	}
-	return ppu_sim_cycles(env->sim) - t0;
+	return rtl_engine_reset(env, PPU_FMASK(PPU_ENGINE_CTRL_COMPUTE_RESET), 200000);
 }
 
 static void halt_compute(struct rtl_env *env, int on)
 {
-	rtl_reg_write(env, PPU_REG_ENGINE_CTRL, PPU_FSET(PPU_ENGINE_CTRL_COMPUTE_HALT, on));
-}
-
-static void unbind(struct rtl_chan *ch)
-{
-	rtl_reg_write(ch->env, PPU_REG_CHAN_CTRL,
-		      PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) |
-		      PPU_FSET(PPU_CHAN_CTRL_CHID, ch->chid));
+	rtl_engine_halt(env, PPU_FSET(PPU_ENGINE_CTRL_COMPUTE_HALT, on));
 }
 
 /* A checksum launch of @grid x 8 threads writing @out. */
@@ -159,7 +145,7 @@ START_TEST(a_compute_reset_lets_a_wedged_channel_unbind)
 		ck_assert_int_eq(rtl_chan_wait_state(b, PPU_CHAN_STATUS_STATE_WFI_WAIT, 16, 200000), 0);
 		ppu_sim_clock(env->sim, 3000);
 		halt_compute(env, 1);
-		unbind(a);
+		rtl_chan_unbind(a);
 		ppu_sim_clock(env->sim, 50000);
 		/* wedged: the kill cannot reach a quiet point */
 		ck_assert_uint_ne(PPU_FGET(PPU_CHAN_STATUS_STATE, rtl_chan_state(a)),
@@ -200,7 +186,7 @@ START_TEST(a_compute_reset_lets_a_wedged_channel_unbind)
 		expect_checksums(env, &od, &pd, 32);
 
 		/* B leaves; A's id serves a fresh channel with a fresh kernel */
-		unbind(b);
+		rtl_chan_unbind(b);
 		ck_assert_int_eq(rtl_chan_wait_state(b, PPU_CHAN_STATUS_STATE_UNBOUND, 10, 20000), 0);
 		rtl_chan_destroy(a);
 		a = rtl_cchan_create(env, ca, 3, 0, 63, 1);
@@ -210,9 +196,9 @@ START_TEST(a_compute_reset_lets_a_wedged_channel_unbind)
 		ck_assert_uint_eq(rtl_buf_rd32(env, &la.sem, 0), 0xa1);
 		expect_checksums(env, &oa, &pa, 32);
 
-		unbind(a);
-		unbind(c);
-		unbind(d);
+		rtl_chan_unbind(a);
+		rtl_chan_unbind(c);
+		rtl_chan_unbind(d);
 		ck_assert_int_eq(rtl_chan_wait_state(a, PPU_CHAN_STATUS_STATE_UNBOUND, 10, 20000), 0);
 		ck_assert_int_eq(rtl_chan_wait_state(c, PPU_CHAN_STATUS_STATE_UNBOUND, 10, 20000), 0);
 		ck_assert_int_eq(rtl_chan_wait_state(d, PPU_CHAN_STATUS_STATE_UNBOUND, 10, 20000), 0);
@@ -279,7 +265,7 @@ START_TEST(resets_at_random_points_leave_every_channel_done_or_told)
 					expect_checksums(env, &out[i][j], &p[i][j], (2 + i) * 8);
 				}
 			}
-			unbind(ch[i]);
+			rtl_chan_unbind(ch[i]);
 		}
 		for (i = 0; i < NCH; i++) {
 			ck_assert_int_eq(rtl_chan_wait_state(ch[i], PPU_CHAN_STATUS_STATE_UNBOUND, 10,
@@ -292,7 +278,7 @@ START_TEST(resets_at_random_points_leave_every_channel_done_or_told)
 		ck_assert_int_eq(rtl_chan_wait(f, 4000000), 0);
 		ck_assert_uint_eq(rtl_buf_rd32(env, &lf.sem, 0), 0xf0);
 		expect_checksums(env, &of, &pf, 32);
-		unbind(f);
+		rtl_chan_unbind(f);
 		ck_assert_int_eq(rtl_chan_wait_state(f, PPU_CHAN_STATUS_STATE_UNBOUND, 10, 20000), 0);
 		rtl_chan_destroy(f);
 	}

@@ -30,26 +30,17 @@ static uint32_t engine_ctrl(struct rtl_env *env)
 /* Writes COPY_RESET and clocks until it reads 0; returns the cycles it took. */
 static uint64_t reset_copy_and_wait(struct rtl_env *env)
 {
-	uint64_t t0 = ppu_sim_cycles(env->sim);
-
-	rtl_reg_write(env, PPU_REG_ENGINE_CTRL, PPU_FSET(PPU_ENGINE_CTRL_COPY_RESET, 1));
-	while (PPU_FGET(PPU_ENGINE_CTRL_COPY_RESET, engine_ctrl(env))) {
-		ck_assert_uint_lt(ppu_sim_cycles(env->sim) - t0, 100000);
-		ppu_sim_clock(env->sim, 5);
-	}
-	return ppu_sim_cycles(env->sim) - t0;
+	return rtl_engine_reset(env, PPU_FMASK(PPU_ENGINE_CTRL_COPY_RESET), 100000);
 }
 
 static void halt_copy(struct rtl_env *env, int on)
 {
-	rtl_reg_write(env, PPU_REG_ENGINE_CTRL, PPU_FSET(PPU_ENGINE_CTRL_COPY_HALT, on));
+	rtl_engine_halt(env, PPU_FSET(PPU_ENGINE_CTRL_COPY_HALT, on));
 }
 
 static void unbind_and_wait(struct rtl_chan *ch)
 {
-	rtl_reg_write(ch->env, PPU_REG_CHAN_CTRL,
-		      PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) |
-		      PPU_FSET(PPU_CHAN_CTRL_CHID, ch->chid));
+	rtl_chan_unbind(ch);
 	ck_assert_int_eq(rtl_chan_wait_state(ch, PPU_CHAN_STATUS_STATE_UNBOUND, 10, 20000), 0);
 }
 

@@ -96,6 +96,10 @@ meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 
 # Samples memory into $TMP/$1.{meminfo,slab}.
 sample() {
+	# Live tasks: the kernel starts and stops worker threads as it likes,
+	# and each holds a task_struct that is no leak of ours.  (Counted
+	# first: the proc inodes the listing creates are dropped below.)
+	ls -d /proc/[0-9]* | wc -l >"$TMP/$1.tasks"
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	nap
@@ -107,9 +111,6 @@ sample() {
 		# name active_objs objsize
 		awk 'NR > 2 { print $1, $2, $4 }' /proc/slabinfo >"$TMP/$1.slab"
 	fi
-	# Live tasks: the kernel starts and stops worker threads as it likes,
-	# and each holds a task_struct that is no leak of ours.
-	ls -d /proc/[0-9]* | wc -l >"$TMP/$1.tasks"
 }
 
 loaded || fail "ppu is not loaded at the start (run under ppu-cosim --module ppu.ko)"

@@ -292,6 +292,77 @@ START_TEST(resets_at_random_points_leave_every_channel_done_or_told)
 }
 END_TEST
 
+/*
+ * Resets swept across a launch's way in (doorbell, GPFIFO and pushbuffer
+ * fetch, the launch handed to the task table, the TMD read over 600-cycle
+ * memory; the launch is traced about 9,000 cycles after the doorbell here,
+ * the kernel done after 51,000), every 100 cycles from 5,000 to 11,000, and
+ * once before and once while the kernel runs: whatever the point, the host is
+ * never left waiting for the task table's answer (a copy channel runs
+ * after every reset), and the launching channel ends done and exact or
+ * faulted ENGINE_RESET with its semaphore unreleased.
+ */
+START_TEST(resets_swept_across_a_launch_never_leave_the_host_waiting)
+{
+	struct rtl_env *env = rtl_env_create_mem(600, 600, 0, 0);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_buf src = rtl_buf_alloc(ctx, 1, 4096), dst = rtl_buf_alloc(ctx, 0, 4096);
+	struct rtl_buf csem = rtl_buf_alloc(ctx, 1, 16), out;
+	struct rtl_chan *c = rtl_chan_create(env, ctx, 0, 4, 0);
+	uint8_t *img = rtl_buf_randomize(env, &src);
+	unsigned int i, told = 0, done = 0;
+	struct checksum_params p;
+	struct rtl_klaunch l;
+	struct rtl_kimage k;
+
+	rtl_kimage_load(ctx, "checksum", &k);
+	for (i = 0; i < 63; i++) {
+		unsigned int delay = i == 0 ? 0 : i == 62 ? 30000 : 5000 + 100 * (i - 1);
+		struct rtl_chan *a = rtl_cchan_create(env, ctx, 3, 0, 63, 1);
+		uint32_t dw[64], sem;
+		struct ppu_pb pb;
+		int ret;
+
+		checksum_launch(ctx, &k, &l, &p, &out, 1, 20, delay, 0x77);
+		rtl_klaunch_submit(a, &l, 0, 0);
+		ppu_sim_clock(env->sim, delay);
+		reset_compute_and_wait(env);
+
+		ppu_pb_init(&pb, dw, 64);
+		ppu_pb_copy(&pb, src.va, dst.va, 4096, PPU_LAUNCH_DMA_SEMAPHORE_RELEASE, csem.va,
+			    delay + 1, 0);
+		rtl_chan_submit(c, &pb);
+		ck_assert_int_eq(rtl_chan_wait(c, 400000), 0);
+		ck_assert_uint_eq(rtl_buf_rd32(env, &csem, 0), delay + 1);
+
+		ret = rtl_chan_wait(a, 4000000);
+		ck_assert_int_ge(ret, 0);
+		sem = rtl_buf_rd32(env, &l.sem, 0);
+		if (ret) {
+			expect_engine_reset_fault(a);
+			ck_assert_uint_eq(sem, 0);
+			told++;
+		} else {
+			ck_assert_uint_eq(sem, 0x77);
+			expect_checksums(env, &out, &p, 8);
+			done++;
+		}
+		rtl_chan_unbind(a);
+		ck_assert_int_eq(rtl_chan_wait_state(a, PPU_CHAN_STATUS_STATE_UNBOUND, 10, 20000), 0);
+		rtl_chan_destroy(a);
+	}
+	rtl_expect_buf(env, &dst, 0, img, 4096);
+	ck_assert_uint_gt(told, 0);
+	ck_assert_uint_gt(done, 0);
+	free(img);
+	rtl_expect_no_protocol_errors(env);
+	rtl_chan_destroy(c);
+	rtl_kimage_free(&k);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+END_TEST
+
 Suite *suite_compute_reset(void)
 {
 	Suite *s = suite_create("compute_reset");
@@ -301,6 +372,7 @@ Suite *suite_compute_reset(void)
 	tcase_add_test(tc, compute_reset_of_an_idle_engine_and_the_halt_bit);
 	tcase_add_loop_test(tc, a_compute_reset_lets_a_wedged_channel_unbind, 0, 2);
 	tcase_add_test(tc, resets_at_random_points_leave_every_channel_done_or_told);
+	tcase_add_test(tc, resets_swept_across_a_launch_never_leave_the_host_waiting);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -194,6 +194,19 @@ module ppu_host #(
   always_comb res_slice = (c_slice[res] != 0) ? c_slice[res] : cfg_timeslice;
   wire expired = res_v && ((now - slice_t0) >= res_slice);
 
+  // Fault capture from the state machine (one per cycle).
+  // A fault raised by the state machine is registered in fx and recorded
+  // one cycle later: {valid, channel, kind, unit, access, address, data}.
+  localparam int unsigned FX_W = 1 + CHW + 8 + 4 + 4 + 32 + 32;
+  logic [FX_W-1:0] fx;
+  logic           fx_valid;
+  logic [CHW-1:0] fx_ch;
+  logic [7:0]     fx_kind;
+  logic [3:0]     fx_unit;
+  logic [3:0]     fx_acc;
+  logic [31:0]    fx_addr, fx_data;
+  assign {fx_valid, fx_ch, fx_kind, fx_unit, fx_acc, fx_addr, fx_data} = fx;
+
   // Scheduling policy
   logic [NC*4-1:0]  st_flat;
   logic [NC*32-1:0] last_flat;
@@ -204,7 +217,11 @@ module ppu_host #(
       // A compute channel being unbound runs nothing more; its unbind is
       // carried out once the task table holds nothing of it.
       // A copy it has on the engine finishes first, as on copy channels.
-      st_flat[i*4+:4]    = (c_comp[i] && c_unbind[i] && c_st[i] != ST_EBUSY) ? ST_FAULTED : c_st[i];
+      // A fault raised by the state machine takes effect a cycle later
+      // (fx): the channel is not picked in that cycle, or its service
+      // would run after the fault and could leave it IDLE over it.
+      st_flat[i*4+:4]    = ((c_comp[i] && c_unbind[i] && c_st[i] != ST_EBUSY) ||
+                            (fx_valid && fx_ch == CHW'(i))) ? ST_FAULTED : c_st[i];
       // (a compute channel's copy waits for the copy engine like any copy)
       comp_v[i]          = c_comp[i] && !c_ecopy[i];
       last_flat[i*32+:32] = c_last[i];
@@ -416,18 +433,6 @@ module ppu_host #(
   logic run_pop;
   assign dw_ready = ((hs == H_GP_ENTRY) && !dw_fault) || run_pop;
 
-  // Fault capture from the state machine (one per cycle).
-  // A fault raised by the state machine is registered in fx and recorded
-  // one cycle later: {valid, channel, kind, unit, access, address, data}.
-  localparam int unsigned FX_W = 1 + CHW + 8 + 4 + 4 + 32 + 32;
-  logic [FX_W-1:0] fx;
-  logic           fx_valid;
-  logic [CHW-1:0] fx_ch;
-  logic [7:0]     fx_kind;
-  logic [3:0]     fx_unit;
-  logic [3:0]     fx_acc;
-  logic [31:0]    fx_addr, fx_data;
-  assign {fx_valid, fx_ch, fx_kind, fx_unit, fx_acc, fx_addr, fx_data} = fx;
 
   // Kind, unit and access arrive as the 32-bit package constants; only
   // their FAULT_INFO widths are kept.

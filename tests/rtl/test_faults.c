@@ -431,6 +431,57 @@ START_TEST(gp_put_beyond_ring_is_gp_put_range)
 }
 END_TEST
 
+/*
+ * A bad GP_PUT right behind a good one: the first doorbell leaves the
+ * channel READY with an entry to run, the second (0..120 cycles later)
+ * faults it GP_PUT_RANGE.  The fault takes effect a cycle after it is
+ * raised; the scheduler must not pick the channel in that cycle and run it
+ * (once it found the ring empty it went IDLE over the fault, which the
+ * driver then saw as a dead channel in a live state).  The channel ends
+ * FAULTED, whatever ran before the fault.
+ */
+START_TEST(a_bad_gp_put_right_after_a_good_one_faults_the_channel)
+{
+	const uint32_t ring = 1u << LOG2_ENTRIES;
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, VICTIM, LOG2_ENTRIES, 0);
+	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, PAGE);
+	uint32_t dw[16], k;
+	struct ppu_pb pb;
+
+	for (k = 0; k <= 120; k += 2) {
+		ch->put = 0;
+		ch->pb_off = 0;
+		rtl_userd_wr32(ch, PPU_USERD_GP_GET, 0);
+		ppu_pb_init(&pb, dw, 16);
+		ppu_pb_method(&pb, PPU_HOST_NOP, 0);
+		rtl_submit_pb(ch, &pb);
+		ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+
+		ppu_pb_init(&pb, dw, 16);
+		ppu_pb_sem_release(&pb, sem.va, k + 1);
+		rtl_submit_pb(ch, &pb);
+		ppu_sim_clock(env->sim, k);
+		rtl_userd_wr32(ch, PPU_USERD_GP_PUT, ring + 1);
+		rtl_chan_doorbell(ch);
+		ppu_sim_clock(env->sim, 5000);
+		ck_assert_msg(rtl_chan_state(ch) == PPU_CHAN_STATUS_STATE_FAULTED,
+			      "%u cycles apart: state %u, FAULT_INFO %#x", k, rtl_chan_state(ch),
+			      rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO));
+		ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO),
+				  finfo(PPU_FAULT_KIND_GP_PUT_RANGE, PPU_FAULT_UNIT_HOST,
+					PPU_FAULT_ACCESS_READ));
+		rtl_chan_unbind(ch);
+		rtl_expect_state(ch, PPU_CHAN_STATUS_STATE_UNBOUND, 10, 20000);
+	}
+	rtl_expect_no_protocol_errors(env);
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_destroy(env);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------ */
 
 /* Semaphore operations by the host (SEM_EXECUTE) and the copy engine. */
@@ -864,6 +915,7 @@ Suite *suite_faults(void)
 	tcase_add_loop_test(tc, nonzero_high_address_method_is_va_range, 0,
 			    sizeof(hi_methods) / sizeof(hi_methods[0]));
 	tcase_add_loop_test(tc, gp_put_beyond_ring_is_gp_put_range, 0, 3);
+	tcase_add_test(tc, a_bad_gp_put_right_after_a_good_one_faults_the_channel);
 	tcase_add_loop_test(tc, unaligned_semaphore_is_sem_unaligned, 0,
 			    sizeof(unaligned_sems) / sizeof(unaligned_sems[0]));
 	tcase_add_test(tc, invalid_channel_table_entry_is_inst_invalid);

@@ -11,6 +11,7 @@ struct ppu_sim_config bench_cfg(void);
 void bench_emit(const char *name, double v, const char *unit);
 
 void bench_compute(void);
+void bench_compute_speed(void);
 void bench_workq(void);
 
 #endif /* PPU_BENCH_H */

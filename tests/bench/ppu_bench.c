@@ -194,13 +194,20 @@ static void bench_copy_priority(void)
 	bench_emit("h200_reference_64KiB_behind_8x256MiB_ratio", 4384, "x");
 }
 
-/* No argument: every benchmark; "compute": only the compute ones. */
+/*
+ * No argument: every benchmark; "compute" or "workq": only those;
+ * "speed": only the simulator speed with every compute unit busy.
+ */
 int main(int argc, char **argv)
 {
 	printf("PPU RTL benchmarks (memory: local 40 cycles, system 200 cycles, 8 B/cycle each;\n"
 	       "copy datapath peak 8 B/cycle; default time slice 1048576 cycles)\n");
 	if (argc > 1 && !strcmp(argv[1], "compute")) {
 		bench_compute();
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "speed")) {
+		bench_compute_speed();
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "workq")) {

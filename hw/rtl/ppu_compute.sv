@@ -429,6 +429,7 @@ module ppu_compute #(
 
   ppu_clk_gate #(.GATE(CLOCK_GATE)) u_gate (.clk, .en, .gclk);
 
+
   // From the invalidate on (inv_q is its first cycle here) until the units
   // and the task table have retired what they translated before it.
   assign inv_hold = inv_q || t_inv_hold || (|u_inv_hold) || rs != R_RUN;
@@ -466,6 +467,17 @@ module ppu_compute #(
   // a page-table change drops their lines as it drops the TLBs'.
   wire icache_inv = icache_inv_tasks || inv_q;
 
+  // Each unit's clock stops too while the unit is quiet and nothing is
+  // sent to it, so that an engine with one busy unit does not pay for the
+  // others (in power, and in simulation time: a stopped unit is not
+  // evaluated).  Sampled at the same falling edge as en: a unit's clock
+  // only runs in cycles where gclk does.
+  logic [NUM_CU-1:0] u_quiet, cu_en, cu_clk;
+  for (genvar i = 0; i < NUM_CU; i++) begin : g_cu_gate
+    assign cu_en[i] = en && (!irst_n || !u_quiet[i] || disp_valid[i] || kill_valid[i] || icache_inv || inv_q);
+    ppu_clk_gate #(.GATE(CLOCK_GATE)) u_cu_gate (.clk, .en(cu_en[i]), .gclk(cu_clk[i]));
+  end
+
   for (genvar i = 0; i < NUM_CU; i++) begin : g_cu
     ppu_types_pkg::cu_ev_t       ev_i;
     ppu_types_pkg::cu_fault_t    flt_i;
@@ -481,7 +493,8 @@ module ppu_compute #(
     ppu_cu #(
       .CU_CONTEXTS(CU_CONTEXTS), .CU_INDEX(i), .NUM_CU(NUM_CU), .ICACHE_BYTES(ICACHE_BYTES)
     ) u_cu (
-      .clk(gclk), .rst_n(irst_n), .timestamp(ts_q), .icache_inv, .tlb_inv(inv_q), .inv_hold(u_inv_hold[i]),
+      .clk(cu_clk[i]), .rst_n(irst_n), .timestamp(ts_q), .icache_inv, .tlb_inv(inv_q), .inv_hold(u_inv_hold[i]),
+      .quiet(u_quiet[i]),
       .disp_valid(disp_valid[i]), .disp_ready(disp_ready[i]), .disp,
       .free_ctx(free_ctx[i*FC_W +: FC_W]),
       .ev_valid(u_ev_valid[i]), .ev_ready(u_ev_ready[i]), .ev(ev_i),

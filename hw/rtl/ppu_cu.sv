@@ -47,6 +47,7 @@ module ppu_cu #(
   input  logic                                  icache_inv,    // pulse: drop every line
   input  logic                                  tlb_inv,       // pulse: drop every micro-TLB entry
   output logic                                  inv_hold,      // old translations still in use (ppu_inv_drain)
+  output logic                                  quiet,         // a clock edge would change nothing here
   // CTA dispatch
   input  logic                                  disp_valid,
   output logic                                  disp_ready,
@@ -248,11 +249,13 @@ module ppu_cu #(
     .lk_root({ls_lk_root, ic_lk_root}),
     .lk_acc({ls_lk_acc, 2'(ppu_types_pkg::ACC_EXEC)}),
     .lk_hit, .lk_pa, .lk_fault, .lk_fault_kind,
-    .x_req_valid, .x_req_ready, .x_req, .x_rsp_valid, .x_rsp
+    .x_req_valid, .x_req_ready, .x_req, .x_rsp_valid, .x_rsp, .busy(utlb_busy)
   );
 
   assign ic_lk_pa = lk_pa[0 +: ppu_types_pkg::PADDR_W];
   assign ls_lk_pa = lk_pa[ppu_types_pkg::PADDR_W +: ppu_types_pkg::PADDR_W];
+
+  logic utlb_busy;
 
   // ---- I-cache ----
   logic                       s1_hit, miss_start, ic_inv, fence_i;
@@ -780,9 +783,18 @@ module ppu_cu #(
   assign dbg_rdata = (dbg_reg == '0) ? '0 : dbg_written ? dbg_raw
                    : f_start(dbg_reg, dbg_sp, dbg_tp, dbg_param, dbg_tid);
 
-  // Decoder fields S3 does not use; divider and LSU busy (for quiesce, later).
+  // Quiet: no context in use, nothing in the pipeline, no refill, fill,
+  // access, division or device-runtime request outstanding, no event or
+  // fault waiting to be taken.  Only a dispatch, a kill or an invalidate
+  // (inputs) can then change this unit's state, so ppu_compute stops its
+  // clock until one comes.
+  assign quiet = free_ctx == ($bits(free_ctx))'(CTX) && !ev_valid && !flt_valid &&
+                 !s1_valid_q && !s2_valid_q && !s3_valid_q && !s4_we_q && rf_idle && !ic_inv_busy &&
+                 !lsu_busy && !div_busy && !utlb_busy && !inv_hold && !dreq_v_q && !dreq_valid;
+
+  // Decoder fields S3 does not use.
   logic unused;
-  assign unused = ^{d.rs1, d.rs2, d.rs1_read, d.rs2_read, div_busy, lsu_busy};
+  assign unused = ^{d.rs1, d.rs2, d.rs1_read, d.rs2_read};
 
 endmodule
 

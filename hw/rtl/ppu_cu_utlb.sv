@@ -38,7 +38,8 @@ module ppu_cu_utlb #(
   input  logic                              x_req_ready,
   output ppu_types_pkg::xlate_req_t         x_req,
   input  logic                              x_rsp_valid,
-  input  ppu_types_pkg::xlate_rsp_t         x_rsp
+  input  ppu_types_pkg::xlate_rsp_t         x_rsp,
+  output logic                              busy         // a fill requested or awaited
 );
 
   localparam int unsigned PAGE_SHIFT = ppu_hw_pkg::PPU_PAGE_SHIFT;
@@ -99,6 +100,7 @@ module ppu_cu_utlb #(
   assign start_port = (miss == 2'b11) ? !last_q : miss[1];
 
   assign x_req_valid = state_q == F_REQ;
+  assign busy        = state_q != F_IDLE;
   // {va, root, access}; a concatenation, because Yosys 0.23 has no enum casts.
   assign x_req       = {fva_q, ftag_q[TAG_W-1 -: 23], ftag_q[1:0]};
 

@@ -78,14 +78,15 @@ RUNTIME_PURE := runtime/priority_map.c runtime/copy_prio.c runtime/pb_ring.c run
 	runtime/tl_ring.c runtime/launch_cmds.c
 
 # ... and so are the pieces of the co-simulation runner that need no QEMU
-# (tools/cosim.mk).
+# (tools/cosim.mk) and ppu-smi's debugfs readers.
 build/tests/unit_tests: $(UNIT_TESTS) tests/unit/unit_main.c $(PPU_SVPKG) include/ppu/*.h \
 		include/ppu/*.def $(RUNTIME_PURE) $(RUNTIME_PURE:.c=.h) runtime/errbuf.h \
-		$(COSIM_RUNNER_LIB_SRCS) $(COSIM_RUNNER_HDRS)
+		$(COSIM_RUNNER_LIB_SRCS) $(COSIM_RUNNER_HDRS) tools/smi/smi_debugfs.c \
+		tools/smi/smi_debugfs.h
 	@mkdir -p $(@D)
-	$(CC) $(PPU_CFLAGS) -Iruntime -Itools/cosim $(CHECK_CFLAGS) -DPPU_SVPKG_PATH='"$(PPU_SVPKG)"' \
-		-o $@ tests/unit/unit_main.c $(UNIT_TESTS) $(RUNTIME_PURE) $(COSIM_RUNNER_LIB_SRCS) \
-		$(CHECK_LIBS)
+	$(CC) $(PPU_CFLAGS) -Iruntime -Itools/cosim -Itools/smi $(CHECK_CFLAGS) \
+		-DPPU_SVPKG_PATH='"$(PPU_SVPKG)"' -o $@ tests/unit/unit_main.c $(UNIT_TESTS) \
+		$(RUNTIME_PURE) $(COSIM_RUNNER_LIB_SRCS) tools/smi/smi_debugfs.c $(CHECK_LIBS)
 
 # The compute tests load the sample kernels (build/device/*.elf) with the
 # runtime's ELF loader and size their task blocks with its launch plan.

@@ -63,17 +63,21 @@ kmod-clean:
 
 ppu-smi: $(PPU_SMI)
 
-PPU_SMI_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude -Iinclude/uapi \
-	$(shell pkg-config --cflags libdrm pciaccess)
+PPU_SMI_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Iinclude -Iinclude/uapi \
+	-Itools/smi $(shell pkg-config --cflags libdrm pciaccess)
+# The debugfs parsers are a file of their own, unit-tested on canned text.
+PPU_SMI_SRCS := tools/ppu-smi.c tools/smi/smi_debugfs.c
+PPU_SMI_DEPS := $(PPU_SMI_SRCS) tools/smi/smi_debugfs.h include/uapi/drm/ppu_drm.h \
+	include/ppu/ppu_hw.h include/ppu/*.def
 
-$(PPU_SMI): tools/ppu-smi.c include/uapi/drm/ppu_drm.h include/ppu/ppu_hw.h include/ppu/*.def
+$(PPU_SMI): $(PPU_SMI_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(PPU_SMI_CFLAGS) -o $@ $< $(shell pkg-config --libs pciaccess)
+	$(CC) $(PPU_SMI_CFLAGS) -o $@ $(PPU_SMI_SRCS) $(shell pkg-config --libs pciaccess)
 
-build/guest/ppu-smi: tools/ppu-smi.c include/uapi/drm/ppu_drm.h include/ppu/ppu_hw.h \
-		include/ppu/*.def
+build/guest/ppu-smi: $(PPU_SMI_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(PPU_SMI_CFLAGS) -static -o $@ $< $(shell pkg-config --static --libs pciaccess)
+	$(CC) $(PPU_SMI_CFLAGS) -static -o $@ $(PPU_SMI_SRCS) \
+		$(shell pkg-config --static --libs pciaccess)
 
 kmod-guest-tests: $(KMOD_GUEST_BINS)
 

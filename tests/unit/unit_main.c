@@ -14,6 +14,7 @@ Suite *suite_launch_cmds(void);
 Suite *suite_workq(void);
 Suite *suite_cosim_cpio(void);
 Suite *suite_cosim_console(void);
+Suite *suite_smi_debugfs(void);
 
 int main(void)
 {
@@ -31,6 +32,7 @@ int main(void)
 	srunner_add_suite(sr, suite_workq());
 	srunner_add_suite(sr, suite_cosim_cpio());
 	srunner_add_suite(sr, suite_cosim_console());
+	srunner_add_suite(sr, suite_smi_debugfs());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -194,7 +194,7 @@ GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem 
 	--run '/bin/soak_copy_prio --mixes 40 --hold' \
 	--run '/bin/pipeline --check' --run /bin/runtime_demo --run /bin/test_unplug \
 	--run /bin/test_device_errors \
-	--run /bin/ppu-smi \
+	--run /bin/ppu-smi --run /bin/test_smi \
 	--run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko' --run '/bin/reload-stress 20' \
 	--run /bin/test_irq --run /bin/test_vm --run /bin/test_chan --run /bin/test_sem \
 	--run /bin/test_get_param

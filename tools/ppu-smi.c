@@ -487,8 +487,9 @@ static void print_live(const struct live *lv)
 	if (lv->ncounter >= 0) {
 		printf("    counters:");
 		for (i = 0; i < lv->ncounter; i++)
-			printf("%s%-24s %-14" PRIu64, i % 3 ? "" : "\n      ",
-			       lv->counters[i].name, lv->counters[i].value);
+			printf("%s%-24s %*" PRIu64, i % 3 ? " " : "\n      ", lv->counters[i].name,
+			       i % 3 == 2 || i == lv->ncounter - 1 ? 0 : -14,
+			       lv->counters[i].value);
 		printf("\n");
 	}
 	if (lv->lmem_ok) {

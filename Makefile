@@ -57,6 +57,7 @@ help:
 	@echo "make demo-rtl  the same example and latency ratios on the bare RTL harness"
 	@echo "make bench  run the benchmarks; results in build/bench.txt"
 	@echo "make lint   verilator -Wall lint + Yosys synthesis of a reduced compute engine (no latches) + sparse"
+	@echo "make man-check  the manual pages (docs/man) render without warnings"
 	@echo "make synth  Yosys synthesis of the default PPU (four compute units; takes a while)"
 	@echo "make guest-check  ppu.ko and its ioctl tests in the co-simulated QEMU guest"
 	@echo "make coverage  line and toggle coverage of the RTL by the whole-PPU tests (build/coverage.txt)"
@@ -124,7 +125,8 @@ check-run: build-all
 	@tools/run-tests "$(UNIT_TEST_BIN)" "$(ISS_TEST_BIN)" $(BLOCKS_BINS) "$(RTL_TEST_BIN)" \
 		"$(DEMO_BIN) --check" \
 		"$(MAKE) --no-print-directory cosim-smoke" "$(MAKE) --no-print-directory guest-check-run" \
-		"$(MAKE) --no-print-directory fuzz-check" "$(MAKE) --no-print-directory lint-run"
+		"$(MAKE) --no-print-directory fuzz-check" "$(MAKE) --no-print-directory lint-run" \
+		"$(MAKE) --no-print-directory man-check"
 
 demo: deps
 	@$(MAKE) --no-print-directory demo-run
@@ -160,6 +162,17 @@ bench-run: $(BENCH_BIN)
 
 lint: deps
 	@$(MAKE) --no-print-directory lint-run
+
+# The manual pages render without a warning, with groff and with mandoc's
+# stricter lint (both from tools/install-deps).
+MAN_PAGES := $(wildcard docs/man/*.1)
+.PHONY: man-check
+man-check:
+	@set -e; for m in $(MAN_PAGES); do \
+		out=$$(groff -man -ww -z $$m 2>&1); [ -z "$$out" ] || { echo "$$out"; exit 1; }; \
+		mandoc -T lint -W warning $$m; \
+		echo "man-check: $$m ok"; \
+	done
 
 # Synthesis of the PPU with its default parameters (resource figures in
 # docs/hw-architecture.md).

@@ -57,6 +57,7 @@ help:
 	@echo "make demo-rtl  the same example and latency ratios on the bare RTL harness"
 	@echo "make bench  run the benchmarks; results in build/bench.txt"
 	@echo "make lint   verilator -Wall lint + Yosys synthesis of a reduced compute engine (no latches) + sparse"
+	@echo "make man-check  the manual pages (docs/man) render without warnings"
 	@echo "make synth  Yosys synthesis of the default PPU (four compute units; takes a while)"
 	@echo "make guest-check  ppu.ko and its ioctl tests in the co-simulated QEMU guest"
 	@echo "make coverage  line and toggle coverage of the RTL by the whole-PPU tests (build/coverage.txt)"
@@ -77,11 +78,16 @@ build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BI
 RUNTIME_PURE := runtime/priority_map.c runtime/copy_prio.c runtime/pb_ring.c runtime/module_elf.c runtime/launch_plan.c \
 	runtime/tl_ring.c runtime/launch_cmds.c
 
+# ... and so are the pieces of the co-simulation runner that need no QEMU
+# (tools/cosim.mk) and ppu-smi's debugfs readers.
 build/tests/unit_tests: $(UNIT_TESTS) tests/unit/unit_main.c $(PPU_SVPKG) include/ppu/*.h \
-		include/ppu/*.def $(RUNTIME_PURE) $(RUNTIME_PURE:.c=.h) runtime/errbuf.h
+		include/ppu/*.def $(RUNTIME_PURE) $(RUNTIME_PURE:.c=.h) runtime/errbuf.h \
+		$(COSIM_RUNNER_LIB_SRCS) $(COSIM_RUNNER_HDRS) tools/smi/smi_debugfs.c \
+		tools/smi/smi_debugfs.h
 	@mkdir -p $(@D)
-	$(CC) $(PPU_CFLAGS) -Iruntime $(CHECK_CFLAGS) -DPPU_SVPKG_PATH='"$(PPU_SVPKG)"' -o $@ \
-		tests/unit/unit_main.c $(UNIT_TESTS) $(RUNTIME_PURE) $(CHECK_LIBS)
+	$(CC) $(PPU_CFLAGS) -Iruntime -Itools/cosim -Itools/smi $(CHECK_CFLAGS) \
+		-DPPU_SVPKG_PATH='"$(PPU_SVPKG)"' -o $@ tests/unit/unit_main.c $(UNIT_TESTS) \
+		$(RUNTIME_PURE) $(COSIM_RUNNER_LIB_SRCS) tools/smi/smi_debugfs.c $(CHECK_LIBS)
 
 # The compute tests load the sample kernels (build/device/*.elf) with the
 # runtime's ELF loader and size their task blocks with its launch plan.
@@ -119,7 +125,8 @@ check-run: build-all
 	@tools/run-tests "$(UNIT_TEST_BIN)" "$(ISS_TEST_BIN)" $(BLOCKS_BINS) "$(RTL_TEST_BIN)" \
 		"$(DEMO_BIN) --check" \
 		"$(MAKE) --no-print-directory cosim-smoke" "$(MAKE) --no-print-directory guest-check-run" \
-		"$(MAKE) --no-print-directory fuzz-check" "$(MAKE) --no-print-directory lint-run"
+		"$(MAKE) --no-print-directory fuzz-check" "$(MAKE) --no-print-directory lint-run" \
+		"$(MAKE) --no-print-directory man-check"
 
 demo: deps
 	@$(MAKE) --no-print-directory demo-run
@@ -156,6 +163,17 @@ bench-run: $(BENCH_BIN)
 lint: deps
 	@$(MAKE) --no-print-directory lint-run
 
+# The manual pages render without a warning, with groff and with mandoc's
+# stricter lint (both from tools/install-deps).
+MAN_PAGES := $(wildcard docs/man/*.1)
+.PHONY: man-check
+man-check:
+	@set -e; for m in $(MAN_PAGES); do \
+		out=$$(groff -man -ww -z $$m 2>&1); [ -z "$$out" ] || { echo "$$out"; exit 1; }; \
+		mandoc -T lint -W warning $$m; \
+		echo "man-check: $$m ok"; \
+	done
+
 # Synthesis of the PPU with its default parameters (resource figures in
 # docs/hw-architecture.md).
 synth: deps
@@ -189,7 +207,7 @@ GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem 
 	--run '/bin/soak_copy_prio --mixes 40 --hold' \
 	--run '/bin/pipeline --check' --run /bin/runtime_demo --run /bin/test_unplug \
 	--run /bin/test_device_errors \
-	--run /bin/ppu-smi \
+	--run /bin/ppu-smi --run /bin/test_smi \
 	--run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko' --run '/bin/reload-stress 20' \
 	--run /bin/test_irq --run /bin/test_vm --run /bin/test_chan --run /bin/test_sem \
 	--run /bin/test_get_param

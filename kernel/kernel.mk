@@ -12,7 +12,7 @@
 #                          test_unplug, test_gem, test_vm, test_chan, test_sem,
 #                          test_lmem, test_isolation, test_limits, test_unpriv, test_watchdog,
 #                          test_compute, bench_ioctl,
-#                          bench_submit, ppu-smi, seeds_b_guest
+#                          bench_submit, ppu-smi, seeds_b_guest, test_smi
 #
 # KDIR defaults to the running kernel's headers; the co-simulated guest runs
 # Debian's 6.1 kernel, so tests use KDIR=/lib/modules/6.1.0-56-amd64/build.
@@ -34,7 +34,7 @@ KMOD_GUEST_BINS := build/guest/test_get_param build/guest/test_irq build/guest/t
 	build/guest/test_lmem build/guest/test_isolation build/guest/test_compute \
 	build/guest/test_limits build/guest/test_unpriv build/guest/test_watchdog build/guest/test_device_errors \
 	build/guest/bench_ioctl build/guest/bench_submit build/guest/bench_recovery \
-	build/guest/ppu-smi build/guest/seeds_b_guest
+	build/guest/ppu-smi build/guest/seeds_b_guest build/guest/test_smi
 # Guest programs run in a busybox initramfs: link statically.
 KMOD_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude -Iinclude/uapi \
 	$(shell pkg-config --cflags libdrm) -pthread
@@ -63,17 +63,21 @@ kmod-clean:
 
 ppu-smi: $(PPU_SMI)
 
-PPU_SMI_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude -Iinclude/uapi \
-	$(shell pkg-config --cflags libdrm pciaccess)
+PPU_SMI_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Iinclude -Iinclude/uapi \
+	-Itools/smi $(shell pkg-config --cflags libdrm pciaccess)
+# The debugfs parsers are a file of their own, unit-tested on canned text.
+PPU_SMI_SRCS := tools/ppu-smi.c tools/smi/smi_debugfs.c
+PPU_SMI_DEPS := $(PPU_SMI_SRCS) tools/smi/smi_debugfs.h include/uapi/drm/ppu_drm.h \
+	include/ppu/ppu_hw.h include/ppu/*.def
 
-$(PPU_SMI): tools/ppu-smi.c include/uapi/drm/ppu_drm.h include/ppu/ppu_hw.h include/ppu/*.def
+$(PPU_SMI): $(PPU_SMI_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(PPU_SMI_CFLAGS) -o $@ $< $(shell pkg-config --libs pciaccess)
+	$(CC) $(PPU_SMI_CFLAGS) -o $@ $(PPU_SMI_SRCS) $(shell pkg-config --libs pciaccess)
 
-build/guest/ppu-smi: tools/ppu-smi.c include/uapi/drm/ppu_drm.h include/ppu/ppu_hw.h \
-		include/ppu/*.def
+build/guest/ppu-smi: $(PPU_SMI_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(PPU_SMI_CFLAGS) -static -o $@ $< $(shell pkg-config --static --libs pciaccess)
+	$(CC) $(PPU_SMI_CFLAGS) -static -o $@ $(PPU_SMI_SRCS) \
+		$(shell pkg-config --static --libs pciaccess)
 
 kmod-guest-tests: $(KMOD_GUEST_BINS)
 
@@ -122,3 +126,6 @@ build/guest/seeds_b_guest: tests/guest/seeds_b_guest.c $(KMOD_GUEST_HELPERS) \
 # The error tests drive the co-simulation's injection BAR (its header).
 build/guest/test_device_errors: KMOD_GUEST_CFLAGS += -Ihw/sim/cosim
 build/guest/test_device_errors: hw/sim/cosim/ppu_inject.h
+
+# test_smi runs /bin/ppu-smi: rebuild it with the tool.
+build/guest/test_smi: build/guest/ppu-smi

@@ -1143,8 +1143,11 @@ unsigned int ppu_chan_watchdog(struct ppu_device *ppu, unsigned int ms)
  * @m: the seq_file
  *
  * One line per channel in use: id, owner, priority, the hardware state,
- * GP_GET/GP_PUT as the PPU sees them, whether it is dead, its engine and,
- * for a compute channel, the task ids it holds (CHAN TASKS).
+ * GP_GET/GP_PUT as the PPU sees them, whether it is dead, its engine, for
+ * a compute channel the task ids it holds (CHAN TASKS), and last, why a
+ * dead channel died as "unit/kind" ("-" while it lives).  The reason is
+ * on the line so that a reader needs neither the owner's CHAN_STATUS nor
+ * the fault log, whose entries age out.
  */
 void ppu_chan_debugfs_show(struct ppu_device *ppu, struct seq_file *m)
 {
@@ -1159,15 +1162,17 @@ void ppu_chan_debugfs_show(struct ppu_device *ppu, struct seq_file *m)
 		seq_puts(m, "device gone\n");
 		return;
 	}
-	seq_puts(m, "chid owner    prio state        gp_get   gp_put   dead engine  tasks\n");
+	seq_puts(m, "chid owner    prio state        gp_get   gp_put   dead engine  tasks fault\n");
 	mutex_lock(&ppu->chan_lock);
 	for (chid = 0; chid < ppu->caps.num_channels; chid++) {
 		struct ppu_chan *chan = ppu->chans[chid];
-		u32 state;
+		bool dead;
+		u32 state, info;
 
 		if (!chan)
 			continue;
 		state = ppu_chan_state(ppu, chid);
+		dead = ppu_chan_check(ppu, chid, ppu->chan_gen[chid]);
 		if (chan->file)
 			seq_printf(m, "%4u %-8d", chid, chan->pid);
 		else
@@ -1176,12 +1181,23 @@ void ppu_chan_debugfs_show(struct ppu_device *ppu, struct seq_file *m)
 			   state < ARRAY_SIZE(states) ? states[state] : "?",
 			   ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_GET)),
 			   ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_PUT)),
-			   ppu_chan_check(ppu, chid, ppu->chan_gen[chid]) ? "yes" : "no");
+			   dead ? "yes" : "no");
 		if (chan->compute)
-			seq_printf(m, " compute %5u\n",
+			seq_printf(m, " compute %5u",
 				   ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_TASKS)));
 		else
-			seq_printf(m, " copy    %5s\n", "-");
+			seq_printf(m, " copy    %5s", "-");
+		if (!dead) {
+			seq_puts(m, " -\n");
+			continue;
+		}
+		/* the watchdog's channels report its record, as CHAN_STATUS does */
+		if (chan->wd_killed)
+			info = PPU_FSET(PPU_FAULT_INFO_KIND, PPU_FAULT_KIND_WATCHDOG) |
+			       PPU_FSET(PPU_FAULT_INFO_UNIT, PPU_FAULT_UNIT_DRIVER);
+		else
+			info = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_INFO));
+		seq_printf(m, " %s/%s\n", ppu_fault_unit_name(info), ppu_fault_kind_name(info));
 	}
 	mutex_unlock(&ppu->chan_lock);
 	drm_dev_exit(idx);

@@ -321,17 +321,29 @@ static int ppu_debugfs_cu(struct seq_file *m, void *data)
 	return 0;
 }
 
-/* Local memory: size and the allocator's free space. */
+/*
+ * Local memory: size, what is allocated, and the allocator's dump.  The
+ * totals come first as "NAME value" lines so that tools need not parse
+ * drm_mm's own format, which is not an interface.
+ */
 static int ppu_debugfs_lmem(struct seq_file *m, void *data)
 {
 	struct ppu_device *ppu = ppu_from_seq(m);
 	struct drm_printer p = drm_seq_file_printer(m);
+	struct drm_mm_node *node;
+	u64 used = 0, bos = 0;
 
 	seq_printf(m, "%-24s %u\n", "CAP_LOCAL_MEM_MIB", ppu->caps.local_mem_mib);
 	seq_printf(m, "%-24s %llu\n", "MANAGED_BYTES", ppu->lmem_size);
 	if (!ppu->lmem_size)
 		return 0;
 	mutex_lock(&ppu->lmem_lock);
+	drm_mm_for_each_node(node, &ppu->lmem_mm) {
+		used += node->size;
+		bos++;
+	}
+	seq_printf(m, "%-24s %llu\n", "USED_BYTES", used);
+	seq_printf(m, "%-24s %llu\n", "BOS", bos);
 	drm_mm_print(&ppu->lmem_mm, &p);
 	mutex_unlock(&ppu->lmem_lock);
 	return 0;

@@ -75,6 +75,8 @@ log=$(mktemp) || die "mktemp failed"
 trap 'rm -f "$log" "$log.new"' EXIT
 
 for attempt in 1 2; do
+	echo "measuring: co-simulation figures in one guest boot (ioctl and submit latency, copy" \
+		"priorities, work queues, recovery, fuzzer rate; several minutes) ..." >&2
 	"$runner" "${args[@]}" >"$log" 2>&1
 	rc=$?
 	if [ "$rc" -eq 3 ] || [ "$rc" -eq 4 ]; then

@@ -32,9 +32,19 @@ $(COSIM_DEV): $(COSIM_DEV_SRCS) $(COSIM_DEV_HDRS) $(PPUSIM_LIB) \
 	$(CC) $(COSIM_CFLAGS) $(PPUSIM_CFLAGS) -Ihw/sim/cosim -o $@ \
 		$(COSIM_DEV_SRCS) $(PPUSIM_LIB) $(PPUSIM_LDLIBS)
 
-$(COSIM_RUNNER): tools/ppu-cosim.c
+# The runner, one concern per file (docs/cosim.md): the cpio writer, the
+# module resolver, the initramfs, the guest kernel, QEMU, the device
+# process, the console, the verdict, the options and main.  All but main.c
+# are linked into the unit tests too (COSIM_RUNNER_LIB_SRCS).
+COSIM_RUNNER_LIB_SRCS := tools/cosim/util.c tools/cosim/cpio.c tools/cosim/modules.c \
+	tools/cosim/initramfs.c tools/cosim/guest_kernel.c tools/cosim/qemu.c \
+	tools/cosim/device.c tools/cosim/console.c tools/cosim/results.c tools/cosim/options.c
+COSIM_RUNNER_SRCS := $(COSIM_RUNNER_LIB_SRCS) tools/cosim/main.c
+COSIM_RUNNER_HDRS := $(wildcard tools/cosim/*.h)
+
+$(COSIM_RUNNER): $(COSIM_RUNNER_SRCS) $(COSIM_RUNNER_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(COSIM_CFLAGS) -o $@ $<
+	$(CC) $(COSIM_CFLAGS) -Itools/cosim -o $@ $(COSIM_RUNNER_SRCS)
 
 cosim-smoke: cosim-tools
 	$(COSIM_RUNNER) --timeout $(COSIM_SMOKE_TIMEOUT) \

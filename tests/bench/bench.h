@@ -9,6 +9,12 @@
 struct ppu_sim_config bench_cfg(void);
 /* Prints `bench: <name> <value> <unit>`. */
 void bench_emit(const char *name, double v, const char *unit);
+/*
+ * Says on stderr which group of figures comes next and how long the run
+ * has taken so far: the groups take minutes on the simulator, and stdout
+ * (the bench: lines) is what build/bench.txt keeps.
+ */
+void bench_measuring(const char *what);
 
 void bench_compute(void);
 void bench_compute_speed(void);

@@ -550,16 +550,24 @@ static void bench_compute_reset(void)
 /* The simulator-speed figure alone (ppu_bench speed), for profiling. */
 void bench_compute_speed(void)
 {
+	bench_measuring("simulator speed and issue rate with every compute unit busy");
 	bench_issue_rate();
 }
 
 void bench_compute(void)
 {
+	bench_measuring("host kernel launch latency");
 	bench_launch_latency();
+	bench_measuring("device-side (child) launch latency");
 	bench_device_launch_latency();
+	bench_measuring("compute issue rate and simulator speed, every unit busy");
 	bench_issue_rate();
+	bench_measuring("kernel priority ratios (high-priority kernel behind low-priority load)");
 	bench_kernel_priority();
+	bench_measuring("dynamic-parallelism priorities (children at parent + 1, SEEDS A)");
 	bench_dp_priority();
+	bench_measuring("dynamic-parallelism launch overhead");
 	bench_dp_overhead();
+	bench_measuring("compute engine reset time");
 	bench_compute_reset();
 }

@@ -39,6 +39,7 @@ void bench_workq(void)
 	struct ppu_pb pb;
 	uint64_t sum = 0, start, end;
 
+	bench_measuring("device-side work creation against the host round trip (SEEDS C)");
 	rtl_kimage_load(ctx, "workq_bench", &k);
 	qb = rtl_workq_new(env, ctx, qc, &q);
 	rtl_buf_wr32(env, &qb, RTL_WORKQ_X, 1);		/* the queue runs */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
 #include "rtl_env.h"
@@ -33,6 +34,25 @@ void bench_emit(const char *name, double v, const char *unit)
 {
 	printf("bench: %s %.4g %s\n", name, v, unit);
 	fflush(stdout);
+}
+
+static double bench_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void bench_measuring(const char *what)
+{
+	static double t0;
+	double now = bench_now_s();
+
+	if (!t0)
+		t0 = now;
+	fprintf(stderr, "measuring: %s ... (%.0f s into the run)\n", what, now - t0);
+	fflush(stderr);
 }
 
 /* Engine time of one copy (COPY_START to COPY_END). */
@@ -78,6 +98,7 @@ static void bench_copy_throughput(void)
 	char name[96];
 	uint64_t cyc, e2e;
 
+	bench_measuring("copy engine throughput against the datapath peak, per copy size and aperture");
 	ppu_sim_reset_stats(env->sim);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		cyc = copy_cycles(env, ch, &src, &dst, sizes[i], &e2e);
@@ -116,6 +137,7 @@ static void bench_doorbell_latency(void)
 	uint64_t t0, sum = 0;
 	int i, n = 8;
 
+	bench_measuring("doorbell to first GPFIFO fetch latency");
 	/* bind first, so the figure is the steady-state path */
 	ppu_pb_init(&pb, buf, 8);
 	ppu_pb_push(&pb, ppu_mthd_immd(PPU_HOST_NOP, 0));
@@ -153,6 +175,7 @@ static void bench_copy_priority(void)
 	int k;
 	char name[96];
 
+	bench_measuring("copy priority ratios (high-priority copy behind low-priority load, SEEDS B)");
 	/*
 	 * k = 0: the high copy queued behind the lows in one channel (no
 	 *        priority at all: what CUDA does for copies);

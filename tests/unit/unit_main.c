@@ -12,6 +12,9 @@ Suite *suite_launch_plan(void);
 Suite *suite_tl_ring(void);
 Suite *suite_launch_cmds(void);
 Suite *suite_workq(void);
+Suite *suite_cosim_cpio(void);
+Suite *suite_cosim_console(void);
+Suite *suite_smi_debugfs(void);
 
 int main(void)
 {
@@ -27,6 +30,9 @@ int main(void)
 	srunner_add_suite(sr, suite_tl_ring());
 	srunner_add_suite(sr, suite_launch_cmds());
 	srunner_add_suite(sr, suite_workq());
+	srunner_add_suite(sr, suite_cosim_cpio());
+	srunner_add_suite(sr, suite_cosim_console());
+	srunner_add_suite(sr, suite_smi_debugfs());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ppu-cosim: the device process (ppu-cosim-dev), which serves the
+ * Verilated PPU on the other end of QEMU's proxy socket.
+ */
+#ifndef COSIM_DEVICE_H
+#define COSIM_DEVICE_H
+
+#include <sys/types.h>
+
+#include "options.h"
+
+/* --dev, else ppu-cosim-dev next to this program (build tree or install), else from PATH. */
+const char *device_binary(const struct opts *o);
+/* Its command line into @argv: the socket fd, the qtest socket, --stats, traces, --dev-arg. */
+void device_argv(struct strv *argv, const char *bin, const struct opts *o, int fd,
+		 const char *qtest_sock);
+/*
+ * Waits up to @secs for @pid to exit, then stops it (SIGTERM, SIGKILL).
+ * Returns its wait status, or -1 when it had to be stopped.
+ */
+int device_wait(pid_t pid, double secs);
+
+#endif /* COSIM_DEVICE_H */

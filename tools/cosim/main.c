@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ppu-cosim: boots a Linux guest under QEMU (TCG) with the co-simulated PPU
+ * attached as a PCI function, runs a batch of commands in it and brings
+ * back their results.
+ *
+ *   ppu-cosim [options] --run 'cmd' [--run 'cmd' ...]
+ *
+ * One invocation is one boot:
+ *   1. builds the initramfs (initramfs.c, cpio.c, modules.c);
+ *   2. makes a socketpair, starts ppu-cosim-dev on one end (device.c) and
+ *      qemu-system-x86_64 -device x-pci-proxy-dev,fd=<other end> (qemu.c);
+ *   3. relays the serial console and follows its markers (console.c),
+ *      says on stderr which run is going while it takes long, enforces the
+ *      timeout;
+ *   4. gives the verdict (results.c).
+ *
+ * Exit status: 0 every run exited 0 and the kernel log is clean; 1 a run
+ * failed or was skipped; 2 the kernel log shows an oops, BUG, WARNING,
+ * lockup, stall or panic; 3 timeout; 4 infrastructure failure (QEMU or the
+ * device process failed, the guest never finished).  When several apply
+ * the highest is returned.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "console.h"
+#include "device.h"
+#include "guest_kernel.h"
+#include "initramfs.h"
+#include "options.h"
+#include "qemu.h"
+#include "results.h"
+
+static struct opts o;
+static char workdir[PATH_MAX];
+static volatile sig_atomic_t got_signal;
+static pid_t qemu_pid = -1, dev_pid = -1;
+
+/* Stops both children and removes the work directory (also from die()). */
+static void cleanup(void)
+{
+	if (qemu_pid > 0)
+		kill(qemu_pid, SIGKILL);
+	if (dev_pid > 0)
+		kill(dev_pid, SIGKILL);
+	if (qemu_pid > 0)
+		waitpid(qemu_pid, NULL, 0);
+	if (dev_pid > 0)
+		waitpid(dev_pid, NULL, 0);
+	qemu_pid = dev_pid = -1;
+	if (workdir[0] && !o.keep)
+		rm_rf(workdir);
+}
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+int main(int argc, char **argv)
+{
+	struct console con;
+	struct outcome v = { 0 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	char *initrd, *qsock;
+	const char *devbin;
+	int sv[2], pfd[2], dev_status;
+	bool qemu_eof = false;
+	struct strv qargv = { 0 }, dargv = { 0 };
+	FILE *log = NULL;
+	double deadline;
+
+	util_on_die(cleanup);
+	opts_init(&o);
+	opts_parse(&o, argc, argv);
+	guest_kernel_pick(&o);
+	qemu_check(&o);
+	devbin = device_binary(&o);
+
+	snprintf(workdir, sizeof(workdir), "%s/ppu-cosim.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(workdir)) {
+		workdir[0] = 0;
+		die("mkdtemp: %s", strerror(errno));
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	console_init(&con, stdout, NULL, &o.runs);
+	initrd = xasprintf("%s/initramfs.cpio", workdir);
+	initramfs_build(initrd, &o, workdir);
+	if (o.verbose)
+		fprintf(stderr, PROG ": kernel %s, initramfs %s built in "
+			"%.2f s\n", o.kernel, initrd, now_s() - con.t_start);
+	if (o.log) {
+		log = fopen(o.log, "w");
+		if (!log)
+			die("--log %s: %s", o.log, strerror(errno));
+		con.log = log;
+	}
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
+	    pipe2(pfd, O_CLOEXEC) < 0)
+		die("socketpair/pipe: %s", strerror(errno));
+	qsock = xasprintf("%s/qtest.sock", workdir);
+
+	/* The device first: QEMU probes config space while it starts. */
+	device_argv(&dargv, devbin, &o, sv[0], qsock);
+	dev_pid = spawn(dargv.v, sv[0], -1);
+	close(sv[0]);
+
+	qemu_argv(&qargv, &o, initrd, qsock, sv[1]);
+	if (o.verbose) {
+		fprintf(stderr, PROG ":");
+		for (size_t i = 0; i < dargv.n; i++)
+			fprintf(stderr, " %s", dargv.v[i]);
+		fprintf(stderr, "\n" PROG ":");
+		for (size_t i = 0; i < qargv.n; i++)
+			fprintf(stderr, " %s", qargv.v[i]);
+		fprintf(stderr, "\n");
+	}
+	qemu_pid = spawn(qargv.v, sv[1], pfd[1]);
+	close(sv[1]);
+	close(pfd[1]);
+
+	deadline = con.t_start + o.timeout;
+	while (!qemu_eof) {
+		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
+		double left = deadline - now_s();
+		int n;
+
+		if (got_signal) {
+			fprintf(stderr, PROG ": interrupted\n");
+			cleanup();
+			return 128 + got_signal;
+		}
+		if (left <= 0) {
+			v.timed_out = true;
+			break;
+		}
+		if (dev_pid > 0 && waitpid(dev_pid, &dev_status, WNOHANG) == dev_pid) {
+			dev_pid = -1;
+			fprintf(stderr, PROG ": the device process exited "
+				"while QEMU runs (status 0x%x)\n", dev_status);
+			v.exit_code = EXIT_INFRA;
+			break;
+		}
+		n = poll(&p, 1, left > 0.5 ? 500 : (int)(left * 1000) + 1);
+		if (n > 0) {
+			char buf[4096];
+			ssize_t r = read(pfd[0], buf, sizeof(buf));
+
+			if (r > 0)
+				console_feed(&con, buf, (size_t)r);
+			else if (r == 0 || (errno != EINTR && errno != EAGAIN))
+				qemu_eof = true;
+		}
+		console_progress(&con, stderr, now_s(), o.progress_s);
+	}
+	console_flush(&con);
+	if (v.timed_out || !qemu_eof) {
+		kill(qemu_pid, SIGTERM);
+		usleep(300000);
+		kill(qemu_pid, SIGKILL);
+	}
+	waitpid(qemu_pid, &v.qemu_status, 0);
+	qemu_pid = -1;
+	close(pfd[0]);
+	if (dev_pid > 0) {
+		dev_status = device_wait(dev_pid, 10);
+		dev_pid = -1;
+		if (dev_status == -1 || !WIFEXITED(dev_status) ||
+		    WEXITSTATUS(dev_status)) {
+			fprintf(stderr, PROG ": the device process did not exit "
+				"cleanly\n");
+			v.exit_code = EXIT_INFRA;
+		}
+	}
+
+	v.timeout_s = o.timeout;
+	v.show_dmesg = o.show_dmesg;
+	v.exit_code = results_report(stdout, stderr, &con, &v, now_s());
+	if (log)
+		fclose(log);
+	if (o.keep)
+		fprintf(stdout, PROG ": work directory kept: %s\n", workdir);
+	cleanup();
+	return v.exit_code;
+}

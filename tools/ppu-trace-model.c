@@ -36,6 +36,7 @@ struct chan {
 	int prio;
 	char label[48];
 	unsigned int engine;	/* PPU_ENGINE_TYPE_*, 0 until known */
+	unsigned int engines;	/* every type it was bound as (channels are reused) */
 	int lane[2];
 	struct open sched;	/* resident on the host */
 	struct open work;	/* a copy or a semaphore wait */
@@ -708,6 +709,8 @@ int ppu_tl_feed(struct ppu_tl_model *m, const struct ppu_trace_rec *r)
 	case PPU_TRACE_BIND:
 		/* a doorbell on an unbound channel binds it: it has work */
 		c->engine = r->a;
+		if (r->a < 32)
+			c->engines |= 1u << r->a;
 		chan_lane(m, r->chid, PPU_TL_CHAN_SCHED);
 		set_pending(m, c, r->cycle, 1);
 		break;
@@ -773,8 +776,13 @@ static void name_lane(const struct ppu_tl_model *m, struct ppu_tl_lane *l)
 		break;
 	case PPU_TL_CHAN:
 		c = &m->ch[l->unit];
-		eng = c->engine == PPU_ENGINE_TYPE_COPY ? " (copy)" :
-		      c->engine == PPU_ENGINE_TYPE_COMPUTE ? " (compute)" : "";
+		if (c->engine == PPU_ENGINE_TYPE_COPY || c->engine == PPU_ENGINE_TYPE_COMPUTE)
+			n = (int)(c->engines | 1u << c->engine);
+		else
+			n = 0;
+		eng = n == (1 << PPU_ENGINE_TYPE_COPY) ? " (copy)" :
+		      n == (1 << PPU_ENGINE_TYPE_COMPUTE) ? " (compute)" :
+		      n ? " (copy and compute: bound again)" : "";
 		n = snprintf(l->group_name, sizeof(l->group_name), "channel %u%s", l->unit, eng);
 		if (c->label[0] && n > 0 && (size_t)n < sizeof(l->group_name))
 			n += snprintf(l->group_name + n, sizeof(l->group_name) - n, " %s", c->label);

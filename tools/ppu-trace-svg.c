@@ -361,7 +361,7 @@ static void draw_lane(FILE *f, const struct ppu_tl_svg *v, const struct group *g
 		      uint32_t *starts)
 {
 	uint64_t w = 1ull << g->shift;
-	int b, c, k, run_c = -1, run_cls = -1, run_q = 0, last_split = -10;
+	int b, c, k, run_c = -1, run_cls = -1, run_q = 0, last_start = -10;
 
 	memset(col, 0, (size_t)L->pw * NCLASS * sizeof(float));
 	memset(starts, 0, (size_t)L->pw * sizeof(uint32_t));
@@ -408,9 +408,12 @@ static void draw_lane(FILE *f, const struct ppu_tl_svg *v, const struct group *g
 			} else {
 				cls = -1;
 			}
-			/* show where back-to-back slices meet, if there is room */
-			split = cls >= 0 && cls == run_cls && q == run_q && starts[c] &&
-				c - run_c >= 3 && c - last_split >= 4;
+			/* show where back-to-back slices meet, where they are
+			 * several pixels wide (no other start close before) */
+			split = cls >= 0 && cls == run_cls && q == run_q && starts[c] == 1 &&
+				c - run_c >= 3 && c - last_start >= 4;
+			if (starts[c])
+				last_start = c;
 		}
 		if (run_cls >= 0 && (cls != run_cls || q != run_q || split)) {
 			int wdt = c - run_c - (split ? 1 : 0);
@@ -422,8 +425,6 @@ static void draw_lane(FILE *f, const struct ppu_tl_svg *v, const struct group *g
 			fputs("/>\n", f);
 			run_cls = -1;
 		}
-		if (split)
-			last_split = c;
 		if (cls >= 0 && run_cls < 0) {
 			run_c = c;
 			run_cls = cls;

@@ -124,6 +124,8 @@ int main(int argc, char **argv)
 	printf("  (a real H200 shows 4384x for 64 KiB behind 8 x 256 MiB: CUDA ignores stream\n"
 	       "   priority for copies)\n");
 	bad |= l1.lows_before_high > 1 || l1.ratio > 1.1 * l1.bound || l0.ratio <= l1.ratio;
+	/* a chunk of a low copy is all the high copy should wait for */
+	bad |= l2.ratio >= l1.ratio;
 
 	if (bad)
 		printf("\nRESULT: FAIL\n");

@@ -12,6 +12,7 @@ Suite *suite_launch_plan(void);
 Suite *suite_tl_ring(void);
 Suite *suite_launch_cmds(void);
 Suite *suite_workq(void);
+Suite *suite_trace(void);
 
 int main(void)
 {
@@ -27,6 +28,7 @@ int main(void)
 	srunner_add_suite(sr, suite_tl_ring());
 	srunner_add_suite(sr, suite_launch_cmds());
 	srunner_add_suite(sr, suite_workq());
+	srunner_add_suite(sr, suite_trace());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -42,6 +42,16 @@ UNIT_TEST_BIN := build/tests/unit_tests
 BENCH_BIN := build/bench/ppu_bench
 DEMO_BIN := build/examples/seeds_b_demo
 
+# ppu-trace: text trace -> Perfetto JSON / SVG timeline (docs/timeline.md).
+# The parser, model and writers are shared with the unit tests.
+PPU_TRACE := build/tools/ppu-trace
+PPU_TRACE_SRCS := tools/ppu-trace-parse.c tools/ppu-trace-model.c tools/ppu-trace-json.c \
+	tools/ppu-trace-svg.c
+PPU_TRACE_HDRS := $(PPU_TRACE_SRCS:.c=.h)
+DEMO_DIR := build/demo
+# The copy-priority showcase's channels, as the RTL demo sets them up.
+SEEDS_B_CHANS := -l 0=C_low -p 0=0 -l 1=C_high -p 1=1
+
 .PHONY: all deps check check-run bench bench-run demo demo-run demo-rtl demo-rtl-run lint lint-run \
 	coverage coverage-run \
 	synth synth-run \
@@ -55,6 +65,8 @@ help:
 	@echo "make demo   the showcase: priority mapping, copy and kernel priorities through libppu -> ppu.ko ->"
 	@echo "            RTL in the co-simulated guest"
 	@echo "make demo-rtl  the same example and latency ratios on the bare RTL harness"
+	@echo "            (both demos draw SVG timelines of their runs into build/demo)"
+	@echo "make timeline-docs  regenerate the README's timeline (docs/img) with build/tools/ppu-trace"
 	@echo "make bench  run the benchmarks; results in build/bench.txt"
 	@echo "make lint   verilator -Wall lint + Yosys synthesis of a reduced compute engine (no latches) + sparse"
 	@echo "make man-check  the manual pages (docs/man) render without warnings"
@@ -72,22 +84,29 @@ all: deps
 .PHONY: build-all
 build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BIN) $(BLOCKS_BINS) $(FUZZ_BIN) \
 	cosim-tools kmod kmod-guest-tests runtime runtime-guest-tests $(RT_GUEST_PROGS) \
-	$(RT_EXAMPLE_BINS) $(PPU_SMI) $(ISS_TEST_BIN) device-kernels $(RANDPB_GUEST)
+	$(RT_EXAMPLE_BINS) $(PPU_SMI) $(ISS_TEST_BIN) device-kernels $(RANDPB_GUEST) $(PPU_TRACE)
+
+$(PPU_TRACE): tools/ppu-trace.c $(PPU_TRACE_SRCS) $(PPU_TRACE_HDRS) include/ppu/*.h include/ppu/*.def
+	@mkdir -p $(@D)
+	$(CC) $(PPU_CFLAGS) -o $@ tools/ppu-trace.c $(PPU_TRACE_SRCS) -lm
 
 # The runtime's device-free modules are unit-tested here.
 RUNTIME_PURE := runtime/priority_map.c runtime/copy_prio.c runtime/pb_ring.c runtime/module_elf.c runtime/launch_plan.c \
 	runtime/tl_ring.c runtime/launch_cmds.c
 
 # ... and so are the pieces of the co-simulation runner that need no QEMU
-# (tools/cosim.mk) and ppu-smi's debugfs readers.
+# (tools/cosim.mk), ppu-smi's debugfs readers and the trace converter,
+# whose tests also run the tool itself (large-trace bound) and read the
+# recorded traces of tests/data.
 build/tests/unit_tests: $(UNIT_TESTS) tests/unit/unit_main.c $(PPU_SVPKG) include/ppu/*.h \
 		include/ppu/*.def $(RUNTIME_PURE) $(RUNTIME_PURE:.c=.h) runtime/errbuf.h \
 		$(COSIM_RUNNER_LIB_SRCS) $(COSIM_RUNNER_HDRS) tools/smi/smi_debugfs.c \
-		tools/smi/smi_debugfs.h
+		tools/smi/smi_debugfs.h $(PPU_TRACE_SRCS) $(PPU_TRACE_HDRS) $(PPU_TRACE)
 	@mkdir -p $(@D)
-	$(CC) $(PPU_CFLAGS) -Iruntime -Itools/cosim -Itools/smi $(CHECK_CFLAGS) \
-		-DPPU_SVPKG_PATH='"$(PPU_SVPKG)"' -o $@ tests/unit/unit_main.c $(UNIT_TESTS) \
-		$(RUNTIME_PURE) $(COSIM_RUNNER_LIB_SRCS) tools/smi/smi_debugfs.c $(CHECK_LIBS)
+	$(CC) $(PPU_CFLAGS) -Iruntime -Itools -Itools/cosim -Itools/smi $(CHECK_CFLAGS) \
+		-DPPU_SVPKG_PATH='"$(PPU_SVPKG)"' -DPPU_TRACE_BIN='"$(PPU_TRACE)"' -o $@ \
+		tests/unit/unit_main.c $(UNIT_TESTS) $(RUNTIME_PURE) $(COSIM_RUNNER_LIB_SRCS) \
+		tools/smi/smi_debugfs.c $(PPU_TRACE_SRCS) $(CHECK_LIBS) -lm
 
 # The compute tests load the sample kernels (build/device/*.elf) with the
 # runtime's ELF loader and size their task blocks with its launch plan.
@@ -122,7 +141,7 @@ check: deps
 # Verilator -Wall clean and synthesizable without latches.  The checkers
 # of hw/chk are linted bound into the RTL, never synthesised.
 check-run: build-all
-	@tools/run-tests "$(UNIT_TEST_BIN)" "$(ISS_TEST_BIN)" $(BLOCKS_BINS) "$(RTL_TEST_BIN)" \
+	@tools/run-tests "$(UNIT_TEST_BIN)" "$(MAKE) --no-print-directory timeline-docs-check" "$(ISS_TEST_BIN)" $(BLOCKS_BINS) "$(RTL_TEST_BIN)" \
 		"$(DEMO_BIN) --check" \
 		"$(MAKE) --no-print-directory cosim-smoke" "$(MAKE) --no-print-directory guest-check-run" \
 		"$(MAKE) --no-print-directory fuzz-check" "$(MAKE) --no-print-directory lint-run" \
@@ -133,22 +152,79 @@ demo: deps
 
 # The main job: libppu -> ppu.ko -> RTL in the co-simulated guest: the
 # stream -> device priority mapping (SEEDS §A), the copy priorities of
-# SEEDS §B and kernel priorities through the runtime's API.
-demo-run: cosim-tools kmod build/guest/runtime_demo device-kernels
+# SEEDS §B and kernel priorities through the runtime's API.  The device
+# traces the whole run; afterwards its timeline and the RTL demo's are drawn
+# (build/demo; docs/timeline.md).
+demo-run: cosim-tools kmod build/guest/runtime_demo device-kernels $(PPU_TRACE) demo-rtl-traces
+	@mkdir -p $(DEMO_DIR)
 	$(COSIM_RUNNER) --kver $(PPU_KVER) --timeout 600 --module $(KMOD) \
+		--trace $(DEMO_DIR)/runtime-demo.trace \
 		--file build/guest/runtime_demo:/bin/runtime_demo \
 		--file build/device/spin.elf:/lib/ppu/spin.elf \
 		--file build/device/dp_chain.elf:/lib/ppu/dp_chain.elf \
 		--file build/device/dp_sum.elf:/lib/ppu/dp_sum.elf \
 		--file build/device/workq_spawn.elf:/lib/ppu/workq_spawn.elf \
 		--file build/device/workq_bench.elf:/lib/ppu/workq_bench.elf --run /bin/runtime_demo
+	@$(MAKE) --no-print-directory demo-rtl-timelines
+	@$(PPU_TRACE) -q -t "make demo: runtime_demo through ppu.ko in the co-simulated guest" \
+		-s $(DEMO_DIR)/runtime-demo.svg -j $(DEMO_DIR)/runtime-demo.json \
+		-g "whole run (every section)" $(DEMO_DIR)/runtime-demo.trace
+	@echo "timeline: $(DEMO_DIR)/runtime-demo.svg"
+	@echo "perfetto: $(DEMO_DIR)/runtime-demo.json (ui.perfetto.dev -> Open trace file)"
 
-# The same example on the bare RTL harness, plus the latency benchmark.
+# The same example on the bare RTL harness, plus the latency benchmark,
+# each scenario traced and drawn (build/demo/*.svg; docs/timeline.md).
 demo-rtl: deps
 	@$(MAKE) --no-print-directory demo-rtl-run
 
-demo-rtl-run: $(DEMO_BIN)
-	$(DEMO_BIN)
+demo-rtl-run: $(DEMO_BIN) $(PPU_TRACE)
+	@mkdir -p $(DEMO_DIR)
+	$(DEMO_BIN) --trace-dir $(DEMO_DIR)
+	@$(MAKE) --no-print-directory demo-rtl-timelines
+
+# SVG timelines of the RTL demo's traces: the worked example (prior art
+# against the semaphores) and the latency scenario (prior art, semaphores,
+# semaphores with chunked low copies), each set on one time axis.
+.PHONY: demo-rtl-timelines demo-rtl-traces
+demo-rtl-timelines: $(PPU_TRACE)
+	@$(PPU_TRACE) -q $(SEEDS_B_CHANS) -t "SEEDS B worked example: five 16 KiB copies, one copy engine" \
+		-s $(DEMO_DIR)/copy-priority-example.svg \
+		-g "prior art (no semaphores)" $(DEMO_DIR)/seeds-b-prior-art.trace \
+		-g "semaphores (US 9483423)" $(DEMO_DIR)/seeds-b-semaphores.trace
+	@$(PPU_TRACE) -q $(SEEDS_B_CHANS) \
+		-t "64 KiB high-priority copy behind 8 x 1 MiB low-priority copies" \
+		-s $(DEMO_DIR)/copy-priority-latency.svg \
+		-g "prior art" $(DEMO_DIR)/copy-latency-prior-art.trace \
+		-g "semaphores" $(DEMO_DIR)/copy-latency-semaphores.trace \
+		-g "semaphores, low copies in 64 KiB commands" $(DEMO_DIR)/copy-latency-chunked.trace
+	@$(PPU_TRACE) -q $(SEEDS_B_CHANS) -j $(DEMO_DIR)/copy-latency-chunked.json \
+		$(DEMO_DIR)/copy-latency-chunked.trace
+	@echo "timeline: $(DEMO_DIR)/copy-priority-example.svg"
+	@echo "timeline: $(DEMO_DIR)/copy-priority-latency.svg"
+	@echo "perfetto: $(DEMO_DIR)/copy-latency-chunked.json (ui.perfetto.dev -> Open trace file)"
+
+# The RTL demo's traces alone (its report kept in a log), for `make demo`.
+demo-rtl-traces: $(DEMO_BIN)
+	@mkdir -p $(DEMO_DIR)
+	@$(DEMO_BIN) --trace-dir $(DEMO_DIR) > $(DEMO_DIR)/seeds_b_demo.log
+
+# The README's timeline, from a committed recording of the worked example.
+# `make check` regenerates it into build/ and fails if the committed one
+# differs (regenerate with `make timeline-docs` after changing the tool).
+TIMELINE_DOC := docs/img/copy-priority-timeline.svg
+TIMELINE_DOC_ARGS = -q $(SEEDS_B_CHANS) -t "SEEDS B worked example: five 16 KiB copies, one copy engine" \
+	-g "prior art (no semaphores)" tests/data/seeds-b-prior-art.trace \
+	-g "semaphores (US 9483423)" tests/data/seeds-b-semaphores.trace
+.PHONY: timeline-docs timeline-docs-check
+timeline-docs: $(PPU_TRACE)
+	@mkdir -p $(dir $(TIMELINE_DOC))
+	$(PPU_TRACE) $(TIMELINE_DOC_ARGS) -s $(TIMELINE_DOC)
+
+timeline-docs-check: $(PPU_TRACE)
+	@mkdir -p build/docs
+	$(PPU_TRACE) $(TIMELINE_DOC_ARGS) -s build/docs/$(notdir $(TIMELINE_DOC))
+	@cmp build/docs/$(notdir $(TIMELINE_DOC)) $(TIMELINE_DOC) || \
+		{ echo "$(TIMELINE_DOC) is out of date: run make timeline-docs"; exit 1; }
 
 bench: deps
 	@$(MAKE) --no-print-directory bench-run

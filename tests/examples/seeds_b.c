@@ -61,6 +61,25 @@ static void emit_copy(struct ppu_pb *pb, const struct sb_copy *c, int high, int 
 		ppu_pb_sem_dec(pb, s_high);
 }
 
+/*
+ * A low copy as the runtime's chunking writes it (runtime/copy_prio.h): one
+ * command per chunk, each behind its own acquire, so that a high copy issued
+ * mid-copy waits for one chunk rather than the whole copy.
+ */
+static void emit_chunked(struct ppu_pb *pb, const struct sb_copy *c, uint32_t chunk, int sems,
+			 uint32_t s_high)
+{
+	uint32_t off, n;
+
+	for (off = 0; off < c->src.size; off += n) {
+		n = c->src.size - off < chunk ? c->src.size - off : chunk;
+		if (sems)
+			ppu_pb_sem_acquire(pb, s_high, 0);
+		ppu_pb_copy(pb, c->src.va + off, c->dst.va + off, n, PPU_LAUNCH_DMA_SEMAPHORE_NONE,
+			    0, 0, 0);
+	}
+}
+
 static void submit(struct rtl_chan *ch, const struct sb_copy *c, int high, int sems,
 		   uint32_t s_high)
 {
@@ -72,9 +91,27 @@ static void submit(struct rtl_chan *ch, const struct sb_copy *c, int high, int s
 	rtl_chan_submit(ch, &pb);
 }
 
+/* rtl_env's defaults, or @base, with the harness writing its text trace to @path. */
+static struct rtl_env *env_create(const struct ppu_sim_config *base, const char *path)
+{
+	struct ppu_sim_config c;
+
+	if (!path)
+		return rtl_env_create(base);
+	if (base) {
+		c = *base;
+	} else {
+		ppu_sim_config_default(&c);
+		c.local_mem_bytes = 64u << 20;
+		c.sys_mem_bytes = 64u << 20;
+	}
+	c.trace_path = path;
+	return rtl_env_create(&c);
+}
+
 int seeds_b_run(const struct seeds_b_opts *o, struct seeds_b_result *r)
 {
-	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_env *env = env_create(NULL, o->trace_path);
 	struct rtl_ctx *ctx = rtl_ctx_create(env);
 	struct rtl_chan *lo = rtl_chan_create(env, ctx, 0, 6, o->low_timeslice);
 	struct rtl_chan *hi = rtl_chan_create(env, ctx, 1, 6, o->high_timeslice);
@@ -243,7 +280,7 @@ static uint64_t submit_timed(struct rtl_chan *ch, const struct sb_copy *c, int h
 
 int prio_latency_run(const struct prio_latency_opts *o, struct prio_latency_result *r)
 {
-	struct rtl_env *env = rtl_env_create(o->cfg);
+	struct rtl_env *env = env_create(o->cfg, o->trace_path);
 	struct rtl_ctx *ctx = rtl_ctx_create(env);
 	struct rtl_chan *lo = rtl_chan_create(env, ctx, 0, 6, o->timeslice);
 	struct rtl_chan *hi = rtl_chan_create(env, ctx, 1, 6, o->timeslice);
@@ -281,11 +318,14 @@ int prio_latency_run(const struct prio_latency_opts *o, struct prio_latency_resu
 	/* loaded: every low copy queued before the first starts */
 	ppu_sim_reset_stats(env->sim);
 	for (i = 0; i < o->nlow; i++) {
-		uint32_t buf[64];
+		uint32_t buf[1024];
 		struct ppu_pb pb;
 
-		ppu_pb_init(&pb, buf, 64);
-		emit_copy(&pb, &low, 0, o->semaphores, sem.va);
+		ppu_pb_init(&pb, buf, 1024);
+		if (o->chunk_bytes)
+			emit_chunked(&pb, &low, o->chunk_bytes, o->semaphores, sem.va);
+		else
+			emit_copy(&pb, &low, 0, o->semaphores, sem.va);
 		rtl_chan_push_entry(lo, rtl_chan_pb_put(lo, pb.dw, pb.len), pb.len);
 	}
 	from = env->nev;

@@ -20,6 +20,7 @@ struct seeds_b_opts {
 	uint32_t low_timeslice;	/* cycles */
 	uint32_t high_timeslice;
 	FILE *timeline;		/* print the event timeline here, or NULL */
+	const char *trace_path;	/* write the harness's text trace here, or NULL */
 };
 
 struct seeds_b_result {
@@ -54,7 +55,10 @@ struct prio_latency_opts {
 				 * (what CUDA does when it ignores copy priority) */
 	int hw_priority;	/* SCHED_CTRL.PRIO_MODE on, high channel ranked above */
 	uint32_t timeslice;	/* both channels; 0 = the PPU's default */
+	uint32_t chunk_bytes;	/* split each low copy into commands of this size,
+				 * each behind its own acquire (0: one command) */
 	const struct ppu_sim_config *cfg;	/* NULL = rtl_env defaults */
+	const char *trace_path;	/* write the harness's text trace here, or NULL */
 };
 
 struct prio_latency_result {

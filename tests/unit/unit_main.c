@@ -15,6 +15,7 @@ Suite *suite_workq(void);
 Suite *suite_cosim_cpio(void);
 Suite *suite_cosim_console(void);
 Suite *suite_smi_debugfs(void);
+Suite *suite_trace(void);
 
 int main(void)
 {
@@ -33,6 +34,7 @@ int main(void)
 	srunner_add_suite(sr, suite_cosim_cpio());
 	srunner_add_suite(sr, suite_cosim_console());
 	srunner_add_suite(sr, suite_smi_debugfs());
+	srunner_add_suite(sr, suite_trace());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -77,7 +77,8 @@ struct ppu_pt {
  * @mm: the VA allocator, one node per mapping
  * @root: the level-1 (root) table
  * @l0: the level-0 tables, indexed by VPN1; @cpu NULL when absent
- * @tlb_dirty: a leaf was ever written, the TLB may hold entries
+ * @tlb_dirty: a leaf or a level-0 table was ever linked: the TLB (or the
+ *	MMU's cached level-1 pointer) may hold entries
  */
 struct ppu_vm {
 	struct ppu_device *ppu;
@@ -231,6 +232,12 @@ static int ppu_vm_alloc_tables(struct ppu_vm *vm, u64 va, u64 size)
 		/* The table is complete (zeroed) before the pointer is seen. */
 		dma_wmb();
 		WRITE_ONCE(vm->root.cpu[i], cpu_to_le32(ppu_pte_table(vm->l0[i].dma, 1)));
+		/*
+		 * The MMU caches the last level-1 pointer it walked through,
+		 * even to a leaf that is not there: the tables may only be
+		 * freed after an invalidate.
+		 */
+		vm->tlb_dirty = true;
 	}
 	return 0;
 }

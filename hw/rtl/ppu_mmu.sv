@@ -8,6 +8,15 @@
 // page tables with one 8-byte read outstanding; the response follows one
 // cycle after the last PTE arrives.  No request is accepted during a walk.
 //
+// Walk cache: per client, the last level-1 pointer PTE its walks went
+// through (tagged by root and VPN1) is kept, so a miss in the same 4 MiB
+// region reads only its level-0 PTE.  Per client, because the copy engine's
+// source and destination walk by turns in different regions.  A copy streaming through pages misses once per page, and
+// its walk reads queue behind the copy's own reads in flight (the memory
+// port answers in order): one read per walk instead of two keeps the next
+// page's translation ahead of the copy at system-memory latency.  Only
+// valid pointers are cached; an invalidate drops it like the TLB.
+//
 // A hit whose cached permissions refuse the access is walked again rather
 // than faulted from the TLB: faults then always reflect the page tables in
 // memory (software that sets A/D or widens permissions after a fault needs
@@ -145,6 +154,13 @@ module ppu_mmu #(
   logic                       stale_q;       // invalidate seen: must not fill
   logic                       repl_valid_q;  // walk re-checks an existing entry
   logic [TIDX_W-1:0]          repl_idx_q;
+  // Walk cache (see above).
+  logic [NCLIENT-1:0]         wc_valid_q;
+  logic                       wc_root_sys_q [NCLIENT];
+  logic [21:0]                wc_root_ppn_q [NCLIENT];
+  logic [VPN_W-1:0]           wc_vpn1_q [NCLIENT];
+  logic [PPN_W-1:0]           wc_ppn_q [NCLIENT];  // the level-0 table
+  logic                       wc_sys_q [NCLIENT];
 
   // TLB.  Only the valid bits need a reset value.  A superpage entry (4 MiB)
   // matches on root and VPN1 only.
@@ -250,6 +266,13 @@ module ppu_mmu #(
   assign l1_pte_addr = {sel_req.root.ppn, sel_vpn1, {PTE_OFF_W{1'b0}}};
   // the same for the walk under way, when it starts again
   assign cur_l1_pte_addr = {cur_q.root.ppn, cur_q.va[VPN1_MSB:VPN1_LSB], {PTE_OFF_W{1'b0}}};
+
+  // A miss whose level-1 pointer is in the walk cache starts at level 0.
+  logic            wc_hit;
+  logic [PA_W-1:0] wc_l0_pte_addr;
+  assign wc_hit = wc_valid_q[grant_idx] && wc_root_sys_q[grant_idx] == sel_req.root.sys &&
+                  wc_root_ppn_q[grant_idx] == sel_req.root.ppn && wc_vpn1_q[grant_idx] == sel_vpn1;
+  assign wc_l0_pte_addr = {wc_ppn_q[grant_idx], sel_req.va[VPN0_MSB:VPN0_LSB], {PTE_OFF_W{1'b0}}};
 
   // ---------------------------------------------------------------------
   // Walk step on the returned beat.
@@ -425,10 +448,17 @@ module ppu_mmu #(
               state_q      <= S_RD_REQ;
               tlb_miss_q   <= 1'b1;
               cur_client_q <= grant_idx;
-              level1_q     <= 1'b1;
-              rd_pa_q.sys  <= sel_req.root.sys;
-              rd_pa_q.addr <= {l1_pte_addr[PA_W-1:BEAT_OFF_W], {BEAT_OFF_W{1'b0}}};
-              rd_hi_q      <= l1_pte_addr[BEAT_OFF_W-1];
+              if (wc_hit && !invalidate) begin
+                level1_q     <= 1'b0;
+                rd_pa_q.sys  <= wc_sys_q[grant_idx];
+                rd_pa_q.addr <= {wc_l0_pte_addr[PA_W-1:BEAT_OFF_W], {BEAT_OFF_W{1'b0}}};
+                rd_hi_q      <= wc_l0_pte_addr[BEAT_OFF_W-1];
+              end else begin
+                level1_q     <= 1'b1;
+                rd_pa_q.sys  <= sel_req.root.sys;
+                rd_pa_q.addr <= {l1_pte_addr[PA_W-1:BEAT_OFF_W], {BEAT_OFF_W{1'b0}}};
+                rd_hi_q      <= l1_pte_addr[BEAT_OFF_W-1];
+              end
               stale_q      <= invalidate;
               repl_valid_q <= hit_any && !invalidate;
               repl_idx_q   <= hit_idx;
@@ -472,6 +502,25 @@ module ppu_mmu #(
   // Only read while walking, so it needs no reset.
   always_ff @(posedge clk) begin
     if (accept) cur_q <= sel_req;
+  end
+
+  // Walk cache: filled from a level-1 pointer read wholly after the last
+  // invalidate (the same rule as a TLB fill), dropped by an invalidate.
+  always_ff @(posedge clk) begin
+    if (!rst_n || invalidate) begin
+      wc_valid_q <= '0;
+    end else if (state_q == S_RD_WAIT && mem_rd_rsp_valid && walk_next && !stale_q) begin
+      wc_valid_q[cur_client_q] <= 1'b1;
+    end
+  end
+  always_ff @(posedge clk) begin
+    if (state_q == S_RD_WAIT && mem_rd_rsp_valid && walk_next) begin
+      wc_root_sys_q[cur_client_q] <= cur_q.root.sys;
+      wc_root_ppn_q[cur_client_q] <= cur_q.root.ppn;
+      wc_vpn1_q[cur_client_q]     <= cur_q.va[VPN1_MSB:VPN1_LSB];
+      wc_ppn_q[cur_client_q]      <= pte[PPN_MSB:PPN_LSB];
+      wc_sys_q[cur_client_q]      <= pte[PTE_SYS];
+    end
   end
 
   assign rsp_valid    = rsp_valid_q;

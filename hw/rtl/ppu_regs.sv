@@ -5,7 +5,7 @@
 module ppu_regs #(
     parameter int unsigned NUM_CHANNELS = 16,
     parameter int unsigned COPY_CHUNK_BYTES = 4096,
-    parameter int unsigned COPY_MAX_READS = 128,
+    parameter int unsigned COPY_MAX_READS = 256,
     parameter int unsigned TLB_ENTRIES = 16,
     parameter int unsigned PB_PREFETCH_BEATS = 16,
     // compute engine (NUM_CU = 0: none; the other compute CAPs then read 0)

@@ -6,7 +6,10 @@
 module ppu_top #(
     parameter int unsigned NUM_CHANNELS = 16,
     parameter int unsigned COPY_CHUNK_BYTES = 4096,
-    parameter int unsigned COPY_MAX_READS = 128,
+    // Copy reads in flight: one beat per cycle needs latency + 3 of them,
+    // so 256 covers system memory up to 253 cycles away (a PCIe round trip
+    // at the PPU's clock); each is one FIFO beat (2 KiB of buffer in all).
+    parameter int unsigned COPY_MAX_READS = 256,
     parameter int unsigned TLB_ENTRIES = 16,
     parameter int unsigned PB_PREFETCH_BEATS = 16,
     // compute engine; NUM_CU = 0 builds a PPU without one

@@ -218,7 +218,8 @@ static void bench_copy_priority(void)
 }
 
 /*
- * No argument: every benchmark; "compute" or "workq": only those;
+ * No argument: every benchmark; "compute", "workq" or "copy" (doorbell
+ * latency and copy throughput): only those;
  * "speed": only the simulator speed with every compute unit busy.
  */
 int main(int argc, char **argv)
@@ -235,6 +236,11 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && !strcmp(argv[1], "workq")) {
 		bench_workq();
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "copy")) {
+		bench_doorbell_latency();
+		bench_copy_throughput();
 		return 0;
 	}
 	bench_doorbell_latency();

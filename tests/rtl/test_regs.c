@@ -15,7 +15,7 @@ START_TEST(id_version_and_capabilities)
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_COPY_CHUNK_BYTES), 4096);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_MEM_DATA_BYTES), 8);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_TLB_ENTRIES), 16);
-	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_COPY_MAX_READS), 128);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_COPY_MAX_READS), 256);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_PB_PREFETCH_BEATS), 16);
 	ck_assert(rtl_reg_read(env, PPU_REG_CAP_FEATURES) &
 		  PPU_FSET(PPU_CAP_FEATURES_COPY_ENGINE, 1));

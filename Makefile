@@ -33,6 +33,8 @@ RTL_ENV := tests/rtl/rtl_env.c tests/rtl/rtl_env.h
 RANDPB := tests/common/ppu_randpb.c tests/common/ppu_randpb.h
 RANDPB_GUEST := build/guest/test_random_pb
 SEEDS_B := tests/examples/seeds_b.c tests/examples/seeds_b.h
+# The kernel-priority scenario, shared by its RTL demo and the benchmarks.
+KPRIO := tests/examples/kprio.c tests/examples/kprio.h
 RTL_TESTS := $(sort $(wildcard tests/rtl/test_*.c))
 UNIT_TESTS := $(sort $(wildcard tests/unit/test_*.c))
 BENCH_SRCS := $(sort $(wildcard tests/bench/*.c))
@@ -41,6 +43,7 @@ RTL_TEST_BIN := build/tests/rtl_tests
 UNIT_TEST_BIN := build/tests/unit_tests
 BENCH_BIN := build/bench/ppu_bench
 DEMO_BIN := build/examples/seeds_b_demo
+KPRIO_DEMO_BIN := build/examples/kprio_demo
 
 # ppu-trace: text trace -> Perfetto JSON / SVG timeline (docs/timeline.md).
 # The parser, model and writers are shared with the unit tests.
@@ -82,7 +85,8 @@ all: deps
 	@$(MAKE) --no-print-directory build-all
 
 .PHONY: build-all
-build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BIN) $(BLOCKS_BINS) $(FUZZ_BIN) \
+build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BIN) $(KPRIO_DEMO_BIN) \
+	$(BLOCKS_BINS) $(FUZZ_BIN) \
 	cosim-tools kmod kmod-guest-tests runtime runtime-guest-tests $(RT_GUEST_PROGS) \
 	$(RT_EXAMPLE_BINS) $(PPU_SMI) $(ISS_TEST_BIN) device-kernels $(RANDPB_GUEST) $(PPU_TRACE)
 
@@ -123,16 +127,25 @@ $(RTL_TEST_BIN): $(RTL_TESTS) tests/rtl/rtl_main.c tests/rtl/rtl_suites.h $(RTL_
 		tests/rtl/rtl_compute.c $(RTL_RUNTIME_SRCS) $(ISS_SRCS) $(PPUSIM_LIB) $(PPUSIM_LDLIBS) \
 		$(CHECK_LIBS)
 
-$(BENCH_BIN): $(BENCH_SRCS) $(RTL_ENV) $(SEEDS_B) $(PPUSIM_LIB) include/ppu/*.h \
+$(BENCH_BIN): $(BENCH_SRCS) $(RTL_ENV) $(SEEDS_B) $(KPRIO) $(PPUSIM_LIB) include/ppu/*.h \
 		$(RTL_COMPUTE) $(RTL_RUNTIME_SRCS) | device-kernels
 	@mkdir -p $(@D)
-	$(CC) $(PPU_CFLAGS) -o $@ $(BENCH_SRCS) tests/examples/seeds_b.c tests/rtl/rtl_env.c \
-		tests/rtl/rtl_compute.c $(RTL_RUNTIME_SRCS) $(PPUSIM_LIB) $(PPUSIM_LDLIBS)
+	$(CC) $(PPU_CFLAGS) -o $@ $(BENCH_SRCS) tests/examples/seeds_b.c tests/examples/kprio.c \
+		tests/rtl/rtl_env.c tests/rtl/rtl_compute.c $(RTL_RUNTIME_SRCS) $(PPUSIM_LIB) \
+		$(PPUSIM_LDLIBS)
 
 $(DEMO_BIN): tests/examples/seeds_b_demo.c $(SEEDS_B) $(RTL_ENV) $(PPUSIM_LIB) include/ppu/*.h
 	@mkdir -p $(@D)
 	$(CC) $(PPU_CFLAGS) -o $@ tests/examples/seeds_b_demo.c \
 		tests/examples/seeds_b.c tests/rtl/rtl_env.c $(PPUSIM_LIB) $(PPUSIM_LDLIBS)
+
+# It loads the spin kernel from build/device, so it runs from the top directory.
+$(KPRIO_DEMO_BIN): tests/examples/kprio_demo.c $(KPRIO) $(RTL_ENV) $(RTL_COMPUTE) \
+		$(RTL_RUNTIME_SRCS) $(PPUSIM_LIB) include/ppu/*.h | device-kernels
+	@mkdir -p $(@D)
+	$(CC) $(PPU_CFLAGS) -o $@ tests/examples/kprio_demo.c tests/examples/kprio.c \
+		tests/rtl/rtl_env.c tests/rtl/rtl_compute.c $(RTL_RUNTIME_SRCS) $(PPUSIM_LIB) \
+		$(PPUSIM_LDLIBS)
 
 check: deps
 	@$(MAKE) --no-print-directory check-run

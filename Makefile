@@ -64,10 +64,10 @@ SEEDS_B_CHANS := -l 0=C_low -p 0=0 -l 1=C_high -p 1=1
 help:
 	@echo "make deps   install missing Debian packages (root)"
 	@echo "make all    build the RTL model, harness, tests, benchmarks, demo"
-	@echo "make check  run every test (unit, RTL, demo --check, lint + synthesis)"
+	@echo "make check  run every test (unit, RTL, the RTL demos' --check, lint + synthesis)"
 	@echo "make demo   the showcase: priority mapping, copy and kernel priorities through libppu -> ppu.ko ->"
 	@echo "            RTL in the co-simulated guest"
-	@echo "make demo-rtl  the same example and latency ratios on the bare RTL harness"
+	@echo "make demo-rtl  the same example, copy and kernel latency ratios on the bare RTL harness"
 	@echo "            (both demos draw SVG timelines of their runs into build/demo)"
 	@echo "make timeline-docs  regenerate the README's timeline (docs/img) with build/tools/ppu-trace"
 	@echo "make bench  run the benchmarks; results in build/bench.txt"
@@ -155,7 +155,7 @@ check: deps
 # of hw/chk are linted bound into the RTL, never synthesised.
 check-run: build-all
 	@tools/run-tests "$(UNIT_TEST_BIN)" "$(MAKE) --no-print-directory timeline-docs-check" "$(ISS_TEST_BIN)" $(BLOCKS_BINS) "$(RTL_TEST_BIN)" \
-		"$(DEMO_BIN) --check" \
+		"$(DEMO_BIN) --check" "$(KPRIO_DEMO_BIN) --check" \
 		"$(MAKE) --no-print-directory cosim-smoke" "$(MAKE) --no-print-directory guest-check-run" \
 		"$(MAKE) --no-print-directory fuzz-check" "$(MAKE) --no-print-directory lint-run" \
 		"$(MAKE) --no-print-directory man-check"
@@ -185,19 +185,25 @@ demo-run: cosim-tools kmod build/guest/runtime_demo device-kernels $(PPU_TRACE) 
 	@echo "timeline: $(DEMO_DIR)/runtime-demo.svg"
 	@echo "perfetto: $(DEMO_DIR)/runtime-demo.json (ui.perfetto.dev -> Open trace file)"
 
-# The same example on the bare RTL harness, plus the latency benchmark,
-# each scenario traced and drawn (build/demo/*.svg; docs/timeline.md).
+# The same example on the bare RTL harness, plus the latency benchmark and
+# the kernel-priority showcase, each scenario traced and drawn
+# (build/demo/*.svg; docs/timeline.md).
 demo-rtl: deps
 	@$(MAKE) --no-print-directory demo-rtl-run
 
-demo-rtl-run: $(DEMO_BIN) $(PPU_TRACE)
+demo-rtl-run: $(DEMO_BIN) $(KPRIO_DEMO_BIN) $(PPU_TRACE)
 	@mkdir -p $(DEMO_DIR)
 	$(DEMO_BIN) --trace-dir $(DEMO_DIR)
+	@echo
+	$(KPRIO_DEMO_BIN) --trace-dir $(DEMO_DIR)
 	@$(MAKE) --no-print-directory demo-rtl-timelines
 
-# SVG timelines of the RTL demo's traces: the worked example (prior art
-# against the semaphores) and the latency scenario (prior art, semaphores,
-# semaphores with chunked low copies), each set on one time axis.
+# SVG timelines of the RTL demos' traces: the worked example (prior art
+# against the semaphores), the latency scenario (prior art, semaphores,
+# semaphores with chunked low copies) and the kernel-priority showcase
+# (prior art, priorities without and with preemption), each set on one
+# time axis.  The kernel sizes are kprio_demo's defaults.
+KPRIO_CHANS := -l 0=filling -l 1=small
 .PHONY: demo-rtl-timelines demo-rtl-traces
 demo-rtl-timelines: $(PPU_TRACE)
 	@$(PPU_TRACE) -q $(SEEDS_B_CHANS) -t "SEEDS B worked example: five 16 KiB copies, one copy engine" \
@@ -212,14 +218,26 @@ demo-rtl-timelines: $(PPU_TRACE)
 		-g "semaphores, low copies in 64 KiB commands" $(DEMO_DIR)/copy-latency-chunked.trace
 	@$(PPU_TRACE) -q $(SEEDS_B_CHANS) -j $(DEMO_DIR)/copy-latency-chunked.json \
 		$(DEMO_DIR)/copy-latency-chunked.trace
+	@$(PPU_TRACE) -q $(KPRIO_CHANS) \
+		-t "small kernel (4 CTAs x 8 threads) behind a filling kernel (32 CTAs x 8) on 4 units" \
+		-s $(DEMO_DIR)/kernel-priority.svg \
+		-g "prior art (both at device priority 0)" $(DEMO_DIR)/kernel-priority-prior-art.trace \
+		-g "priorities (small at 40), no preemption" \
+		$(DEMO_DIR)/kernel-priority-no-preemption.trace \
+		-g "priorities with preemption" $(DEMO_DIR)/kernel-priority-preemption.trace
+	@$(PPU_TRACE) -q $(KPRIO_CHANS) -j $(DEMO_DIR)/kernel-priority-preemption.json \
+		$(DEMO_DIR)/kernel-priority-preemption.trace
 	@echo "timeline: $(DEMO_DIR)/copy-priority-example.svg"
 	@echo "timeline: $(DEMO_DIR)/copy-priority-latency.svg"
 	@echo "perfetto: $(DEMO_DIR)/copy-latency-chunked.json (ui.perfetto.dev -> Open trace file)"
+	@echo "timeline: $(DEMO_DIR)/kernel-priority.svg"
+	@echo "perfetto: $(DEMO_DIR)/kernel-priority-preemption.json"
 
-# The RTL demo's traces alone (its report kept in a log), for `make demo`.
-demo-rtl-traces: $(DEMO_BIN)
+# The RTL demos' traces alone (their reports kept in logs), for `make demo`.
+demo-rtl-traces: $(DEMO_BIN) $(KPRIO_DEMO_BIN)
 	@mkdir -p $(DEMO_DIR)
 	@$(DEMO_BIN) --trace-dir $(DEMO_DIR) > $(DEMO_DIR)/seeds_b_demo.log
+	@$(KPRIO_DEMO_BIN) --trace-dir $(DEMO_DIR) > $(DEMO_DIR)/kprio_demo.log
 
 # The README's timeline, from a committed recording of the worked example.
 # `make check` regenerates it into build/ and fails if the committed one

@@ -119,7 +119,7 @@ int main(int argc, char **argv)
 	printf("  alone:                            %8llu cycles\n",
 	       (unsigned long long)r[KPRIO_ALONE].latency);
 	printf("  prior art (both at priority 0):   %8llu cycles  ratio %6.2fx\n"
-	       "      %u CTAs of the filling kernel got a unit before its last CTA\n",
+	       "      %u CTAs of the filling kernel got a unit before the small kernel's last\n",
 	       (unsigned long long)r[KPRIO_PRIOR_ART].latency, ratio[KPRIO_PRIOR_ART],
 	       r[KPRIO_PRIOR_ART].fill_ctas_ahead);
 	printf("  priorities (40 over 0), no preemption (TASK_CTRL.NO_PREEMPT):\n"

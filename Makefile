@@ -204,6 +204,12 @@ demo-rtl-run: $(DEMO_BIN) $(KPRIO_DEMO_BIN) $(PPU_TRACE)
 # (prior art, priorities without and with preemption), each set on one
 # time axis.  The kernel sizes are kprio_demo's defaults.
 KPRIO_CHANS := -l 0=filling -l 1=small
+# ppu-trace's arguments for the kernel-priority picture of the traces in $(1).
+kprio_svg_args = -q $(KPRIO_CHANS) \
+	-t "small kernel (4 CTAs x 8 threads) behind a filling kernel (32 CTAs x 8) on 4 units" \
+	-g "prior art (both at device priority 0)" $(1)/kernel-priority-prior-art.trace \
+	-g "priorities (small at 40), no preemption" $(1)/kernel-priority-no-preemption.trace \
+	-g "priorities with preemption" $(1)/kernel-priority-preemption.trace
 .PHONY: demo-rtl-timelines demo-rtl-traces
 demo-rtl-timelines: $(PPU_TRACE)
 	@$(PPU_TRACE) -q $(SEEDS_B_CHANS) -t "SEEDS B worked example: five 16 KiB copies, one copy engine" \
@@ -218,13 +224,7 @@ demo-rtl-timelines: $(PPU_TRACE)
 		-g "semaphores, low copies in 64 KiB commands" $(DEMO_DIR)/copy-latency-chunked.trace
 	@$(PPU_TRACE) -q $(SEEDS_B_CHANS) -j $(DEMO_DIR)/copy-latency-chunked.json \
 		$(DEMO_DIR)/copy-latency-chunked.trace
-	@$(PPU_TRACE) -q $(KPRIO_CHANS) \
-		-t "small kernel (4 CTAs x 8 threads) behind a filling kernel (32 CTAs x 8) on 4 units" \
-		-s $(DEMO_DIR)/kernel-priority.svg \
-		-g "prior art (both at device priority 0)" $(DEMO_DIR)/kernel-priority-prior-art.trace \
-		-g "priorities (small at 40), no preemption" \
-		$(DEMO_DIR)/kernel-priority-no-preemption.trace \
-		-g "priorities with preemption" $(DEMO_DIR)/kernel-priority-preemption.trace
+	@$(PPU_TRACE) $(call kprio_svg_args,$(DEMO_DIR)) -s $(DEMO_DIR)/kernel-priority.svg
 	@$(PPU_TRACE) -q $(KPRIO_CHANS) -j $(DEMO_DIR)/kernel-priority-preemption.json \
 		$(DEMO_DIR)/kernel-priority-preemption.trace
 	@echo "timeline: $(DEMO_DIR)/copy-priority-example.svg"
@@ -239,23 +239,28 @@ demo-rtl-traces: $(DEMO_BIN) $(KPRIO_DEMO_BIN)
 	@$(DEMO_BIN) --trace-dir $(DEMO_DIR) > $(DEMO_DIR)/seeds_b_demo.log
 	@$(KPRIO_DEMO_BIN) --trace-dir $(DEMO_DIR) > $(DEMO_DIR)/kprio_demo.log
 
-# The README's timeline, from a committed recording of the worked example.
-# `make check` regenerates it into build/ and fails if the committed one
+# The README's timeline, from a committed recording of the worked example,
+# and docs/timeline.md's kernel picture, from recordings of kprio_demo.
+# `make check` regenerates them into build/ and fails if a committed one
 # differs (regenerate with `make timeline-docs` after changing the tool).
 TIMELINE_DOC := docs/img/copy-priority-timeline.svg
 TIMELINE_DOC_ARGS = -q $(SEEDS_B_CHANS) -t "SEEDS B worked example: five 16 KiB copies, one copy engine" \
 	-g "prior art (no semaphores)" tests/data/seeds-b-prior-art.trace \
 	-g "semaphores (US 9483423)" tests/data/seeds-b-semaphores.trace
+KPRIO_DOC := docs/img/kernel-priority-timeline.svg
 .PHONY: timeline-docs timeline-docs-check
 timeline-docs: $(PPU_TRACE)
 	@mkdir -p $(dir $(TIMELINE_DOC))
 	$(PPU_TRACE) $(TIMELINE_DOC_ARGS) -s $(TIMELINE_DOC)
+	$(PPU_TRACE) $(call kprio_svg_args,tests/data) -s $(KPRIO_DOC)
 
 timeline-docs-check: $(PPU_TRACE)
 	@mkdir -p build/docs
 	$(PPU_TRACE) $(TIMELINE_DOC_ARGS) -s build/docs/$(notdir $(TIMELINE_DOC))
-	@cmp build/docs/$(notdir $(TIMELINE_DOC)) $(TIMELINE_DOC) || \
-		{ echo "$(TIMELINE_DOC) is out of date: run make timeline-docs"; exit 1; }
+	$(PPU_TRACE) $(call kprio_svg_args,tests/data) -s build/docs/$(notdir $(KPRIO_DOC))
+	@for f in $(TIMELINE_DOC) $(KPRIO_DOC); do \
+		cmp build/docs/$$(basename $$f) $$f || \
+		{ echo "$$f is out of date: run make timeline-docs"; exit 1; }; done
 
 bench: deps
 	@$(MAKE) --no-print-directory bench-run

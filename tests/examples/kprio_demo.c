@@ -5,8 +5,8 @@
  * latency is compared with the same kernel on an idle PPU under the prior
  * art (every kernel at the lowest device priority, SEEDS A), with device
  * priorities but no preemption, and with preemption.  The figures of
- * docs/benchmarks.md "Compute" come from the same scenario with a filling
- * kernel twice as long (`--fill-ctas-per-cu 16`).
+ * docs/benchmarks.md "Compute" come from the same scenario with twice
+ * the filling kernel's CTAs (`--fill-ctas-per-cu 16`).
  *
  * --check: also fail (exit 1) unless priorities beat the prior art,
  * preemption beats waiting for free units, and the small kernel behind the

@@ -33,6 +33,8 @@ RTL_ENV := tests/rtl/rtl_env.c tests/rtl/rtl_env.h
 RANDPB := tests/common/ppu_randpb.c tests/common/ppu_randpb.h
 RANDPB_GUEST := build/guest/test_random_pb
 SEEDS_B := tests/examples/seeds_b.c tests/examples/seeds_b.h
+# The kernel-priority scenario, shared by its RTL demo and the benchmarks.
+KPRIO := tests/examples/kprio.c tests/examples/kprio.h
 RTL_TESTS := $(sort $(wildcard tests/rtl/test_*.c))
 UNIT_TESTS := $(sort $(wildcard tests/unit/test_*.c))
 BENCH_SRCS := $(sort $(wildcard tests/bench/*.c))
@@ -41,6 +43,7 @@ RTL_TEST_BIN := build/tests/rtl_tests
 UNIT_TEST_BIN := build/tests/unit_tests
 BENCH_BIN := build/bench/ppu_bench
 DEMO_BIN := build/examples/seeds_b_demo
+KPRIO_DEMO_BIN := build/examples/kprio_demo
 
 # ppu-trace: text trace -> Perfetto JSON / SVG timeline (docs/timeline.md).
 # The parser, model and writers are shared with the unit tests.
@@ -61,10 +64,10 @@ SEEDS_B_CHANS := -l 0=C_low -p 0=0 -l 1=C_high -p 1=1
 help:
 	@echo "make deps   install missing Debian packages (root)"
 	@echo "make all    build the RTL model, harness, tests, benchmarks, demo"
-	@echo "make check  run every test (unit, RTL, demo --check, lint + synthesis)"
+	@echo "make check  run every test (unit, RTL, the RTL demos' --check, lint + synthesis)"
 	@echo "make demo   the showcase: priority mapping, copy and kernel priorities through libppu -> ppu.ko ->"
 	@echo "            RTL in the co-simulated guest"
-	@echo "make demo-rtl  the same example and latency ratios on the bare RTL harness"
+	@echo "make demo-rtl  the same example, copy and kernel latency ratios on the bare RTL harness"
 	@echo "            (both demos draw SVG timelines of their runs into build/demo)"
 	@echo "make timeline-docs  regenerate the README's timeline (docs/img) with build/tools/ppu-trace"
 	@echo "make bench  run the benchmarks; results in build/bench.txt"
@@ -82,7 +85,8 @@ all: deps
 	@$(MAKE) --no-print-directory build-all
 
 .PHONY: build-all
-build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BIN) $(BLOCKS_BINS) $(FUZZ_BIN) \
+build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BIN) $(KPRIO_DEMO_BIN) \
+	$(BLOCKS_BINS) $(FUZZ_BIN) \
 	cosim-tools kmod kmod-guest-tests runtime runtime-guest-tests $(RT_GUEST_PROGS) \
 	$(RT_EXAMPLE_BINS) $(PPU_SMI) $(ISS_TEST_BIN) device-kernels $(RANDPB_GUEST) $(PPU_TRACE)
 
@@ -123,16 +127,25 @@ $(RTL_TEST_BIN): $(RTL_TESTS) tests/rtl/rtl_main.c tests/rtl/rtl_suites.h $(RTL_
 		tests/rtl/rtl_compute.c $(RTL_RUNTIME_SRCS) $(ISS_SRCS) $(PPUSIM_LIB) $(PPUSIM_LDLIBS) \
 		$(CHECK_LIBS)
 
-$(BENCH_BIN): $(BENCH_SRCS) $(RTL_ENV) $(SEEDS_B) $(PPUSIM_LIB) include/ppu/*.h \
+$(BENCH_BIN): $(BENCH_SRCS) $(RTL_ENV) $(SEEDS_B) $(KPRIO) $(PPUSIM_LIB) include/ppu/*.h \
 		$(RTL_COMPUTE) $(RTL_RUNTIME_SRCS) | device-kernels
 	@mkdir -p $(@D)
-	$(CC) $(PPU_CFLAGS) -o $@ $(BENCH_SRCS) tests/examples/seeds_b.c tests/rtl/rtl_env.c \
-		tests/rtl/rtl_compute.c $(RTL_RUNTIME_SRCS) $(PPUSIM_LIB) $(PPUSIM_LDLIBS)
+	$(CC) $(PPU_CFLAGS) -o $@ $(BENCH_SRCS) tests/examples/seeds_b.c tests/examples/kprio.c \
+		tests/rtl/rtl_env.c tests/rtl/rtl_compute.c $(RTL_RUNTIME_SRCS) $(PPUSIM_LIB) \
+		$(PPUSIM_LDLIBS)
 
 $(DEMO_BIN): tests/examples/seeds_b_demo.c $(SEEDS_B) $(RTL_ENV) $(PPUSIM_LIB) include/ppu/*.h
 	@mkdir -p $(@D)
 	$(CC) $(PPU_CFLAGS) -o $@ tests/examples/seeds_b_demo.c \
 		tests/examples/seeds_b.c tests/rtl/rtl_env.c $(PPUSIM_LIB) $(PPUSIM_LDLIBS)
+
+# It loads the spin kernel from build/device, so it runs from the top directory.
+$(KPRIO_DEMO_BIN): tests/examples/kprio_demo.c $(KPRIO) $(RTL_ENV) $(RTL_COMPUTE) \
+		$(RTL_RUNTIME_SRCS) $(PPUSIM_LIB) include/ppu/*.h | device-kernels
+	@mkdir -p $(@D)
+	$(CC) $(PPU_CFLAGS) -o $@ tests/examples/kprio_demo.c tests/examples/kprio.c \
+		tests/rtl/rtl_env.c tests/rtl/rtl_compute.c $(RTL_RUNTIME_SRCS) $(PPUSIM_LIB) \
+		$(PPUSIM_LDLIBS)
 
 check: deps
 	@$(MAKE) --no-print-directory check-run
@@ -142,7 +155,7 @@ check: deps
 # of hw/chk are linted bound into the RTL, never synthesised.
 check-run: build-all
 	@tools/run-tests "$(UNIT_TEST_BIN)" "$(MAKE) --no-print-directory timeline-docs-check" "$(ISS_TEST_BIN)" $(BLOCKS_BINS) "$(RTL_TEST_BIN)" \
-		"$(DEMO_BIN) --check" \
+		"$(DEMO_BIN) --check" "$(KPRIO_DEMO_BIN) --check" \
 		"$(MAKE) --no-print-directory cosim-smoke" "$(MAKE) --no-print-directory guest-check-run" \
 		"$(MAKE) --no-print-directory fuzz-check" "$(MAKE) --no-print-directory lint-run" \
 		"$(MAKE) --no-print-directory man-check"
@@ -172,19 +185,31 @@ demo-run: cosim-tools kmod build/guest/runtime_demo device-kernels $(PPU_TRACE) 
 	@echo "timeline: $(DEMO_DIR)/runtime-demo.svg"
 	@echo "perfetto: $(DEMO_DIR)/runtime-demo.json (ui.perfetto.dev -> Open trace file)"
 
-# The same example on the bare RTL harness, plus the latency benchmark,
-# each scenario traced and drawn (build/demo/*.svg; docs/timeline.md).
+# The same example on the bare RTL harness, plus the latency benchmark and
+# the kernel-priority showcase, each scenario traced and drawn
+# (build/demo/*.svg; docs/timeline.md).
 demo-rtl: deps
 	@$(MAKE) --no-print-directory demo-rtl-run
 
-demo-rtl-run: $(DEMO_BIN) $(PPU_TRACE)
+demo-rtl-run: $(DEMO_BIN) $(KPRIO_DEMO_BIN) $(PPU_TRACE)
 	@mkdir -p $(DEMO_DIR)
 	$(DEMO_BIN) --trace-dir $(DEMO_DIR)
+	@echo
+	$(KPRIO_DEMO_BIN) --trace-dir $(DEMO_DIR)
 	@$(MAKE) --no-print-directory demo-rtl-timelines
 
-# SVG timelines of the RTL demo's traces: the worked example (prior art
-# against the semaphores) and the latency scenario (prior art, semaphores,
-# semaphores with chunked low copies), each set on one time axis.
+# SVG timelines of the RTL demos' traces: the worked example (prior art
+# against the semaphores), the latency scenario (prior art, semaphores,
+# semaphores with chunked low copies) and the kernel-priority showcase
+# (prior art, priorities without and with preemption), each set on one
+# time axis.  The kernel sizes are kprio_demo's defaults.
+KPRIO_CHANS := -l 0=filling -l 1=small
+# ppu-trace's arguments for the kernel-priority picture of the traces in $(1).
+kprio_svg_args = -q $(KPRIO_CHANS) \
+	-t "small kernel (4 CTAs x 8 threads) behind a filling kernel (32 CTAs x 8) on 4 units" \
+	-g "prior art (both at device priority 0)" $(1)/kernel-priority-prior-art.trace \
+	-g "priorities (small at 40), no preemption" $(1)/kernel-priority-no-preemption.trace \
+	-g "priorities with preemption" $(1)/kernel-priority-preemption.trace
 .PHONY: demo-rtl-timelines demo-rtl-traces
 demo-rtl-timelines: $(PPU_TRACE)
 	@$(PPU_TRACE) -q $(SEEDS_B_CHANS) -t "SEEDS B worked example: five 16 KiB copies, one copy engine" \
@@ -199,32 +224,43 @@ demo-rtl-timelines: $(PPU_TRACE)
 		-g "semaphores, low copies in 64 KiB commands" $(DEMO_DIR)/copy-latency-chunked.trace
 	@$(PPU_TRACE) -q $(SEEDS_B_CHANS) -j $(DEMO_DIR)/copy-latency-chunked.json \
 		$(DEMO_DIR)/copy-latency-chunked.trace
+	@$(PPU_TRACE) $(call kprio_svg_args,$(DEMO_DIR)) -s $(DEMO_DIR)/kernel-priority.svg
+	@$(PPU_TRACE) -q $(KPRIO_CHANS) -j $(DEMO_DIR)/kernel-priority-preemption.json \
+		$(DEMO_DIR)/kernel-priority-preemption.trace
 	@echo "timeline: $(DEMO_DIR)/copy-priority-example.svg"
 	@echo "timeline: $(DEMO_DIR)/copy-priority-latency.svg"
 	@echo "perfetto: $(DEMO_DIR)/copy-latency-chunked.json (ui.perfetto.dev -> Open trace file)"
+	@echo "timeline: $(DEMO_DIR)/kernel-priority.svg"
+	@echo "perfetto: $(DEMO_DIR)/kernel-priority-preemption.json"
 
-# The RTL demo's traces alone (its report kept in a log), for `make demo`.
-demo-rtl-traces: $(DEMO_BIN)
+# The RTL demos' traces alone (their reports kept in logs), for `make demo`.
+demo-rtl-traces: $(DEMO_BIN) $(KPRIO_DEMO_BIN)
 	@mkdir -p $(DEMO_DIR)
 	@$(DEMO_BIN) --trace-dir $(DEMO_DIR) > $(DEMO_DIR)/seeds_b_demo.log
+	@$(KPRIO_DEMO_BIN) --trace-dir $(DEMO_DIR) > $(DEMO_DIR)/kprio_demo.log
 
-# The README's timeline, from a committed recording of the worked example.
-# `make check` regenerates it into build/ and fails if the committed one
+# The README's timeline, from a committed recording of the worked example,
+# and docs/timeline.md's kernel picture, from recordings of kprio_demo.
+# `make check` regenerates them into build/ and fails if a committed one
 # differs (regenerate with `make timeline-docs` after changing the tool).
 TIMELINE_DOC := docs/img/copy-priority-timeline.svg
 TIMELINE_DOC_ARGS = -q $(SEEDS_B_CHANS) -t "SEEDS B worked example: five 16 KiB copies, one copy engine" \
 	-g "prior art (no semaphores)" tests/data/seeds-b-prior-art.trace \
 	-g "semaphores (US 9483423)" tests/data/seeds-b-semaphores.trace
+KPRIO_DOC := docs/img/kernel-priority-timeline.svg
 .PHONY: timeline-docs timeline-docs-check
 timeline-docs: $(PPU_TRACE)
 	@mkdir -p $(dir $(TIMELINE_DOC))
 	$(PPU_TRACE) $(TIMELINE_DOC_ARGS) -s $(TIMELINE_DOC)
+	$(PPU_TRACE) $(call kprio_svg_args,tests/data) -s $(KPRIO_DOC)
 
 timeline-docs-check: $(PPU_TRACE)
 	@mkdir -p build/docs
 	$(PPU_TRACE) $(TIMELINE_DOC_ARGS) -s build/docs/$(notdir $(TIMELINE_DOC))
-	@cmp build/docs/$(notdir $(TIMELINE_DOC)) $(TIMELINE_DOC) || \
-		{ echo "$(TIMELINE_DOC) is out of date: run make timeline-docs"; exit 1; }
+	$(PPU_TRACE) $(call kprio_svg_args,tests/data) -s build/docs/$(notdir $(KPRIO_DOC))
+	@for f in $(TIMELINE_DOC) $(KPRIO_DOC); do \
+		cmp build/docs/$$(basename $$f) $$f || \
+		{ echo "$$f is out of date: run make timeline-docs"; exit 1; }; done
 
 bench: deps
 	@$(MAKE) --no-print-directory bench-run

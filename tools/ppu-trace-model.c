@@ -37,23 +37,32 @@ struct chan {
 	char label[48];
 	unsigned int engine;	/* PPU_ENGINE_TYPE_*, 0 until known */
 	unsigned int engines;	/* every type it was bound as (channels are reused) */
-	int lane[2];
+	int lane[3];
 	struct open sched;	/* resident on the host */
 	struct open work;	/* a copy or a semaphore wait */
 	struct open copy;	/* the same copy on the copy engine lane */
 	int pending;
 	uint32_t wait_va;
 	uint64_t retries;
+	/* its tasks that wait for a unit, their CTAs on a unit, and the
+	 * kernels row's open slice */
+	unsigned int waiting, ctas;
+	struct open kern;
 };
 
 struct cta {
 	struct open o;
-	unsigned int cu, row;
+	unsigned int cu, row, chid;
+	int preempted;		/* saved for a higher priority, not resumed yet */
 };
 
 struct task {
 	int launched, active;
 	unsigned int chid, prio, depth, parent, slot;
+	/* launched (or seen active) and not complete; has had a CTA on a
+	 * unit; CTAs preempted and not resumed; counted in its channel's
+	 * waiting tasks */
+	int live, started, preempted, waiting;
 	struct open slot_slice;
 	struct cta *cta;	/* PPU_TL_MAX_J entries, allocated on first CTA */
 };
@@ -229,7 +238,7 @@ struct ppu_tl_model *ppu_tl_model_new(const struct ppu_tl_sink *sink)
 			m->cu_lane[i][j] = -1;
 	for (i = 0; i < NCHAN; i++) {
 		m->ch[i].prio = -1;
-		m->ch[i].lane[0] = m->ch[i].lane[1] = -1;
+		m->ch[i].lane[0] = m->ch[i].lane[1] = m->ch[i].lane[2] = -1;
 	}
 	return m;
 }
@@ -509,6 +518,62 @@ static void chan_instant(struct ppu_tl_model *m, const struct ppu_trace_rec *r, 
 	instant(m, &in);
 }
 
+/*
+ * A compute channel's kernels row: a slice while any CTA of its tasks is on
+ * a unit, and a waiting slice while none is but one of its tasks waits for
+ * a unit: launched and not started yet (queued behind other work), or with
+ * CTAs preempted.  The task table's slot rows cannot show this: a task
+ * holds its slot while it waits.  A started task between CTAs (or after its
+ * last) does not count: the trace does not say whether CTAs remain.
+ */
+static void kern_update(struct ppu_tl_model *m, unsigned int chid, uint64_t t, int prio)
+{
+	struct chan *c = &m->ch[chid];
+	int want = c->ctas ? 2 : c->waiting ? 1 : 0;	/* 2 running, 1 waiting */
+	int have = !c->kern.open ? 0 : c->kern.s.wait ? 1 : 2;
+	struct ppu_tl_slice *s;
+
+	if (want == have)
+		return;
+	close_slice(m, &c->kern, t, NULL);
+	if (!want)
+		return;
+	s = open_slice(&c->kern, chan_lane(m, chid, PPU_TL_CHAN_KERNELS), t,
+		       want == 2 ? "kernels" : "unit_wait", prio, want == 1);
+	snprintf(s->name, sizeof(s->name), "%s",
+		 want == 2 ? "CTAs on compute units" : "waits for a compute unit");
+	ARG_U(s, "channel", chid);
+	if (prio >= 0)
+		ARG_U(s, "priority", prio);
+}
+
+/* After a change of @k's state: is it waiting for a unit now? */
+static void kern_task(struct ppu_tl_model *m, struct task *k, uint64_t t)
+{
+	struct chan *c = &m->ch[k->chid];
+	int w = k->live && (!k->started || k->preempted);
+
+	if (w == k->waiting)
+		return;
+	k->waiting = w;
+	if (w)
+		c->waiting++;
+	else if (c->waiting)
+		c->waiting--;
+	kern_update(m, k->chid, t, (int)k->prio);
+}
+
+static void kern_cta(struct ppu_tl_model *m, unsigned int chid, uint64_t t, int on, int prio)
+{
+	struct chan *c = &m->ch[chid];
+
+	if (on)
+		c->ctas++;
+	else if (c->ctas)
+		c->ctas--;
+	kern_update(m, chid, t, prio);
+}
+
 static void task_state(struct ppu_tl_model *m, struct task *k, uint64_t t, int launched,
 		       int active)
 {
@@ -522,7 +587,7 @@ static void task_state(struct ppu_tl_model *m, struct task *k, uint64_t t, int l
 
 static void on_task(struct ppu_tl_model *m, const struct ppu_trace_rec *r)
 {
-	unsigned int tid = r->a & 0xff, slot = (r->a >> 8) & 0xff;
+	unsigned int tid = r->a & 0xff, slot = (r->a >> 8) & 0xff, j;
 	struct task *k = &m->task[tid];
 	struct ppu_tl_instant in;
 	struct ppu_tl_slice *s;
@@ -545,6 +610,14 @@ static void on_task(struct ppu_tl_model *m, const struct ppu_trace_rec *r)
 		if (r->b != 0xff)
 			ARG_U(&in, "parent", r->b);
 		instant(m, &in);
+		/* a task id is reused after its task completed (or was killed) */
+		if (k->cta)
+			for (j = 0; j < PPU_TL_MAX_J; j++)
+				k->cta[j].preempted = 0;
+		k->live = 1;
+		k->started = 0;
+		k->preempted = 0;
+		kern_task(m, k, r->cycle);
 		break;
 	case PPU_TRACE_TASK_ACTIVATE:
 		if (slot >= NSLOT)
@@ -558,6 +631,8 @@ static void on_task(struct ppu_tl_model *m, const struct ppu_trace_rec *r)
 		k->slot = slot;
 		close_slice(m, &k->slot_slice, r->cycle, "activated again");
 		task_state(m, k, r->cycle, 1, 1);
+		k->live = 1;
+		kern_task(m, k, r->cycle);
 		s = open_slice(&k->slot_slice, lane_of(m, &m->task_lane[slot], PPU_TL_TASKS, 0, slot),
 			       r->cycle, "task", (int)k->prio, 0);
 		snprintf(s->name, sizeof(s->name), "task %u (ch %u, prio %u)", tid, k->chid, k->prio);
@@ -584,6 +659,8 @@ static void on_task(struct ppu_tl_model *m, const struct ppu_trace_rec *r)
 			ARG_X(&k->slot_slice.s, "flags", (r->a >> 16) & 0xffff);
 		close_slice(m, &k->slot_slice, r->cycle, "complete");
 		task_state(m, k, r->cycle, 0, 0);
+		k->live = 0;
+		kern_task(m, k, r->cycle);
 		break;
 	default:
 		break;
@@ -613,6 +690,7 @@ static void on_cta(struct ppu_tl_model *m, const struct ppu_trace_rec *r)
 		if (c->o.open) {
 			close_slice(m, &c->o, r->cycle, "dispatched again");
 			m->cu_busy[c->cu] &= ~(1ull << c->row);
+			kern_cta(m, c->chid, r->cycle, 0, -1);
 		}
 		if (!~m->cu_busy[cu]) {
 			m->st.out_of_range++;
@@ -623,6 +701,12 @@ static void on_cta(struct ppu_tl_model *m, const struct ppu_trace_rec *r)
 		m->cu_busy[cu] |= 1ull << row;
 		c->cu = cu;
 		c->row = row;
+		c->chid = r->chid;
+		if (c->preempted && k->preempted)
+			k->preempted--;
+		c->preempted = 0;
+		k->started = 1;
+		kern_task(m, k, r->cycle);
 		s = open_slice(&c->o, lane_of(m, &m->cu_lane[cu][row], PPU_TL_CU, cu, row), r->cycle,
 			       "cta", k->launched || k->active ? (int)k->prio : -1, 0);
 		snprintf(s->name, sizeof(s->name), "task %u CTA %u%s", tid, r->b,
@@ -633,6 +717,7 @@ static void on_cta(struct ppu_tl_model *m, const struct ppu_trace_rec *r)
 		ARG_U(s, "cu", cu);
 		if (s->prio >= 0)
 			ARG_U(s, "priority", s->prio);
+		kern_cta(m, r->chid, r->cycle, 1, s->prio);
 		break;
 	case PPU_TRACE_CTA_PREEMPT:
 		if (!c->o.open)
@@ -651,6 +736,12 @@ static void on_cta(struct ppu_tl_model *m, const struct ppu_trace_rec *r)
 			    r->kind == PPU_TRACE_CTA_EXIT ? (flag ? "killed" : "exit") :
 			    flag ? "saved: waits for its children" : "saved: preempted");
 		m->cu_busy[c->cu] &= ~(1ull << c->row);
+		if (r->kind == PPU_TRACE_CTA_SAVED && !flag && !c->preempted) {
+			c->preempted = 1;
+			k->preempted++;
+			kern_task(m, k, r->cycle);
+		}
+		kern_cta(m, c->chid, r->cycle, 0, k->launched || k->active ? (int)k->prio : -1);
 		break;
 	default:
 		break;
@@ -789,7 +880,8 @@ static void name_lane(const struct ppu_tl_model *m, struct ppu_tl_lane *l)
 		if (c->prio >= 0 && n > 0 && (size_t)n < sizeof(l->group_name))
 			snprintf(l->group_name + n, sizeof(l->group_name) - n, ", prio %d", c->prio);
 		snprintf(l->name, sizeof(l->name), "%s %s", l->group_name,
-			 l->row == PPU_TL_CHAN_SCHED ? "scheduling" : "work");
+			 l->row == PPU_TL_CHAN_SCHED ? "scheduling" :
+			 l->row == PPU_TL_CHAN_WORK ? "work" : "kernels");
 		break;
 	}
 }
@@ -820,6 +912,7 @@ void ppu_tl_finish(struct ppu_tl_model *m)
 		}
 		finish_open(m, &c->copy, t);
 		finish_open(m, &c->work, t);
+		finish_open(m, &c->kern, t);
 		finish_open(m, &c->sched, t);
 	}
 	finish_open(m, &m->host_res, t);

@@ -24,10 +24,10 @@ enum ppu_tl_group {
 	PPU_TL_COPY,	/* the copy engine */
 	PPU_TL_TASKS,	/* the task table; one row per slot */
 	PPU_TL_CU,	/* a compute unit; one row per concurrent CTA */
-	PPU_TL_CHAN,	/* a channel: row 0 scheduling, row 1 its work */
+	PPU_TL_CHAN,	/* a channel: row 0 scheduling, row 1 its work, row 2 its kernels */
 };
 
-enum { PPU_TL_CHAN_SCHED, PPU_TL_CHAN_WORK };
+enum { PPU_TL_CHAN_SCHED, PPU_TL_CHAN_WORK, PPU_TL_CHAN_KERNELS };
 
 /* Bounds of the tables the model keeps (larger ids are counted, not drawn). */
 #define PPU_TL_MAX_CU 64u
@@ -60,7 +60,8 @@ struct ppu_tl_slice {
 	int lane;
 	struct ppu_tl_where where;	/* of the lane */
 	uint64_t t0, t1;
-	const char *cat;	/* "resident", "copy", "sem_wait", "task", "cta" */
+	const char *cat;	/* "resident", "copy", "sem_wait", "task", "cta",
+				 * "kernels", "unit_wait" */
 	char name[112];
 	int prio;		/* -1: not known */
 	int wait;		/* waiting, not working */

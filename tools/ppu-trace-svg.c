@@ -11,7 +11,7 @@
  */
 #define NBUCKET 4096
 #define CLS_UNKNOWN 0		/* priority not known */
-#define CLS_WAIT 1		/* waiting on a semaphore */
+#define CLS_WAIT 1		/* waiting on a semaphore or for a compute unit */
 #define CLS_PRIO 2		/* first of the priority colours */
 #define NPRIO 10
 #define NCLASS (CLS_PRIO + NPRIO)
@@ -72,6 +72,8 @@ struct ppu_tl_svg {
 	int nprio;
 	int folded[NPRIO];	/* another priority shares the slot */
 	int used[NCLASS];
+	int unit_waits;		/* some waits are for a compute unit (legend) */
+	int used_sem_wait;	/* and some on a semaphore */
 };
 
 static void *xrealloc(void *p, size_t n)
@@ -203,6 +205,10 @@ static void on_slice(void *ctx, const struct ppu_tl_slice *s)
 		}
 	}
 	v->used[cls] = 1;
+	if (s->wait && !strcmp(s->cat, "unit_wait"))
+		v->unit_waits = 1;
+	else if (s->wait)
+		v->used_sem_wait = 1;
 	g->any = 1;
 	r0 = s->t0 > g->origin ? s->t0 - g->origin : 0;
 	r1 = s->t1 > g->origin ? s->t1 - g->origin : 0;
@@ -549,10 +555,13 @@ int ppu_tl_svg_finish(struct ppu_tl_svg *v, FILE *f)
 			x += 24 + 18 * 6;
 		}
 		if (v->used[CLS_WAIT]) {
+			const char *what = !v->unit_waits ? "waiting on a semaphore" :
+					   v->used_sem_wait ? "waiting (semaphore, compute unit)" :
+					   "waiting for a compute unit";
+
 			fprintf(f, "<rect x=\"%d\" y=\"50\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-				"<text x=\"%d\" y=\"60\">waiting on a semaphore</text>\n", x, COLOR_WAIT,
-				x + 16);
-			x += 24 + 22 * 6;
+				"<text x=\"%d\" y=\"60\">%s</text>\n", x, COLOR_WAIT, x + 16, what);
+			x += 24 + (int)strlen(what) * 6;
 		}
 		fprintf(f, "<path d=\"M%d 50 l6 0 l-3 8 z\" fill=\"%s\"/>"
 			"<text x=\"%d\" y=\"60\">fault</text>\n", x + 3, COLOR_FAULT, x + 16);

@@ -9,11 +9,10 @@
 #include <string.h>
 
 #include "bench.h"
+#include "kprio.h"
 #include "rtl_compute.h"
 #include "rtl_env.h"
 #include "../../runtime/device/samples/samples.h"
-
-enum { DP_BENCH_PARENTS = 4 };
 
 static void die(const char *what)
 {
@@ -219,7 +218,8 @@ static void bench_issue_rate(void)
 /*
  * A small high-priority kernel (one CTA per unit, short) launched while a
  * low-priority kernel of 16 CTAs per unit fills every context: cycles from
- * its doorbell to its TASK_COMPLETE, divided by the same on an idle device.
+ * its doorbell to its TASK_COMPLETE, divided by the same on an idle device
+ * (tests/examples/kprio.h; the RTL demo runs the same with fewer CTAs).
  *   prior_art:       both at device priority 0, as when every parent kernel
  *                    gets the lowest priority: the small one queues behind
  *                    every CTA of the big one.
@@ -229,140 +229,41 @@ static void bench_issue_rate(void)
  *                    many units as needed are saved to their task block,
  *                    and resumed once the small one is done.
  * With preemption, the cost of one: PREEMPT -> SAVED in cycles (the CTA's
- * 8 threads store 32 words each through the unit's pipeline), and the
+ * 8 threads store their registers through the unit's pipeline), and the
  * context-switch unit-cycles (saves and restores) per preemption.
  */
-struct preempt_cost {
-	double save_cycles, ctxsw_per_preemption;
-	uint64_t preemptions;
-};
-
-static uint64_t hi_latency(int lo_prio, int hi_prio, int with_lo, int no_preempt, int dp,
-			   double *sim_speed, struct preempt_cost *cost)
+static struct kprio_result kprio(enum kprio_scenario sc, int dp)
 {
 	struct ppu_sim_config c = bench_cfg();
-	struct rtl_env *env = rtl_env_create(&c);
-	struct rtl_ctx *ctx = rtl_ctx_create(env);
-	struct rtl_chan *lo = rtl_cchan_create(env, ctx, 0, 0, 63, 1);
-	/* (dp: room for the children's priority and depth) */
-	struct rtl_chan *hi = rtl_cchan_create(env, ctx, 1, 0, dp ? 62 : 63, dp ? 2 : 1);
-	uint32_t ncu = rtl_reg_read(env, PPU_REG_CAP_NUM_CU);
-	uint32_t ctx_n = rtl_reg_read(env, PPU_REG_CAP_CU_CONTEXTS);
-	struct rtl_buf olo = rtl_buf_alloc(ctx, 0, 16 * ncu * ctx_n * 4);
-	struct rtl_buf ohi = rtl_buf_alloc(ctx, 0, ncu * ctx_n * 4);
-	struct spin_params plo = { .iters = 400, .seed = 1, .out = olo.va };
-	struct spin_params phi = { .iters = 100, .seed = 2, .out = ohi.va };
-	struct rtl_buf dpool = rtl_buf_alloc(ctx, 0, DP_BENCH_PARENTS * 16384);
-	struct rtl_buf dwords = rtl_buf_alloc(ctx, 0, 4 * DP_BENCH_PARENTS * 4);
-	uint32_t counts[DP_BENCH_PARENTS] = { 2, 3, 1, 2 };
-	struct dp_sum_params pdp = { .n = DP_BENCH_PARENTS, .counts = dwords.va, .pool = dpool.va,
-				     .stride = 16384, .out = dwords.va + 16, .res = dwords.va + 32,
-				     .status = dwords.va + 48 };
-	struct rtl_klaunch llo, lhi;
-	struct ppu_sim_stats st;
-	struct rtl_kimage k, kdp;
-	uint32_t dw[16];
-	struct ppu_pb pb;
-	uint64_t t0;
-	long done;
+	struct kprio_opts o = { .scenario = sc, .fill_ctas_per_cu = 16, .fill_rounds = 400,
+				.small_rounds = 100, .dp = dp, .cfg = &c };
+	struct kprio_result r;
 
-	rtl_kimage_load(ctx, "spin", &k);
-	rtl_klaunch_init(&llo, rtl_kimage_fn(&k, "spin"), 16 * ncu, ctx_n, &plo, sizeof(plo));
-	llo.prio = (uint32_t)lo_prio;
-	rtl_klaunch_prepare(ctx, &llo, 1);
-	lhi = llo;
-	lhi.grid[0] = ncu;
-	lhi.prio = (uint32_t)hi_prio;
-	lhi.params = &phi;
-	lhi.param_bytes = sizeof(phi);
-	rtl_kimage_load(ctx, "dp_sum", &kdp);
-	if (dp) {
-		/* a parent of DP_BENCH_PARENTS threads, each launching 1..3 child CTAs */
-		rtl_buf_write(env, &dwords, 0, counts, sizeof(counts));
-		rtl_klaunch_init(&lhi, rtl_kimage_fn(&kdp, "dp_sum"), 1, DP_BENCH_PARENTS, &pdp,
-				 sizeof(pdp));
-		lhi.prio = (uint32_t)hi_prio;
-	}
-	rtl_klaunch_prepare(ctx, &lhi, 1);
-
-	rtl_reg_write(env, PPU_REG_TASK_CTRL, PPU_FSET(PPU_TASK_CTRL_NO_PREEMPT, no_preempt != 0));
-	ppu_sim_reset_stats(env->sim);
-	if (with_lo) {
-		rtl_klaunch_submit(lo, &llo, 0, 0);
-		/* the big kernel fills the device: a few CTAs in */
-		if (rtl_wait_event(env, PPU_TRACE_CTA_EXIT, 0, 16, 2000000) < 0)
-			die("low-priority kernel did not start");
-	}
-	ppu_pb_init(&pb, dw, 16);
-	ppu_pb_launch(&pb, lhi.tmd.va);
-	ppu_pb_method(&pb, PPU_HOST_WFI, 0);
-	rtl_chan_push_entry(hi, rtl_chan_pb_put(hi, pb.dw, pb.len), pb.len);
-	t0 = ppu_sim_cycles(env->sim);
-	rtl_chan_doorbell(hi);
-	wait_idle(hi, 20000000);
-	/* the small kernel's own completion (its children complete before it) */
-	for (done = 0; done < (long)env->nev; done++)
-		if (env->ev[done].kind == PPU_TRACE_TASK_COMPLETE && env->ev[done].b == lhi.tmd.va)
-			break;
-	if (done == (long)env->nev)
-		die("no TASK_COMPLETE of the small kernel");
-	if (dp && rtl_perf_read(env, PPU_PERF_DEV_LAUNCHES) != DP_BENCH_PARENTS)
-		die("the parent's children did not all run");
-	if (with_lo)
-		wait_idle(lo, 50000000);
-	ppu_sim_get_stats(env->sim, &st);
-	if (sim_speed)
-		*sim_speed = st.cycles_per_sec;
-	t0 = env->ev[done].cycle - t0;
-	if (cost) {
-		size_t i, j, n = 0;
-		uint64_t sum = 0;
-
-		/* each PREEMPT with the SAVED of the same CTA (B = CTA id, A's tid | j) */
-		for (i = 0; i < env->nev; i++) {
-			if (env->ev[i].kind != PPU_TRACE_CTA_PREEMPT)
-				continue;
-			for (j = i + 1; j < env->nev; j++)
-				if (env->ev[j].kind == PPU_TRACE_CTA_SAVED &&
-				    env->ev[j].b == env->ev[i].b &&
-				    (env->ev[j].a & 0xffff) == (env->ev[i].a & 0xffff)) {
-					sum += env->ev[j].cycle - env->ev[i].cycle;
-					n++;
-					break;
-				}
-		}
-		cost->preemptions = rtl_perf_read(env, PPU_PERF_PREEMPTIONS);
-		cost->save_cycles = n ? (double)sum / (double)n : 0;
-		cost->ctxsw_per_preemption = cost->preemptions ?
-			(double)rtl_perf_read(env, PPU_PERF_CTXSW_CYCLES) / (double)cost->preemptions : 0;
-	}
-	rtl_kimage_free(&k);
-	rtl_kimage_free(&kdp);
-	rtl_chan_destroy(lo);
-	rtl_chan_destroy(hi);
-	rtl_ctx_destroy(ctx);
-	rtl_env_destroy(env);
-	return t0;
+	if (kprio_run(&o, &r))
+		die("kernel-priority scenario failed");
+	if (!r.data_ok)
+		die("kernel-priority scenario: wrong results");
+	return r;
 }
 
 static void bench_kernel_priority(void)
 {
-	uint64_t alone = hi_latency(0, 40, 0, 0, 0, NULL, NULL);
-	uint64_t prior = hi_latency(0, 0, 1, 0, 0, NULL, NULL);
-	uint64_t nopre = hi_latency(0, 40, 1, 1, 0, NULL, NULL);
-	struct preempt_cost pc;
-	double speed;
-	uint64_t pre = hi_latency(0, 40, 1, 0, 0, &speed, &pc);
+	uint64_t alone = kprio(KPRIO_ALONE, 0).latency;
+	uint64_t prior = kprio(KPRIO_PRIOR_ART, 0).latency;
+	uint64_t nopre = kprio(KPRIO_NO_PREEMPTION, 0).latency;
+	struct kprio_result pre = kprio(KPRIO_PREEMPTION, 0);
 
 	bench_emit("kernel_prio_small_alone", (double)alone, "cycles");
 	bench_emit("kernel_prio_small_behind_filling_prior_art_ratio", (double)prior / alone, "x");
 	bench_emit("kernel_prio_small_behind_filling_priorities_no_preemption_ratio",
 		   (double)nopre / alone, "x");
-	bench_emit("kernel_prio_small_behind_filling_preemption_ratio", (double)pre / alone, "x");
-	bench_emit("kernel_prio_preemptions", (double)pc.preemptions, "CTAs");
-	bench_emit("kernel_prio_preemption_save_cycles", pc.save_cycles, "cycles");
-	bench_emit("kernel_prio_ctxsw_unit_cycles_per_preemption", pc.ctxsw_per_preemption, "cycles");
-	bench_emit("verilator_speed_compute_priority", speed, "cycles/s");
+	bench_emit("kernel_prio_small_behind_filling_preemption_ratio",
+		   (double)pre.latency / alone, "x");
+	bench_emit("kernel_prio_preemptions", (double)pre.preemptions, "CTAs");
+	bench_emit("kernel_prio_preemption_save_cycles", pre.save_cycles, "cycles");
+	bench_emit("kernel_prio_ctxsw_unit_cycles_per_preemption", pre.ctxsw_per_preemption,
+		   "cycles");
+	bench_emit("verilator_speed_compute_priority", pre.sim_cycles_per_sec, "cycles/s");
 }
 
 /*
@@ -376,9 +277,9 @@ static void bench_kernel_priority(void)
  */
 static void bench_dp_priority(void)
 {
-	uint64_t alone = hi_latency(0, 40, 0, 0, 1, NULL, NULL);
-	uint64_t prior = hi_latency(0, 0, 1, 0, 1, NULL, NULL);
-	uint64_t tech = hi_latency(0, 40, 1, 0, 1, NULL, NULL);
+	uint64_t alone = kprio(KPRIO_ALONE, 1).latency;
+	uint64_t prior = kprio(KPRIO_PRIOR_ART, 1).latency;
+	uint64_t tech = kprio(KPRIO_PREEMPTION, 1).latency;
 
 	bench_emit("dp_parent_alone", (double)alone, "cycles");
 	bench_emit("dp_parent_behind_filling_prior_art_ratio", (double)prior / alone, "x");

@@ -582,6 +582,115 @@ START_TEST(model_tasks_and_ctas)
 }
 END_TEST
 
+START_TEST(model_kernels_row_shows_waits_for_a_unit)
+{
+	/* task 1 (ch 0, prio 0) runs CTAs on CU 0 back to back; task 2 (ch 1,
+	 * prio 40) is launched, waits for the unit until CTA 1 of task 1 is
+	 * saved, runs; CTA 1 resumes; both complete */
+	static const char text[] =
+		"100 TASK_LAUNCH ch=0 a=0x01000001 b=0xff\n"
+		"102 TASK_ACTIVATE ch=0 a=0x00000001 b=0x10000\n"
+		"104 CTA_DISPATCH ch=0 a=0x00000001 b=0x0\n"
+		"150 CTA_EXIT ch=0 a=0x00000001 b=0x0\n"
+		"152 CTA_DISPATCH ch=0 a=0x00000001 b=0x1\n"
+		"200 TASK_LAUNCH ch=1 a=0x01280102 b=0xff\n"
+		"202 TASK_ACTIVATE ch=1 a=0x00280102 b=0x20000\n"
+		"203 CTA_PREEMPT ch=0 a=0x00000001 b=0x1\n"
+		"250 CTA_SAVED ch=0 a=0x00000001 b=0x1\n"
+		"251 CTA_DISPATCH ch=1 a=0x00000002 b=0x0\n"
+		"300 CTA_EXIT ch=1 a=0x00000002 b=0x0\n"
+		"301 CTA_RESUME ch=0 a=0x00000001 b=0x1\n"
+		"305 TASK_COMPLETE ch=1 a=0x00000102 b=0x20000\n"
+		"400 CTA_EXIT ch=0 a=0x00000001 b=0x1\n"
+		"401 TASK_COMPLETE ch=0 a=0x00000001 b=0x10000\n";
+	/* [t0, t1), waiting; the gap 150..152 between two CTAs of a started
+	 * task and 300..305 after the last one are not waits */
+	static const uint64_t fill[][3] = {
+		{ 100, 104, 1 }, { 104, 150, 0 }, { 152, 250, 0 }, { 250, 301, 1 }, { 301, 400, 0 },
+	};
+	static const uint64_t small[][3] = { { 200, 251, 1 }, { 251, 300, 0 } };
+	struct ppu_tl_stats st;
+	struct rec *r = model_text(text, &st);
+	const struct ppu_tl_slice *v[8];
+	int i;
+
+	ck_assert_str_eq(lane_at(r, PPU_TL_CHAN, 1, PPU_TL_CHAN_KERNELS)->name,
+			 "channel 1 (compute) kernels");
+	ck_assert_int_eq(lane_slices(r, lane_at(r, PPU_TL_CHAN, 0, PPU_TL_CHAN_KERNELS)->id, v, 8),
+			 5);
+	for (i = 0; i < 5; i++) {
+		ck_assert_uint_eq(v[i]->t0, fill[i][0]);
+		ck_assert_uint_eq(v[i]->t1, fill[i][1]);
+		ck_assert_int_eq(v[i]->wait, (int)fill[i][2]);
+		ck_assert_str_eq(v[i]->name, fill[i][2] ? "waits for a compute unit" :
+			"CTAs on compute units");
+		ck_assert_str_eq(v[i]->cat, fill[i][2] ? "unit_wait" : "kernels");
+	}
+	ck_assert_int_eq(lane_slices(r, lane_at(r, PPU_TL_CHAN, 1, PPU_TL_CHAN_KERNELS)->id, v, 8),
+			 2);
+	for (i = 0; i < 2; i++) {
+		ck_assert_uint_eq(v[i]->t0, small[i][0]);
+		ck_assert_uint_eq(v[i]->t1, small[i][1]);
+		ck_assert_int_eq(v[i]->wait, (int)small[i][2]);
+		ck_assert_int_eq(v[i]->prio, 40);
+	}
+	assert_no_overlap(r);
+	rec_free(r);
+}
+END_TEST
+
+/*
+ * The RTL demo's recorded traces (4 units, a filling kernel of 32 CTAs on
+ * channel 0, a small one of 4 CTAs on channel 1): the small kernel waits
+ * for units until the filling kernel's CTAs have all run in the prior art
+ * and only while four CTAs are saved with preemption, and then the filling
+ * kernel waits for it.
+ */
+START_TEST(model_kernel_priority_recorded_traces)
+{
+	struct ppu_tl_stats st;
+	struct rec *r = model_path(DATA "kernel-priority-prior-art.trace", NULL, &st);
+	const struct ppu_tl_slice *v[64];
+	int n, i, fill_waits = 0;
+
+	n = lane_slices(r, lane_at(r, PPU_TL_CHAN, 1, PPU_TL_CHAN_KERNELS)->id, v, 64);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(v[0]->wait, 1);
+	ck_assert_int_eq(v[1]->wait, 0);
+	/* every CTA of the filling kernel got a unit before the small one's */
+	for (i = 0; i < r->ns; i++)
+		if (r->s[i].where.group == PPU_TL_CU && !strncmp(r->s[i].name, "task 0 ", 7))
+			ck_assert_uint_lt(r->s[i].t0, v[1]->t0);
+	ck_assert_uint_gt(v[0]->t1 - v[0]->t0, 20 * (v[1]->t1 - v[1]->t0));
+	rec_free(r);
+
+	r = model_path(DATA "kernel-priority-preemption.trace", NULL, &st);
+	n = lane_slices(r, lane_at(r, PPU_TL_CHAN, 1, PPU_TL_CHAN_KERNELS)->id, v, 64);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(v[0]->wait, 1);
+	ck_assert_uint_lt(v[0]->t1 - v[0]->t0, 2000);	/* the saves */
+	ck_assert_int_eq(v[1]->prio, 40);
+	{
+		uint64_t s0 = v[1]->t0, s1 = v[1]->t1;
+
+		n = lane_slices(r, lane_at(r, PPU_TL_CHAN, 0, PPU_TL_CHAN_KERNELS)->id, v, 64);
+		/* (the first wait: from its launch to its first CTA, 3 cycles) */
+		for (i = 0; i < n; i++)
+			if (v[i]->wait && v[i]->t1 > s0) {
+				fill_waits++;
+				/* its last CTA saved once the small kernel runs,
+				 * resumed as it ends */
+				ck_assert_uint_ge(v[i]->t0, s0);
+				ck_assert_uint_lt(v[i]->t0, s1);
+				ck_assert_uint_ge(v[i]->t1, s1);
+			}
+	}
+	ck_assert_int_eq(fill_waits, 1);
+	assert_no_overlap(r);
+	rec_free(r);
+}
+END_TEST
+
 START_TEST(model_rejects_time_going_backwards)
 {
 	struct ppu_tl_model *m = ppu_tl_model_new(NULL);
@@ -706,6 +815,12 @@ START_TEST(tool_svg_parses_as_xml)
 		 "-s %s/t.svg " DATA "seeds-b-prior-art.trace " DATA "seeds-b-semaphores.trace && "
 		 "python3 %s %s/t.svg 'T<&>,first,second,copy engine,host scheduler,priority 0,"
 		 "priority 1,waiting on a semaphore,cycles' 200 1", tmpdir, py, tmpdir);
+	ck_assert_int_eq(run(cmd), 0);
+	/* compute: the kernels rows and their waits in the legend */
+	snprintf(cmd, sizeof(cmd), PPU_TRACE_BIN " -q -l 0=filling -l 1=small -s %s/k.svg "
+		 DATA "kernel-priority-prior-art.trace && python3 %s %s/k.svg 'channel 1 (compute) "
+		 "small kernels,waits for a compute unit,waiting for a compute unit,CU 3,"
+		 "task table slot 1,priority 0' 200 1", tmpdir, py, tmpdir);
 	ck_assert_int_eq(run(cmd), 0);
 	/* a fault adds its marker */
 	snprintf(cmd, sizeof(cmd), "printf '1 CHAN_SWITCH ch=0 a=0xff b=0x0\\n5 FAULT ch=0 a=0x1 "
@@ -874,6 +989,8 @@ Suite *suite_trace(void)
 	tcase_add_test(tc, model_reports_unmatched_copies);
 	tcase_add_test(tc, model_fault_is_a_global_instant_and_ends_the_channel);
 	tcase_add_test(tc, model_tasks_and_ctas);
+	tcase_add_test(tc, model_kernels_row_shows_waits_for_a_unit);
+	tcase_add_test(tc, model_kernel_priority_recorded_traces);
 	tcase_add_test(tc, model_rejects_time_going_backwards);
 	tcase_add_test(tc, tool_json_loads_in_a_json_parser);
 	tcase_add_test(tc, tool_svg_parses_as_xml);

@@ -26,7 +26,6 @@ int ppu_trace_fd = -1;
 static pthread_once_t trace_once = PTHREAD_ONCE_INIT;
 static char trace_err[400];
 static int trace_err_told;
-static __thread int trace_tid;
 
 static void trace_open(void)
 {
@@ -77,9 +76,9 @@ void ppu_trace_line(int64_t t0, int64_t dur, const char *kind, const char *fmt, 
 
 	if (ppu_trace_fd < 0)
 		return;
-	if (!trace_tid)
-		trace_tid = (int)syscall(SYS_gettid);
-	n = snprintf(buf, sizeof(buf), "%lld %d %s", (long long)t0, trace_tid, kind);
+	/* Not cached: a forked child traces under its own ids. */
+	n = snprintf(buf, sizeof(buf), "%lld %ld %ld %s", (long long)t0, (long)getpid(),
+		     (long)syscall(SYS_gettid), kind);
 	if (dur >= 0 && n < (int)sizeof(buf))
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " dur=%lld", (long long)dur);
 	if (n < (int)sizeof(buf) - 1) {

@@ -4,7 +4,7 @@
  * to a file, to be drawn next to the device's own trace by ppu-trace
  * --host.  The format is documented in docs/timeline.md ("Host events").
  *
- *     <host ns> <tid> <KIND> [dur=<ns>] key=value ...
+ *     <host ns> <pid> <tid> <KIND> [dur=<ns>] key=value ...
  *
  * Host time is CLOCK_MONOTONIC.  Calls that can block (copies, launches,
  * synchronisations) are written once they return, with the time they began

@@ -153,9 +153,12 @@ static long long field(const char *line, const char *key)
 
 static int kind_is(const char *line, const char *kind)
 {
-	const char *p = strchr(line, ' ');
+	const char *p = line;
+	int i;
 
-	p = p ? strchr(p + 1, ' ') : NULL;
+	/* after the time, the pid and the tid */
+	for (i = 0; i < 3 && p; i++)
+		p = strchr(p + (i > 0), ' ');
 	return p && !strncmp(p + 1, kind, strlen(kind)) && p[1 + strlen(kind)] == ' ';
 }
 

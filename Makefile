@@ -45,7 +45,7 @@ DEMO_BIN := build/examples/seeds_b_demo
 # ppu-trace: text trace -> Perfetto JSON / SVG timeline (docs/timeline.md).
 # The parser, model and writers are shared with the unit tests.
 PPU_TRACE := build/tools/ppu-trace
-PPU_TRACE_SRCS := tools/ppu-trace-parse.c tools/ppu-trace-model.c tools/ppu-trace-json.c \
+PPU_TRACE_SRCS := tools/ppu-trace-parse.c tools/ppu-trace-model.c tools/ppu-trace-json.c tools/ppu-trace-host.c \
 	tools/ppu-trace-svg.c
 PPU_TRACE_HDRS := $(PPU_TRACE_SRCS:.c=.h)
 DEMO_DIR := build/demo

@@ -791,6 +791,9 @@ static void name_lane(const struct ppu_tl_model *m, struct ppu_tl_lane *l)
 		snprintf(l->name, sizeof(l->name), "%s %s", l->group_name,
 			 l->row == PPU_TL_CHAN_SCHED ? "scheduling" : "work");
 		break;
+	case PPU_TL_API:
+		/* named by ppu-trace-host.c, which makes them */
+		break;
 	}
 }
 

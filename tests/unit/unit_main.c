@@ -16,6 +16,7 @@ Suite *suite_cosim_cpio(void);
 Suite *suite_cosim_console(void);
 Suite *suite_smi_debugfs(void);
 Suite *suite_trace(void);
+Suite *suite_trace_host(void);
 
 int main(void)
 {
@@ -35,6 +36,7 @@ int main(void)
 	srunner_add_suite(sr, suite_cosim_console());
 	srunner_add_suite(sr, suite_smi_debugfs());
 	srunner_add_suite(sr, suite_trace());
+	srunner_add_suite(sr, suite_trace_host());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -14,6 +14,7 @@ Suite *suite_launch_cmds(void);
 Suite *suite_workq(void);
 Suite *suite_cosim_cpio(void);
 Suite *suite_cosim_console(void);
+Suite *suite_cosim_fetch(void);
 Suite *suite_smi_debugfs(void);
 Suite *suite_trace(void);
 Suite *suite_trace_host(void);
@@ -34,6 +35,7 @@ int main(void)
 	srunner_add_suite(sr, suite_workq());
 	srunner_add_suite(sr, suite_cosim_cpio());
 	srunner_add_suite(sr, suite_cosim_console());
+	srunner_add_suite(sr, suite_cosim_fetch());
 	srunner_add_suite(sr, suite_smi_debugfs());
 	srunner_add_suite(sr, suite_trace());
 	srunner_add_suite(sr, suite_trace_host());

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "console.h"
 #include "fetch.h"
 #include "util.h"
 
@@ -108,25 +109,27 @@ static void bad(struct fetch *x, const char *why)
 /* One data line of the file being received. */
 static void data_line(struct fetch *x, const char *line)
 {
+	/* a line is at most the console's line buffer */
+	unsigned char buf[sizeof(((struct console *)0)->line) / 4 * 3 + 3];
 	size_t len = strlen(line);
 	long n;
 
 	while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
 		len--;
-	/* (the last group may carry up to two bytes of padding) */
-	if (x->len + len / 4 * 3 > x->size + 2) {
+	if (len / 4 * 3 > sizeof(buf) ||
+	    (n = fetch_base64_line(line, len, buf)) < 0) {
+		bad(x, "a line that is not base64 (a kernel message in the data?)");
+		return;
+	}
+	if (x->len + (size_t)n > x->size) {
 		bad(x, "more data than the announced size");
 		return;
 	}
 	if (!x->data) {
-		x->cap = x->size + 3;
+		x->cap = x->size ? x->size : 1;
 		x->data = xmalloc(x->cap);
 	}
-	n = fetch_base64_line(line, len, x->data + x->len);
-	if (n < 0) {
-		bad(x, "a line that is not base64 (a kernel message in the data?)");
-		return;
-	}
+	memcpy(x->data + x->len, buf, (size_t)n);
 	x->len += (size_t)n;
 }
 

@@ -564,6 +564,11 @@ static void add_arg(struct ppu_tl_arg *args, int *n, const char *key, const char
 	(*n)++;
 }
 
+static int key_is(const char *p, size_t len, const char *key)
+{
+	return len == strlen(key) && !strncmp(p, key, len);
+}
+
 /* Up to PPU_TL_MAX_ARGS of the event's fields, in order, as arguments. */
 static void event_args(const struct ppu_host_ev *e, struct ppu_tl_arg *args, int *n,
 		       char keys[][16])
@@ -579,8 +584,9 @@ static void event_args(const struct ppu_host_ev *e, struct ppu_tl_arg *args, int
 			break;
 		kl = (size_t)(eq - p);
 		vl = sp ? (size_t)(sp - eq - 1) : strlen(eq + 1);
-		if (kl < 16 && strncmp(p, "dur", kl) && strncmp(p, "ctx", kl) &&
-		    strncmp(p, "stream", kl)) {
+		/* (the track and the slice say those already) */
+		if (kl < 16 && !key_is(p, kl, "dur") && !key_is(p, kl, "ctx") &&
+		    !key_is(p, kl, "stream")) {
 			memcpy(keys[*n], p, kl);
 			keys[*n][kl] = 0;
 			snprintf(val, sizeof(val), "%.*s", (int)(vl < 39 ? vl : 39), eq + 1);

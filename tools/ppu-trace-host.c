@@ -408,6 +408,30 @@ void ppu_host_free(struct ppu_host *h)
 	free(h);
 }
 
+int ppu_host_chan_prio(const struct ppu_host *h, unsigned int ch)
+{
+	int prio = -1;
+	size_t i;
+
+	for (i = 0; i < h->nev; i++) {
+		const struct ppu_host_ev *e = &h->ev[i];
+		long long dp;
+
+		if (e->kind != PPU_HOST_STREAM_CREATE && e->kind != PPU_HOST_STREAM_ATTACH &&
+		    e->kind != PPU_HOST_LAUNCH)
+			continue;
+		if (ppu_host_num(e, "ch", -1) != (long long)ch)
+			continue;
+		dp = ppu_host_num(e, "dev_prio", -1);
+		if (dp < 0)
+			continue;
+		if (prio >= 0 && prio != dp)
+			return -1;
+		prio = (int)dp;
+	}
+	return prio;
+}
+
 static void chan_push(struct chan_log *c, uint64_t cycle, int bind)
 {
 	if (c->n == c->cap) {

@@ -106,6 +106,12 @@ struct ppu_host;
 struct ppu_host *ppu_host_load(const char *path, const struct ppu_host_opts *o, char *err,
 			       size_t errlen);
 void ppu_host_free(struct ppu_host *h);
+/*
+ * The device priority the host file gives channel @ch (its streams' copy
+ * channels, its launches' compute channels), or -1 when it says none or
+ * disagrees with itself (a channel id reused at another priority).
+ */
+int ppu_host_chan_prio(const struct ppu_host *h, unsigned int ch);
 /* Each device record, in order, before the host events are placed. */
 void ppu_host_observe(struct ppu_host *h, const struct ppu_trace_rec *r);
 /*

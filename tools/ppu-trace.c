@@ -266,6 +266,17 @@ static int convert(const struct opts *o, const char *path, const char *group,
 		}
 	}
 	m = ppu_tl_model_new(&sink);
+	/* The host knows the device priority of the channels it made. */
+	for (i = 0; i < o->nhost; i++) {
+		unsigned int ch;
+
+		for (ch = 0; ch <= PPU_TRACE_MAX_CHID; ch++) {
+			int prio = ppu_host_chan_prio(host[i], ch);
+
+			if (prio >= 0)
+				ppu_tl_set_chan(m, ch, prio, NULL);
+		}
+	}
 	for (i = 0; i < o->nchan; i++)
 		ppu_tl_set_chan(m, o->chan[i].chid, o->chan[i].prio, o->chan[i].label);
 

@@ -376,6 +376,18 @@ START_TEST(host_offset_given_wins_and_line_fit_is_used_when_asked)
 	/* no device records observed: every chunk is unmatched, and no flow is made */
 	ck_assert_uint_eq(ppu_host_get_stats(h)->chunks_unmatched, 3);
 	ck_assert_int_eq(ppu_host_get_stats(h)->align->method, PPU_ALIGN_LINE);
+	/* the channel's priority, from the stream that made it */
+	ck_assert_int_eq(ppu_host_chan_prio(h, 3), 2);
+	ck_assert_int_eq(ppu_host_chan_prio(h, 4), -1);
+	ppu_host_free(h);
+	/* a channel id used again at another priority: no priority */
+	write_file("h2.trace", "1 7 7 SYNC ctx=1 src=counter cycle=5 err=1\n"
+		   "2 7 7 STREAM_CREATE ctx=1 stream=1 prio=1 dev_prio=2 ch=3\n"
+		   "3 9 9 LAUNCH dur=1 ctx=1 stream=0 ch=3 dev_prio=0 fn=f grid=1,1,1 cta=1,1,1\n",
+		   path, sizeof(path));
+	h = ppu_host_load(path, &o, err, sizeof(err));
+	ck_assert_ptr_nonnull(h);
+	ck_assert_int_eq(ppu_host_chan_prio(h, 3), -1);
 	ppu_host_free(h);
 	free(g);
 	rm_tmp();

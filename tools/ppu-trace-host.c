@@ -729,7 +729,12 @@ static void name_track(const struct ppu_host *h, const struct track *t, struct p
 /* Flows from the host's copies to the device's COPY_STARTs (see the header). */
 static void emit_flows(struct ppu_host *h, const struct ppu_tl_sink *sink)
 {
-	size_t i, j;
+	struct done_key {
+		long pid;
+		unsigned int ctx;
+		long long ch;
+	} *done = NULL;
+	size_t i, j, ndone = 0;
 	uint64_t id = 1;
 
 	for (i = 0; i < h->nev; i++) {
@@ -744,12 +749,12 @@ static void emit_flows(struct ppu_host *h, const struct ppu_tl_sink *sink)
 		if (e->kind != PPU_HOST_COPY || ch < 0 || ch > (long long)PPU_TRACE_MAX_CHID)
 			continue;
 		/* Only at the first copy of this context to the channel: it does them all. */
-		for (j = 0; j < i && !seen; j++)
-			seen = h->ev[j].kind == PPU_HOST_COPY && h->ev[j].pid == e->pid &&
-			       ppu_host_num(&h->ev[j], "ctx", 0) == ctx &&
-			       ppu_host_num(&h->ev[j], "ch", -1) == ch;
+		for (j = 0; j < ndone && !seen; j++)
+			seen = done[j].pid == e->pid && done[j].ctx == ctx && done[j].ch == ch;
 		if (seen)
 			continue;
+		done = xrealloc(done, (ndone + 1) * sizeof(*done));
+		done[ndone++] = (struct done_key){ e->pid, ctx, ch };
 		c = &h->chan[ch];
 		first = ppu_host_cycle(h, (double)e->t);
 		for (j = 0; j < c->n; j++) {
@@ -799,6 +804,7 @@ static void emit_flows(struct ppu_host *h, const struct ppu_tl_sink *sink)
 			}
 		}
 	}
+	free(done);
 }
 
 int ppu_host_emit(struct ppu_host *h, const struct ppu_tl_sink *sink, int first_lane, char *err,

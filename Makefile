@@ -48,7 +48,7 @@ KPRIO_DEMO_BIN := build/examples/kprio_demo
 # ppu-trace: text trace -> Perfetto JSON / SVG timeline (docs/timeline.md).
 # The parser, model and writers are shared with the unit tests.
 PPU_TRACE := build/tools/ppu-trace
-PPU_TRACE_SRCS := tools/ppu-trace-parse.c tools/ppu-trace-model.c tools/ppu-trace-json.c \
+PPU_TRACE_SRCS := tools/ppu-trace-parse.c tools/ppu-trace-model.c tools/ppu-trace-json.c tools/ppu-trace-host.c \
 	tools/ppu-trace-svg.c
 PPU_TRACE_HDRS := $(PPU_TRACE_SRCS:.c=.h)
 DEMO_DIR := build/demo
@@ -75,6 +75,7 @@ help:
 	@echo "make man-check  the manual pages (docs/man) render without warnings"
 	@echo "make synth  Yosys synthesis of the default PPU (four compute units; takes a while)"
 	@echo "make guest-check  ppu.ko and its ioctl tests in the co-simulated QEMU guest"
+	@echo "make host-trace-check  libppu's host events (PPU_TRACE) merged with the device trace"
 	@echo "make coverage  line and toggle coverage of the RTL by the whole-PPU tests (build/coverage.txt)"
 	@echo "make soak   thousands of random prioritised-copy mixes through libppu (about 50 min)"
 
@@ -157,6 +158,7 @@ check-run: build-all
 	@tools/run-tests "$(UNIT_TEST_BIN)" "$(MAKE) --no-print-directory timeline-docs-check" "$(ISS_TEST_BIN)" $(BLOCKS_BINS) "$(RTL_TEST_BIN)" \
 		"$(DEMO_BIN) --check" "$(KPRIO_DEMO_BIN) --check" \
 		"$(MAKE) --no-print-directory cosim-smoke" "$(MAKE) --no-print-directory guest-check-run" \
+		"$(MAKE) --no-print-directory host-trace-check" \
 		"$(MAKE) --no-print-directory fuzz-check" "$(MAKE) --no-print-directory lint-run" \
 		"$(MAKE) --no-print-directory man-check"
 
@@ -333,6 +335,28 @@ guest-check-run: cosim-tools kmod kmod-guest-tests runtime-guest-tests $(RT_GUES
 		--file tests/guest/reload-stress.sh:/bin/reload-stress \
 		$(foreach k,$(DEVICE_ELFS),--file $(k):/lib/ppu/$(notdir $(k))) \
 		$(GUEST_RUNS)
+
+# libppu's host events on the device timeline (docs/timeline.md): host_trace
+# runs in the guest with PPU_TRACE set and checks its own trace, ppu-cosim
+# traces the device and fetches the host file out over the console,
+# ppu-trace --host merges the two, and the JSON and SVG are read back
+# (tests/common/check_host_timeline.py).  About 15 s.
+HOST_TRACE_DIR := build/host-trace
+.PHONY: host-trace-check
+host-trace-check: cosim-tools kmod build/guest/host_trace build/device/saxpy.elf $(PPU_TRACE)
+	@mkdir -p $(HOST_TRACE_DIR)
+	rm -f $(HOST_TRACE_DIR)/host.trace $(HOST_TRACE_DIR)/device.trace
+	$(COSIM_RUNNER) --kver $(PPU_KVER) --timeout 600 --module $(KMOD) \
+		--trace $(HOST_TRACE_DIR)/device.trace \
+		--file build/guest/host_trace:/bin/host_trace \
+		--file build/device/saxpy.elf:/lib/ppu/saxpy.elf \
+		--run '/bin/host_trace --trace /tmp/host.trace' \
+		--fetch /tmp/host.trace:$(HOST_TRACE_DIR)/host.trace
+	$(PPU_TRACE) -t "host_trace: libppu calls and the PPU on one axis" \
+		-H $(HOST_TRACE_DIR)/host.trace -j $(HOST_TRACE_DIR)/timeline.json \
+		-s $(HOST_TRACE_DIR)/timeline.svg $(HOST_TRACE_DIR)/device.trace
+	python3 tests/common/check_host_timeline.py $(HOST_TRACE_DIR)/timeline.json \
+		$(HOST_TRACE_DIR)/timeline.svg
 
 # Random pushbuffers through ppu.ko (the generator of the RTL suite
 # random_pb): a rule of its own, the pattern rule of kernel/kernel.mk does

@@ -322,5 +322,12 @@ ppu_status ppu_chan_submit(struct ppu_chan *ch, struct ppu_pb *pb, uint32_t *seq
 	}
 	if (ret)
 		return ppu_fail_errno(-ret, "DOORBELL");
+	/*
+	 * Where host calls meet the device the timeline needs its sync points
+	 * most: the device's clock need not run at a steady rate between two
+	 * far-apart ones (the co-simulated PPU is not clocked while idle).
+	 */
+	if (PPU_TRACING())
+		ppu_trace_sync_counter(ch->ctx);
 	return PPU_SUCCESS;
 }

@@ -101,11 +101,34 @@ static ppu_status chans_rebuild(ppu_ctx *ctx)
 		if (st && !first)
 			first = st;
 	}
+	if (PPU_TRACING()) {
+		int64_t now = ppu_trace_now();
+
+		ppu_trace_stream("STREAM_ATTACH", now, &ctx->default_stream);
+		for (s = ctx->streams; s; s = s->next)
+			ppu_trace_stream("STREAM_ATTACH", now, s);
+	}
 	return first;
+}
+
+/* Host events of the new context: what it is, its default stream, a first sync point. */
+static void trace_ctx_created(ppu_ctx *ctx, int64_t t0)
+{
+	static unsigned int ids;
+
+	ctx->trace_id = __atomic_add_fetch(&ids, 1, __ATOMIC_RELAXED);
+	ppu_trace_line(t0, ppu_trace_now() - t0, "CTX_CREATE", "ctx=%u node=%s pid=%ld prios=%u "
+		       "depth=%llu chunk=%llu", ctx->trace_id, ctx->info.node, (long)getpid(),
+		       ctx->num_prios, (unsigned long long)ctx->max_depth,
+		       (unsigned long long)ctx->chunk_bytes);
+	ppu_trace_stream("STREAM_CREATE", t0, &ctx->default_stream);
+	ppu_trace_sync_counter(ctx);
 }
 
 ppu_status ppu_ctx_create(ppu_ctx **out, int index, unsigned int flags)
 {
+	const char *trace_err = ppu_trace_init();
+	int64_t t0 = PPU_TRACING() ? ppu_trace_now() : 0;
 	ppu_ctx *ctx;
 	ppu_status st;
 	int fd;
@@ -147,7 +170,17 @@ ppu_status ppu_ctx_create(ppu_ctx **out, int index, unsigned int flags)
 	st = stream_attach(ctx, &ctx->default_stream);
 	if (st)
 		goto err;
+	if (PPU_TRACING())
+		trace_ctx_created(ctx, t0);
 	*out = ctx;
+	/*
+	 * Tracing is an aid: the context works without it.  Nobody reads the
+	 * message of a call that succeeded, so it goes to stderr as well.
+	 */
+	if (trace_err) {
+		fprintf(stderr, "libppu: %s\n", trace_err);
+		ppu_fail(PPU_SUCCESS, "ppu_ctx_create: %s", trace_err);
+	}
 	return PPU_SUCCESS;
 
 err:
@@ -161,6 +194,7 @@ err:
 ppu_status ppu_ctx_synchronize(ppu_ctx *ctx)
 {
 	ppu_status first = PPU_SUCCESS, st;
+	int64_t t0 = PPU_TRACING() ? ppu_trace_now() : 0;
 	unsigned int i;
 
 	ppu_clear_error();
@@ -175,15 +209,22 @@ ppu_status ppu_ctx_synchronize(ppu_ctx *ctx)
 		if (st && !first)
 			first = st;
 	}
+	if (PPU_TRACING()) {
+		ppu_trace_line(t0, ppu_trace_now() - t0, "CTX_SYNC", "ctx=%u status=%s",
+			       ctx->trace_id, ppu_status_name(first));
+		ppu_trace_sync_counter(ctx);
+	}
 	return first;
 }
 
 ppu_status ppu_ctx_destroy(ppu_ctx *ctx)
 {
 	ppu_status st;
+	int64_t t0;
 
 	if (!ctx)
 		return PPU_SUCCESS;
+	t0 = PPU_TRACING() ? ppu_trace_now() : 0;
 	st = ppu_ctx_synchronize(ctx);
 	while (ctx->streams) {
 		ppu_stream *s = ctx->streams;
@@ -210,6 +251,9 @@ ppu_status ppu_ctx_destroy(ppu_ctx *ctx)
 		free(a);
 	}
 	ppu_pools_free(ctx);
+	if (PPU_TRACING())
+		ppu_trace_line(t0, ppu_trace_now() - t0, "CTX_DESTROY", "ctx=%u status=%s",
+			       ctx->trace_id, ppu_status_name(st));
 	close(ctx->fd);
 	free(ctx);
 	return st;
@@ -374,6 +418,9 @@ ppu_status ppu_stream_create_with_priority(ppu_ctx *ctx, int prio, ppu_stream **
 	}
 	s->next = ctx->streams;
 	ctx->streams = s;
+	s->trace_id = ++ctx->trace_streams;
+	if (PPU_TRACING())
+		ppu_trace_stream("STREAM_CREATE", ppu_trace_now(), s);
 	*out = s;
 	return PPU_SUCCESS;
 }
@@ -387,10 +434,12 @@ ppu_status ppu_stream_destroy(ppu_stream *s)
 {
 	ppu_stream **pp;
 	ppu_status st;
+	int64_t t0;
 
 	if (!s || s->is_default)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE,
 				"ppu_stream_destroy: NULL or the default stream");
+	t0 = PPU_TRACING() ? ppu_trace_now() : 0;
 	st = ppu_stream_synchronize(s);
 	for (pp = &s->ctx->streams; *pp; pp = &(*pp)->next) {
 		if (*pp == s) {
@@ -398,6 +447,9 @@ ppu_status ppu_stream_destroy(ppu_stream *s)
 			break;
 		}
 	}
+	if (PPU_TRACING())
+		ppu_trace_line(t0, ppu_trace_now() - t0, "STREAM_DESTROY", "ctx=%u stream=%u "
+			       "status=%s", s->ctx->trace_id, s->trace_id, ppu_status_name(st));
 	free(s);
 	return st;
 }

@@ -12,6 +12,18 @@
 #include "drm/ppu_drm.h"
 #include "ppu_internal.h"
 
+/*
+ * The latest record has completed: its timestamp and the time the host saw
+ * it make a sync point (once per record; the first sight is the closest).
+ */
+static void trace_event_done(ppu_event *ev)
+{
+	if (!PPU_TRACING() || !ev->chan || ev->synced == ev->count)
+		return;
+	ev->synced = ev->count;
+	ppu_trace_sync_release(ev->ctx, ev->chan, &ev->sem, ev->count, "event", ev->trace_id);
+}
+
 ppu_status ppu_event_create(ppu_ctx *ctx, ppu_event **out)
 {
 	ppu_event *ev;
@@ -29,6 +41,7 @@ ppu_status ppu_event_create(ppu_ctx *ctx, ppu_event **out)
 		return st;
 	}
 	ev->ctx = ctx;
+	ev->trace_id = ++ctx->trace_events;
 	ev->next = ctx->events;
 	ctx->events = ev;
 	*out = ev;
@@ -61,6 +74,7 @@ ppu_status ppu_event_destroy(ppu_event *ev)
 
 ppu_status ppu_event_record(ppu_event *ev, ppu_stream *s)
 {
+	int64_t t0 = PPU_TRACING() ? ppu_trace_now() : 0;
 	struct ppu_chan *ch;
 	ppu_status st;
 	uint32_t seq;
@@ -83,6 +97,10 @@ ppu_status ppu_event_record(ppu_event *ev, ppu_stream *s)
 	ev->count++;
 	ev->chan = ch;
 	ev->seq = seq;
+	if (PPU_TRACING())
+		ppu_trace_line(t0, ppu_trace_now() - t0, "EVENT_RECORD", "ctx=%u stream=%u event=%u "
+			       "ch=%u seq=%u va=%#x value=%u", ev->ctx->trace_id, s->trace_id,
+			       ev->trace_id, ch->chid, seq, ev->sem.va, ev->count);
 	return PPU_SUCCESS;
 }
 
@@ -93,20 +111,35 @@ ppu_status ppu_event_query(ppu_event *ev)
 	ppu_clear_error();
 	if (!ev)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_event_query: NULL event");
-	if (!ev->chan || ppu_chan_done(ev->chan, ev->seq))
+	if (!ev->chan)
 		return PPU_SUCCESS;
+	if (ppu_chan_done(ev->chan, ev->seq)) {
+		trace_event_done(ev);
+		return PPU_SUCCESS;
+	}
 	st = ppu_chan_check(ev->chan);
 	return st ? st : PPU_ERROR_NOT_READY;
 }
 
 ppu_status ppu_event_synchronize(ppu_event *ev)
 {
+	int64_t t0 = PPU_TRACING() ? ppu_trace_now() : 0;
+	ppu_status st;
+
 	ppu_clear_error();
 	if (!ev)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_event_synchronize: NULL event");
 	if (!ev->chan)
 		return PPU_SUCCESS;
-	return ppu_chan_wait(ev->chan, ev->seq);
+	st = ppu_chan_wait(ev->chan, ev->seq);
+	if (PPU_TRACING()) {
+		if (!st)
+			trace_event_done(ev);
+		ppu_trace_line(t0, ppu_trace_now() - t0, "EVENT_SYNC", "ctx=%u event=%u ch=%u "
+			       "seq=%u value=%u status=%s", ev->ctx->trace_id, ev->trace_id,
+			       ev->chan->chid, ev->seq, ev->count, ppu_status_name(st));
+	}
+	return st;
 }
 
 ppu_status ppu_event_timestamp(ppu_event *ev, uint64_t *cycles)

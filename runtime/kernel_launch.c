@@ -232,6 +232,7 @@ static ppu_status launch(ppu_function *fn, ppu_dim3 grid, ppu_dim3 cta, const vo
 	struct ppu_stream_order o;
 	struct ppu_chan *ch;
 	uint32_t seq, slot_va, *slot, ndw = q ? PPU_WORKQ_LAUNCH_CMD_DWORDS : PPU_LAUNCH_CMD_DWORDS;
+	int64_t t0 = PPU_TRACING() ? ppu_trace_now() : 0;
 	struct ppu_pb pb;
 	char err[200];
 	ppu_ctx *ctx;
@@ -313,6 +314,16 @@ static ppu_status launch(ppu_function *fn, ppu_dim3 grid, ppu_dim3 cta, const vo
 		/* (its timeline never reaches 1: the dependency lasts until this entry is done) */
 		ppu_chan_dep_add(ch, ppu_workq_chan(q), 1, seq);
 		ppu_workq_launched(q, s);
+	}
+	if (PPU_TRACING()) {
+		const char *mod, *name = ppu_function_name(fn, &mod);
+
+		ppu_trace_line(t0, ppu_trace_now() - t0, "LAUNCH", "ctx=%u stream=%u ch=%u "
+			       "copy_ch=%u prio=%d dev_prio=%u task_prio=%u fn=%s module=%s "
+			       "grid=%u,%u,%u cta=%u,%u,%u params=%zu seq=%u%s", ctx->trace_id,
+			       s->trace_id, ch->chid, s->chan->chid, s->prio, ch->dev_prio, d.prio,
+			       name, mod, grid.x, grid.y, grid.z, cta.x, cta.y, cta.z, param_bytes,
+			       seq, q ? " workq=1" : "");
 	}
 	return PPU_SUCCESS;
 }

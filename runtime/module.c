@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -29,6 +30,7 @@ struct ppu_module {
 	unsigned char *data;	/* the caller's image, copied */
 	ppu_devptr base;
 	ppu_function *functions;
+	char name[64];		/* in host events: the file's name */
 };
 
 /* Allocates device memory for the image and puts the relocated image there. */
@@ -75,13 +77,23 @@ static void module_free(ppu_module *m)
 	free(m);
 }
 
+static ppu_status module_load(ppu_ctx *ctx, const void *image, size_t bytes, const char *name,
+			      ppu_module **out);
+
 ppu_status ppu_module_load_data(ppu_ctx *ctx, const void *image, size_t bytes, ppu_module **out)
 {
+	ppu_clear_error();
+	return module_load(ctx, image, bytes, "image", out);
+}
+
+static ppu_status module_load(ppu_ctx *ctx, const void *image, size_t bytes, const char *name,
+			      ppu_module **out)
+{
+	int64_t t0 = PPU_TRACING() ? ppu_trace_now() : 0;
 	char err[256];
 	ppu_module *m;
 	ppu_status st;
 
-	ppu_clear_error();
 	if (!ctx || !image || !out)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_module_load: NULL argument");
 	m = calloc(1, sizeof(*m));
@@ -91,6 +103,7 @@ ppu_status ppu_module_load_data(ppu_ctx *ctx, const void *image, size_t bytes, p
 	}
 	memcpy(m->data, image, bytes);
 	m->ctx = ctx;
+	snprintf(m->name, sizeof(m->name), "%s", name);
 	if (ppu_elf_open(&m->elf, m->data, bytes, err, sizeof(err))) {
 		module_free(m);
 		return ppu_fail(PPU_ERROR_INVALID_IMAGE, "ppu_module_load: %s", err);
@@ -106,6 +119,10 @@ ppu_status ppu_module_load_data(ppu_ctx *ctx, const void *image, size_t bytes, p
 	ctx->modules = m;
 	/* New code: the next kernel of every compute channel drops cached instructions. */
 	ctx->module_gen++;
+	if (PPU_TRACING())
+		ppu_trace_line(t0, ppu_trace_now() - t0, "MODULE_LOAD", "ctx=%u module=%s bytes=%zu "
+			       "image_bytes=%llu base=%#llx", ctx->trace_id, m->name, bytes,
+			       (unsigned long long)m->elf.image_bytes, (unsigned long long)m->base);
 	*out = m;
 	return PPU_SUCCESS;
 }
@@ -144,7 +161,7 @@ ppu_status ppu_module_load(ppu_ctx *ctx, const char *path, ppu_module **out)
 		}
 		len += (size_t)n;
 	}
-	st = ppu_module_load_data(ctx, buf, len, out);
+	st = module_load(ctx, buf, len, strrchr(path, '/') ? strrchr(path, '/') + 1 : path, out);
 out:
 	free(buf);
 	close(fd);
@@ -222,6 +239,12 @@ ppu_status ppu_module_unload(ppu_module *m)
 ppu_ctx *ppu_function_ctx(const ppu_function *fn)
 {
 	return fn->mod->ctx;
+}
+
+const char *ppu_function_name(const ppu_function *fn, const char **module)
+{
+	*module = fn->mod->name;
+	return fn->name;
 }
 
 uint32_t ppu_function_entry(const ppu_function *fn)

@@ -13,6 +13,7 @@
 #include "pb_ring.h"
 #include "priority_map.h"
 #include "tl_ring.h"
+#include "trace.h"
 
 #define PPU_RT_DEFAULT_MAX_DEPTH 2u
 /* GPFIFO entries and pushbuffer dwords of every channel. */
@@ -122,6 +123,7 @@ struct ppu_stream {
 	uint32_t last_seq;		/* of last_chan, the stream's last work */
 	int has_work;
 	int is_default;
+	unsigned int trace_id;		/* in host events: 0 the default stream */
 };
 
 struct ppu_event {
@@ -131,6 +133,8 @@ struct ppu_event {
 	uint32_t count;			/* records issued */
 	struct ppu_chan *chan;		/* of the last record */
 	uint32_t seq;			/* the last record's entry in chan */
+	unsigned int trace_id;		/* in host events */
+	uint32_t synced;		/* the last record written as a SYNC line */
 };
 
 /*
@@ -174,6 +178,8 @@ struct ppu_ctx {
 	ppu_event *events;
 	ppu_module *modules;
 	ppu_work_queue *workqs;
+	unsigned int trace_id;		/* in host events (PPU_TRACE) */
+	unsigned int trace_streams, trace_events;	/* ids handed out */
 };
 
 /* device.c */
@@ -229,6 +235,8 @@ void ppu_modules_free(ppu_ctx *ctx);
 /* The context a function's module was loaded in, and its entry's device address. */
 ppu_ctx *ppu_function_ctx(const ppu_function *fn);
 uint32_t ppu_function_entry(const ppu_function *fn);
+/* A function's name, and its module's in *@module (host events). */
+const char *ppu_function_name(const ppu_function *fn, const char **module);
 
 /* kernel_launch.c */
 /* Frees the launch rings (at context destroy, after the final wait). */

@@ -8,10 +8,10 @@
 PREFIX ?= /usr/local
 LIBPPU_SRCS := $(addprefix runtime/,status.c device.c context.c memory.c sem.c chan.c stream.c \
 	event.c fault.c priority_map.c copy_prio.c pb_ring.c module_elf.c module.c launch_plan.c \
-	tl_ring.c launch_cmds.c kernel_launch.c workq.c)
+	tl_ring.c launch_cmds.c kernel_launch.c workq.c trace.c)
 LIBPPU_HDRS := runtime/include/ppu_runtime.h runtime/ppu_internal.h runtime/priority_map.h \
 	runtime/copy_prio.h runtime/pb_ring.h runtime/module_elf.h runtime/launch_plan.h \
-	runtime/tl_ring.h runtime/launch_cmds.h \
+	runtime/tl_ring.h runtime/launch_cmds.h runtime/trace.h \
 	runtime/errbuf.h include/uapi/drm/ppu_drm.h include/ppu/ppu_hw.h \
 	include/ppu/ppu_encode.h $(wildcard include/ppu/*.def)
 LIBPPU_OBJS := $(patsubst runtime/%.c,build/runtime/%.o,$(LIBPPU_SRCS))
@@ -68,7 +68,7 @@ RT_GUEST_HELPERS := tests/guest/rt_guest.c tests/guest/rt_guest.h tests/guest/rt
 
 # Programs on the same helpers: the benchmark, the demo and the soak.
 RT_GUEST_PROGS := build/guest/bench_copy_prio build/guest/runtime_demo build/guest/soak_copy_prio \
-	build/guest/bench_workq
+	build/guest/bench_workq build/guest/host_trace
 
 .PHONY: runtime-guest-tests
 runtime-guest-tests: $(RT_GUEST_BINS)

@@ -60,13 +60,21 @@ ppu_status ppu_stream_get_device_priority(ppu_stream *s, unsigned int *device_pr
 
 ppu_status ppu_stream_synchronize(ppu_stream *s)
 {
+	int64_t t0 = PPU_TRACING() ? ppu_trace_now() : 0;
 	ppu_status st;
 
 	ppu_clear_error();
 	st = ppu_stream_check(s, "ppu_stream_synchronize");
 	if (st || !s->has_work)
 		return st;
-	return ppu_chan_wait(s->last_chan, s->last_seq);
+	st = ppu_chan_wait(s->last_chan, s->last_seq);
+	if (PPU_TRACING()) {
+		ppu_trace_line(t0, ppu_trace_now() - t0, "STREAM_SYNC", "ctx=%u stream=%u ch=%u "
+			       "seq=%u status=%s", s->ctx->trace_id, s->trace_id, s->last_chan->chid,
+			       s->last_seq, ppu_status_name(st));
+		ppu_trace_sync_counter(s->ctx);
+	}
+	return st;
 }
 
 ppu_status ppu_stream_query(ppu_stream *s)
@@ -245,8 +253,49 @@ ppu_status ppu_stream_write_value32(ppu_stream *s, ppu_devptr addr, uint32_t val
 	return stream_sem_op(s, (uint32_t)addr, value, ppu_sem_release_op(0, 0, 0));
 }
 
+static const char *const copy_sem_mode[] = { "off", "strict", "patent" };
+
+/* The chunks of @op that the segment submitted as entry @seq holds: [@from, @to) of @bytes. */
+static void trace_chunks(const ppu_stream *s, const struct ppu_copy_op *op, size_t bytes,
+			 uint64_t from, uint64_t to, uint32_t seq)
+{
+	int64_t now = ppu_trace_now();
+	uint64_t i;
+
+	for (i = from / op->chunk; i * op->chunk < to; i++) {
+		uint64_t off = i * op->chunk, n = bytes - off < op->chunk ? bytes - off : op->chunk;
+
+		ppu_trace_line(now, -1, "CHUNK", "ctx=%u stream=%u ch=%u index=%llu offset=%llu "
+			       "bytes=%llu seq=%u", s->ctx->trace_id, s->trace_id, s->chan->chid,
+			       (unsigned long long)i, (unsigned long long)off,
+			       (unsigned long long)n, seq);
+	}
+}
+
+static void trace_copy(const ppu_stream *s, const struct ppu_copy_op *op, int64_t t0,
+		       ppu_devptr dst, ppu_devptr src, size_t bytes, uint32_t seq0, uint32_t seq1,
+		       ppu_status st)
+{
+	ppu_ctx *ctx = s->ctx;
+	const struct ppu_copy_prio *cp = &ctx->cp;
+	int sem = cp->sems && s->level > 0;
+
+	ppu_trace_line(t0, ppu_trace_now() - t0, "COPY", "ctx=%u stream=%u ch=%u prio=%d "
+		       "dev_prio=%u bytes=%zu src=%s dst=%s src_va=%#llx dst_va=%#llx chunks=%llu "
+		       "chunk_bytes=%u sem=%s inc=%d acquires=%u dec=%d sem_va=%#x seq=%u..%u "
+		       "status=%s", ctx->trace_id, s->trace_id, s->chan->chid, s->prio,
+		       s->chan->dev_prio, bytes, ppu_trace_mem_kind(ctx, src),
+		       ppu_trace_mem_kind(ctx, dst), (unsigned long long)src,
+		       (unsigned long long)dst,
+		       (unsigned long long)((bytes + op->chunk - 1) / op->chunk), op->chunk,
+		       copy_sem_mode[ctx->copy_sems], sem, ppu_copy_prio_acquires(cp, s->level),
+		       sem, sem ? cp->sem_va[s->level] : 0, seq0, seq1, ppu_status_name(st));
+}
+
 ppu_status ppu_memcpy_async(ppu_devptr dst, ppu_devptr src, size_t bytes, ppu_stream *s)
 {
+	int64_t t0 = PPU_TRACING() ? ppu_trace_now() : 0;
+	uint32_t seq = 0, seq0 = 0;
 	struct ppu_copy_op op;
 	ppu_ctx *ctx;
 	ppu_status st;
@@ -273,19 +322,26 @@ ppu_status ppu_memcpy_async(ppu_devptr dst, ppu_devptr src, size_t bytes, ppu_st
 	ppu_ctx_launch(ctx);
 	while (!done) {
 		struct ppu_stream_order o;
+		uint64_t left = op.left;
 		struct ppu_pb pb;
-		uint32_t seq;
 
 		st = ppu_stream_begin(s, s->chan, ppu_copy_prio_step_dwords(&ctx->cp, s->level),
 				      &pb, &o);
 		if (st)
-			return st;
+			break;
 		done = ppu_copy_prio_emit(&ctx->cp, &op, &pb);
 		st = ppu_stream_submit(s, s->chan, &pb, &o, &seq);
 		if (st)
-			return st;
+			break;
+		if (!seq0)
+			seq0 = seq;
+		/* Chunks only when the copy is split; a whole copy is the COPY line. */
+		if (PPU_TRACING() && bytes > op.chunk)
+			trace_chunks(s, &op, bytes, bytes - left, bytes - op.left, seq);
 	}
-	return PPU_SUCCESS;
+	if (PPU_TRACING())
+		trace_copy(s, &op, t0, dst, src, bytes, seq0, seq, st);
+	return st;
 }
 
 ppu_status ppu_memcpy(ppu_ctx *ctx, ppu_devptr dst, ppu_devptr src, size_t bytes)

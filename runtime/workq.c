@@ -94,6 +94,9 @@ ppu_status ppu_work_queue_create(ppu_ctx *ctx, unsigned int log2_entries, ppu_wo
 		st = ppu_fail_errno(-ret, "DOORBELL of the work queue's channel");
 		goto err_chan;
 	}
+	if (PPU_TRACING())
+		ppu_trace_line(ppu_trace_now(), -1, "WORKQ_CREATE", "ctx=%u ch=%u entries=%u "
+			       "desc_va=%#x", ctx->trace_id, q->ch->chid, n, q->desc_va);
 	q->next = ctx->workqs;
 	ctx->workqs = q;
 	*out = q;

@@ -36,7 +36,7 @@ $(COSIM_DEV): $(COSIM_DEV_SRCS) $(COSIM_DEV_HDRS) $(PPUSIM_LIB) \
 # module resolver, the initramfs, the guest kernel, QEMU, the device
 # process, the console, the verdict, the options and main.  All but main.c
 # are linked into the unit tests too (COSIM_RUNNER_LIB_SRCS).
-COSIM_RUNNER_LIB_SRCS := tools/cosim/util.c tools/cosim/cpio.c tools/cosim/modules.c \
+COSIM_RUNNER_LIB_SRCS := tools/cosim/util.c tools/cosim/cpio.c tools/cosim/modules.c tools/cosim/fetch.c \
 	tools/cosim/initramfs.c tools/cosim/guest_kernel.c tools/cosim/qemu.c \
 	tools/cosim/device.c tools/cosim/console.c tools/cosim/results.c tools/cosim/options.c
 COSIM_RUNNER_SRCS := $(COSIM_RUNNER_LIB_SRCS) tools/cosim/main.c

@@ -5,8 +5,10 @@
 #include <string.h>
 
 /* Process ids: fixed per unit so that two traces of one setup line up. */
-enum { PID_HOST = 1, PID_COPY = 2, PID_TASKS = 3, PID_CU = 16, PID_CHAN = 256 };
-#define MAX_PID (PID_CHAN + PPU_TRACE_MAX_CHID + 1)
+enum { PID_HOST = 1, PID_COPY = 2, PID_TASKS = 3, PID_CU = 16, PID_CHAN = 256, PID_API = 1024 };
+/* Host processes beyond this many share the last pid. */
+#define MAX_API_PROCS 256
+#define MAX_PID (PID_API + MAX_API_PROCS)
 
 struct ppu_tl_json {
 	FILE *f;
@@ -23,6 +25,7 @@ int ppu_tl_json_pid(enum ppu_tl_group g, unsigned int unit)
 	case PPU_TL_TASKS: return PID_TASKS;
 	case PPU_TL_CU: return PID_CU + (int)unit;
 	case PPU_TL_CHAN: return PID_CHAN + (int)unit;
+	case PPU_TL_API: return PID_API + (int)(unit < MAX_API_PROCS ? unit : MAX_API_PROCS - 1);
 	}
 	return 0;
 }
@@ -86,7 +89,9 @@ static void on_lane(void *ctx, const struct ppu_tl_lane *l)
 {
 	struct ppu_tl_json *j = ctx;
 	int pid = ppu_tl_json_pid(l->group, l->unit), tid = ppu_tl_json_tid(l);
-	int order = l->group == PPU_TL_CHAN ? 1000 + (int)l->unit : pid;
+	/* the host's calls first, above the device they drive */
+	int order = l->group == PPU_TL_API ? -1000 + (int)l->unit :
+		    l->group == PPU_TL_CHAN ? 1000 + (int)l->unit : pid;
 
 	if (pid < (int)MAX_PID && !j->named_pid[pid]) {
 		j->named_pid[pid] = 1;
@@ -155,6 +160,29 @@ static void on_counter(void *ctx, enum ppu_tl_counter c, uint64_t t, int64_t v)
 	fprintf(j->f, ",\"args\":{\"value\":%lld}}", (long long)v);
 }
 
+static void on_flow(void *ctx, const struct ppu_tl_flow *fl)
+{
+	struct ppu_tl_json *j = ctx;
+
+	/* "s" binds to the slice around it on its thread; "f" with bp "e" to the slice there */
+	begin_event(j);
+	fputs("{\"ph\":\"s\",\"name\":", j->f);
+	put_str(j->f, fl->name);
+	fprintf(j->f, ",\"cat\":\"flow\",\"id\":%llu,\"pid\":%d,\"tid\":%d,\"ts\":",
+		(unsigned long long)fl->id, ppu_tl_json_pid(fl->from.group, fl->from.unit),
+		(int)fl->from.row + 1);
+	put_time(j, fl->t_from);
+	fputc('}', j->f);
+	begin_event(j);
+	fputs("{\"ph\":\"f\",\"bp\":\"e\",\"name\":", j->f);
+	put_str(j->f, fl->name);
+	fprintf(j->f, ",\"cat\":\"flow\",\"id\":%llu,\"pid\":%d,\"tid\":%d,\"ts\":",
+		(unsigned long long)fl->id, ppu_tl_json_pid(fl->to.group, fl->to.unit),
+		(int)fl->to.row + 1);
+	put_time(j, fl->t_to);
+	fputc('}', j->f);
+}
+
 struct ppu_tl_json *ppu_tl_json_new(FILE *f, double clock_mhz, const char *source)
 {
 	struct ppu_tl_json *j = calloc(1, sizeof(*j));
@@ -183,6 +211,7 @@ void ppu_tl_json_sink(struct ppu_tl_json *j, struct ppu_tl_sink *sink)
 	sink->slice = on_slice;
 	sink->instant = on_instant;
 	sink->counter = on_counter;
+	sink->flow = on_flow;
 }
 
 int ppu_tl_json_finish(struct ppu_tl_json *j)

@@ -883,6 +883,9 @@ static void name_lane(const struct ppu_tl_model *m, struct ppu_tl_lane *l)
 			 l->row == PPU_TL_CHAN_SCHED ? "scheduling" :
 			 l->row == PPU_TL_CHAN_WORK ? "work" : "kernels");
 		break;
+	case PPU_TL_API:
+		/* named by ppu-trace-host.c, which makes them */
+		break;
 	}
 }
 

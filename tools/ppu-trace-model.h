@@ -25,6 +25,7 @@ enum ppu_tl_group {
 	PPU_TL_TASKS,	/* the task table; one row per slot */
 	PPU_TL_CU,	/* a compute unit; one row per concurrent CTA */
 	PPU_TL_CHAN,	/* a channel: row 0 scheduling, row 1 its work, row 2 its kernels */
+	PPU_TL_API,	/* libppu's calls (ppu-trace-host.h): unit = host process, row = track */
 };
 
 enum { PPU_TL_CHAN_SCHED, PPU_TL_CHAN_WORK, PPU_TL_CHAN_KERNELS };
@@ -96,12 +97,21 @@ extern const char *const ppu_tl_counter_names[PPU_TL_NCOUNTERS];
 /* The group whose track a counter belongs to. */
 extern const enum ppu_tl_group ppu_tl_counter_group[PPU_TL_NCOUNTERS];
 
+/* An arrow from one lane's point in time to another's (a host call to the device work). */
+struct ppu_tl_flow {
+	uint64_t id;
+	const char *name;
+	struct ppu_tl_where from, to;
+	uint64_t t_from, t_to;
+};
+
 struct ppu_tl_sink {
 	void *ctx;
 	void (*lane)(void *ctx, const struct ppu_tl_lane *l);
 	void (*slice)(void *ctx, const struct ppu_tl_slice *s);
 	void (*instant)(void *ctx, const struct ppu_tl_instant *i);
 	void (*counter)(void *ctx, enum ppu_tl_counter c, uint64_t t, int64_t value);
+	void (*flow)(void *ctx, const struct ppu_tl_flow *f);	/* may be NULL */
 };
 
 struct ppu_tl_stats {

@@ -341,8 +341,10 @@ static int lane_cmp(const void *a, const void *b)
 {
 	const struct lane *x = *(const struct lane *const *)a, *y = *(const struct lane *const *)b;
 
+	/* the host's calls on top, above the device they drive */
 	if (x->l.group != y->l.group)
-		return (int)x->l.group - (int)y->l.group;
+		return x->l.group == PPU_TL_API ? -1 : y->l.group == PPU_TL_API ? 1 :
+		       (int)x->l.group - (int)y->l.group;
 	if (x->l.unit != y->l.unit)
 		return x->l.unit < y->l.unit ? -1 : 1;
 	return x->l.row < y->l.row ? -1 : x->l.row > y->l.row;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ppu-trace-host.h"
 #include "ppu-trace-json.h"
 #include "ppu-trace-model.h"
 #include "ppu-trace-parse.h"
@@ -31,6 +32,9 @@ struct chan_opt {
 };
 
 struct opts {
+	const char *host[MAX_INPUTS];
+	int nhost;
+	struct ppu_host_opts host_opts;
 	const char *json, *svg, *title;
 	const char *group_title[MAX_INPUTS];
 	int ngroup_titles;
@@ -63,6 +67,14 @@ static void usage(FILE *f)
 		"                         (default 1: one cycle shows as 1 us)\n"
 		"  -w, --width PX         width of the SVG's time axis in pixels (default 1200)\n"
 		"      --strict           fail (exit 1) when a COPY_START or COPY_END is unmatched\n"
+"  -H, --host FILE        libppu's host events (PPU_TRACE=FILE) on the same\n"
+"                         timeline: tracks per stream and thread, flows from\n"
+"                         each copy to the device's COPY_START (repeatable;\n"
+"                         one TRACE)\n"
+"      --align METHOD     host time -> cycles: piecewise (default; between\n"
+"                         neighbouring sync points) or line (least squares)\n"
+"      --host-offset N    the trace's cycle = the PPU counter + N (default:\n"
+"                         from the releases the host saw, matched in the trace)\n"
 		"  -q, --quiet            no summary on stderr\n"
 		"  -h, --help             this text\n"
 		"\n"
@@ -142,6 +154,16 @@ static void tee_instant(void *ctx, const struct ppu_tl_instant *in)
 		t->b.instant(t->b.ctx, in);
 }
 
+static void tee_flow(void *ctx, const struct ppu_tl_flow *f)
+{
+	struct tee *t = ctx;
+
+	if (t->a.flow)
+		t->a.flow(t->a.ctx, f);
+	if (t->b.flow)
+		t->b.flow(t->b.ctx, f);
+}
+
 static void tee_counter(void *ctx, enum ppu_tl_counter c, uint64_t ts, int64_t v)
 {
 	struct tee *t = ctx;
@@ -159,6 +181,50 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+/* The host files' lanes after the device's, and what the alignment is worth. */
+static int host_emit(const struct opts *o, struct ppu_host **host, struct ppu_tl_model *m,
+		     const struct ppu_tl_sink *sink)
+{
+	int i, lanes;
+
+	ppu_tl_lanes(m, &lanes);
+	for (i = 0; i < o->nhost; i++) {
+		const struct ppu_host_stats *hs;
+		const struct ppu_align *al;
+		char why[256];
+
+		if (ppu_host_emit(host[i], sink, lanes, why, sizeof(why))) {
+			fprintf(stderr, "ppu-trace: %s: %s\n", o->host[i], why);
+			return -1;
+		}
+		hs = ppu_host_get_stats(host[i]);
+		al = hs->align;
+		lanes += (int)hs->tracks;
+		if (o->quiet)
+			continue;
+		fprintf(stderr, "ppu-trace: %s: %zu host events on %zu tracks; %zu flows to "
+			"COPY_START (%zu chunks unmatched)\n", o->host[i], hs->events, hs->tracks,
+			hs->flows, hs->chunks_unmatched);
+		fprintf(stderr, "ppu-trace: %s: %zu sync points (%zu counter reads, %zu releases); "
+			"%s map over %zu of them; line fit residual rms %.0f max %.0f cycles",
+			o->host[i], hs->syncs_counter + hs->syncs_release, hs->syncs_counter,
+			hs->syncs_release, al->method == PPU_ALIGN_LINE ? "line" : "piecewise",
+			al->n, al->line_rms, al->line_max);
+		if (al->loo_n)
+			fprintf(stderr, "; piecewise leave-one-out error median %.0f max %.0f cycles",
+				al->loo_median, al->loo_max);
+		fputc('\n', stderr);
+		if (hs->offset_found)
+			fprintf(stderr, "ppu-trace: %s: trace cycle = PPU counter + %lld (%zu of %zu "
+				"releases matched)\n", o->host[i], (long long)hs->offset,
+				hs->releases_matched, hs->syncs_release);
+		else if (!o->host_opts.have_offset)
+			fprintf(stderr, "ppu-trace: %s: no release the host saw is in the trace: "
+				"assuming trace cycle = PPU counter (--host-offset)\n", o->host[i]);
+	}
+	return 0;
+}
+
 /*
  * One input through the model into the JSON writer and/or the SVG.  Returns
  * 0 or EXIT_INPUT (after saying why).
@@ -170,7 +236,8 @@ static int convert(const struct opts *o, const char *path, const char *group,
 	const char *name = strcmp(path, "-") ? path : "<stdin>";
 	struct ppu_tl_model *m = NULL;
 	struct tee tee;
-	struct ppu_tl_sink sink = { &tee, tee_lane, tee_slice, tee_instant, tee_counter };
+	struct ppu_tl_sink sink = { &tee, tee_lane, tee_slice, tee_instant, tee_counter, tee_flow };
+	struct ppu_host *host[MAX_INPUTS] = { NULL };
 	struct ppu_trace_chan_note note;
 	struct ppu_trace_rec rec;
 	const struct ppu_tl_stats *st;
@@ -188,7 +255,28 @@ static int convert(const struct opts *o, const char *path, const char *group,
 	if (json)
 		ppu_tl_json_sink(json, &tee.a);
 
+	for (i = 0; i < o->nhost; i++) {
+		char why[256];
+
+		host[i] = ppu_host_load(o->host[i], &o->host_opts, why, sizeof(why));
+		if (!host[i]) {
+			fprintf(stderr, "ppu-trace: %s\n", why);
+			rc = EXIT_INPUT;
+			goto out;
+		}
+	}
 	m = ppu_tl_model_new(&sink);
+	/* The host knows the device priority of the channels it made. */
+	for (i = 0; i < o->nhost; i++) {
+		unsigned int ch;
+
+		for (ch = 0; ch <= PPU_TRACE_MAX_CHID; ch++) {
+			int prio = ppu_host_chan_prio(host[i], ch);
+
+			if (prio >= 0)
+				ppu_tl_set_chan(m, ch, prio, NULL);
+		}
+	}
 	for (i = 0; i < o->nchan; i++)
 		ppu_tl_set_chan(m, o->chan[i].chid, o->chan[i].prio, o->chan[i].label);
 
@@ -219,6 +307,8 @@ static int convert(const struct opts *o, const char *path, const char *group,
 		if (!started && svg)
 			ppu_tl_svg_group(svg, group, rec.cycle, &tee.b);
 		started = 1;
+		for (i = 0; i < o->nhost; i++)
+			ppu_host_observe(host[i], &rec);
 		if (ppu_tl_feed(m, &rec)) {
 			fprintf(stderr, "ppu-trace: %s:%llu: cycle %llu is before the previous "
 				"record's\n", name, lineno, (unsigned long long)rec.cycle);
@@ -234,6 +324,10 @@ static int convert(const struct opts *o, const char *path, const char *group,
 	if (!started && svg)
 		ppu_tl_svg_group(svg, group, 0, &tee.b);
 	ppu_tl_finish(m);
+	if (o->nhost && host_emit(o, host, m, &sink)) {
+		rc = EXIT_INPUT;
+		goto out;
+	}
 	st = ppu_tl_get_stats(m);
 	if (!o->quiet)
 		fprintf(stderr, "ppu-trace: %s: %llu records, cycles %llu..%llu, %llu slices, "
@@ -260,6 +354,8 @@ static int convert(const struct opts *o, const char *path, const char *group,
 	if (o->strict && (st->copy_start_unmatched || st->copy_end_unmatched))
 		rc = EXIT_INPUT;
 out:
+	for (i = 0; i < o->nhost; i++)
+		ppu_host_free(host[i]);
 	ppu_tl_model_free(m);
 	free(line);
 	if (in != stdin)
@@ -279,6 +375,9 @@ int main(int argc, char **argv)
 		{ "clock-mhz", required_argument, NULL, 'c' },
 		{ "width", required_argument, NULL, 'w' },
 		{ "strict", no_argument, NULL, 'S' },
+		{ "host", required_argument, NULL, 'H' },
+		{ "align", required_argument, NULL, 'A' },
+		{ "host-offset", required_argument, NULL, 'O' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -297,8 +396,36 @@ int main(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	o.mhz = 1.0;
-	while ((c = getopt_long(argc, argv, "j:s:t:g:p:l:c:w:qh", longopts, NULL)) != -1) {
+	o.host_opts.method = PPU_ALIGN_PIECEWISE;
+	while ((c = getopt_long(argc, argv, "j:s:t:g:p:l:c:w:qhH:", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'H':
+			if (o.nhost == MAX_INPUTS) {
+				fprintf(stderr, "ppu-trace: at most %d host files\n", MAX_INPUTS);
+				return EXIT_USAGE;
+			}
+			o.host[o.nhost++] = optarg;
+			break;
+		case 'A':
+			if (!strcmp(optarg, "piecewise")) {
+				o.host_opts.method = PPU_ALIGN_PIECEWISE;
+			} else if (!strcmp(optarg, "line")) {
+				o.host_opts.method = PPU_ALIGN_LINE;
+			} else {
+				fprintf(stderr, "ppu-trace: --align is piecewise or line, got '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'O':
+			o.host_opts.offset = strtoll(optarg, &end, 0);
+			if (end == optarg || *end) {
+				fprintf(stderr, "ppu-trace: --host-offset wants cycles, got '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			o.host_opts.have_offset = 1;
+			break;
 		case 'j':
 			o.json = optarg;
 			break;
@@ -373,6 +500,12 @@ int main(int argc, char **argv)
 	if (!o.json && !o.svg) {
 		fprintf(stderr, "ppu-trace: nothing to write: give --json FILE and/or --svg FILE "
 			"(--help)\n");
+		return EXIT_USAGE;
+	}
+	/* a single sync point maps at the device clock */
+	o.host_opts.rate = o.mhz / 1000.0;
+	if (o.nhost && n > 1) {
+		fprintf(stderr, "ppu-trace: --host takes one TRACE (%d given)\n", n);
 		return EXIT_USAGE;
 	}
 	if (o.json && n > 1) {

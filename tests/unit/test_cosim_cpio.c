@@ -213,7 +213,7 @@ START_TEST(init_script_runs_every_command_between_markers)
 	l.n = 1;
 	strv_push(&runs, "/bin/a");
 	strv_push(&runs, "/bin/b --x");
-	script = initramfs_init_script(&l, &runs);
+	script = initramfs_init_script(&l, &runs, NULL);
 	path = xasprintf("%s/init", tmpdir);
 	f = fopen(path, "w");
 	fputs(script, f);

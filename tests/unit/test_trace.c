@@ -98,7 +98,7 @@ static void rec_free(struct rec *r)
 static struct rec *model_file(FILE *f, const char *prio_args, struct ppu_tl_stats *st)
 {
 	struct rec *r = calloc(1, sizeof(*r));
-	struct ppu_tl_sink sink = { r, r_lane, r_slice, r_instant, r_counter };
+	struct ppu_tl_sink sink = { r, r_lane, r_slice, r_instant, r_counter, NULL };
 	struct ppu_tl_model *m;
 	struct ppu_trace_chan_note note;
 	struct ppu_trace_rec tr;

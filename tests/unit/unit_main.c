@@ -14,8 +14,10 @@ Suite *suite_launch_cmds(void);
 Suite *suite_workq(void);
 Suite *suite_cosim_cpio(void);
 Suite *suite_cosim_console(void);
+Suite *suite_cosim_fetch(void);
 Suite *suite_smi_debugfs(void);
 Suite *suite_trace(void);
+Suite *suite_trace_host(void);
 
 int main(void)
 {
@@ -33,8 +35,10 @@ int main(void)
 	srunner_add_suite(sr, suite_workq());
 	srunner_add_suite(sr, suite_cosim_cpio());
 	srunner_add_suite(sr, suite_cosim_console());
+	srunner_add_suite(sr, suite_cosim_fetch());
 	srunner_add_suite(sr, suite_smi_debugfs());
 	srunner_add_suite(sr, suite_trace());
+	srunner_add_suite(sr, suite_trace_host());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

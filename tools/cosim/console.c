@@ -62,6 +62,13 @@ static void console_line(struct console *c, char *s)
 			fprintf(c->log, "%s\n", s);
 		return;
 	}
+	/* A file's data is not console output: it goes to its host file. */
+	if (c->fetch && fetch_console_line(c->fetch, s, mk ? mk + 6 : NULL)) {
+		c->blank = false;
+		if (c->log && mk)
+			fprintf(c->log, "%s\n", s);
+		return;
+	}
 	/*
 	 * Markers start with a newline so they begin a line whatever came
 	 * before; the empty line that makes is not relayed.

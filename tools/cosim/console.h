@@ -8,6 +8,7 @@
  *   @@PPU-MODULE-FAIL <path> <rc>  insmod failed (runs are then skipped)
  *   @@PPU-RUN-BEGIN <n>
  *   @@PPU-RESULT <n> <status>      exit status of run n, or "skipped"
+ *   @@PPU-FETCH-...                a file out of the guest (fetch.h)
  *   @@PPU-DMESG-BEGIN / -END       the kernel log
  *   @@PPU-DONE
  *
@@ -21,6 +22,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "fetch.h"
 #include "util.h"
 
 struct result {
@@ -47,6 +49,7 @@ struct console {
 	int running;		/* run in progress, 0 = none */
 	struct strv problems;	/* kernel problem lines */
 	struct strv dmesg;	/* buffered kernel log */
+	struct fetches *fetch;	/* --fetch files, or NULL */
 };
 
 /* Ready to follow a boot that starts now, for these runs. */

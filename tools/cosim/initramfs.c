@@ -115,7 +115,8 @@ char *shell_quote(const char *s)
 	return q;
 }
 
-char *initramfs_init_script(const struct modlist *l, const struct strv *runs)
+char *initramfs_init_script(const struct modlist *l, const struct strv *runs,
+			    const struct fetches *fetch)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -162,8 +163,9 @@ char *initramfs_init_script(const struct modlist *l, const struct strv *runs)
 			"else\n"
 			"\tm RESULT %zu skipped\n"
 			"fi\n", i + 1, i + 1, i + 1, i + 1);
+	fprintf(f, "cd /\n");
+	fetch_init_script(f, fetch);
 	fprintf(f,
-		"cd /\n"
 		"sync\n"
 		"m DMESG-BEGIN\n"
 		"dmesg\n"
@@ -224,7 +226,7 @@ void initramfs_build(const char *out, const struct opts *o, const char *workdir)
 		free(name);
 		free(body);
 	}
-	init = initramfs_init_script(&l, &o->runs);
+	init = initramfs_init_script(&l, &o->runs, &o->fetch);
 	cpio_data(&c, "init", 0755, init, strlen(init));
 	if (o->keep) {
 		char *p = xasprintf("%s/init", workdir);

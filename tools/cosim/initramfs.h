@@ -15,8 +15,9 @@
 
 /* Writes the archive to @out; extra files go to @workdir (decompressed modules, kept /init). */
 void initramfs_build(const char *out, const struct opts *o, const char *workdir);
-/* The /init script for these modules and runs (malloc'ed). */
-char *initramfs_init_script(const struct modlist *l, const struct strv *runs);
+/* The /init script for these modules, runs and files to fetch (may be NULL; malloc'ed). */
+char *initramfs_init_script(const struct modlist *l, const struct strv *runs,
+			    const struct fetches *fetch);
 /* @s single-quoted for sh (malloc'ed). */
 char *shell_quote(const char *s);
 

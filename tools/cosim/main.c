@@ -100,6 +100,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	console_init(&con, stdout, NULL, &o.runs);
+	con.fetch = &o.fetch;
 	initrd = xasprintf("%s/initramfs.cpio", workdir);
 	initramfs_build(initrd, &o, workdir);
 	if (o.verbose)
@@ -190,6 +191,7 @@ int main(int argc, char **argv)
 		}
 	}
 
+	v.fetch_failed = fetch_finish(&o.fetch, stdout, stderr);
 	v.timeout_s = o.timeout;
 	v.show_dmesg = o.show_dmesg;
 	v.exit_code = results_report(stdout, stderr, &con, &v, now_s());

@@ -38,6 +38,9 @@ void opts_usage(FILE *f)
 "                       is going and for how long (default 30, 0: never)\n"
 "  --trace FILE         PPU event trace from the device process\n"
 "  --fst FILE           FST waveform from the device process (slow)\n"
+"  --fetch GUEST:HOST   after the runs, copy the guest's file GUEST back to\n"
+"                       HOST over the console (repeatable; at most 64 MiB;\n"
+"                       a file not brought back fails the batch)\n"
 "  --dev-arg ARG        extra option for ppu-cosim-dev (repeatable), e.g.\n"
 "                       --dev-arg=--local-mem-mib=128 --dev-arg=-v\n"
 "  --log FILE           console to FILE (stdout gets only the summary)\n"
@@ -56,7 +59,7 @@ void opts_usage(FILE *f)
 enum {
 	OPT_RUN = 256, OPT_FILE, OPT_MODULE, OPT_KERNEL, OPT_KVER, OPT_TIMEOUT,
 	OPT_TRACE, OPT_FST, OPT_DEVARG, OPT_LOG, OPT_DMESG, OPT_BOOTLOG,
-	OPT_APPEND, OPT_MEM, OPT_QEMU, OPT_DEV, OPT_KEEP, OPT_PROGRESS,
+	OPT_APPEND, OPT_MEM, OPT_QEMU, OPT_DEV, OPT_KEEP, OPT_PROGRESS, OPT_FETCH,
 };
 
 void opts_parse(struct opts *o, int argc, char **argv)
@@ -71,6 +74,7 @@ void opts_parse(struct opts *o, int argc, char **argv)
 		{ "progress", required_argument, NULL, OPT_PROGRESS },
 		{ "trace", required_argument, NULL, OPT_TRACE },
 		{ "fst", required_argument, NULL, OPT_FST },
+		{ "fetch", required_argument, NULL, OPT_FETCH },
 		{ "dev-arg", required_argument, NULL, OPT_DEVARG },
 		{ "log", required_argument, NULL, OPT_LOG },
 		{ "dmesg", no_argument, NULL, OPT_DMESG },
@@ -119,6 +123,11 @@ void opts_parse(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_FST:
 			o->fst = optarg;
+			break;
+		case OPT_FETCH:
+			if (!fetch_add(&o->fetch, optarg))
+				die("--fetch %s: expected /guest/path:host-path (the guest path "
+				    "of letters, digits and /._-+)", optarg);
 			break;
 		case OPT_DEVARG:
 			strv_push(&o->dev_args, optarg);

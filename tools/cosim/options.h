@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "fetch.h"
 #include "util.h"
 
 struct opts {
@@ -30,6 +31,7 @@ struct opts {
 	struct strv files;	/* "host:guest" */
 	struct strv modules;	/* "path.ko [params]" */
 	struct strv dev_args;
+	struct fetches fetch;	/* --fetch GUEST:HOST */
 };
 
 /* The defaults (QEMU binary, timeout, memory, progress interval). */

@@ -19,6 +19,7 @@ struct outcome {
 	int qemu_status;	/* waitpid() status */
 	bool show_dmesg;	/* print the kernel log even when clean */
 	int exit_code;		/* what went wrong before (device process) */
+	size_t fetch_failed;	/* --fetch files not brought back */
 };
 
 /*

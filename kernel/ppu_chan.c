@@ -29,10 +29,12 @@
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/sched.h>
 #include <linux/scatterlist.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include <drm/drm_device.h>
 #include <drm/drm_drv.h>
@@ -50,7 +52,7 @@
 #include "ppu_irq.h"
 #include "ppu_gem.h"
 #include "ppu_quota.h"
-#include "ppu_sem.h"
+#include "ppu_reset.h"
 #include "ppu_vm.h"
 
 /*
@@ -402,7 +404,7 @@ static int ppu_chan_release_locked(struct ppu_device *ppu, struct ppu_chan *chan
 		chan->file = NULL;
 		ppu->chan_gen[chid]++;
 		/* its owner's waiters see it gone; nobody's wake it from here on */
-		ppu_irq_wake(ppu, BIT(chid));
+		ppu_device_wake(ppu, BIT(chid));
 		RCU_INIT_POINTER(ppu->chan_wq[chid], NULL);
 		return ret;
 	}
@@ -411,7 +413,7 @@ static int ppu_chan_release_locked(struct ppu_device *ppu, struct ppu_chan *chan
 	ppu->chans[chid] = NULL;
 	ppu_chan_free(ppu, chan);
 	/* Waiters on this channel see it gone. */
-	ppu_irq_wake(ppu, BIT(chid));
+	ppu_device_wake(ppu, BIT(chid));
 	RCU_INIT_POINTER(ppu->chan_wq[chid], NULL);
 	return 0;
 }
@@ -466,17 +468,6 @@ int ppu_chan_restart(struct ppu_device *ppu, struct ppu_chan *chan)
 }
 
 /**
- * ppu_chan_pid() - the process that created a channel
- * @chan: the channel
- *
- * Return: its thread-group id, 0 for the driver's own channel.
- */
-pid_t ppu_chan_pid(const struct ppu_chan *chan)
-{
-	return chan->pid;
-}
-
-/**
  * ppu_chan_id() - the hardware id of a channel
  * @chan: the channel
  *
@@ -516,7 +507,7 @@ int ppu_chan_gen(struct ppu_device *ppu, struct drm_file *file, u32 chid, u32 *g
  * @gen: its generation from ppu_chan_gen()
  *
  * Lockless: for wait conditions, re-evaluated after every interrupt and
- * after every destruction (both wake the owner's queue, ppu_irq_wake()).
+ * after every destruction (both wake the owner's queue, ppu_device_wake()).
  *
  * Return: 0, or -EIO when the channel faulted or was destroyed.
  */
@@ -557,17 +548,6 @@ void ppu_chan_file_close(struct ppu_device *ppu, struct drm_file *file)
 		ppu_chan_release_locked(ppu, mine[i], ret);
 		mutex_unlock(&ppu->chan_lock);
 	}
-}
-
-/**
- * ppu_chan_user_ids() - how many ids user channels may take
- * @ppu: the device
- *
- * Return: the hardware's channels minus the driver's own.
- */
-u32 ppu_chan_user_ids(struct ppu_device *ppu)
-{
-	return ppu->caps.num_channels - (ppu->caps.local_mem_mib ? 1 : 0);
 }
 
 /**
@@ -726,7 +706,7 @@ struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
 {
 	u32 words[PPU_INST_BYTES / 4];
 	struct ppu_chan *chan;
-	u32 nuser = ppu_chan_user_ids(ppu);
+	u32 nuser = ppu_device_user_channels(ppu);
 	unsigned long flags;
 	int ret, idx, i;
 
@@ -997,8 +977,8 @@ static void ppu_chan_wd_kill(struct ppu_device *ppu, struct ppu_chan *chan, unsi
 	ppu_fault_log(ppu, &rec);
 	/* the wait for it to leave is the later checks' (ppu_chan_wd_settle) */
 	ppu_chan_unbind_start(ppu, chan->chid);
-	ppu_irq_wake(ppu, BIT(chan->chid));
-	ppu_sem_fence_kick(ppu);
+	ppu_device_wake(ppu, BIT(chan->chid));
+	ppu_device_kick_fences(ppu);
 }
 
 /*
@@ -1135,6 +1115,65 @@ unsigned int ppu_chan_watchdog(struct ppu_device *ppu, unsigned int ms)
 	}
 	mutex_unlock(&ppu->chan_lock);
 	return killed;
+}
+
+static void ppu_chan_fault_record(struct ppu_device *ppu, u32 chid)
+{
+	struct ppu_fault_rec rec = {
+		.time_ns = ktime_get_ns(),
+		.chid = chid,
+		.info = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_INFO)),
+		.addr = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_ADDR)),
+		.data = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_DATA)),
+	};
+	struct ppu_chan *chan;
+
+	/* unbound before we got here (destroyed, or stopped by the driver, which logged why) */
+	if (!PPU_FGET(PPU_FAULT_INFO_KIND, rec.info))
+		return;
+	mutex_lock(&ppu->chan_lock);
+	chan = ppu->chans[chid];
+	rec.pid = chan ? chan->pid : 0;
+	mutex_unlock(&ppu->chan_lock);
+	ppu_fault_log(ppu, &rec);
+}
+
+static void ppu_chan_fault_work(struct work_struct *work)
+{
+	struct ppu_device *ppu = container_of(work, struct ppu_device, fault_work);
+	unsigned long pending = atomic_xchg(&ppu->irq_stats.fault_new, 0);
+	unsigned int chid;
+	int idx;
+
+	if (!drm_dev_enter(&ppu->drm, &idx))
+		return;
+	for_each_set_bit(chid, &pending, PPU_MAX_CHANNELS)
+		ppu_chan_fault_record(ppu, chid);
+	drm_dev_exit(idx);
+}
+
+/* devres action: no fault work runs after remove. */
+static void ppu_chan_fault_fini(void *data)
+{
+	struct ppu_device *ppu = data;
+
+	cancel_work_sync(&ppu->fault_work);
+}
+
+/**
+ * ppu_chan_fault_init() - the worker that reads and logs channel faults
+ * @ppu: the device, before interrupts are enabled
+ *
+ * The interrupt handler only marks a faulted channel and schedules
+ * &ppu_device.fault_work; the worker lives here because its record names
+ * the channel's owner.
+ *
+ * Return: 0 or a negative error code.
+ */
+int ppu_chan_fault_init(struct ppu_device *ppu)
+{
+	INIT_WORK(&ppu->fault_work, ppu_chan_fault_work);
+	return devm_add_action_or_reset(ppu->drm.dev, ppu_chan_fault_fini, ppu);
 }
 
 /**

@@ -16,6 +16,7 @@ struct ppu_device;
 struct ppu_inst_desc;
 
 void ppu_chan_init(struct ppu_device *ppu);
+int ppu_chan_fault_init(struct ppu_device *ppu);
 void ppu_chan_file_close(struct ppu_device *ppu, struct drm_file *file);
 
 struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
@@ -24,8 +25,6 @@ struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
 int ppu_chan_destroy(struct ppu_device *ppu, struct ppu_chan *chan);
 int ppu_chan_restart(struct ppu_device *ppu, struct ppu_chan *chan);
 u32 ppu_chan_id(const struct ppu_chan *chan);
-pid_t ppu_chan_pid(const struct ppu_chan *chan);
-u32 ppu_chan_user_ids(struct ppu_device *ppu);
 void ppu_chan_ring(struct ppu_device *ppu, u32 chid);
 int ppu_chan_gen(struct ppu_device *ppu, struct drm_file *file, u32 chid, u32 *gen);
 int ppu_chan_check(struct ppu_device *ppu, u32 chid, u32 gen);

@@ -5,40 +5,13 @@
 #ifndef __PPU_VM_H__
 #define __PPU_VM_H__
 
-#include <linux/mutex.h>
 #include <linux/types.h>
-#include <linux/xarray.h>
 
 struct drm_device;
 struct drm_file;
 struct drm_gem_object;
 struct ppu_device;
 struct ppu_vm;
-
-/**
- * struct ppu_file - per open file state (&drm_file.driver_priv)
- * @vm: the file's GPU address space
- * @pt_root: bus address of its Sv32 root table (4 KiB aligned, host RAM:
- *           system aperture), for the PT_ROOT word of this file's channels
- * @client: what the file has created, for its limits (ppu_quota.h)
- * @pools_lock: protects @pools and @npools
- * @pools: the file's semaphore pools by id
- * @npools: how many, including ones being created
- * @vm_kept: a channel of the file could not be taken off the PPU, which may
- *           still walk @vm: at close the address space is kept (leaked),
- *           never freed
- */
-struct ppu_file {
-	struct ppu_vm *vm;
-	dma_addr_t pt_root;
-	struct ppu_client *client;
-	struct mutex pools_lock;
-	struct xarray pools;
-	u32 npools;
-	bool vm_kept;
-	wait_queue_head_t event_wq;
-	struct rcu_head rcu;
-};
 
 struct ppu_vm *ppu_vm_create(struct ppu_device *ppu);
 void ppu_vm_destroy(struct ppu_vm *vm);

@@ -21,6 +21,7 @@
 
 #include "uapi/drm/ppu_drm.h"
 
+#include "ppu_bo.h"
 #include "ppu_chan.h"
 #include "ppu_debugfs.h"
 #include "ppu_device.h"

@@ -47,6 +47,7 @@
 
 #include "uapi/drm/ppu_drm.h"
 
+#include "ppu_bo.h"
 #include "ppu_chan.h"
 #include "ppu_device.h"
 #include "ppu_irq.h"
@@ -177,7 +178,7 @@ static struct ppu_sem_pool *ppu_sem_pool_new(struct drm_device *drm, struct drm_
 		goto err_vunmap;
 	/* The binding holds its own BO reference. */
 	drm_gem_object_get(pool->obj);
-	ret = ppu_vm_bind_obj(pf->vm, pool->obj, 0, pool->size, &pool->va, true);
+	ret = ppu_bo_bind(pf->vm, pool->obj, 0, pool->size, &pool->va, true);
 	if (ret) {
 		drm_gem_object_put(pool->obj);
 		drm_vma_node_revoke(&pool->obj->vma_node, file);

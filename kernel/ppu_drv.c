@@ -23,6 +23,7 @@
 
 #include "ppu_bo.h"
 #include "ppu_chan.h"
+#include "ppu_chan_ioctl.h"
 #include "ppu_debugfs.h"
 #include "ppu_device.h"
 #include "ppu_fault.h"

@@ -12,7 +12,7 @@
  * The handler runs in hard interrupt context: it only reads and
  * acknowledges registers, counts events, marks faulted channels dead and
  * wakes waiters; reading why a channel faulted is left to the fault worker
- * (ppu_fault.c).
+ * (ppu_chan.c, which logs it through ppu_fault.c).
  *
  * Lost interrupts.  A message that never arrives (a device or platform
  * fault) would strand every waiter, and since the level then stays high no

@@ -23,6 +23,10 @@
  * waits tied to it fail with -EIO (ppu_chan_check()).  The driver's own
  * channel (ppu_kchan.c) is a channel without a file; it has the highest
  * id, so user channels are the ids below it.
+ *
+ * The fault worker is here rather than with the fault log (ppu_fault.c)
+ * because its record names the faulted channel's owner; what a client may
+ * ask of its channels is checked in ppu_chan_ioctl.c.
  */
 #include <linux/bitops.h>
 #include <linux/delay.h>
@@ -112,8 +116,12 @@ static_assert(DRM_PPU_CHAN_PRIORITY_MAX <
  * @wd_get: ... GP_GET
  * @wd_tasks: ... TASKS (compute channels)
  * @wd_since: jiffies since which that view has not changed
+ * @wd_killed_at: jiffies when the watchdog stopped it
  * @wd_killed: the watchdog stopped the channel (it reads FAULTED, kind
  *             WATCHDOG, until destroyed)
+ * @wd_settled: a stopped channel has left the PPU, or nothing more can be
+ *              done to make it leave (the watchdog stops checking it)
+ * @dying: being destroyed: lookups no longer find it, its id stays taken
  *
  * The wd_* fields are used under &ppu_device.chan_lock.
  */

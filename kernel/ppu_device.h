@@ -296,6 +296,10 @@ struct ppu_device {
  * @vm_kept: a channel of the file could not be taken off the PPU, which may
  *           still walk @vm: at close the address space is kept (leaked),
  *           never freed
+ * @event_wq: the file's waiters, woken by its channels' events
+ *            (&ppu_device.chan_wq points here)
+ * @rcu: frees the struct after the interrupt handler can no longer be
+ *       waking @event_wq
  */
 struct ppu_file {
 	struct ppu_vm *vm;

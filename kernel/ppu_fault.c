@@ -8,8 +8,9 @@
  * three register reads, too slow for hard interrupt context on a
  * co-simulated device, so a work item does it (ppu_chan.c, which knows
  * each channel's owner): it logs the fault here, to the kernel log (rate
- * limited) and to the last PPU_FAULT_LOG_SIZE faults kept for debugfs.  The hardware keeps the fault registers until the channel is
- * unbound, so the owner reads them with DRM_IOCTL_PPU_CHAN_STATUS.
+ * limited) and to the last PPU_FAULT_LOG_SIZE faults kept for debugfs.
+ * The hardware keeps the fault registers until the channel is unbound, so
+ * the owner reads them with DRM_IOCTL_PPU_CHAN_STATUS.
  *
  * The log line names the unit, kind and access and says what FAULT_ADDR
  * and FAULT_DATA hold for that fault: for a compute unit the data address,

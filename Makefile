@@ -71,7 +71,7 @@ help:
 	@echo "            (both demos draw SVG timelines of their runs into build/demo)"
 	@echo "make timeline-docs  regenerate the README's timeline (docs/img) with build/tools/ppu-trace"
 	@echo "make bench  run the benchmarks; results in build/bench.txt"
-	@echo "make lint   verilator -Wall lint + Yosys synthesis of a reduced compute engine (no latches) + sparse"
+	@echo "make lint   kernel layer check + verilator -Wall lint + Yosys synthesis of a reduced compute engine (no latches) + sparse"
 	@echo "make man-check  the manual pages (docs/man) render without warnings"
 	@echo "make synth  Yosys synthesis of the default PPU (four compute units; takes a while)"
 	@echo "make guest-check  ppu.ko and its ioctl tests in the co-simulated QEMU guest"
@@ -302,6 +302,7 @@ synth-run: $(PPU_SVPKG)
 # synthesises the default PPU (about half an hour).
 SYNTH_CHECK_PARAMS := NUM_CU=1 CU_CONTEXTS=4 TASK_SLOTS=2 NUM_TASKS=8
 lint-run: $(PPU_SVPKG)
+	tools/check-kernel-layers kernel
 	$(VERILATOR) --lint-only -Wall --top-module ppu_top $(PPUSIM_VSRCS)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_top -GNUM_CU=0 $(PPUSIM_VSRCS)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_top $(PPUSIM_VSRCS) $(PPU_CHK_SRCS)

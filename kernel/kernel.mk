@@ -5,6 +5,8 @@
 #
 #   make kmod              build build/kernel/ppu.ko against $(KDIR)
 #   make kmod-sparse       the same, every file through sparse (C=2)
+#   make kmod-layers       check that kernel/ includes only down its layers
+#                          (tools/check-kernel-layers; also run by lint-run)
 #   make kmod-clean        remove build/kernel
 #   make ppu-smi           build build/tools/ppu-smi
 #   make kmod-guest-tests  build the static guest programs (for the busybox
@@ -40,7 +42,7 @@ KMOD_GUEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude -Iinclude/uapi \
 	$(shell pkg-config --cflags libdrm) -pthread
 KMOD_GUEST_LIBS = $(shell pkg-config --static --libs check)
 
-.PHONY: kmod kmod-sparse kmod-clean ppu-smi kmod-guest-tests
+.PHONY: kmod kmod-sparse kmod-layers kmod-clean ppu-smi kmod-guest-tests
 
 $(KMOD_COPIES): $(KMOD_BUILD)/%: %
 	@mkdir -p $(@D)
@@ -57,6 +59,9 @@ kmod: $(KMOD_COPIES)
 kmod-sparse: $(KMOD_COPIES)
 	$(KMOD_CHECK_KDIR)
 	$(KMOD_MAKE) C=2 modules
+
+kmod-layers:
+	tools/check-kernel-layers kernel
 
 kmod-clean:
 	rm -rf $(KMOD_BUILD)

@@ -23,16 +23,22 @@
  * waits tied to it fail with -EIO (ppu_chan_check()).  The driver's own
  * channel (ppu_kchan.c) is a channel without a file; it has the highest
  * id, so user channels are the ids below it.
+ *
+ * The fault worker is here rather than with the fault log (ppu_fault.c)
+ * because its record names the faulted channel's owner; what a client may
+ * ask of its channels is checked in ppu_chan_ioctl.c.
  */
 #include <linux/bitops.h>
 #include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/sched.h>
 #include <linux/scatterlist.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include <drm/drm_device.h>
 #include <drm/drm_drv.h>
@@ -47,11 +53,9 @@
 #include "ppu_chan.h"
 #include "ppu_device.h"
 #include "ppu_fault.h"
-#include "ppu_irq.h"
 #include "ppu_gem.h"
 #include "ppu_quota.h"
-#include "ppu_sem.h"
-#include "ppu_vm.h"
+#include "ppu_reset.h"
 
 /*
  * How long the PPU may take to drop an unbound channel (wall time) before
@@ -112,8 +116,12 @@ static_assert(DRM_PPU_CHAN_PRIORITY_MAX <
  * @wd_get: ... GP_GET
  * @wd_tasks: ... TASKS (compute channels)
  * @wd_since: jiffies since which that view has not changed
+ * @wd_killed_at: jiffies when the watchdog stopped it
  * @wd_killed: the watchdog stopped the channel (it reads FAULTED, kind
  *             WATCHDOG, until destroyed)
+ * @wd_settled: a stopped channel has left the PPU, or nothing more can be
+ *              done to make it leave (the watchdog stops checking it)
+ * @dying: being destroyed: lookups no longer find it, its id stays taken
  *
  * The wd_* fields are used under &ppu_device.chan_lock.
  */
@@ -402,7 +410,7 @@ static int ppu_chan_release_locked(struct ppu_device *ppu, struct ppu_chan *chan
 		chan->file = NULL;
 		ppu->chan_gen[chid]++;
 		/* its owner's waiters see it gone; nobody's wake it from here on */
-		ppu_irq_wake(ppu, BIT(chid));
+		ppu_device_wake(ppu, BIT(chid));
 		RCU_INIT_POINTER(ppu->chan_wq[chid], NULL);
 		return ret;
 	}
@@ -411,7 +419,7 @@ static int ppu_chan_release_locked(struct ppu_device *ppu, struct ppu_chan *chan
 	ppu->chans[chid] = NULL;
 	ppu_chan_free(ppu, chan);
 	/* Waiters on this channel see it gone. */
-	ppu_irq_wake(ppu, BIT(chid));
+	ppu_device_wake(ppu, BIT(chid));
 	RCU_INIT_POINTER(ppu->chan_wq[chid], NULL);
 	return 0;
 }
@@ -466,17 +474,6 @@ int ppu_chan_restart(struct ppu_device *ppu, struct ppu_chan *chan)
 }
 
 /**
- * ppu_chan_pid() - the process that created a channel
- * @chan: the channel
- *
- * Return: its thread-group id, 0 for the driver's own channel.
- */
-pid_t ppu_chan_pid(const struct ppu_chan *chan)
-{
-	return chan->pid;
-}
-
-/**
  * ppu_chan_id() - the hardware id of a channel
  * @chan: the channel
  *
@@ -516,7 +513,7 @@ int ppu_chan_gen(struct ppu_device *ppu, struct drm_file *file, u32 chid, u32 *g
  * @gen: its generation from ppu_chan_gen()
  *
  * Lockless: for wait conditions, re-evaluated after every interrupt and
- * after every destruction (both wake the owner's queue, ppu_irq_wake()).
+ * after every destruction (both wake the owner's queue, ppu_device_wake()).
  *
  * Return: 0, or -EIO when the channel faulted or was destroyed.
  */
@@ -560,17 +557,6 @@ void ppu_chan_file_close(struct ppu_device *ppu, struct drm_file *file)
 }
 
 /**
- * ppu_chan_user_ids() - how many ids user channels may take
- * @ppu: the device
- *
- * Return: the hardware's channels minus the driver's own.
- */
-u32 ppu_chan_user_ids(struct ppu_device *ppu)
-{
-	return ppu->caps.num_channels - (ppu->caps.local_mem_mib ? 1 : 0);
-}
-
-/**
  * ppu_chan_ring() - DOORBELL register write for a channel
  * @ppu: the device, inside drm_dev_enter()
  * @chid: the channel
@@ -578,100 +564,6 @@ u32 ppu_chan_user_ids(struct ppu_device *ppu)
 void ppu_chan_ring(struct ppu_device *ppu, u32 chid)
 {
 	ppu_write(ppu, PPU_REG_DOORBELL, PPU_FSET(PPU_DOORBELL_CHID, chid));
-}
-
-/* The caller's channel @chid, or NULL.  Called with chan_lock held. */
-
-/* The priority CHAN_CREATE gives the channel. */
-static u32 ppu_chan_create_prio(const struct drm_ppu_chan_create *args)
-{
-	return args->flags & DRM_PPU_CHAN_CREATE_PRIORITY ? args->priority :
-	       DRM_PPU_CHAN_PRIORITY_NORMAL;
-}
-
-/* The highest priority a launch chain of the channel reaches. */
-static u32 ppu_chan_create_top(const struct drm_ppu_chan_create *args)
-{
-	return ppu_chan_create_prio(args) + max(args->max_depth, 1u) - 1;
-}
-
-/* The compute fields: only on compute channels, and a chain that fits. */
-static int ppu_chan_compute_check(struct drm_device *drm,
-				  const struct drm_ppu_chan_create *args)
-{
-	if (!(args->flags & DRM_PPU_CHAN_CREATE_COMPUTE)) {
-		if (args->prio_min || args->max_depth) {
-			drm_dbg(drm, "CHAN_CREATE: compute fields on a copy channel\n");
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (args->prio_min > ppu_chan_create_prio(args)) {
-		drm_dbg(drm, "CHAN_CREATE: prio_min %u above the priority %u\n", args->prio_min,
-			ppu_chan_create_prio(args));
-		return -EINVAL;
-	}
-	if (args->max_depth > DRM_PPU_MAX_NESTING_DEPTH ||
-	    ppu_chan_create_top(args) > DRM_PPU_CHAN_PRIORITY_MAX) {
-		drm_dbg(drm, "CHAN_CREATE: max_depth %u from priority %u passes %u\n",
-			args->max_depth, ppu_chan_create_prio(args), DRM_PPU_CHAN_PRIORITY_MAX);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int ppu_chan_create_check(struct drm_device *drm, struct drm_file *file,
-				 const struct drm_ppu_chan_create *args)
-{
-	struct ppu_file *pf = file->driver_priv;
-	u64 ring_bytes;
-	int ret;
-
-	if (args->flags & ~DRM_PPU_CHAN_CREATE_FLAGS) {
-		drm_dbg(drm, "CHAN_CREATE: unknown flags %#x\n", args->flags);
-		return -EINVAL;
-	}
-	if (!(args->flags & DRM_PPU_CHAN_CREATE_PRIORITY) && args->priority) {
-		drm_dbg(drm, "CHAN_CREATE: priority without the PRIORITY flag\n");
-		return -EINVAL;
-	}
-	if (args->priority > DRM_PPU_CHAN_PRIORITY_MAX) {
-		drm_dbg(drm, "CHAN_CREATE: priority %u above %u\n", args->priority,
-			DRM_PPU_CHAN_PRIORITY_MAX);
-		return -EINVAL;
-	}
-	if (args->log2_entries < DRM_PPU_CHAN_LOG2_ENTRIES_MIN ||
-	    args->log2_entries > DRM_PPU_CHAN_LOG2_ENTRIES_MAX) {
-		drm_dbg(drm, "CHAN_CREATE: bad log2_entries %u\n", args->log2_entries);
-		return -EINVAL;
-	}
-	ring_bytes = (u64)PPU_GP_ENTRY_BYTES << args->log2_entries;
-	if (!IS_ALIGNED(args->gpfifo_va, PPU_GP_ENTRY_BYTES) ||
-	    !ppu_vm_range_mapped(pf->vm, args->gpfifo_va, ring_bytes)) {
-		drm_dbg(drm, "CHAN_CREATE: ring %#llx+%#llx not in one mapping\n",
-			args->gpfifo_va, ring_bytes);
-		return -EINVAL;
-	}
-	ret = ppu_chan_compute_check(drm, args);
-	if (ret)
-		return ret;
-	if ((args->flags & DRM_PPU_CHAN_CREATE_COMPUTE) &&
-	    !PPU_FGET(PPU_CAP_FEATURES_COMPUTE_ENGINE, to_ppu(drm)->caps.features)) {
-		drm_dbg(drm, "CHAN_CREATE: no compute engine\n");
-		return -ENODEV;
-	}
-	if ((args->flags & DRM_PPU_CHAN_CREATE_AUTO_PUT) &&
-	    !PPU_FGET(PPU_CAP_FEATURES_AUTO_PUT, to_ppu(drm)->caps.features)) {
-		drm_dbg(drm, "CHAN_CREATE: no AUTO_PUT rings\n");
-		return -ENODEV;
-	}
-	/* Children climb from the channel's priority: the chain's top counts. */
-	if (ppu_chan_create_top(args) > DRM_PPU_CHAN_PRIORITY_NORMAL && !capable(CAP_SYS_NICE)) {
-		drm_dbg(drm, "CHAN_CREATE: priority %u (chain top %u) needs CAP_SYS_NICE\n",
-			ppu_chan_create_prio(args), ppu_chan_create_top(args));
-		return -EPERM;
-	}
-	return 0;
 }
 
 /*
@@ -726,7 +618,7 @@ struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
 {
 	u32 words[PPU_INST_BYTES / 4];
 	struct ppu_chan *chan;
-	u32 nuser = ppu_chan_user_ids(ppu);
+	u32 nuser = ppu_device_user_channels(ppu);
 	unsigned long flags;
 	int ret, idx, i;
 
@@ -806,66 +698,21 @@ err_unlock:
 }
 
 /**
- * ppu_ioctl_chan_create() - DRM_IOCTL_PPU_CHAN_CREATE
- * @drm: the DRM device
- * @data: &struct drm_ppu_chan_create
- * @file: the caller's file
+ * ppu_chan_destroy_id() - destroy a channel of a file by its id
+ * @ppu: the device
+ * @file: the owner
+ * @chid: the channel id
  *
- * Return: 0 or a negative error code.
+ * Return: 0, -ENOENT when @file has no channel @chid, or -ETIMEDOUT when
+ * the PPU did not let it go (the id then stays reserved, owned by no file).
  */
-int ppu_ioctl_chan_create(struct drm_device *drm, void *data, struct drm_file *file)
+int ppu_chan_destroy_id(struct ppu_device *ppu, struct drm_file *file, u32 chid)
 {
-	struct ppu_device *ppu = to_ppu(drm);
-	struct ppu_file *pf = file->driver_priv;
-	struct drm_ppu_chan_create *args = data;
-	struct ppu_inst_desc desc = {};
-	struct ppu_chan *chan;
-	int ret;
-
-	ret = ppu_chan_create_check(drm, file, args);
-	if (ret)
-		return ret;
-
-	desc.gpfifo_va = args->gpfifo_va;
-	desc.log2_entries = args->log2_entries;
-	desc.auto_put = !!(args->flags & DRM_PPU_CHAN_CREATE_AUTO_PUT);
-	desc.pt_root_pa = pf->pt_root;
-	desc.pt_root_sys = 1;
-	desc.engine = args->flags & DRM_PPU_CHAN_CREATE_COMPUTE ?
-		      PPU_ENGINE_TYPE_COMPUTE : PPU_ENGINE_TYPE_COPY;
-	desc.prio_max = ppu_chan_create_prio(args);
-	if (args->flags & DRM_PPU_CHAN_CREATE_COMPUTE) {
-		desc.prio_min = args->prio_min;
-		desc.max_depth = max(args->max_depth, 1u);
-	} else {
-		desc.prio_min = desc.prio_max;
-	}
-	desc.timeslice = 0;
-	chan = ppu_chan_create(ppu, file, &desc, U32_MAX, args);
-	return PTR_ERR_OR_ZERO(chan);
-}
-
-/**
- * ppu_ioctl_chan_destroy() - DRM_IOCTL_PPU_CHAN_DESTROY
- * @drm: the DRM device
- * @data: &struct drm_ppu_chan_destroy
- * @file: the caller's file
- *
- * Return: 0 or a negative error code.
- */
-int ppu_ioctl_chan_destroy(struct drm_device *drm, void *data, struct drm_file *file)
-{
-	struct ppu_device *ppu = to_ppu(drm);
-	struct drm_ppu_chan_destroy *args = data;
 	struct ppu_chan *chan;
 	int ret = -ENOENT;
 
-	if (args->pad) {
-		drm_dbg(drm, "CHAN_DESTROY: nonzero pad\n");
-		return -EINVAL;
-	}
 	mutex_lock(&ppu->chan_lock);
-	chan = ppu_chan_lookup(ppu, file, args->chid);
+	chan = ppu_chan_lookup(ppu, file, chid);
 	if (chan)
 		ppu_chan_detach_locked(ppu, chan);
 	mutex_unlock(&ppu->chan_lock);
@@ -879,30 +726,25 @@ int ppu_ioctl_chan_destroy(struct drm_device *drm, void *data, struct drm_file *
 }
 
 /**
- * ppu_ioctl_doorbell() - DRM_IOCTL_PPU_DOORBELL
- * @drm: the DRM device
- * @data: &struct drm_ppu_doorbell
- * @file: the caller's file
+ * ppu_chan_doorbell() - ring a live channel of a file
+ * @ppu: the device
+ * @file: the owner
+ * @chid: the channel id
  *
- * Return: 0 or a negative error code.
+ * Return: 0, -ENOENT when @file has no channel @chid, -EIO when it is dead,
+ * -ENODEV once the device is gone.
  */
-int ppu_ioctl_doorbell(struct drm_device *drm, void *data, struct drm_file *file)
+int ppu_chan_doorbell(struct ppu_device *ppu, struct drm_file *file, u32 chid)
 {
-	struct ppu_device *ppu = to_ppu(drm);
-	struct drm_ppu_doorbell *args = data;
 	int ret = -ENOENT, idx;
 
-	if (args->flags) {
-		drm_dbg(drm, "DOORBELL: nonzero flags\n");
-		return -EINVAL;
-	}
-	if (!drm_dev_enter(drm, &idx))
+	if (!drm_dev_enter(&ppu->drm, &idx))
 		return -ENODEV;
 	mutex_lock(&ppu->chan_lock);
-	if (ppu_chan_lookup(ppu, file, args->chid)) {
-		ret = ppu_chan_check(ppu, args->chid, ppu->chan_gen[args->chid]);
+	if (ppu_chan_lookup(ppu, file, chid)) {
+		ret = ppu_chan_check(ppu, chid, ppu->chan_gen[chid]);
 		if (!ret)
-			ppu_chan_ring(ppu, args->chid);
+			ppu_chan_ring(ppu, chid);
 	}
 	mutex_unlock(&ppu->chan_lock);
 	drm_dev_exit(idx);
@@ -910,26 +752,23 @@ int ppu_ioctl_doorbell(struct drm_device *drm, void *data, struct drm_file *file
 }
 
 /**
- * ppu_ioctl_chan_status() - DRM_IOCTL_PPU_CHAN_STATUS
- * @drm: the DRM device
- * @data: &struct drm_ppu_chan_status
- * @file: the caller's file
+ * ppu_chan_status() - what CHAN_STATUS reports of a channel of a file
+ * @ppu: the device
+ * @file: the owner
+ * @args: in, the channel id; out, its state, GP_GET/GP_PUT and fault
+ *        registers (the watchdog's own record for a channel it stopped)
  *
- * Return: 0 or a negative error code.
+ * Return: 0, -ENOENT when @file has no channel @args->chid, -ENODEV once
+ * the device is gone.
  */
-int ppu_ioctl_chan_status(struct drm_device *drm, void *data, struct drm_file *file)
+int ppu_chan_status(struct ppu_device *ppu, struct drm_file *file,
+		    struct drm_ppu_chan_status *args)
 {
-	struct ppu_device *ppu = to_ppu(drm);
-	struct drm_ppu_chan_status *args = data;
 	int ret = -ENOENT, idx;
 	u32 chid = args->chid;
 	struct ppu_chan *chan;
 
-	if (args->pad) {
-		drm_dbg(drm, "CHAN_STATUS: nonzero pad\n");
-		return -EINVAL;
-	}
-	if (!drm_dev_enter(drm, &idx))
+	if (!drm_dev_enter(&ppu->drm, &idx))
 		return -ENODEV;
 	mutex_lock(&ppu->chan_lock);
 	chan = ppu_chan_lookup(ppu, file, chid);
@@ -956,6 +795,7 @@ int ppu_ioctl_chan_status(struct drm_device *drm, void *data, struct drm_file *f
 	drm_dev_exit(idx);
 	return ret;
 }
+
 
 /* A channel that has nothing to do, or nothing more ever: not stuck. */
 static bool ppu_chan_wd_quiet(u32 state)
@@ -997,8 +837,8 @@ static void ppu_chan_wd_kill(struct ppu_device *ppu, struct ppu_chan *chan, unsi
 	ppu_fault_log(ppu, &rec);
 	/* the wait for it to leave is the later checks' (ppu_chan_wd_settle) */
 	ppu_chan_unbind_start(ppu, chan->chid);
-	ppu_irq_wake(ppu, BIT(chan->chid));
-	ppu_sem_fence_kick(ppu);
+	ppu_device_wake(ppu, BIT(chan->chid));
+	ppu_device_kick_fences(ppu);
 }
 
 /*
@@ -1135,6 +975,65 @@ unsigned int ppu_chan_watchdog(struct ppu_device *ppu, unsigned int ms)
 	}
 	mutex_unlock(&ppu->chan_lock);
 	return killed;
+}
+
+static void ppu_chan_fault_record(struct ppu_device *ppu, u32 chid)
+{
+	struct ppu_fault_rec rec = {
+		.time_ns = ktime_get_ns(),
+		.chid = chid,
+		.info = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_INFO)),
+		.addr = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_ADDR)),
+		.data = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_DATA)),
+	};
+	struct ppu_chan *chan;
+
+	/* unbound before we got here (destroyed, or stopped by the driver, which logged why) */
+	if (!PPU_FGET(PPU_FAULT_INFO_KIND, rec.info))
+		return;
+	mutex_lock(&ppu->chan_lock);
+	chan = ppu->chans[chid];
+	rec.pid = chan ? chan->pid : 0;
+	mutex_unlock(&ppu->chan_lock);
+	ppu_fault_log(ppu, &rec);
+}
+
+static void ppu_chan_fault_work(struct work_struct *work)
+{
+	struct ppu_device *ppu = container_of(work, struct ppu_device, fault_work);
+	unsigned long pending = atomic_xchg(&ppu->irq_stats.fault_new, 0);
+	unsigned int chid;
+	int idx;
+
+	if (!drm_dev_enter(&ppu->drm, &idx))
+		return;
+	for_each_set_bit(chid, &pending, PPU_MAX_CHANNELS)
+		ppu_chan_fault_record(ppu, chid);
+	drm_dev_exit(idx);
+}
+
+/* devres action: no fault work runs after remove. */
+static void ppu_chan_fault_fini(void *data)
+{
+	struct ppu_device *ppu = data;
+
+	cancel_work_sync(&ppu->fault_work);
+}
+
+/**
+ * ppu_chan_fault_init() - the worker that reads and logs channel faults
+ * @ppu: the device, before interrupts are enabled
+ *
+ * The interrupt handler only marks a faulted channel and schedules
+ * &ppu_device.fault_work; the worker lives here because its record names
+ * the channel's owner.
+ *
+ * Return: 0 or a negative error code.
+ */
+int ppu_chan_fault_init(struct ppu_device *ppu)
+{
+	INIT_WORK(&ppu->fault_work, ppu_chan_fault_work);
+	return devm_add_action_or_reset(ppu->drm.dev, ppu_chan_fault_fini, ppu);
 }
 
 /**

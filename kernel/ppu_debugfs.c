@@ -30,6 +30,7 @@
 #include "ppu_device.h"
 #include "ppu_fault.h"
 #include "ppu_quota.h"
+#include "ppu_reset.h"
 
 struct ppu_reg_name {
 	const char *name;

@@ -8,6 +8,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/kernel.h>
 #include <linux/pci.h>
+#include <linux/rcupdate.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_managed.h>
@@ -15,8 +16,6 @@
 #include "uapi/drm/ppu_drm.h"
 #include "ppu/ppu_encode.h"
 #include "ppu_device.h"
-#include "ppu_irq.h"
-#include "ppu_sem.h"
 
 /* Physical addresses the PPU can hold: 32 bits plus ADDR_HI.ADDR (33:32). */
 #define PPU_DMA_BITS	(32 + PPU_FWIDTH(PPU_ADDR_HI_ADDR))
@@ -70,6 +69,44 @@ void ppu_device_check_lost(struct ppu_device *ppu, u32 reg)
 	schedule_work(&ppu->lost_work);
 }
 
+/**
+ * ppu_device_wake() - wake the waiters of some channels' owners
+ * @ppu: the device
+ * @chans: ids of the channels whose events (or end) their owners must see
+ *
+ * Each owner has a wait queue of its own (&ppu_file.event_wq; the driver's
+ * channel &ppu_device.event_wq), so one client's events, however many,
+ * wake no other client's waiters.  Callable from the interrupt handler.
+ */
+void ppu_device_wake(struct ppu_device *ppu, unsigned long chans)
+{
+	unsigned int chid;
+
+	rcu_read_lock();
+	for_each_set_bit(chid, &chans, PPU_MAX_CHANNELS) {
+		wait_queue_head_t *wq = rcu_dereference(ppu->chan_wq[chid]);
+
+		if (wq)
+			wake_up_all(wq);
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * ppu_device_kick_fences() - have the semaphore fence worker check soon
+ * @ppu: the device
+ *
+ * Callable from the interrupt handler.  The fence list and its worker are
+ * the device's, so that whoever sees an event (the interrupt handler, the
+ * watchdog, device loss) can kick the worker without calling up into
+ * ppu_sem.c, which owns the fences.
+ */
+void ppu_device_kick_fences(struct ppu_device *ppu)
+{
+	if (!list_empty_careful(&ppu->fences))
+		mod_delayed_work(system_wq, &ppu->fence_work, 0);
+}
+
 /*
  * The PPU is lost: unplug the DRM device (new ioctls fail with -ENODEV,
  * hardware access stops) and wake every waiter, which sees ppu_lost().
@@ -83,8 +120,8 @@ static void ppu_device_lost_work(struct work_struct *work)
 	if (!test_bit(PPU_FLAG_REMOVING, &ppu->flags) && ppu->drm.registered &&
 	    !drm_dev_is_unplugged(&ppu->drm))
 		drm_dev_unplug(&ppu->drm);
-	ppu_irq_wake(ppu, ~0ul);
-	ppu_sem_fence_kick(ppu);
+	ppu_device_wake(ppu, ~0ul);
+	ppu_device_kick_fences(ppu);
 }
 
 /* drmm action: nothing of the lost worker outlives the device. */

@@ -13,16 +13,18 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 
 #include <drm/drm_device.h>
 #include <drm/drm_mm.h>
 
 #include "ppu/ppu_hw.h"
-#include "ppu_reset.h"
 
 struct pci_dev;
 struct ppu_chan;
+struct ppu_client;
 struct ppu_kchan;
+struct ppu_vm;
 
 /* FAULT_PENDING and NONSTALL_PENDING have one bit per channel. */
 #define PPU_MAX_CHANNELS	32
@@ -112,6 +114,32 @@ struct ppu_irq_stats {
 	 * message had announced: lost interrupts.
 	 */
 	atomic64_t recovered;
+};
+
+/**
+ * enum ppu_engine - the engines ENGINE_CTRL resets and halts
+ * @PPU_ENGINE_COPY: the copy engine
+ * @PPU_ENGINE_COMPUTE: the compute engine (task table and units)
+ * @PPU_ENGINE_COUNT: how many
+ */
+enum ppu_engine {
+	PPU_ENGINE_COPY,
+	PPU_ENGINE_COMPUTE,
+	PPU_ENGINE_COUNT,
+};
+
+/**
+ * struct ppu_reset_stats - resets of one engine since probe, for debugfs and bench
+ * @count: resets that completed
+ * @failed: resets after which the engine did not come back
+ * @last_cycles: device cycles the last reset took (write to idle)
+ * @last_us: wall time the last reset took, in microseconds
+ */
+struct ppu_reset_stats {
+	u32 count;
+	u32 failed;
+	u64 last_cycles;
+	u64 last_us;
 };
 
 /* Bits of &ppu_device.flags. */
@@ -256,6 +284,35 @@ struct ppu_device {
 	bool irq_poll_seen;
 };
 
+/**
+ * struct ppu_file - per open file state (&drm_file.driver_priv)
+ * @vm: the file's GPU address space
+ * @pt_root: bus address of its Sv32 root table (4 KiB aligned, host RAM:
+ *           system aperture), for the PT_ROOT word of this file's channels
+ * @client: what the file has created, for its limits (ppu_quota.h)
+ * @pools_lock: protects @pools and @npools
+ * @pools: the file's semaphore pools by id
+ * @npools: how many, including ones being created
+ * @vm_kept: a channel of the file could not be taken off the PPU, which may
+ *           still walk @vm: at close the address space is kept (leaked),
+ *           never freed
+ * @event_wq: the file's waiters, woken by its channels' events
+ *            (&ppu_device.chan_wq points here)
+ * @rcu: frees the struct after the interrupt handler can no longer be
+ *       waking @event_wq
+ */
+struct ppu_file {
+	struct ppu_vm *vm;
+	dma_addr_t pt_root;
+	struct ppu_client *client;
+	struct mutex pools_lock;
+	struct xarray pools;
+	u32 npools;
+	bool vm_kept;
+	wait_queue_head_t event_wq;
+	struct rcu_head rcu;
+};
+
 static inline struct ppu_device *to_ppu(struct drm_device *drm)
 {
 	return container_of(drm, struct ppu_device, drm);
@@ -273,6 +330,19 @@ static inline struct ppu_device *to_ppu(struct drm_device *drm)
 static inline bool ppu_lost(const struct ppu_device *ppu)
 {
 	return test_bit(PPU_FLAG_LOST, &ppu->flags);
+}
+
+/**
+ * ppu_device_user_channels() - how many ids user channels may take
+ * @ppu: the device
+ *
+ * The driver's own channel (only with local memory) has the highest id.
+ *
+ * Return: the hardware's channels minus the driver's own.
+ */
+static inline u32 ppu_device_user_channels(const struct ppu_device *ppu)
+{
+	return ppu->caps.num_channels - (ppu->caps.local_mem_mib ? 1 : 0);
 }
 
 void ppu_device_check_lost(struct ppu_device *ppu, u32 reg);
@@ -307,5 +377,7 @@ int ppu_device_early_init(struct ppu_device *ppu);
 int ppu_device_init(struct ppu_device *ppu);
 void ppu_device_stop(struct ppu_device *ppu);
 int ppu_device_read_cycles(struct ppu_device *ppu, u64 *cycles);
+void ppu_device_wake(struct ppu_device *ppu, unsigned long chans);
+void ppu_device_kick_fences(struct ppu_device *ppu);
 
 #endif /* __PPU_DEVICE_H__ */

@@ -21,7 +21,9 @@
 
 #include "uapi/drm/ppu_drm.h"
 
+#include "ppu_bo.h"
 #include "ppu_chan.h"
+#include "ppu_chan_ioctl.h"
 #include "ppu_debugfs.h"
 #include "ppu_device.h"
 #include "ppu_fault.h"
@@ -29,6 +31,7 @@
 #include "ppu_irq.h"
 #include "ppu_kchan.h"
 #include "ppu_quota.h"
+#include "ppu_reset.h"
 #include "ppu_sem.h"
 #include "ppu_vm.h"
 #include "ppu_watchdog.h"
@@ -115,7 +118,7 @@ static int ppu_ioctl_get_param(struct drm_device *drm, void *data,
 		args->value = ppu->lmem_size;
 		break;
 	case DRM_PPU_PARAM_NUM_USER_CHANNELS:
-		args->value = ppu_chan_user_ids(ppu);
+		args->value = ppu_device_user_channels(ppu);
 		break;
 	case DRM_PPU_PARAM_CU_CONTEXTS:
 		args->value = caps->cu_contexts;
@@ -201,7 +204,7 @@ static void ppu_drm_postclose(struct drm_device *drm, struct drm_file *file)
 		ppu_vm_destroy(pf->vm);
 	/* (BOs it created that live on keep the client) */
 	ppu_client_put(pf->client);
-	/* the interrupt handler may still be waking its queue (ppu_irq_wake()) */
+	/* the interrupt handler may still be waking its queue (ppu_device_wake()) */
 	kfree_rcu(pf, rcu);
 }
 
@@ -263,7 +266,8 @@ static int ppu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = ppu_device_init(ppu);
 	if (ret)
 		return ret;
-	ret = ppu_fault_init(ppu);
+	ppu_fault_init(ppu);
+	ret = ppu_chan_fault_init(ppu);
 	if (ret)
 		return ret;
 	ret = ppu_sem_init(ppu);
@@ -304,7 +308,7 @@ static void ppu_pci_remove(struct pci_dev *pdev)
 	if (!drm_dev_is_unplugged(&ppu->drm))
 		drm_dev_unplug(&ppu->drm);
 	/* Waiters see the unplug; devres then quiesces and frees the rest. */
-	ppu_irq_wake(ppu, ~0ul);
+	ppu_device_wake(ppu, ~0ul);
 }
 
 /* Reboot or kexec: the next kernel must not find the PPU reading our memory. */

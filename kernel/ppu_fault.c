@@ -6,10 +6,11 @@
  * &ppu_irq_stats.faulted at once, which is all that waiters and doorbells
  * need (the channel is dead from then on).  Reading why it faulted costs
  * three register reads, too slow for hard interrupt context on a
- * co-simulated device, so a work item does it: it logs the fault to the
- * kernel log (rate limited) and keeps the last PPU_FAULT_LOG_SIZE faults for
- * debugfs.  The hardware keeps the fault registers until the channel is
- * unbound, so the owner reads them with DRM_IOCTL_PPU_CHAN_STATUS.
+ * co-simulated device, so a work item does it (ppu_chan.c, which knows
+ * each channel's owner): it logs the fault here, to the kernel log (rate
+ * limited) and to the last PPU_FAULT_LOG_SIZE faults kept for debugfs.
+ * The hardware keeps the fault registers until the channel is unbound, so
+ * the owner reads them with DRM_IOCTL_PPU_CHAN_STATUS.
  *
  * The log line names the unit, kind and access and says what FAULT_ADDR
  * and FAULT_DATA hold for that fault: for a compute unit the data address,
@@ -27,7 +28,6 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 
-#include "ppu_chan.h"
 #include "ppu_device.h"
 #include "ppu_fault.h"
 
@@ -149,27 +149,6 @@ static void ppu_fault_describe(char *buf, size_t len, const struct ppu_fault_rec
 		 ppu_fault_unit_name(r->info), r->data);
 }
 
-static void ppu_fault_record(struct ppu_device *ppu, u32 chid)
-{
-	struct ppu_fault_rec rec = {
-		.time_ns = ktime_get_ns(),
-		.chid = chid,
-		.info = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_INFO)),
-		.addr = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_ADDR)),
-		.data = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_DATA)),
-	};
-	struct ppu_chan *chan;
-
-	/* unbound before we got here (destroyed, or stopped by the driver, which logged why) */
-	if (!PPU_FGET(PPU_FAULT_INFO_KIND, rec.info))
-		return;
-	mutex_lock(&ppu->chan_lock);
-	chan = ppu->chans[chid];
-	rec.pid = chan ? ppu_chan_pid(chan) : 0;
-	mutex_unlock(&ppu->chan_lock);
-	ppu_fault_log(ppu, &rec);
-}
-
 /**
  * ppu_fault_log() - add a fault to the log and the kernel log
  * @ppu: the device
@@ -194,39 +173,13 @@ void ppu_fault_log(struct ppu_device *ppu, const struct ppu_fault_rec *r)
 			     PPU_FGET(PPU_FAULT_INFO_UNIT, rec.info), rec.addr, rec.data, what);
 }
 
-static void ppu_fault_work(struct work_struct *work)
-{
-	struct ppu_device *ppu = container_of(work, struct ppu_device, fault_work);
-	unsigned long pending = atomic_xchg(&ppu->irq_stats.fault_new, 0);
-	unsigned int chid;
-	int idx;
-
-	if (!drm_dev_enter(&ppu->drm, &idx))
-		return;
-	for_each_set_bit(chid, &pending, PPU_MAX_CHANNELS)
-		ppu_fault_record(ppu, chid);
-	drm_dev_exit(idx);
-}
-
-/* devres action: no fault work runs after remove. */
-static void ppu_fault_fini(void *data)
-{
-	struct ppu_device *ppu = data;
-
-	cancel_work_sync(&ppu->fault_work);
-}
-
 /**
- * ppu_fault_init() - fault bookkeeping of a new device
+ * ppu_fault_init() - the fault log of a new device
  * @ppu: the device, before interrupts are enabled
- *
- * Return: 0 or a negative error code.
  */
-int ppu_fault_init(struct ppu_device *ppu)
+void ppu_fault_init(struct ppu_device *ppu)
 {
-	INIT_WORK(&ppu->fault_work, ppu_fault_work);
 	spin_lock_init(&ppu->fault_lock);
-	return devm_add_action_or_reset(ppu->drm.dev, ppu_fault_fini, ppu);
 }
 
 /**

@@ -12,7 +12,7 @@ struct seq_file;
 
 struct ppu_fault_rec;
 
-int ppu_fault_init(struct ppu_device *ppu);
+void ppu_fault_init(struct ppu_device *ppu);
 void ppu_fault_log(struct ppu_device *ppu, const struct ppu_fault_rec *r);
 void ppu_fault_debugfs_show(struct ppu_device *ppu, struct seq_file *m);
 const char *ppu_fault_unit_name(u32 info);

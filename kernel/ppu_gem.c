@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * PPU buffer objects in system memory, and the BO ioctls.
+ * PPU buffer objects in system memory.
  *
  * Every BO is a shmem GEM object: pages are allocated on first use (a CPU
  * fault through the mmap offset, or a VM bind), CPU-mappable write-back,
@@ -19,11 +19,8 @@
 #include <drm/drm_print.h>
 #include <drm/drm_vma_manager.h>
 
-#include "uapi/drm/ppu_drm.h"
-
 #include "ppu_device.h"
 #include "ppu_gem.h"
-#include "ppu_vm.h"
 
 static void ppu_gem_free(struct drm_gem_object *obj)
 {
@@ -98,91 +95,4 @@ struct sg_table *ppu_gem_get_sgt(struct ppu_bo *bo)
 		ppu_charge_unpin(&bo->charge);
 	mutex_unlock(&bo->sgt_lock);
 	return sgt;
-}
-
-/**
- * ppu_ioctl_gem_create() - DRM_IOCTL_PPU_GEM_CREATE
- * @drm: the DRM device
- * @data: &struct drm_ppu_gem_create
- * @file: the caller's file
- *
- * Return: 0 or a negative error code.
- */
-int ppu_ioctl_gem_create(struct drm_device *drm, void *data, struct drm_file *file)
-{
-	struct ppu_file *pf = file->driver_priv;
-	struct drm_ppu_gem_create *args = data;
-	struct drm_gem_object *obj;
-	u64 size;
-	u32 handle;
-	int ret;
-
-	if (args->flags & ~DRM_PPU_GEM_CREATE_FLAGS) {
-		drm_dbg(drm, "GEM_CREATE: unknown flags %#x\n", args->flags);
-		return -EINVAL;
-	}
-	if (!args->size || args->size > DRM_PPU_GEM_MAX_SIZE) {
-		drm_dbg(drm, "GEM_CREATE: bad size %llu\n", args->size);
-		return -EINVAL;
-	}
-	size = PAGE_ALIGN(args->size);
-
-	if (args->flags & DRM_PPU_GEM_CREATE_LOCAL) {
-		obj = ppu_lmem_create(to_ppu(drm), size, pf->client);
-	} else {
-		struct drm_gem_shmem_object *shmem = drm_gem_shmem_create(drm, size);
-
-		obj = IS_ERR(shmem) ? ERR_CAST(shmem) : &shmem->base;
-		if (!IS_ERR(obj)) {
-			ret = ppu_charge_bo(to_ppu(drm), &to_ppu_bo(obj)->charge, pf->client, 0);
-			if (ret) {
-				drm_gem_object_put(obj);
-				return ret;
-			}
-		}
-	}
-	if (IS_ERR(obj))
-		return PTR_ERR(obj);
-	ret = drm_gem_handle_create(file, obj, &handle);
-	/* The handle holds the only reference now (or none on failure). */
-	drm_gem_object_put(obj);
-	if (ret)
-		return ret;
-	args->size = size;
-	args->handle = handle;
-	return 0;
-}
-
-/**
- * ppu_ioctl_gem_mmap_offset() - DRM_IOCTL_PPU_GEM_MMAP_OFFSET
- * @drm: the DRM device
- * @data: &struct drm_ppu_gem_mmap_offset
- * @file: the caller's file
- *
- * Return: 0 or a negative error code.
- */
-int ppu_ioctl_gem_mmap_offset(struct drm_device *drm, void *data,
-			      struct drm_file *file)
-{
-	struct drm_ppu_gem_mmap_offset *args = data;
-	struct drm_gem_object *obj;
-	int ret;
-
-	if (args->flags) {
-		drm_dbg(drm, "GEM_MMAP_OFFSET: nonzero flags\n");
-		return -EINVAL;
-	}
-	obj = drm_gem_object_lookup(file, args->handle);
-	if (!obj)
-		return -ENOENT;
-	if (ppu_gem_is_local(obj)) {
-		drm_dbg(drm, "GEM_MMAP_OFFSET: a local BO cannot be mapped\n");
-		drm_gem_object_put(obj);
-		return -EINVAL;
-	}
-	ret = drm_gem_create_mmap_offset(obj);
-	if (!ret)
-		args->offset = drm_vma_node_offset_addr(&obj->vma_node);
-	drm_gem_object_put(obj);
-	return ret;
 }

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * PPU buffer objects: shmem-backed GEM objects in system memory
- * (ppu_gem.c) and contiguous ranges of local memory (ppu_lmem.c).
+ * PPU buffer objects in system memory: shmem-backed GEM objects.
  */
 #ifndef __PPU_GEM_H__
 #define __PPU_GEM_H__
@@ -13,7 +12,6 @@
 #include "ppu_quota.h"
 
 struct drm_device;
-struct drm_file;
 struct sg_table;
 
 /**
@@ -36,17 +34,7 @@ static inline struct ppu_bo *to_ppu_bo(struct drm_gem_object *obj)
 	return container_of(to_drm_gem_shmem_obj(obj), struct ppu_bo, base);
 }
 
-struct ppu_device;
-
 struct drm_gem_object *ppu_gem_create_object(struct drm_device *drm, size_t size);
-struct drm_gem_object *ppu_lmem_create(struct ppu_device *ppu, u64 size,
-				       struct ppu_client *client);
-bool ppu_gem_is_local(const struct drm_gem_object *obj);
-u64 ppu_gem_local_addr(const struct drm_gem_object *obj);
 struct sg_table *ppu_gem_get_sgt(struct ppu_bo *bo);
-
-int ppu_ioctl_gem_create(struct drm_device *drm, void *data, struct drm_file *file);
-int ppu_ioctl_gem_mmap_offset(struct drm_device *drm, void *data,
-			      struct drm_file *file);
 
 #endif /* __PPU_GEM_H__ */

@@ -12,7 +12,7 @@
  * The handler runs in hard interrupt context: it only reads and
  * acknowledges registers, counts events, marks faulted channels dead and
  * wakes waiters; reading why a channel faulted is left to the fault worker
- * (ppu_fault.c).
+ * (ppu_chan.c, which logs it through ppu_fault.c).
  *
  * Lost interrupts.  A message that never arrives (a device or platform
  * fault) would strand every waiter, and since the level then stays high no
@@ -37,7 +37,6 @@
 
 #include "ppu_device.h"
 #include "ppu_irq.h"
-#include "ppu_sem.h"
 
 /* Rounds of read-and-acknowledge before the handler forces a new edge. */
 #define PPU_IRQ_MAX_LOOPS	16
@@ -103,29 +102,6 @@ static void ppu_irq_count(atomic64_t *counters, unsigned long bits)
 
 	for_each_set_bit(chid, &bits, PPU_MAX_CHANNELS)
 		atomic64_inc(&counters[chid]);
-}
-
-/**
- * ppu_irq_wake() - wake the waiters of some channels' owners
- * @ppu: the device
- * @chans: ids of the channels whose events (or end) their owners must see
- *
- * Each owner has a wait queue of its own (&ppu_file.event_wq; the driver's
- * channel &ppu_device.event_wq), so one client's events, however many,
- * wake no other client's waiters.  Callable from the interrupt handler.
- */
-void ppu_irq_wake(struct ppu_device *ppu, unsigned long chans)
-{
-	unsigned int chid;
-
-	rcu_read_lock();
-	for_each_set_bit(chid, &chans, PPU_MAX_CHANNELS) {
-		wait_queue_head_t *wq = rcu_dereference(ppu->chan_wq[chid]);
-
-		if (wq)
-			wake_up_all(wq);
-	}
-	rcu_read_unlock();
 }
 
 /* Reads and acknowledges everything pending; called with irq_lock held. */
@@ -198,8 +174,8 @@ static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 
 	atomic64_inc(&stats->handled);
 	atomic64_inc(&stats->events);
-	ppu_irq_wake(ppu, woken);
-	ppu_sem_fence_kick(ppu);
+	ppu_device_wake(ppu, woken);
+	ppu_device_kick_fences(ppu);
 	return IRQ_HANDLED;
 }
 

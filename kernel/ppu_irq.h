@@ -12,6 +12,5 @@ int ppu_irq_init(struct ppu_device *ppu);
 void ppu_irq_watch_get(struct ppu_device *ppu);
 void ppu_irq_watch_put(struct ppu_device *ppu);
 void ppu_irq_lost_check(struct ppu_device *ppu);
-void ppu_irq_wake(struct ppu_device *ppu, unsigned long chans);
 
 #endif /* __PPU_IRQ_H__ */

@@ -20,8 +20,9 @@
 #include "uapi/drm/ppu_drm.h"
 
 #include "ppu_device.h"
-#include "ppu_gem.h"
 #include "ppu_kchan.h"
+#include "ppu_lmem.h"
+#include "ppu_quota.h"
 
 /**
  * struct ppu_lbo - a buffer object in local memory
@@ -64,23 +65,23 @@ static const struct drm_gem_object_funcs ppu_lbo_funcs = {
 };
 
 /**
- * ppu_gem_is_local() - is a BO in local memory?
+ * ppu_lmem_is_local() - is a BO in local memory?
  * @obj: the BO
  *
  * Return: true for a local BO.
  */
-bool ppu_gem_is_local(const struct drm_gem_object *obj)
+bool ppu_lmem_is_local(const struct drm_gem_object *obj)
 {
 	return obj->funcs == &ppu_lbo_funcs;
 }
 
 /**
- * ppu_gem_local_addr() - where a local BO starts in local memory
+ * ppu_lmem_addr() - where a local BO starts in local memory
  * @obj: a local BO
  *
  * Return: its page-aligned local address.
  */
-u64 ppu_gem_local_addr(const struct drm_gem_object *obj)
+u64 ppu_lmem_addr(const struct drm_gem_object *obj)
 {
 	return container_of(obj, struct ppu_lbo, base)->node.start;
 }

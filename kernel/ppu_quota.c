@@ -32,10 +32,8 @@
 
 #include <drm/drm_file.h>
 
-#include "ppu_chan.h"
 #include "ppu_device.h"
 #include "ppu_quota.h"
-#include "ppu_vm.h"
 
 static unsigned int max_channels_per_file;
 module_param(max_channels_per_file, uint, 0644);
@@ -78,7 +76,7 @@ MODULE_PARM_DESC(max_sem_pools_per_file, "Semaphore pools one open file may hold
 u32 ppu_quota_channels(struct ppu_device *ppu)
 {
 	u32 v = READ_ONCE(max_channels_per_file);
-	u32 nuser = ppu_chan_user_ids(ppu);
+	u32 nuser = ppu_device_user_channels(ppu);
 
 	if (!v)
 		v = nuser - nuser / 4;
@@ -97,7 +95,7 @@ u32 ppu_quota_channels(struct ppu_device *ppu)
 u32 ppu_quota_user_channels(struct ppu_device *ppu)
 {
 	u32 v = READ_ONCE(max_channels_per_user);
-	u32 nuser = ppu_chan_user_ids(ppu);
+	u32 nuser = ppu_device_user_channels(ppu);
 
 	if (!v)
 		v = nuser - nuser / 4;

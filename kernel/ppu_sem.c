@@ -10,7 +10,7 @@
  *
  * The PPU raises no interrupt per semaphore write, so a wait sleeps on its
  * file's &ppu_file.event_wq, woken by the interrupts of the file's own
- * channels (ppu_irq_wake()), and re-reads the value; pushbuffers follow
+ * channels (ppu_device_wake()), and re-reads the value; pushbuffers follow
  * the releases that someone waits for with NON_STALL_INTERRUPT.  A pool is
  * reached only through its file's address space, so only the file's
  * channels (and the CPU, seen by the recheck below) can release it: the
@@ -47,6 +47,7 @@
 
 #include "uapi/drm/ppu_drm.h"
 
+#include "ppu_bo.h"
 #include "ppu_chan.h"
 #include "ppu_device.h"
 #include "ppu_irq.h"
@@ -177,7 +178,7 @@ static struct ppu_sem_pool *ppu_sem_pool_new(struct drm_device *drm, struct drm_
 		goto err_vunmap;
 	/* The binding holds its own BO reference. */
 	drm_gem_object_get(pool->obj);
-	ret = ppu_vm_bind_obj(pf->vm, pool->obj, 0, pool->size, &pool->va, true);
+	ret = ppu_bo_bind(pf->vm, pool->obj, 0, pool->size, &pool->va, true);
 	if (ret) {
 		drm_gem_object_put(pool->obj);
 		drm_vma_node_revoke(&pool->obj->vma_node, file);
@@ -486,18 +487,6 @@ static void ppu_sem_fence_work(struct work_struct *work)
 	if (pending)
 		schedule_delayed_work(&ppu->fence_work,
 				      msecs_to_jiffies(PPU_SEM_FENCE_POLL_MS));
-}
-
-/**
- * ppu_sem_fence_kick() - check pending fences soon
- * @ppu: the device
- *
- * Called from the interrupt handler.
- */
-void ppu_sem_fence_kick(struct ppu_device *ppu)
-{
-	if (!list_empty_careful(&ppu->fences))
-		mod_delayed_work(system_wq, &ppu->fence_work, 0);
 }
 
 /* devres action at remove: the device is unplugged, nothing will signal. */

@@ -11,7 +11,6 @@ struct ppu_device;
 struct ppu_file;
 
 int ppu_sem_init(struct ppu_device *ppu);
-void ppu_sem_fence_kick(struct ppu_device *ppu);
 
 void ppu_sem_file_init(struct ppu_file *pf);
 void ppu_sem_file_close(struct ppu_file *pf);

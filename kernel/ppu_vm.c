@@ -42,7 +42,6 @@
 #include "ppu/ppu_encode.h"
 
 #include "ppu_device.h"
-#include "ppu_gem.h"
 #include "ppu_vm.h"
 
 #define PPU_PT_ENTRIES		1024	/* 4 KiB / 4-byte PTE, both levels */
@@ -323,45 +322,6 @@ void ppu_vm_destroy(struct ppu_vm *vm)
 	kvfree(vm);
 }
 
-static struct ppu_vm *ppu_file_vm(struct drm_file *file)
-{
-	struct ppu_file *pf = file->driver_priv;
-
-	return pf->vm;
-}
-
-static int ppu_vm_bind_check(struct drm_device *drm, struct drm_ppu_vm_bind *args,
-			     size_t bo_size)
-{
-	u64 end;
-
-	if (args->flags & ~DRM_PPU_VM_BIND_FLAGS) {
-		drm_dbg(drm, "VM_BIND: unknown flags %#x\n", args->flags);
-		return -EINVAL;
-	}
-	if (!args->size || !IS_ALIGNED(args->size, DRM_PPU_PAGE_SIZE) ||
-	    !IS_ALIGNED(args->bo_offset, DRM_PPU_PAGE_SIZE) ||
-	    args->bo_offset >= bo_size || args->size > bo_size - args->bo_offset) {
-		drm_dbg(drm, "VM_BIND: bad BO range %#llx+%#llx (BO %zu bytes)\n",
-			args->bo_offset, args->size, bo_size);
-		return -EINVAL;
-	}
-	if (args->flags & DRM_PPU_VM_BIND_VA_ALLOC) {
-		if (args->va) {
-			drm_dbg(drm, "VM_BIND: VA_ALLOC with a nonzero va\n");
-			return -EINVAL;
-		}
-		return 0;
-	}
-	end = args->va + args->size;
-	if (!IS_ALIGNED(args->va, DRM_PPU_PAGE_SIZE) || args->va < DRM_PPU_VA_START ||
-	    end < args->va || end > DRM_PPU_VA_END) {
-		drm_dbg(drm, "VM_BIND: bad va %#llx+%#llx\n", args->va, args->size);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /*
  * Reserves [*va, *va + size) (or finds a free range with @va_alloc) and
  * makes the level-0 tables it needs; the caller writes the leaves.  Called
@@ -397,28 +357,25 @@ static int ppu_vm_insert(struct ppu_vm *vm, struct ppu_vm_mapping *m, u64 *va,
  * ppu_vm_bind_obj() - map a BO range into an address space
  * @vm: the address space
  * @obj: the BO; on success its reference belongs to the mapping
+ * @sgt: the BO's pinned, DMA-mapped pages (system memory); NULL for a
+ *       local BO, which is one contiguous range at @local_pa
+ * @local_pa: where a local BO starts in local memory (without @sgt)
  * @bo_offset: page-aligned offset into the BO
  * @size: page-aligned bytes, inside the BO
  * @va: in, the address (ignored with @va_alloc); out, the address used
  * @va_alloc: choose a free address
  *
- * System-memory BOs are pinned and DMA-mapped by the first bind; local BOs
- * are one contiguous range of local memory.
+ * The caller resolves the BO's backing (ppu_bo_bind()), so that the page
+ * tables know nothing of the kinds of BO.
  *
  * Return: 0, -ENOSPC when the range is taken or no range is free, -ENOMEM.
  */
-int ppu_vm_bind_obj(struct ppu_vm *vm, struct drm_gem_object *obj, u64 bo_offset,
-		    u64 size, u64 *va, bool va_alloc)
+int ppu_vm_bind_obj(struct ppu_vm *vm, struct drm_gem_object *obj, struct sg_table *sgt,
+		    u64 local_pa, u64 bo_offset, u64 size, u64 *va, bool va_alloc)
 {
-	struct sg_table *sgt = NULL;
 	struct ppu_vm_mapping *m;
 	int ret;
 
-	if (!ppu_gem_is_local(obj)) {
-		sgt = ppu_gem_get_sgt(to_ppu_bo(obj));
-		if (IS_ERR(sgt))
-			return PTR_ERR(sgt);
-	}
 	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	if (!m)
 		return -ENOMEM;
@@ -433,8 +390,7 @@ int ppu_vm_bind_obj(struct ppu_vm *vm, struct drm_gem_object *obj, u64 bo_offset
 	if (sgt)
 		ppu_vm_map_sgt(vm, sgt, *va, bo_offset, size);
 	else
-		ppu_vm_map_linear(vm, *va, size, ppu_gem_local_addr(obj) + bo_offset,
-				  false, false);
+		ppu_vm_map_linear(vm, *va, size, local_pa + bo_offset, false, false);
 	m->obj = obj;
 	mutex_unlock(&vm->lock);
 	return 0;
@@ -468,36 +424,6 @@ int ppu_vm_map_kernel(struct ppu_vm *vm, u64 va, u64 size, u64 pa, bool sys, boo
 	if (ret)
 		kfree(m);
 	return ret;
-}
-
-/**
- * ppu_ioctl_vm_bind() - DRM_IOCTL_PPU_VM_BIND
- * @drm: the DRM device
- * @data: &struct drm_ppu_vm_bind
- * @file: the caller's file
- *
- * Return: 0 or a negative error code.
- */
-int ppu_ioctl_vm_bind(struct drm_device *drm, void *data, struct drm_file *file)
-{
-	struct drm_ppu_vm_bind *args = data;
-	struct drm_gem_object *obj;
-	u64 va = args->va;
-	int ret;
-
-	obj = drm_gem_object_lookup(file, args->handle);
-	if (!obj)
-		return -ENOENT;
-	ret = ppu_vm_bind_check(drm, args, obj->size);
-	if (!ret)
-		ret = ppu_vm_bind_obj(ppu_file_vm(file), obj, args->bo_offset, args->size,
-				      &va, args->flags & DRM_PPU_VM_BIND_VA_ALLOC);
-	if (ret) {
-		drm_gem_object_put(obj);
-		return ret;
-	}
-	args->va = va;
-	return 0;
 }
 
 /**
@@ -568,25 +494,6 @@ int ppu_vm_unbind_obj(struct ppu_vm *vm, u64 va, u64 size, struct drm_gem_object
 		kfree(m);
 	}
 	return ret;
-}
-
-/**
- * ppu_ioctl_vm_unbind() - DRM_IOCTL_PPU_VM_UNBIND
- * @drm: the DRM device
- * @data: &struct drm_ppu_vm_unbind
- * @file: the caller's file
- *
- * Return: 0 or a negative error code.
- */
-int ppu_ioctl_vm_unbind(struct drm_device *drm, void *data, struct drm_file *file)
-{
-	struct drm_ppu_vm_unbind *args = data;
-
-	if (args->flags || args->pad) {
-		drm_dbg(drm, "VM_UNBIND: nonzero flags or pad\n");
-		return -EINVAL;
-	}
-	return ppu_vm_unbind(ppu_file_vm(file), args->va, args->size);
 }
 
 /**

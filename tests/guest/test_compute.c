@@ -611,7 +611,7 @@ START_TEST(compute_running_kernel_in_tasks_and_cu)
 		usleep(2000);
 	}
 	ppu_debugfs_read("channels", text, sizeof(text));
-	ck_assert_msg(strstr(text, " wfi_wait ") && strstr(text, " compute     1 "),
+	ck_assert_msg(strstr(text, " wfi_wait ") && strstr(text, " compute     1 -\n"),
 		      "channels:\n%s", text);
 
 	/* One context of one unit runs its thread inside the loop. */

@@ -17,23 +17,6 @@ const char *const kprio_names[KPRIO_NSCENARIOS] = {
 	[KPRIO_PREEMPTION] = "priorities with preemption",
 };
 
-static struct rtl_env *env_create(const struct ppu_sim_config *base, const char *path)
-{
-	struct ppu_sim_config c;
-
-	if (!path)
-		return rtl_env_create(base);
-	if (base) {
-		c = *base;
-	} else {
-		ppu_sim_config_default(&c);
-		c.local_mem_bytes = 64u << 20;
-		c.sys_mem_bytes = 64u << 20;
-	}
-	c.trace_path = path;
-	return rtl_env_create(&c);
-}
-
 static int spin_ok(struct rtl_env *env, const struct rtl_buf *out, const struct spin_params *p,
 		   uint32_t threads)
 {
@@ -97,7 +80,7 @@ static void small_dispatches(const struct rtl_env *env, size_t from, uint64_t *f
 
 int kprio_run(const struct kprio_opts *o, struct kprio_result *r)
 {
-	struct rtl_env *env = env_create(o->cfg, o->trace_path);
+	struct rtl_env *env = rtl_env_create_traced(o->cfg, o->trace_path);
 	struct rtl_ctx *ctx = rtl_ctx_create(env);
 	int dp = o->dp;
 	struct rtl_chan *fill = rtl_cchan_create(env, ctx, FILL_CHID, 0, 63, 1);

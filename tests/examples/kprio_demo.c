@@ -30,21 +30,6 @@ static const char *const trace_names[KPRIO_NSCENARIOS] = {
 	[KPRIO_PREEMPTION] = "kernel-priority-preemption",
 };
 
-/* DIR/NAME.trace, or NULL without a trace directory (kept until exit). */
-static const char *trace_file(const char *dir, const char *name)
-{
-	size_t n;
-	char *p;
-
-	if (!dir)
-		return NULL;
-	n = strlen(dir) + strlen(name) + sizeof("/.trace");
-	p = malloc(n);
-	if (p)
-		snprintf(p, n, "%s/%s.trace", dir, name);
-	return p;
-}
-
 static double now(void)
 {
 	struct timespec ts;
@@ -94,7 +79,7 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < KPRIO_NSCENARIOS; i++) {
 		o.scenario = (enum kprio_scenario)i;
-		o.trace_path = trace_file(dir, trace_names[i]);
+		o.trace_path = rtl_trace_file(dir, trace_names[i]);
 		if (kprio_run(&o, &r[i])) {
 			printf("  %s: FAILED (fault or timeout)\n", kprio_names[i]);
 			return 1;

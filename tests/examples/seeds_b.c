@@ -91,27 +91,9 @@ static void submit(struct rtl_chan *ch, const struct sb_copy *c, int high, int s
 	rtl_chan_submit(ch, &pb);
 }
 
-/* rtl_env's defaults, or @base, with the harness writing its text trace to @path. */
-static struct rtl_env *env_create(const struct ppu_sim_config *base, const char *path)
-{
-	struct ppu_sim_config c;
-
-	if (!path)
-		return rtl_env_create(base);
-	if (base) {
-		c = *base;
-	} else {
-		ppu_sim_config_default(&c);
-		c.local_mem_bytes = 64u << 20;
-		c.sys_mem_bytes = 64u << 20;
-	}
-	c.trace_path = path;
-	return rtl_env_create(&c);
-}
-
 int seeds_b_run(const struct seeds_b_opts *o, struct seeds_b_result *r)
 {
-	struct rtl_env *env = env_create(NULL, o->trace_path);
+	struct rtl_env *env = rtl_env_create_traced(NULL, o->trace_path);
 	struct rtl_ctx *ctx = rtl_ctx_create(env);
 	struct rtl_chan *lo = rtl_chan_create(env, ctx, 0, 6, o->low_timeslice);
 	struct rtl_chan *hi = rtl_chan_create(env, ctx, 1, 6, o->high_timeslice);
@@ -280,7 +262,7 @@ static uint64_t submit_timed(struct rtl_chan *ch, const struct sb_copy *c, int h
 
 int prio_latency_run(const struct prio_latency_opts *o, struct prio_latency_result *r)
 {
-	struct rtl_env *env = env_create(o->cfg, o->trace_path);
+	struct rtl_env *env = rtl_env_create_traced(o->cfg, o->trace_path);
 	struct rtl_ctx *ctx = rtl_ctx_create(env);
 	struct rtl_chan *lo = rtl_chan_create(env, ctx, 0, 6, o->timeslice);
 	struct rtl_chan *hi = rtl_chan_create(env, ctx, 1, 6, o->timeslice);

@@ -26,21 +26,6 @@ static void print_order(const struct seeds_b_result *r)
 	printf("\n");
 }
 
-/* DIR/NAME.trace, or NULL without a trace directory (kept until exit). */
-static const char *trace_file(const char *dir, const char *name)
-{
-	size_t n;
-	char *p;
-
-	if (!dir)
-		return NULL;
-	n = strlen(dir) + strlen(name) + sizeof("/.trace");
-	p = malloc(n);
-	if (p)
-		snprintf(p, n, "%s/%s.trace", dir, name);
-	return p;
-}
-
 static int same(const struct seeds_b_result *r, const int *want)
 {
 	return !memcmp(r->order, want, sizeof(r->order));
@@ -77,7 +62,7 @@ int main(int argc, char **argv)
 	       "                 C_high = inc S_high, copy, dec S_high\n");
 	o.semaphores = 1;
 	o.timeline = stdout;
-	o.trace_path = trace_file(dir, "seeds-b-semaphores");
+	o.trace_path = rtl_trace_file(dir, "seeds-b-semaphores");
 	if (seeds_b_run(&o, &r1)) {
 		printf("  FAILED: fault or timeout\n");
 		bad = 1;
@@ -91,7 +76,7 @@ int main(int argc, char **argv)
 
 	printf("Prior art (no semaphores): time slices interleave the channels\n");
 	o.semaphores = 0;
-	o.trace_path = trace_file(dir, "seeds-b-prior-art");
+	o.trace_path = rtl_trace_file(dir, "seeds-b-prior-art");
 	if (seeds_b_run(&o, &r2))
 		bad = 1;
 	print_order(&r2);
@@ -101,15 +86,15 @@ int main(int argc, char **argv)
 	printf("Latency of a 64 KiB high-priority copy behind 8 queued 1 MiB low-priority copies\n"
 	       "(doorbell to completion, PPU cycles; default time slice)\n");
 	lo.semaphores = 0;
-	lo.trace_path = trace_file(dir, "copy-latency-prior-art");
+	lo.trace_path = rtl_trace_file(dir, "copy-latency-prior-art");
 	if (prio_latency_run(&lo, &l0))
 		bad = 1;
 	lo.semaphores = 1;
-	lo.trace_path = trace_file(dir, "copy-latency-semaphores");
+	lo.trace_path = rtl_trace_file(dir, "copy-latency-semaphores");
 	if (prio_latency_run(&lo, &l1))
 		bad = 1;
 	lo.chunk_bytes = 65536;
-	lo.trace_path = trace_file(dir, "copy-latency-chunked");
+	lo.trace_path = rtl_trace_file(dir, "copy-latency-chunked");
 	if (prio_latency_run(&lo, &l2))
 		bad = 1;
 	printf("  alone:                       %8llu cycles\n", (unsigned long long)l0.alone);

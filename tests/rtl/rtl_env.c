@@ -35,6 +35,13 @@ static void on_event(void *ctx, const struct ppu_sim_event *ev)
 	}
 }
 
+static void default_config(struct ppu_sim_config *c)
+{
+	ppu_sim_config_default(c);
+	c->local_mem_bytes = 64u << 20;
+	c->sys_mem_bytes = 64u << 20;
+}
+
 struct rtl_env *rtl_env_create(const struct ppu_sim_config *cfg)
 {
 	struct ppu_sim_config c;
@@ -43,13 +50,10 @@ struct rtl_env *rtl_env_create(const struct ppu_sim_config *cfg)
 
 	if (!env)
 		die("out of memory");
-	if (cfg) {
+	if (cfg)
 		c = *cfg;
-	} else {
-		ppu_sim_config_default(&c);
-		c.local_mem_bytes = 64u << 20;
-		c.sys_mem_bytes = 64u << 20;
-	}
+	else
+		default_config(&c);
 	env->verbose = getenv("PPU_TEST_VERBOSE") != NULL;
 	env->sim = ppu_sim_create(&c);
 	if (!env->sim)
@@ -73,9 +77,7 @@ struct rtl_env *rtl_env_create_mem(uint32_t local_latency, uint32_t sys_latency,
 {
 	struct ppu_sim_config c;
 
-	ppu_sim_config_default(&c);
-	c.local_mem_bytes = 64u << 20;
-	c.sys_mem_bytes = 64u << 20;
+	default_config(&c);
 	if (local_latency)
 		c.local_latency = local_latency;
 	if (sys_latency)
@@ -85,6 +87,34 @@ struct rtl_env *rtl_env_create_mem(uint32_t local_latency, uint32_t sys_latency,
 	if (sys_bytes_per_cycle)
 		c.sys_bytes_per_cycle = sys_bytes_per_cycle;
 	return rtl_env_create(&c);
+}
+
+struct rtl_env *rtl_env_create_traced(const struct ppu_sim_config *cfg, const char *path)
+{
+	struct ppu_sim_config c;
+
+	if (!path)
+		return rtl_env_create(cfg);
+	if (cfg)
+		c = *cfg;
+	else
+		default_config(&c);
+	c.trace_path = path;
+	return rtl_env_create(&c);
+}
+
+const char *rtl_trace_file(const char *dir, const char *name)
+{
+	size_t n;
+	char *p;
+
+	if (!dir)
+		return NULL;
+	n = strlen(dir) + strlen(name) + sizeof("/.trace");
+	p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s/%s.trace", dir, name);
+	return p;
 }
 
 void rtl_env_destroy(struct rtl_env *env)

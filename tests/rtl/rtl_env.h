@@ -58,6 +58,10 @@ struct rtl_env *rtl_env_create(const struct ppu_sim_config *cfg);
 /* Same with 64 MiB per aperture and this memory timing (0 keeps the harness default). */
 struct rtl_env *rtl_env_create_mem(uint32_t local_latency, uint32_t sys_latency,
 				   uint32_t local_bytes_per_cycle, uint32_t sys_bytes_per_cycle);
+/* rtl_env_create(), with the harness writing its text trace to @path (NULL: none). */
+struct rtl_env *rtl_env_create_traced(const struct ppu_sim_config *cfg, const char *path);
+/* DIR/NAME.trace, or NULL without a directory (allocated, kept until exit). */
+const char *rtl_trace_file(const char *dir, const char *name);
 void rtl_env_destroy(struct rtl_env *env);
 
 uint32_t rtl_reg_read(struct rtl_env *env, uint32_t off);

@@ -205,7 +205,13 @@ static void nonstall_storm(unsigned int shape)
 	/* held off by the rate cap or, for back to back events, by the handler */
 	ck_assert_uint_gt(ppu_debugfs_value(after, "RATE_HELD") + ppu_debugfs_value(after, "THROTTLED"),
 			  ppu_debugfs_value(before, "RATE_HELD") + ppu_debugfs_value(before, "THROTTLED"));
-	ck_assert_msg(storm <= 2 * quiet,
+	/*
+	 * How much a capped storm still costs the sleeper depends on the
+	 * host: each interrupt of the co-simulated PPU is a round trip through
+	 * QEMU's main loop while the vCPU waits.  Measured: 1.06x on one
+	 * two-core machine, 2.1x on a slower one; without the cap 5x to 70x.
+	 */
+	ck_assert_msg(storm <= 3 * quiet,
 		      "%u naps of 10 ms: %.3f s quiet, %.3f s in the storm (%llu interrupts taken)",
 		      naps, quiet, storm, (unsigned long long)(ns1 - ns0));
 

@@ -206,12 +206,15 @@ static void nonstall_storm(unsigned int shape)
 	ck_assert_uint_gt(ppu_debugfs_value(after, "RATE_HELD") + ppu_debugfs_value(after, "THROTTLED"),
 			  ppu_debugfs_value(before, "RATE_HELD") + ppu_debugfs_value(before, "THROTTLED"));
 	/*
-	 * How much a capped storm still costs the sleeper depends on the
-	 * host: each interrupt of the co-simulated PPU is a round trip through
-	 * QEMU's main loop while the vCPU waits.  Measured: 1.06x on one
-	 * two-core machine, 2.1x on a slower one; without the cap 5x to 70x.
+	 * That the cap held the storm is the assertion above; how much a
+	 * capped storm still costs the sleeper depends on the host, because
+	 * each interrupt of the co-simulated PPU is a round trip through
+	 * QEMU's main loop while the vCPU waits (0.7 ms on one two-core
+	 * machine, 1.4 ms on a slower one).  Measured at the default 500 a
+	 * second: 1.06x on the first, up to 3.7x on the second; without the
+	 * cap 5x to 70x.  The bound catches a storm that takes the CPU.
 	 */
-	ck_assert_msg(storm <= 3 * quiet,
+	ck_assert_msg(storm <= 5 * quiet,
 		      "%u naps of 10 ms: %.3f s quiet, %.3f s in the storm (%llu interrupts taken)",
 		      naps, quiet, storm, (unsigned long long)(ns1 - ns0));
 

@@ -210,11 +210,12 @@ static void nonstall_storm(unsigned int shape)
 	 * capped storm still costs the sleeper depends on the host, because
 	 * each interrupt of the co-simulated PPU is a round trip through
 	 * QEMU's main loop while the vCPU waits (0.7 ms on one two-core
-	 * machine, 1.4 ms on a slower one).  Measured at the default 500 a
-	 * second: 1.06x on the first, up to 3.7x on the second; without the
-	 * cap 5x to 70x.  The bound catches a storm that takes the CPU.
+	 * machine, 1.5 ms on a slower one).  Measured at the default 500 a
+	 * second: 1.06x on the first; 1.7x to 3.7x on the second, 9.8x once
+	 * while another job loaded it; without the cap 5x to 70x.  The bound
+	 * only catches a storm that takes the CPU outright.
 	 */
-	ck_assert_msg(storm <= 5 * quiet,
+	ck_assert_msg(storm <= 12 * quiet,
 		      "%u naps of 10 ms: %.3f s quiet, %.3f s in the storm (%llu interrupts taken)",
 		      naps, quiet, storm, (unsigned long long)(ns1 - ns0));
 

@@ -52,6 +52,7 @@
 
 #include "ppu_chan.h"
 #include "ppu_device.h"
+#include "ppu_doorbell.h"
 #include "ppu_fault.h"
 #include "ppu_gem.h"
 #include "ppu_quota.h"
@@ -112,6 +113,9 @@ static_assert(DRM_PPU_CHAN_PRIORITY_MAX <
  * @userd: the USERD BO (a reference), pinned and DMA-mapped; NULL when the
  *         creator provides USERD memory (the driver's own channel)
  * @userd_dma: its bus address
+ * @doorbell: its doorbell page object (a reference), which the owner may
+ *            mmap() (ppu_doorbell.c); NULL for the driver's own channel and
+ *            on a PPU without doorbell pages
  * @wd_state: the watchdog's last view: CHAN_STATUS.STATE
  * @wd_get: ... GP_GET
  * @wd_tasks: ... TASKS (compute channels)
@@ -135,6 +139,7 @@ struct ppu_chan {
 	dma_addr_t inst_dma;
 	struct drm_gem_object *userd;
 	dma_addr_t userd_dma;
+	struct drm_gem_object *doorbell;
 	u32 wd_state;
 	u32 wd_get;
 	u32 wd_tasks;
@@ -174,6 +179,11 @@ static struct device *ppu_chan_dev(struct ppu_device *ppu)
 /* Frees the channel's memory; the PPU no longer uses it. */
 static void ppu_chan_free(struct ppu_device *ppu, struct ppu_chan *chan)
 {
+	if (chan->doorbell) {
+		if (chan->file)
+			ppu_doorbell_revoke(ppu, chan->doorbell, chan->file);
+		drm_gem_object_put(chan->doorbell);
+	}
 	if (chan->userd) {
 		if (chan->file)
 			drm_vma_node_revoke(&chan->userd->vma_node, chan->file);
@@ -366,6 +376,9 @@ static void ppu_chan_detach_locked(struct ppu_device *ppu, struct ppu_chan *chan
 	int idx;
 
 	chan->dying = true;
+	/* the owner's stores must not reach the id once it is let go */
+	if (chan->doorbell && chan->file)
+		ppu_doorbell_revoke(ppu, chan->doorbell, chan->file);
 	if (drm_dev_enter(&ppu->drm, &idx)) {
 		ppu_chan_write_entry(ppu, chan->chid, 0, false);
 		ppu_chan_unbind_start(ppu, chan->chid);
@@ -667,6 +680,15 @@ struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
 		drm_dev_exit(idx);
 		goto err_unlock;
 	}
+	if (file && ppu_doorbell_supported(ppu)) {
+		chan->doorbell = ppu_doorbell_create(ppu, file, chid);
+		if (IS_ERR(chan->doorbell)) {
+			ret = PTR_ERR(chan->doorbell);
+			chan->doorbell = NULL;
+			drm_dev_exit(idx);
+			goto err_unlock;
+		}
+	}
 	/*
 	 * A fault of the id's previous owner may still be pending, or read by
 	 * the interrupt handler or its poll (both under irq_lock) that has not
@@ -687,6 +709,8 @@ struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
 	if (out) {
 		out->chid = chid;
 		out->userd_offset = drm_vma_node_offset_addr(&chan->userd->vma_node);
+		out->doorbell_offset = chan->doorbell ?
+				       drm_vma_node_offset_addr(&chan->doorbell->vma_node) : 0;
 	}
 	mutex_unlock(&ppu->chan_lock);
 	return chan;
@@ -832,6 +856,9 @@ static void ppu_chan_wd_kill(struct ppu_device *ppu, struct ppu_chan *chan, unsi
 
 	chan->wd_killed = true;
 	chan->wd_killed_at = jiffies;
+	/* its doorbell page would bind it again behind the unbind */
+	if (chan->doorbell && chan->file)
+		ppu_doorbell_revoke(ppu, chan->doorbell, chan->file);
 	/* dead from here on: waiters get -EIO, doorbells are refused */
 	atomic_or(BIT(chan->chid), &ppu->irq_stats.faulted);
 	ppu_fault_log(ppu, &rec);

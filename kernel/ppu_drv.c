@@ -27,6 +27,7 @@
 #include "ppu_debugfs.h"
 #include "ppu_device.h"
 #include "ppu_fault.h"
+#include "ppu_doorbell.h"
 #include "ppu_gem.h"
 #include "ppu_irq.h"
 #include "ppu_kchan.h"
@@ -54,12 +55,15 @@ PPU_UAPI_FEATURE(PRIO_SCHED);
 PPU_UAPI_FEATURE(DEV_LAUNCH);
 PPU_UAPI_FEATURE(AUTO_PUT);
 PPU_UAPI_FEATURE(COMPUTE_COPY);
+PPU_UAPI_FEATURE(USER_DOORBELL);
+static_assert(DRM_PPU_DOORBELL_SIZE == PPU_USERDB_STRIDE &&
+	      DRM_PPU_DOORBELL_GP_PUT == PPU_USERDB_GP_PUT);
 
 #define PPU_UAPI_FEATURES_KNOWN \
 	(DRM_PPU_FEATURE_COPY_ENGINE | DRM_PPU_FEATURE_COMPUTE_ENGINE | \
 	 DRM_PPU_FEATURE_SYS_APERTURE | DRM_PPU_FEATURE_SEM_TIMESTAMP | \
 	 DRM_PPU_FEATURE_PRIO_SCHED | DRM_PPU_FEATURE_DEV_LAUNCH | DRM_PPU_FEATURE_AUTO_PUT | \
-	 DRM_PPU_FEATURE_COMPUTE_COPY)
+	 DRM_PPU_FEATURE_COMPUTE_COPY | DRM_PPU_FEATURE_USER_DOORBELL)
 
 static bool prio_sched;
 module_param(prio_sched, bool, 0444);
@@ -111,6 +115,8 @@ static int ppu_ioctl_get_param(struct drm_device *drm, void *data,
 		break;
 	case DRM_PPU_PARAM_FEATURES:
 		args->value = caps->features & PPU_UAPI_FEATURES_KNOWN;
+		if (!ppu_doorbell_supported(ppu))
+			args->value &= ~DRM_PPU_FEATURE_USER_DOORBELL;
 		break;
 	case DRM_PPU_PARAM_CYCLE_COUNTER:
 		return ppu_device_read_cycles(ppu, &args->value);

@@ -27,6 +27,8 @@ module ppu_host #(
     // from the register block
     input  logic                        doorbell,
     input  logic [7:0]                  doorbell_chid,
+    input  logic                        doorbell_put_valid,  // GP_PUT carried (doorbell page)
+    input  logic [31:0]                 doorbell_put,
     input  logic                        unbind,
     input  logic [7:0]                  unbind_chid,
     input  ppu_types_pkg::paddr_t       chan_table,
@@ -142,6 +144,8 @@ module ppu_host #(
   logic [19:0] c_get     [NC];
   logic [19:0] c_put     [NC];
   logic        c_stale   [NC];   // doorbell seen: GP_PUT must be re-read
+  logic        c_dbput_v [NC];   // ... and the doorbell carried it: no USERD read
+  logic [31:0] c_dbput   [NC];
   logic        c_auto    [NC];   // AUTO_PUT: GP_PUT = GP_GET - 1, USERD.GP_PUT unused
   logic        c_unbind  [NC];
   logic        c_seg     [NC];   // inside a pushbuffer segment
@@ -384,6 +388,7 @@ module ppu_host #(
     H_WB_GET,
     H_WB_WAIT,
     H_DBG_HOLD,       // DEBUG_RELEASE_HOLD after a release: fetch dropped
+    H_PUT,            // take a new GP_PUT (ph_put), from USERD or a doorbell page
     H_CLAUNCH,        // compute launch: TMD to the task table, fetch stream kept
     H_END
   } hstate_e;
@@ -401,6 +406,7 @@ module ppu_host #(
   logic [CHW-1:0] ph_ch;
   logic [1:0]     ph_beat;
   logic           ph_back;        // return to H_NEXT_ENTRY after a GP_PUT read
+  logic [31:0]    ph_put;         // H_PUT's value
   logic [31:0]    inst_dw [8];
   logic [31:0]    inst_pa;        // for fault reports
 
@@ -623,6 +629,7 @@ module ppu_host #(
       ph_ch      <= '0;
       ph_beat    <= '0;
       ph_back    <= 1'b0;
+      ph_put     <= '0;
       gp_dw0     <= '0;
       gp_have0   <= 1'b0;
       f_next_is_pb <= 1'b0;
@@ -646,6 +653,8 @@ module ppu_host #(
         c_get[i]    <= '0;
         c_put[i]    <= '0;
         c_stale[i]  <= 1'b0;
+        c_dbput_v[i] <= 1'b0;
+        c_dbput[i]  <= '0;
         c_auto[i]   <= 1'b0;
         c_unbind[i] <= 1'b0;
         c_seg[i]    <= 1'b0;
@@ -774,6 +783,7 @@ module ppu_host #(
                 c_st[sd_ch]     <= ST_UNBOUND;
                 c_unbind[sd_ch] <= 1'b0;
                 c_stale[sd_ch]  <= 1'b0;
+                c_dbput_v[sd_ch] <= 1'b0;
                 c_seg[sd_ch]    <= 1'b0;
                 c_mcnt[sd_ch]   <= '0;
                 c_pend[sd_ch]   <= PEND_NONE;
@@ -788,10 +798,13 @@ module ppu_host #(
               end
               ppu_types_pkg::SCHED_DOORBELL: begin
                 c_stale[sd_ch] <= 1'b0;
+                c_dbput_v[sd_ch] <= 1'b0;
                 ph_ch          <= sd_ch;
                 ph_back        <= 1'b0;
                 ph_issued      <= 1'b0;
+                ph_put         <= c_dbput[sd_ch];
                 if (c_st[sd_ch] == ST_UNBOUND) begin
+                  // (binding reads USERD.GP_PUT, written before any doorbell)
                   c_st[sd_ch] <= ST_LOADING;
                   ph_what     <= PH_CT;
                   ph_pa       <= chan_table;
@@ -802,7 +815,7 @@ module ppu_host #(
                   // (a dead channel ignores doorbells until it is unbound)
                   ph_what <= PH_USERD_PUT;
                   ph_pa   <= c_userd[sd_ch];
-                  hs      <= H_PRD;
+                  hs      <= c_dbput_v[sd_ch] ? H_PUT : H_PRD;
                 end
               end
               ppu_types_pkg::SCHED_GUEST: begin
@@ -928,28 +941,34 @@ module ppu_host #(
                   end
                 end
                 PH_USERD_PUT: begin
-                  logic [19:0] mask;
-                  mask = (20'd1 << c_log2[ph_ch]) - 20'd1;
-                  tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_DOORBELL), 8'(ph_ch), prd_rsp.data[31:0], 32'(c_get[ph_ch])};
-                  if (c_auto[ph_ch]) begin
-                    // (an AUTO_PUT ring ignores USERD.GP_PUT)
-                    hs <= ph_back ? H_NEXT_ENTRY : H_PICK;
-                  end else if ((prd_rsp.data[31:0] & ~{12'd0, mask}) != 0) begin
-                    fx <= fault(ph_ch, ppu_hw_pkg::PPU_FAULT_KIND_GP_PUT_RANGE,
-                                ppu_hw_pkg::PPU_FAULT_UNIT_HOST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
-                                prd_rsp.data[31:0], 32'(c_get[ph_ch]));
-                    hs       <= ph_back ? H_END : H_PICK;
-                    if (ph_back) res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
-                  end else begin
-                    c_put[ph_ch] <= prd_rsp.data[19:0];
-                    if (c_st[ph_ch] == ST_IDLE && prd_rsp.data[19:0] != c_get[ph_ch])
-                      c_st[ph_ch] <= ST_READY;
-                    hs <= ph_back ? H_NEXT_ENTRY : H_PICK;
-                  end
+                  ph_put <= prd_rsp.data[31:0];
+                  hs     <= H_PUT;
                 end
                 default: hs <= H_PICK;
               endcase
             end
+          end
+        end
+
+        // -----------------------------------------------------------------
+        H_PUT: begin
+          logic [19:0] mask;
+          mask = (20'd1 << c_log2[ph_ch]) - 20'd1;
+          tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_DOORBELL), 8'(ph_ch), ph_put, 32'(c_get[ph_ch])};
+          if (c_auto[ph_ch]) begin
+            // (an AUTO_PUT ring ignores a new GP_PUT)
+            hs <= ph_back ? H_NEXT_ENTRY : H_PICK;
+          end else if ((ph_put & ~{12'd0, mask}) != 0) begin
+            fx <= fault(ph_ch, ppu_hw_pkg::PPU_FAULT_KIND_GP_PUT_RANGE,
+                        ppu_hw_pkg::PPU_FAULT_UNIT_HOST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
+                        ph_put, 32'(c_get[ph_ch]));
+            hs       <= ph_back ? H_END : H_PICK;
+            if (ph_back) res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
+          end else begin
+            c_put[ph_ch] <= ph_put[19:0];
+            if (c_st[ph_ch] == ST_IDLE && ph_put[19:0] != c_get[ph_ch])
+              c_st[ph_ch] <= ST_READY;
+            hs <= ph_back ? H_NEXT_ENTRY : H_PICK;
           end
         end
 
@@ -975,12 +994,14 @@ module ppu_host #(
         H_NEXT_ENTRY: begin
           if (c_stale[cur] && !c_unbind[cur]) begin
             c_stale[cur] <= 1'b0;
+            c_dbput_v[cur] <= 1'b0;
             ph_ch     <= cur;
             ph_back   <= 1'b1;
             ph_issued <= 1'b0;
             ph_what   <= PH_USERD_PUT;
             ph_pa     <= c_userd[cur];
-            hs        <= H_PRD;
+            ph_put    <= c_dbput[cur];
+            hs        <= c_dbput_v[cur] ? H_PUT : H_PRD;
           end else if (c_get[cur] == c_put[cur]) begin
             c_st[cur]  <= ST_IDLE;
             res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_IDLE);
@@ -1385,6 +1406,9 @@ module ppu_host #(
       // ---- doorbells and unbind requests (recorded, acted on in H_PICK)
       if (doorbell && 32'(doorbell_chid) < NC) begin
         c_stale[doorbell_chid[CHW-1:0]] <= 1'b1;
+        // the last doorbell wins: a DOORBELL register write re-reads USERD
+        c_dbput_v[doorbell_chid[CHW-1:0]] <= doorbell_put_valid;
+        c_dbput[doorbell_chid[CHW-1:0]]   <= doorbell_put;
         perf_doorbell <= 1'b1;
       end
       if (unbind && 32'(unbind_chid) < NC) c_unbind[unbind_chid[CHW-1:0]] <= 1'b1;

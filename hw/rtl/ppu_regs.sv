@@ -25,7 +25,7 @@ module ppu_regs #(
     output logic                      req_ready,
     input  logic                      req_write,
     /* verilator lint_off UNUSEDSIGNAL */  // registers are dword aligned
-    input  logic [15:0]               req_addr,
+    input  logic [31:0]               req_addr,
     /* verilator lint_on UNUSEDSIGNAL */
     input  logic [31:0]               req_wdata,
     output logic                      rsp_valid,
@@ -35,6 +35,8 @@ module ppu_regs #(
     output logic [63:0]               cycle,
     output logic                      doorbell,
     output logic [7:0]                doorbell_chid,
+    output logic                      doorbell_put_valid,  // a doorbell page write: GP_PUT carried
+    output logic [31:0]               doorbell_put,
     output logic                      unbind,
     output logic [7:0]                unbind_chid,
     output ppu_types_pkg::paddr_t     chan_table,
@@ -113,8 +115,16 @@ module ppu_regs #(
     chan_table.addr = {ct_hi[1:0], ct_lo[31:6], 6'd0};
   end
 
-  wire wr = req_valid && req_write;
-  wire rd = req_valid && !req_write;
+  // The register window, and the channels' doorbell pages above it.
+  wire in_regs = req_addr < ppu_hw_pkg::PPU_BAR0_SIZE;
+  wire in_userdb = (req_addr >= ppu_hw_pkg::PPU_USERDB_BASE) &&
+                   (req_addr < ppu_hw_pkg::PPU_USERDB_BASE + NC * ppu_hw_pkg::PPU_USERDB_STRIDE);
+  localparam int unsigned DB_SHIFT = $clog2(ppu_hw_pkg::PPU_USERDB_STRIDE);
+  wire [31:0] db_rel = req_addr - ppu_hw_pkg::PPU_USERDB_BASE;
+  wire        db_put = in_userdb &&
+                       db_rel[DB_SHIFT-1:2] == (DB_SHIFT-2)'(ppu_hw_pkg::PPU_USERDB_GP_PUT >> 2);
+  wire wr = req_valid && req_write && in_regs;
+  wire rd = req_valid && !req_write && in_regs;
   wire [15:0] a = {req_addr[15:2], 2'b00};
 
   // Channel window decode (also drives the host's status mux).
@@ -137,6 +147,7 @@ module ppu_regs #(
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_AUTO_PUT__LSB) |
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_INV_DRAIN__LSB) |
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_ENGINE_RESET__LSB) |
+                         (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_USER_DOORBELL__LSB) |
                          ((NUM_CU > 0) ? (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COMPUTE_ENGINE__LSB) |
                                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_DEV_LAUNCH__LSB) |
                                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COMPUTE_COPY__LSB) |
@@ -213,6 +224,7 @@ module ppu_regs #(
 
   always_ff @(posedge clk) begin
     doorbell       <= 1'b0;
+    doorbell_put_valid <= 1'b0;
     unbind         <= 1'b0;
     mmu_invalidate <= 1'b0;
     copy_reset     <= 1'b0;
@@ -232,6 +244,7 @@ module ppu_regs #(
       ct_lo         <= '0;
       ct_hi         <= '0;
       doorbell_chid <= '0;
+      doorbell_put  <= '0;
       unbind_chid   <= '0;
       rsp_valid     <= 1'b0;
       for (int i = 0; i < PERF_N; i++) perf[i] <= '0;
@@ -256,6 +269,12 @@ module ppu_regs #(
       if (|nonstall_set) nonstall_pend <= (wr && 32'(a) == ppu_hw_pkg::PPU_REG_NONSTALL_PENDING ?
                                            nonstall_pend & ~req_wdata[NC-1:0] : nonstall_pend) |
                                           nonstall_set;
+      if (req_valid && req_write && db_put) begin
+        doorbell           <= 1'b1;
+        doorbell_put_valid <= 1'b1;
+        doorbell_chid      <= 8'(db_rel >> DB_SHIFT);
+        doorbell_put       <= req_wdata;
+      end
       if (wr) begin
         case (32'(a))
           ppu_hw_pkg::PPU_REG_INTR_ENABLE:       intr_enable <= req_wdata;

@@ -29,7 +29,7 @@ module ppu_top #(
     input  logic         reg_req_valid,
     output logic         reg_req_ready,
     input  logic         reg_req_write,
-    input  logic [15:0]  reg_req_addr,
+    input  logic [31:0]  reg_req_addr,   // BAR0 byte offset
     input  logic [31:0]  reg_req_wdata,
     output logic         reg_rsp_valid,
     output logic [31:0]  reg_rsp_rdata,
@@ -71,6 +71,8 @@ module ppu_top #(
   // ---- register block ----
   logic [63:0] cycle;
   logic        doorbell, unbind, mmu_invalidate;
+  logic        doorbell_put_valid;
+  logic [31:0] doorbell_put;
   logic        copy_reset, copy_halt, copy_resetting;
   logic        compute_reset, compute_halt, compute_resetting;
   logic [7:0]  doorbell_chid, unbind_chid, stat_chid;
@@ -100,7 +102,7 @@ module ppu_top #(
       .req_valid(reg_req_valid), .req_ready(reg_req_ready), .req_write(reg_req_write),
       .req_addr(reg_req_addr), .req_wdata(reg_req_wdata),
       .rsp_valid(reg_rsp_valid), .rsp_rdata(reg_rsp_rdata), .irq,
-      .cycle, .doorbell, .doorbell_chid, .unbind, .unbind_chid, .chan_table,
+      .cycle, .doorbell, .doorbell_chid, .doorbell_put_valid, .doorbell_put, .unbind, .unbind_chid, .chan_table,
       .cfg_timeslice, .cfg_acq_retry, .cfg_acq_timeout, .cfg_prio_mode, .cfg_release_hold, .mmu_invalidate,
       .mmu_inv_pending, .copy_reset, .copy_halt, .copy_resetting,
       .compute_reset, .compute_halt, .compute_resetting,
@@ -203,7 +205,8 @@ module ppu_top #(
       .NUM_CHANNELS(NUM_CHANNELS), .PB_PREFETCH_BEATS(PB_PREFETCH_BEATS), .COMPUTE(HAS_CU)
   ) u_host (
       .clk, .rst_n, .now(cycle[31:0]),
-      .doorbell, .doorbell_chid, .unbind, .unbind_chid, .chan_table,
+      .doorbell, .doorbell_chid, .doorbell_put_valid, .doorbell_put,
+      .unbind, .unbind_chid, .chan_table,
       .cfg_timeslice, .cfg_acq_retry, .cfg_acq_timeout, .cfg_prio_mode, .cfg_release_hold,
       .stat_chid, .stat_off, .stat_data,
       .fault_set, .nonstall_set,

@@ -542,12 +542,12 @@ int reg_access(ppu_sim *s, bool write, uint32_t addr, uint32_t wdata,
 	Vppu_top *t = s->top;
 	timed tm(s);
 
-	if (addr > 0xffff)
+	if (addr & 3)
 		return -EINVAL;
 	s->reg = REG_REQ;
 	t->reg_req_valid = 1;
 	t->reg_req_write = write;
-	t->reg_req_addr = (SData)addr;
+	t->reg_req_addr = addr;
 	t->reg_req_wdata = wdata;
 	for (uint32_t n = 0; n < s->cfg.reg_timeout_cycles; n++) {
 		step(s);

@@ -161,10 +161,11 @@ uint64_t ppu_sim_cycles(const struct ppu_sim *sim);
 /*
  * Register accesses through the register bus: present the request until
  * accepted, then clock until the response pulse.  @addr is a BAR0 byte
- * offset (16 bits).  Return 0, or -ETIMEDOUT when no response arrived
- * within cfg.reg_timeout_cycles (the simulation is left at that point; a
- * late response to it is discarded), or -EINVAL for an address that does
- * not fit the bus.
+ * offset: the register window, or a channel's doorbell page above it
+ * (ppu_regs.def USERDB_BASE).  Return 0, or -ETIMEDOUT when no response
+ * arrived within cfg.reg_timeout_cycles (the simulation is left at that
+ * point; a late response to it is discarded), or -EINVAL for an address
+ * that is not dword aligned.
  */
 int ppu_sim_reg_read(struct ppu_sim *sim, uint32_t addr, uint32_t *val);
 int ppu_sim_reg_write(struct ppu_sim *sim, uint32_t addr, uint32_t val);

@@ -315,4 +315,26 @@ static inline ppu_u32 ppu_pte_table(ppu_u64 pa, int sys)
 	       PPU_FSET(PPU_PTE_SYS, !!sys);
 }
 
+/* ---- BAR0 ---- */
+
+/*
+ * Size of BAR0 for @num_channels channels (CAP_NUM_CHANNELS): the register
+ * window and one doorbell page per channel, rounded up to a power of two
+ * as a PCI BAR must be.
+ */
+static inline ppu_u32 ppu_bar0_bytes(ppu_u32 num_channels)
+{
+	ppu_u32 need = PPU_USERDB_BASE + num_channels * PPU_USERDB_STRIDE, size = PPU_BAR0_SIZE;
+
+	while (size < need)
+		size <<= 1;
+	return size;
+}
+
+/* Byte offset in BAR0 of channel @chid's doorbell page. */
+static inline ppu_u32 ppu_userdb_offset(ppu_u32 chid)
+{
+	return PPU_USERDB_BASE + chid * PPU_USERDB_STRIDE;
+}
+
 #endif /* PPU_ENCODE_H */

@@ -386,6 +386,11 @@ void rtl_chan_doorbell(struct rtl_chan *ch)
 	rtl_reg_write(ch->env, PPU_REG_DOORBELL, PPU_FSET(PPU_DOORBELL_CHID, ch->chid));
 }
 
+void rtl_chan_doorbell_page(struct rtl_chan *ch, uint32_t put)
+{
+	rtl_reg_write(ch->env, ppu_userdb_offset(ch->chid) + PPU_USERDB_GP_PUT, put);
+}
+
 void rtl_chan_submit(struct rtl_chan *ch, const struct ppu_pb *pb)
 {
 	if (pb->overflow)

@@ -121,6 +121,8 @@ void rtl_chan_push_entry(struct rtl_chan *ch, uint32_t pb_va, uint32_t ndw);
 /* pb_put + push_entry + doorbell. */
 void rtl_chan_submit(struct rtl_chan *ch, const struct ppu_pb *pb);
 void rtl_chan_doorbell(struct rtl_chan *ch);
+/* A write of @put to the channel's doorbell page (a doorbell carrying GP_PUT). */
+void rtl_chan_doorbell_page(struct rtl_chan *ch, uint32_t put);
 
 uint32_t rtl_chan_state(struct rtl_chan *ch);
 uint32_t rtl_chan_reg(struct rtl_chan *ch, uint32_t off);

@@ -398,7 +398,9 @@ END_TEST
 
 /*
  * Loop index 0: GP_PUT beyond the ring when the channel is bound; 1: on a
- * later doorbell of a bound channel; 2: GP_GET beyond the ring at bind.
+ * later doorbell of a bound channel; 2: GP_GET beyond the ring at bind;
+ * 3: carried by a later doorbell page write of a bound channel (USERD
+ * stays in range).
  */
 START_TEST(gp_put_beyond_ring_is_gp_put_range)
 {
@@ -408,7 +410,7 @@ START_TEST(gp_put_beyond_ring_is_gp_put_range)
 	struct fx f;
 
 	fx_begin(&f, PPU_ENGINE_TYPE_COPY);
-	if (_i == 1) {
+	if (_i == 1 || _i == 3) {
 		ppu_pb_init(&pb, dw, 32);
 		ppu_pb_sem_release(&pb, f.sem.va, 0xbb);
 		rtl_submit_pb(f.ch, &pb);
@@ -422,8 +424,12 @@ START_TEST(gp_put_beyond_ring_is_gp_put_range)
 		bad_put = 0;
 		rtl_userd_wr32(f.ch, PPU_USERD_GP_GET, bad_get);
 	}
-	rtl_userd_wr32(f.ch, PPU_USERD_GP_PUT, bad_put);
-	rtl_chan_doorbell(f.ch);
+	if (_i == 3) {
+		rtl_chan_doorbell_page(f.ch, bad_put);
+	} else {
+		rtl_userd_wr32(f.ch, PPU_USERD_GP_PUT, bad_put);
+		rtl_chan_doorbell(f.ch);
+	}
 	fx_expect(&f, PPU_FAULT_KIND_GP_PUT_RANGE, PPU_FAULT_UNIT_HOST, PPU_FAULT_ACCESS_READ);
 	fx_expect_addr_data(&f, bad_put, _i == 2 ? bad_get : ok_get);
 	f.ch->put = ok_get;
@@ -914,7 +920,7 @@ Suite *suite_faults(void)
 	tcase_add_test(tc, header_count_exactly_filling_segment_is_fine);
 	tcase_add_loop_test(tc, nonzero_high_address_method_is_va_range, 0,
 			    sizeof(hi_methods) / sizeof(hi_methods[0]));
-	tcase_add_loop_test(tc, gp_put_beyond_ring_is_gp_put_range, 0, 3);
+	tcase_add_loop_test(tc, gp_put_beyond_ring_is_gp_put_range, 0, 4);
 	tcase_add_test(tc, a_bad_gp_put_right_after_a_good_one_faults_the_channel);
 	tcase_add_loop_test(tc, unaligned_semaphore_is_sem_unaligned, 0,
 			    sizeof(unaligned_sems) / sizeof(unaligned_sems[0]));

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * GPFIFO ring handling: control entries, GP_GET write-back to USERD, ring
- * wrap, full and empty rings, batched doorbells, binding at a nonzero GP_GET.
+ * wrap, full and empty rings, batched doorbells, binding at a nonzero GP_GET,
+ * doorbell pages.
  */
 #include <check.h>
 #include <stdio.h>
@@ -616,6 +617,90 @@ START_TEST(auto_put_ring_runs_semaphore_guarded_entries_in_order)
 }
 END_TEST
 
+/*
+ * A doorbell page write carries GP_PUT: the host takes it without reading
+ * USERD, which here still says 0.  On an unbound channel it binds from
+ * USERD as a DOORBELL register write does.
+ */
+START_TEST(doorbell_page_carries_gp_put_past_a_stale_userd)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, 5, 3, 0);
+	struct rtl_chan *fresh = rtl_chan_create(env, ctx, 6, 3, 0);
+	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	long d;
+
+	bind_empty(ch);
+	push_release(ch, sem.va, 77);
+	rtl_userd_wr32(ch, PPU_USERD_GP_PUT, 0);
+	rtl_chan_doorbell_page(ch, 1);
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 0), 77);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), 1);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_PUT), 1);
+	d = rtl_log_find(env, PPU_TRACE_DOORBELL, ch->chid, 0);
+	ck_assert_int_ge(d, 0);
+	ck_assert_uint_eq(env->ev[d].a, 1);
+
+	/* first doorbell of a channel, through its page: bound from USERD */
+	push_release(fresh, sem.va + 4, 78);
+	rtl_chan_doorbell_page(fresh, 1);
+	ck_assert_int_eq(rtl_chan_wait(fresh, WAIT_CYCLES), 0);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_BIND, fresh->chid), 1);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 4), 78);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_CAP_FEATURES) &
+			  PPU_FSET(PPU_CAP_FEATURES_USER_DOORBELL, 1),
+			  PPU_FSET(PPU_CAP_FEATURES_USER_DOORBELL, 1));
+
+	rtl_chan_destroy(fresh);
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_finish(env);
+}
+END_TEST
+
+/*
+ * Only GP_PUT of an existing channel's page rings: other words of the
+ * page, pages past the last channel and the space above them read 0 and
+ * ignore writes, and never touch the register window below.
+ */
+START_TEST(doorbell_pages_ignore_everything_but_gp_put)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, 2, 3, 0);
+	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	uint32_t nch = rtl_reg_read(env, PPU_REG_CAP_NUM_CHANNELS);
+	uint32_t page = ppu_userdb_offset(ch->chid), off;
+
+	push_release(ch, sem.va, 5);
+	for (off = 4; off < PPU_USERDB_STRIDE; off += 4 * 97)
+		rtl_reg_write(env, page + off, 1);
+	rtl_reg_write(env, ppu_userdb_offset(nch), 1);
+	rtl_reg_write(env, ppu_userdb_offset(nch) + PPU_USERDB_STRIDE * 7, 1);
+	ppu_sim_clock(env->sim, 2000);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_BIND, -1), 0);
+	ck_assert_uint_eq(rtl_chan_state(ch), PPU_CHAN_STATUS_STATE_UNBOUND);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_FAULT_PENDING), 0);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_ENABLE), 0);
+	ck_assert_uint_eq(rtl_reg_read(env, page + PPU_USERDB_GP_PUT), 0);
+	ck_assert_uint_eq(rtl_reg_read(env, ppu_userdb_offset(nch)), 0);
+	/* a page's offset within the BAR never aliases a register */
+	ck_assert_uint_eq(rtl_reg_read(env, page + PPU_REG_ID), 0);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_ID), PPU_ID_VALUE);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 0), 0);
+
+	rtl_chan_doorbell_page(ch, 1);
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 0), 5);
+
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_finish(env);
+}
+END_TEST
+
 Suite *suite_gpfifo(void)
 {
 	Suite *s = suite_create("gpfifo");
@@ -632,6 +717,8 @@ Suite *suite_gpfifo(void)
 	tcase_add_test(tc, release_hold_keeps_gp_get_until_the_rest_is_fetched);
 	tcase_add_test(tc, rewriting_a_released_but_unconsumed_entry_faults_its_channel);
 	tcase_add_test(tc, auto_put_ring_runs_semaphore_guarded_entries_in_order);
+	tcase_add_test(tc, doorbell_page_carries_gp_put_past_a_stale_userd);
+	tcase_add_test(tc, doorbell_pages_ignore_everything_but_gp_put);
 	suite_add_tcase(s, tc);
 	return s;
 }

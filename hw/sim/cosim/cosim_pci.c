@@ -7,6 +7,7 @@
  * which is what the guest (and QEMU's proxy probing the BARs at realize)
  * reads back.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "ppu/ppu_hw.h"
@@ -58,12 +59,14 @@ void cosim_pci_reset(struct cosim_pci *p)
 	p->intx_level = false;
 }
 
-void cosim_pci_init(struct cosim_pci *p)
+int cosim_pci_init(struct cosim_pci *p, uint32_t bar0_size)
 {
 	uint8_t *w = p->wmask;
 
+	if (bar0_size < PPU_BAR0_SIZE || (bar0_size & (bar0_size - 1)))
+		return -EINVAL;
 	memset(p, 0, sizeof(*p));
-	p->bar0_size = PPU_BAR0_SIZE;
+	p->bar0_size = bar0_size;
 	p->bar2_size = PPU_INJECT_BAR_SIZE;
 
 	put16(w, PCI_CFG_COMMAND, PCI_CMD_MEMORY | PCI_CMD_MASTER |
@@ -73,7 +76,7 @@ void cosim_pci_init(struct cosim_pci *p)
 	w[PCI_CFG_CACHE_LINE] = 0xff;
 	w[PCI_CFG_LATENCY] = 0xff;
 	/* 32-bit memory BAR, not prefetchable: type bits 3:0 read 0. */
-	put32(w, PCI_CFG_BAR0, ~(PPU_BAR0_SIZE - 1u));
+	put32(w, PCI_CFG_BAR0, ~(bar0_size - 1u));
 	put32(w, PCI_CFG_BAR2, ~(PPU_INJECT_BAR_SIZE - 1u));
 	w[PCI_CFG_INT_LINE] = 0xff;
 
@@ -83,6 +86,7 @@ void cosim_pci_init(struct cosim_pci *p)
 	put16(w, COSIM_MSI_DATA, 0xffff);
 
 	cosim_pci_reset(p);
+	return 0;
 }
 
 uint32_t cosim_pci_read(const struct cosim_pci *p, uint32_t addr, int len)

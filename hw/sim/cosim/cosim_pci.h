@@ -8,7 +8,7 @@
  *                              disable writable; status: capabilities
  *                              list, interrupt status (INTx level)
  *   0x08  revision/class       PPU_VERSION_MAJOR / PPU_PCI_CLASS
- *   0x10  BAR0                 PPU_BAR0_SIZE, 32-bit, non-prefetchable
+ *   0x10  BAR0                 ppu_bar0_bytes(channels), 32-bit, non-prefetchable
  *                              memory
  *   0x18  BAR2                 PPU_INJECT_BAR_SIZE, 32-bit memory: the
  *                              co-simulation's error injection control
@@ -94,8 +94,11 @@ struct cosim_pci {
 	bool intx_level;	/* shown in status bit 3 */
 };
 
-/* Builds the power-on state; also what DEVICE_RESET returns to. */
-void cosim_pci_init(struct cosim_pci *p);
+/*
+ * Builds the power-on state, with a BAR0 of @bar0_size bytes (a power of
+ * two, at least the register window: ppu_bar0_bytes()); 0 or -EINVAL.
+ */
+int cosim_pci_init(struct cosim_pci *p, uint32_t bar0_size);
 void cosim_pci_reset(struct cosim_pci *p);
 
 /*

@@ -49,6 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ppu/ppu_encode.h"
 #include "ppu/ppu_hw.h"
 #include "ppu_sim.h"
 
@@ -1175,7 +1176,7 @@ int main(int argc, char **argv)
 	struct cosim *c = &cs;
 	struct ppu_sim_config cfg;
 	const char *qtest = NULL;
-	uint32_t fd = UINT32_MAX, lmem = 64, holdoff_us = 200, v;
+	uint32_t fd = UINT32_MAX, lmem = 64, holdoff_us = 200, v, nchan;
 	bool stats = false, spin_set = false;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct stat stt;
@@ -1285,7 +1286,12 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
-	cosim_pci_init(&c->pci);
+	/* BAR0 grows with the channels' doorbell pages */
+	if (ppu_sim_reg_read(c->sim, PPU_REG_CAP_NUM_CHANNELS, &nchan) ||
+	    cosim_pci_init(&c->pci, ppu_bar0_bytes(nchan))) {
+		fprintf(stderr, PROG ": cannot size BAR0 for the model's channels\n");
+		return 1;
+	}
 	cosim_qtest_init(&c->qt, qtest, c->verbose);
 
 	sigaction(SIGINT, &sa, NULL);

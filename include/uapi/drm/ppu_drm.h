@@ -218,6 +218,11 @@ enum drm_ppu_param {
  * of a PPU-owned work queue copy as well as launch).
  */
 #define DRM_PPU_FEATURE_COMPUTE_COPY		(1ull << 7)
+/*
+ * Channels have a doorbell page (drm_ppu_chan_create.doorbell_offset):
+ * submission without a system call.
+ */
+#define DRM_PPU_FEATURE_USER_DOORBELL		(1ull << 11)
 
 /**
  * struct drm_ppu_get_param - query a device parameter
@@ -509,7 +514,23 @@ struct drm_ppu_chan_create {
 	 * else zero.
 	 */
 	__u32 max_depth;
+	/**
+	 * @doorbell_offset: out, the mmap() offset of the channel's doorbell
+	 * page, 0 without DRM_PPU_FEATURE_USER_DOORBELL.  Only this file may
+	 * map it: shared, one page (DRM_PPU_DOORBELL_SIZE), not executable
+	 * (else mmap() fails with -EINVAL).  A 32-bit store of the new GP_PUT
+	 * at DRM_PPU_DOORBELL_GP_PUT, after the store to USERD.GP_PUT, does
+	 * what DRM_IOCTL_PPU_DOORBELL does, but a dead channel is not
+	 * reported: the store is ignored and waits fail with -EIO.  Once the
+	 * channel is destroyed or stopped by the watchdog the mapping has no
+	 * page any more: an access raises SIGBUS.
+	 */
+	__u64 doorbell_offset;
 };
+
+/* The doorbell page: its size, and the offset of its one register. */
+#define DRM_PPU_DOORBELL_SIZE		4096u
+#define DRM_PPU_DOORBELL_GP_PUT		0x0
 
 /**
  * struct drm_ppu_chan_destroy - destroy a channel

@@ -20,6 +20,19 @@
 #define TAIL_DWORDS 7u
 
 /*
+ * Doorbells are stores to the channel's doorbell page where the driver
+ * offers one; PPU_DOORBELL=ioctl keeps them on DRM_IOCTL_PPU_DOORBELL (to
+ * compare the two, or to have a dead channel reported by the submission
+ * that finds it).
+ */
+static int want_doorbell_page(void)
+{
+	const char *v = getenv("PPU_DOORBELL");
+
+	return !v || strcmp(v, "ioctl") != 0;
+}
+
+/*
  * @cc holds the compute fields (flags COMPUTE, prio_min, max_depth) or
  * nothing, and log2_entries (0: the runtime's ring size).
  */
@@ -113,6 +126,19 @@ static ppu_status chan_new(ppu_ctx *ctx, unsigned int level, struct drm_ppu_chan
 	}
 	ch->userd = userd;
 	ch->chid = cc->chid;
+	if (cc->doorbell_offset && want_doorbell_page()) {
+		void *db = mmap(NULL, DRM_PPU_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+				ctx->fd, (off_t)cc->doorbell_offset);
+
+		if (db == MAP_FAILED) {
+			st = ppu_fail_errno(errno, "mmap of the doorbell page");
+			munmap(userd, DRM_PPU_USERD_SIZE);
+			cd.chid = cc->chid;
+			ppu_ioctl(ctx->fd, DRM_IOCTL_PPU_CHAN_DESTROY, &cd);
+			goto err_sem;
+		}
+		ch->doorbell = db;
+	}
 	*out = ch;
 	return PPU_SUCCESS;
 
@@ -174,6 +200,8 @@ void ppu_chan_free(struct ppu_chan *ch)
 	if (!ch->released)
 		ppu_ioctl(ctx->fd, DRM_IOCTL_PPU_CHAN_DESTROY, &cd);
 	munmap((void *)ch->userd, DRM_PPU_USERD_SIZE);
+	if (ch->doorbell)
+		munmap((void *)ch->doorbell, DRM_PPU_DOORBELL_SIZE);
 	ppu_bo_free(ctx, &ch->prio_mem);
 	ppu_sem_free(ctx, &ch->prio_sem);
 	ppu_sem_free(ctx, &ch->timeline);
@@ -300,6 +328,9 @@ ppu_status ppu_chan_submit(struct ppu_chan *ch, struct ppu_pb *pb, uint32_t *seq
 
 	if (pb->overflow)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "internal: pushbuffer segment overflow");
+	/* (the page's store cannot report a dead channel: the last wait's word stands) */
+	if (ch->doorbell && ch->dead)
+		return ppu_chan_fault_status(ch);
 	pb->cap += TAIL_DWORDS;
 	ppu_pb_sem_release(pb, ch->timeline.va, next);
 	ppu_pb_nonstall(pb);
@@ -315,7 +346,12 @@ ppu_status ppu_chan_submit(struct ppu_chan *ch, struct ppu_pb *pb, uint32_t *seq
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (seq)
 		*seq = next;
-	ret = ppu_ioctl(ch->ctx->fd, DRM_IOCTL_PPU_DOORBELL, &db);
+	if (ch->doorbell) {
+		ch->doorbell[DRM_PPU_DOORBELL_GP_PUT / 4] = ch->put;
+		ret = 0;
+	} else {
+		ret = ppu_ioctl(ch->ctx->fd, DRM_IOCTL_PPU_DOORBELL, &db);
+	}
 	if (ret == -EIO) {
 		ppu_chan_faulted(ch, ch);
 		return ppu_chan_fault_status(ch);

@@ -78,6 +78,8 @@ struct ppu_chan {
 	struct ppu_alloc ring;		/* GPFIFO */
 	struct ppu_alloc pb;		/* pushbuffer ring */
 	volatile uint32_t *userd;
+	/* The channel's doorbell page, or NULL: doorbells go through the ioctl. */
+	volatile uint32_t *doorbell;
 	uint32_t entries;
 	uint32_t put;			/* GP_PUT */
 	uint32_t seq;			/* the last entry's timeline value */

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,7 +35,8 @@
 #define PG PPU_TPAGE
 #define WAIT_S 10.0
 
-_Static_assert(sizeof(struct drm_ppu_chan_create) == 40, "chan_create size");
+_Static_assert(sizeof(struct drm_ppu_chan_create) == 48, "chan_create size");
+_Static_assert(offsetof(struct drm_ppu_chan_create, doorbell_offset) == 40, "doorbell offset");
 _Static_assert(offsetof(struct drm_ppu_chan_create, prio_min) == 32, "prio_min offset");
 _Static_assert(offsetof(struct drm_ppu_chan_create, max_depth) == 36, "max_depth offset");
 _Static_assert(offsetof(struct drm_ppu_chan_create, gpfifo_va) == 8, "gpfifo_va offset");
@@ -194,6 +197,20 @@ START_TEST(chan_copy_64k_at_odd_offsets)
 }
 END_TEST
 
+/* Polls CHAN_STATUS until @chid is FAULTED (or WAIT_S passes); its status in @st. */
+static void wait_faulted(int fd, uint32_t chid, struct drm_ppu_chan_status *st)
+{
+	double end = ppu_now_s() + WAIT_S;
+
+	for (;;) {
+		ck_assert_int_eq(ppu_chan_status(fd, chid, 0, st), 0);
+		if (st->state == DRM_PPU_CHAN_STATE_FAULTED || ppu_now_s() > end)
+			break;
+		usleep(1000);
+	}
+	ck_assert_msg(st->state == DRM_PPU_CHAN_STATE_FAULTED, "state %u", st->state);
+}
+
 START_TEST(chan_bad_method_faults_only_its_channel)
 {
 	struct drm_ppu_chan_status st;
@@ -201,7 +218,6 @@ START_TEST(chan_bad_method_faults_only_its_channel)
 	struct ppu_tchan bad, good;
 	struct ppu_pb b;
 	volatile uint32_t *s;
-	double end;
 	uint32_t n;
 
 	ppu_tbo_new(ppu_fd, &pb, PG);
@@ -216,14 +232,7 @@ START_TEST(chan_bad_method_faults_only_its_channel)
 	ppu_pb_init(&b, (uint32_t *)pb.map, 16);
 	ppu_pb_method(&b, 0x0fc, 0xdead);
 	ppu_tchan_submit(&bad, pb.va, b.len);
-	end = ppu_now_s() + WAIT_S;
-	for (;;) {
-		ck_assert_int_eq(ppu_chan_status(ppu_fd, bad.chid, 0, &st), 0);
-		if (st.state == DRM_PPU_CHAN_STATE_FAULTED || ppu_now_s() > end)
-			break;
-		usleep(1000);
-	}
-	ck_assert_msg(st.state == DRM_PPU_CHAN_STATE_FAULTED, "state %u", st.state);
+	wait_faulted(ppu_fd, bad.chid, &st);
 	ck_assert_uint_eq(DRM_PPU_FAULT_INFO_KIND(st.fault_info), DRM_PPU_FAULT_ILLEGAL_METHOD);
 	ck_assert_uint_eq(st.fault_addr, 0x0fc);
 	ck_assert_uint_eq(st.fault_data, 0xdead);
@@ -408,6 +417,99 @@ START_TEST(chan_belongs_to_its_file)
 	ck_assert_int_eq(ppu_chan_status(ppu_fd, c.chid, 0, &st), 0);
 	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, c.chid, 0), 0);
 	ck_assert_int_eq(close(fd2), 0);
+}
+END_TEST
+
+/* Whether a store through @p kills a child process with SIGBUS. */
+static int store_gets_sigbus(volatile uint32_t *p)
+{
+	int status;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		*p = 1;
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS;
+}
+
+/*
+ * The doorbell page: a store of GP_PUT rings the channel; only the owning
+ * file maps it, shared and not executable; a GP_PUT out of the ring faults
+ * the channel; once the channel is destroyed the mapping has no page.
+ */
+START_TEST(chan_doorbell_page_is_its_owners_alone)
+{
+	struct drm_ppu_chan_status st;
+	struct drm_ppu_chan_create c;
+	struct ppu_tbo ring, pb, sem;
+	volatile uint32_t *db, *userd, *s;
+	uint32_t e[2], n;
+	void *p;
+	int fd2;
+
+	ck_assert(ppu_param(DRM_PPU_PARAM_FEATURES) & DRM_PPU_FEATURE_USER_DOORBELL);
+	ppu_tbo_new(ppu_fd, &ring, PG);
+	ppu_tbo_new(ppu_fd, &pb, PG);
+	ppu_tbo_new(ppu_fd, &sem, PG);
+	s = (volatile uint32_t *)(sem.map + 64);
+	*s = 0;
+	ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 4, ring.va, 0, &c), 0);
+	ck_assert_uint_ne(c.doorbell_offset, 0);
+	ck_assert_uint_ne(c.doorbell_offset, c.userd_offset);
+	userd = mmap(NULL, DRM_PPU_USERD_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, ppu_fd,
+		     c.userd_offset);
+	ck_assert(userd != MAP_FAILED);
+	db = mmap(NULL, DRM_PPU_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, ppu_fd,
+		  c.doorbell_offset);
+	ck_assert(db != MAP_FAILED);
+
+	/* one entry, rung by a store */
+	n = pb_sem_release(&pb, 0, sem.va + 64, 0x4321);
+	ppu_gp_entry(e, (uint32_t)pb.va, n, 0);
+	memcpy(ring.map, e, sizeof(e));
+	__sync_synchronize();
+	userd[DRM_PPU_USERD_GP_PUT / 4] = 1;
+	__sync_synchronize();
+	db[DRM_PPU_DOORBELL_GP_PUT / 4] = 1;
+	ck_assert_msg(ppu_wait_u32(s, 0x4321, WAIT_S), "semaphore %#x", *s);
+	ck_assert(ppu_wait_u32(&userd[DRM_PPU_USERD_GP_GET / 4], 1, WAIT_S));
+
+	/* nobody else maps it, and the owner only shared, one page, no exec */
+	fd2 = open(ppu_node, O_RDWR | O_CLOEXEC);
+	ck_assert_int_ge(fd2, 0);
+	p = mmap(NULL, DRM_PPU_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd2,
+		 c.doorbell_offset);
+	ck_assert(p == MAP_FAILED);
+	ck_assert_int_eq(errno, EACCES);
+	ck_assert_int_eq(close(fd2), 0);
+	p = mmap(NULL, DRM_PPU_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE, ppu_fd,
+		 c.doorbell_offset);
+	ck_assert(p == MAP_FAILED);
+	p = mmap(NULL, 2 * DRM_PPU_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, ppu_fd,
+		 c.doorbell_offset);
+	ck_assert(p == MAP_FAILED);
+	p = mmap(NULL, DRM_PPU_DOORBELL_SIZE, PROT_READ | PROT_EXEC, MAP_SHARED, ppu_fd,
+		 c.doorbell_offset);
+	ck_assert(p == MAP_FAILED);
+
+	/* a GP_PUT beyond the ring faults the channel, as in USERD */
+	db[DRM_PPU_DOORBELL_GP_PUT / 4] = 1000;
+	wait_faulted(ppu_fd, c.chid, &st);
+	ck_assert_uint_eq(DRM_PPU_FAULT_INFO_KIND(st.fault_info), DRM_PPU_FAULT_GP_PUT_RANGE);
+	ck_assert_uint_eq(st.fault_addr, 1000);
+	ck_assert_int_eq(ppu_doorbell(ppu_fd, c.chid, 0), -EIO);
+
+	/* destroyed: the mapping has no page and cannot be made again */
+	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, c.chid, 0), 0);
+	ck_assert(store_gets_sigbus(db));
+	p = mmap(NULL, DRM_PPU_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, ppu_fd,
+		 c.doorbell_offset);
+	ck_assert(p == MAP_FAILED);
+	munmap((void *)db, DRM_PPU_DOORBELL_SIZE);
+	munmap((void *)userd, DRM_PPU_USERD_SIZE);
 }
 END_TEST
 
@@ -630,6 +732,7 @@ static Suite *chan_suite(void)
 	tcase_add_test(tc, chan_create_accepts_the_old_struct_size);
 	tcase_add_test(tc, chan_other_ioctls_check_their_inputs);
 	tcase_add_test(tc, chan_belongs_to_its_file);
+	tcase_add_test(tc, chan_doorbell_page_is_its_owners_alone);
 	tcase_add_test(tc, chan_ids_run_out_with_ebusy);
 	tcase_add_test(tc, chan_live_at_unplug_then_close_is_safe);
 	tcase_add_test(tc, chan_auto_put_runs_semaphore_guarded_entries);

@@ -14,6 +14,7 @@
 #   bench: ioctl_get_param_mmio_roundtrip <us> us   (from the guest)
 #   bench: guest_submit_to_wait_return[_min] <us> us (from the guest)
 #   bench: guest_doorbell_to_release_cycles <c> cycles (from the guest)
+#   bench: guest_page_* the same through the doorbell page, and the ratio
 #   bench: copy_prio_* ratios and throughputs (from the guest, libppu)
 #   bench: workq_guest_* cycles and their ratio (from the guest, libppu)
 #   bench: watchdog_stop_latency_ms, engine_reset_* (from the guest)
@@ -101,8 +102,8 @@ read -r boot runs total < <(sed -n \
 guest=$(grep '^bench: ' "$log")
 [ "$(grep -c '^bench: ioctl_get_param' <<<"$guest")" -eq 2 ] ||
 	{ cat "$log" >&2; die "bench_ioctl did not print both GET_PARAM lines"; }
-[ "$(grep -c '^bench: guest_' <<<"$guest")" -eq 3 ] ||
-	{ cat "$log" >&2; die "bench_submit did not print its three lines"; }
+[ "$(grep -c '^bench: guest_' <<<"$guest")" -eq 7 ] ||
+	{ cat "$log" >&2; die "bench_submit did not print its seven lines (ioctl, doorbell page, ratio)"; }
 [ "$(grep -c '^bench: workq_guest_' <<<"$guest")" -eq 3 ] ||
 	{ cat "$log" >&2; die "bench_workq did not print its three lines"; }
 

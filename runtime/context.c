@@ -34,17 +34,49 @@ static ppu_status map_init(ppu_ctx *ctx, unsigned int depth)
 	return PPU_SUCCESS;
 }
 
-/* Gives the stream the channel of its level, creating it on first use. */
+/*
+ * The level nearest to @level that has a channel, the lower one first (a
+ * stream is never given more priority than it asked for while a lower
+ * level can take it); -1 when the context has no channel.
+ */
+static int level_with_chan(ppu_ctx *ctx, unsigned int level)
+{
+	int d;
+
+	for (d = 1; d < (int)PPU_COPY_PRIO_LEVELS; d++) {
+		if ((int)level - d >= 0 && ctx->chan[level - d])
+			return (int)level - d;
+		if (level + d < PPU_COPY_PRIO_LEVELS && ctx->chan[level + d])
+			return (int)(level + d);
+	}
+	return -1;
+}
+
+/*
+ * Gives the stream the channel of its level, creating it on first use.
+ * When the device or the driver's per-file or per-user limit has no
+ * channel left, the stream shares the nearest level that has one and
+ * reports that level as its priority: creating a stream then fails only
+ * when memory does.
+ */
 static ppu_status stream_attach(ppu_ctx *ctx, ppu_stream *s)
 {
 	unsigned int level = ppu_prio_map_level(&ctx->map, s->req_prio);
 	struct ppu_chan *ch = ctx->chan[level];
 	ppu_status st;
 
-	s->prio = (int)level;
-	s->level = level;
 	if (!ch) {
 		st = ppu_chan_new(ctx, level, &ch);
+		if (st == PPU_ERROR_OUT_OF_RESOURCES) {
+			int alt = level_with_chan(ctx, level);
+
+			if (alt >= 0) {
+				ppu_clear_error();
+				level = (unsigned int)alt;
+				ch = ctx->chan[level];
+				goto attach;
+			}
+		}
 		if (st)
 			return st;
 		if (ppu_copy_prio_add_level(&ctx->cp, level, ch->prio_va)) {
@@ -53,6 +85,9 @@ static ppu_status stream_attach(ppu_ctx *ctx, ppu_stream *s)
 		}
 		ctx->chan[level] = ch;
 	}
+attach:
+	s->prio = (int)level;
+	s->level = level;
 	s->chan = ch;
 	return PPU_SUCCESS;
 }

@@ -583,6 +583,45 @@ START_TEST(channel_fault)
 }
 END_TEST
 
+/*
+ * With no channel left for a new priority level (here: one channel per
+ * file), a stream shares the nearest level that has one, reports that
+ * level as its priority, and works.
+ */
+START_TEST(streams_share_a_level_when_no_channel_is_left)
+{
+	ppu_stream *a, *b;
+	unsigned int dp;
+	ppu_ctx *ctx;
+	int p;
+
+	ppu_module_param_set("max_channels_per_file", 1);
+	RT(ppu_ctx_create(&ctx, 0, 0));
+	RT(ppu_stream_create_with_priority(ctx, 5, &a));
+	RT(ppu_stream_create_with_priority(ctx, 31, &b));
+	RT(ppu_stream_get_priority(a, &p));
+	ck_assert_int_eq(p, 0);
+	RT(ppu_stream_get_priority(b, &p));
+	ck_assert_int_eq(p, 0);
+	RT(ppu_stream_get_device_priority(b, &dp));
+	ck_assert_uint_eq(dp, 0);
+	rt_small_copy(ctx, a);
+	rt_small_copy(ctx, b);
+	rt_small_copy(ctx, ppu_ctx_default_stream(ctx));
+	RT(ppu_stream_destroy(a));
+	RT(ppu_stream_destroy(b));
+	RT(ppu_ctx_destroy(ctx));
+	ppu_module_param_set("max_channels_per_file", 0);
+
+	/* with channels to spare, each level gets its own again */
+	RT(ppu_ctx_create(&ctx, 0, 0));
+	RT(ppu_stream_create_with_priority(ctx, 5, &a));
+	RT(ppu_stream_get_priority(a, &p));
+	ck_assert_int_eq(p, 5);
+	RT(ppu_ctx_destroy(ctx));
+}
+END_TEST
+
 static Suite *runtime_suite(void)
 {
 	Suite *s = suite_create("libppu");
@@ -595,6 +634,7 @@ static Suite *runtime_suite(void)
 	tcase_add_test(tc, copy_roundtrip);
 	tcase_add_test(tc, copy_errors);
 	tcase_add_test(tc, stream_priorities);
+	tcase_add_test(tc, streams_share_a_level_when_no_channel_is_left);
 	tcase_add_test(tc, events_and_sync);
 	tcase_add_test(tc, stream_wait_event);
 	tcase_add_test(tc, stream_value_ops);

@@ -57,6 +57,7 @@
 #include "ppu_gem.h"
 #include "ppu_quota.h"
 #include "ppu_reset.h"
+#include "ppu_runlist.h"
 
 /*
  * How long the PPU may take to drop an unbound channel (wall time) before
@@ -255,6 +256,21 @@ err:
 	return ERR_PTR(ret);
 }
 
+/* Lists every channel id in use at its priority (scheduling by runlist). */
+static void ppu_chan_runlist_locked(struct ppu_device *ppu)
+{
+	u8 level[PPU_MAX_CHANNELS];
+	u32 chid, listed = 0;
+
+	for (chid = 0; chid < ppu->caps.num_channels; chid++) {
+		if (!ppu->chans[chid])
+			continue;
+		level[chid] = ppu->chans[chid]->priority;
+		listed |= BIT(chid);
+	}
+	ppu_runlist_submit(ppu, level, listed);
+}
+
 static void ppu_chan_write_entry(struct ppu_device *ppu, u32 chid, dma_addr_t inst,
 				 bool valid)
 {
@@ -430,6 +446,7 @@ static int ppu_chan_release_locked(struct ppu_device *ppu, struct ppu_chan *chan
 	atomic_andnot(BIT(chid), &ppu->irq_stats.faulted);
 	ppu->chan_gen[chid]++;
 	ppu->chans[chid] = NULL;
+	ppu_chan_runlist_locked(ppu);
 	ppu_chan_free(ppu, chan);
 	/* Waiters on this channel see it gone. */
 	ppu_device_wake(ppu, BIT(chid));
@@ -702,6 +719,7 @@ struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
 	ppu->chan_gen[chid]++;
 	chan->chid = chid;
 	ppu->chans[chid] = chan;
+	ppu_chan_runlist_locked(ppu);
 	rcu_assign_pointer(ppu->chan_wq[chid], file ?
 			   &((struct ppu_file *)file->driver_priv)->event_wq : &ppu->event_wq);
 	ppu_chan_write_entry(ppu, chid, chan->inst_dma, true);

@@ -182,6 +182,9 @@ struct ppu_fault_rec {
  * @chan_table: the channel table, in DMA-coherent host memory
  * @chan_table_dma: its bus address, programmed into CHAN_TABLE_LO/HI
  * @chan_table_size: its size in bytes
+ * @runlist: the runlist (ppu_runlist.c), DMA-coherent host memory; NULL
+ *           when the driver does not schedule by runlist
+ * @runlist_dma: its bus address
  * @irq: the Linux interrupt number in use
  * @irq_kind: "MSI-X", "MSI" or "INTx", for debugfs
  * @irq_stats: what the interrupt handler saw
@@ -240,6 +243,8 @@ struct ppu_device {
 	u32 *chan_table;
 	dma_addr_t chan_table_dma;
 	size_t chan_table_size;
+	__le32 *runlist;
+	dma_addr_t runlist_dma;
 
 	int irq;
 	const char *irq_kind;

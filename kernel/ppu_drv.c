@@ -33,6 +33,7 @@
 #include "ppu_kchan.h"
 #include "ppu_quota.h"
 #include "ppu_reset.h"
+#include "ppu_runlist.h"
 #include "ppu_sem.h"
 #include "ppu_vm.h"
 #include "ppu_watchdog.h"
@@ -282,6 +283,10 @@ static int ppu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = ppu_irq_init(ppu);
 	if (ret)
 		return ret;
+	/* before any channel: each one created is listed */
+	ret = ppu_runlist_init(ppu);
+	if (ret)
+		return ret;
 	ret = ppu_kchan_init(ppu);
 	if (ret) {
 		dev_err(&pdev->dev, "cannot set up the driver's channel: %d\n", ret);
@@ -290,8 +295,9 @@ static int ppu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = ppu_watchdog_init(ppu);
 	if (ret)
 		return ret;
-	if (prio_sched && PPU_FGET(PPU_CAP_FEATURES_PRIO_SCHED, ppu->caps.features))
-		ppu_write(ppu, PPU_REG_SCHED_CTRL, PPU_FSET(PPU_SCHED_CTRL_PRIO_MODE, 1));
+	ppu_write(ppu, PPU_REG_SCHED_CTRL,
+		  (prio_sched && PPU_FGET(PPU_CAP_FEATURES_PRIO_SCHED, ppu->caps.features) ?
+		   PPU_FSET(PPU_SCHED_CTRL_PRIO_MODE, 1) : 0) | ppu_runlist_sched_ctrl(ppu));
 
 	if (ppu_lost(ppu))
 		return -ENODEV;

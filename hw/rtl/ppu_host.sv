@@ -36,6 +36,14 @@ module ppu_host #(
     input  logic [31:0]                 cfg_acq_retry,
     input  logic [31:0]                 cfg_acq_timeout,
     input  logic                        cfg_prio_mode,
+    input  logic                        cfg_runlist,  // SCHED_CTRL.RUNLIST
+    // runlist: submitted lists, and the state RUNLIST_STATUS reports
+    input  logic                        rl_submit,
+    input  ppu_types_pkg::paddr_t       rl_base,
+    input  logic [15:0]                 rl_count,
+    output logic                        rl_pending,
+    output logic                        rl_error,
+    output logic [15:0]                 rl_active,
     input  logic [31:0]                 cfg_release_hold,  // debug, see DEBUG_RELEASE_HOLD
     // per-channel status window, combinational read
     input  logic [7:0]                  stat_chid,
@@ -182,6 +190,18 @@ module ppu_host #(
   logic [6:0]  c_maxd    [NC];   // compute: max nesting depth
   logic        c_dead    [NC];   // a compute fault was recorded: FAULTED until unbound
 
+  // Runlist in force (rl_in, rl_level) and the one being read (rl_n*).
+  logic [NC-1:0] rl_in, rl_nin;
+  logic [5:0]    rl_level  [NC];
+  logic [5:0]    rl_nlevel [NC];
+  logic          rl_req;          // a submitted list waits to be read
+  logic          rl_busy;         // ... is being read
+  ppu_types_pkg::paddr_t rl_req_base;
+  logic [15:0]   rl_req_count;
+  logic [15:0]   rl_left;         // entries still to read
+  logic [15:0]   rl_fcount;       // entries of the list being read
+  assign rl_pending = rl_req || rl_busy;
+
 
   // ---------------------------------------------------------------------
   // Scheduler inputs
@@ -229,26 +249,30 @@ module ppu_host #(
       // (a compute channel's copy waits for the copy engine like any copy)
       comp_v[i]          = c_comp[i] && !c_ecopy[i];
       last_flat[i*32+:32] = c_last[i];
-      prio_flat[i*8+:8]   = c_prio[i];
+      prio_flat[i*8+:8]   = cfg_runlist ? 8'(rl_level[i]) : c_prio[i];
       wake_v[i]          = c_wake[i];
       stale_v[i]         = c_stale[i];
       unbind_v[i]        = c_unbind[i] && (!c_comp[i] || chan_clear[i]);
     end
   end
 
-  logic                      engine_free, yield_now, sd_renew;
+  logic                      engine_free, yield_now, sd_preempt, sd_renew;
   ppu_types_pkg::sched_dec_e sd_dec;
   logic [CHW-1:0]            sd_ch;
   logic [3:0]                sd_reason;
 
   ppu_sched #(.NUM_CHANNELS(NC)) u_sched (
       .st(st_flat), .wake(wake_v), .stale(stale_v), .unbind(unbind_v), .last(last_flat),
-      .prio(prio_flat), .prio_mode(cfg_prio_mode),
+      .prio(prio_flat), .prio_mode(cfg_prio_mode || cfg_runlist),
+      .member(cfg_runlist ? rl_in : '1),
       .comp(comp_v), .can_accept,
       .now, .copy_ready, .res_v, .res, .expired, .yielded, .res_reason, .guest,
-      .engine_free, .preempt(yield_now),
+      .engine_free, .preempt(sd_preempt),
       .dec(sd_dec), .dec_ch(sd_ch), .dec_reason(sd_reason), .dec_renew(sd_renew)
   );
+
+  // A submitted runlist is read at the next decision: end the service.
+  assign yield_now = sd_preempt || rl_req;
 
   // ---------------------------------------------------------------------
   // Pushbuffer fetch
@@ -389,6 +413,7 @@ module ppu_host #(
     H_WB_WAIT,
     H_DBG_HOLD,       // DEBUG_RELEASE_HOLD after a release: fetch dropped
     H_PUT,            // take a new GP_PUT (ph_put), from USERD or a doorbell page
+    H_RL_DONE,        // the runlist read: it is in force from here
     H_CLAUNCH,        // compute launch: TMD to the task table, fetch stream kept
     H_END
   } hstate_e;
@@ -398,7 +423,8 @@ module ppu_host #(
     PH_CT,            // channel table entry
     PH_INST,          // instance block beats
     PH_USERD_BIND,    // GP_PUT and GP_GET at bind
-    PH_USERD_PUT      // GP_PUT after a doorbell
+    PH_USERD_PUT,     // GP_PUT after a doorbell
+    PH_RL             // runlist entries, two per beat
   } ph_e;
   ph_e            ph_what;
   logic           ph_issued;
@@ -455,7 +481,7 @@ module ppu_host #(
   // resident's own doorbell is taken at its next entry, as usual).
   logic hold_break;
   always_comb begin
-    hold_break = (sd_dec == ppu_types_pkg::SCHED_GUEST);
+    hold_break = (sd_dec == ppu_types_pkg::SCHED_GUEST) || rl_req;
     for (int i = 0; i < NC; i++)
       if (CHW'(i) != cur && (c_stale[i] || c_unbind[i])) hold_break = 1'b1;
   end
@@ -527,7 +553,7 @@ module ppu_host #(
   assign xf_ready = !fx_valid && !(copy_done_valid && copy_done.fault) && !cf_hold.valid;
 
   // The unbind the state machine carries out in this cycle, if any.
-  wire unbind_now = (hs == H_PICK) && f_idle && (sd_dec == ppu_types_pkg::SCHED_UNBIND);
+  wire unbind_now = (hs == H_PICK) && f_idle && !rl_req && (sd_dec == ppu_types_pkg::SCHED_UNBIND);
 
   ppu_types_pkg::paddr_t cur_userd;
   always_comb cur_userd = c_userd[cur];
@@ -630,6 +656,16 @@ module ppu_host #(
       ph_beat    <= '0;
       ph_back    <= 1'b0;
       ph_put     <= '0;
+      rl_in      <= '0;
+      rl_nin     <= '0;
+      rl_req     <= 1'b0;
+      rl_busy    <= 1'b0;
+      rl_error   <= 1'b0;
+      rl_req_base <= '0;
+      rl_req_count <= '0;
+      rl_left    <= '0;
+      rl_fcount  <= '0;
+      rl_active  <= '0;
       gp_dw0     <= '0;
       gp_have0   <= 1'b0;
       f_next_is_pb <= 1'b0;
@@ -655,6 +691,8 @@ module ppu_host #(
         c_stale[i]  <= 1'b0;
         c_dbput_v[i] <= 1'b0;
         c_dbput[i]  <= '0;
+        rl_level[i] <= '0;
+        rl_nlevel[i] <= '0;
         c_auto[i]   <= 1'b0;
         c_unbind[i] <= 1'b0;
         c_seg[i]    <= 1'b0;
@@ -777,7 +815,19 @@ module ppu_host #(
         // -----------------------------------------------------------------
         H_PICK: begin
           // wait for the fetch unit to drain before acting on a decision
-          if (f_idle) begin
+          if (f_idle && rl_req) begin
+            // a submitted runlist first: read it, then decide under it
+            rl_req    <= 1'b0;
+            rl_busy   <= 1'b1;
+            rl_nin    <= '0;
+            rl_left   <= rl_req_count;
+            rl_fcount <= rl_req_count;
+            ph_what   <= PH_RL;
+            ph_pa     <= rl_req_base;
+            ph_back   <= 1'b0;
+            ph_issued <= 1'b0;
+            hs        <= (rl_req_count == 0) ? H_RL_DONE : H_PRD;
+          end else if (f_idle) begin
             case (sd_dec)
               ppu_types_pkg::SCHED_UNBIND: begin
                 c_st[sd_ch]     <= ST_UNBOUND;
@@ -861,7 +911,12 @@ module ppu_host #(
           if (prd_valid && prd_ready) ph_issued <= 1'b1;
           if (prd_rsp_valid) begin
             ph_issued <= 1'b0;
-            if (prd_rsp.err) begin
+            if (prd_rsp.err && ph_what == PH_RL) begin
+              // (not a channel's fault: the list in force stays)
+              rl_busy  <= 1'b0;
+              rl_error <= 1'b1;
+              hs       <= H_PICK;
+            end else if (prd_rsp.err) begin
               fx <= fault(ph_ch, ppu_hw_pkg::PPU_FAULT_KIND_BUS_ERROR,
                           ppu_hw_pkg::PPU_FAULT_UNIT_INST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
                           ph_pa.addr[31:0], '0);
@@ -944,10 +999,35 @@ module ppu_host #(
                   ph_put <= prd_rsp.data[31:0];
                   hs     <= H_PUT;
                 end
+                PH_RL: begin
+                  // (an entry's other bits are reserved: not looked at)
+                  for (int k = 0; k < 2; k++) begin
+                    logic [11:0] id;
+                    id = prd_rsp.data[k*32 + ppu_hw_pkg::PPU_RUNLIST_ENTRY_CHID__LSB +: 12];
+                    if (16'(k) < rl_left && 32'(id) < NC) begin
+                      rl_nin[id[CHW-1:0]]    <= 1'b1;
+                      rl_nlevel[id[CHW-1:0]] <=
+                          prd_rsp.data[k*32 + ppu_hw_pkg::PPU_RUNLIST_ENTRY_LEVEL__LSB +: 6];
+                    end
+                  end
+                  ph_pa.addr <= ph_pa.addr + ppu_types_pkg::PA_W'(8);
+                  rl_left    <= (rl_left > 16'd2) ? rl_left - 16'd2 : 16'd0;
+                  if (rl_left <= 16'd2) hs <= H_RL_DONE;
+                end
                 default: hs <= H_PICK;
               endcase
             end
           end
+        end
+
+        // -----------------------------------------------------------------
+        H_RL_DONE: begin
+          rl_in     <= rl_nin;
+          rl_level  <= rl_nlevel;
+          rl_active <= rl_fcount;
+          rl_busy   <= 1'b0;
+          rl_error  <= 1'b0;
+          hs        <= H_PICK;
         end
 
         // -----------------------------------------------------------------
@@ -1412,6 +1492,13 @@ module ppu_host #(
         perf_doorbell <= 1'b1;
       end
       if (unbind && 32'(unbind_chid) < NC) c_unbind[unbind_chid[CHW-1:0]] <= 1'b1;
+      // ---- a submitted runlist (the last submit wins; read in H_PICK)
+      if (rl_submit) begin
+        rl_req       <= 1'b1;
+        rl_req_base  <= rl_base;
+        rl_req_count <= rl_count;
+        rl_error     <= 1'b0;
+      end
 
       // A channel with a compute fault stays FAULTED whatever its service
       // was doing when the fault arrived, until it is unbound.

@@ -44,6 +44,13 @@ module ppu_regs #(
     output logic [31:0]               cfg_acq_retry,
     output logic [31:0]               cfg_acq_timeout,
     output logic                      cfg_prio_mode,
+    output logic                      cfg_runlist,       // SCHED_CTRL.RUNLIST
+    output logic                      rl_submit,         // RUNLIST_SUBMIT written
+    output ppu_types_pkg::paddr_t     rl_base,
+    output logic [15:0]               rl_count,
+    input  logic                      rl_pending,
+    input  logic                      rl_error,
+    input  logic [15:0]               rl_active,
     output logic [31:0]               cfg_release_hold,
     output logic                      mmu_invalidate,
     input  logic                      mmu_inv_pending,   // MMU_STATUS.INV_PENDING
@@ -90,7 +97,8 @@ module ppu_regs #(
   logic [31:0] intr_enable;
   logic [NC-1:0] fault_pend, nonstall_pend;
   logic [31:0] r_timeslice, r_retry, r_timeout, r_release_hold;
-  logic        r_prio_mode;
+  logic        r_prio_mode, r_runlist;
+  logic [31:0] rl_lo, rl_hi;
   logic [31:0] ct_lo, ct_hi;
   logic [63:0] perf [PERF_N];
   logic [7:0]  r_task_sel;
@@ -109,6 +117,11 @@ module ppu_regs #(
   assign cfg_acq_retry = r_retry;
   assign cfg_acq_timeout = r_timeout;
   assign cfg_prio_mode = r_prio_mode;
+  assign cfg_runlist   = r_runlist;
+  always_comb begin
+    rl_base.sys  = rl_hi[ppu_hw_pkg::PPU_ADDR_HI_SYS__LSB];
+    rl_base.addr = {rl_hi[1:0], rl_lo[31:3], 3'd0};
+  end
   assign cfg_release_hold = r_release_hold;
   always_comb begin
     chan_table.sys  = ct_hi[ppu_hw_pkg::PPU_ADDR_HI_SYS__LSB];
@@ -148,6 +161,7 @@ module ppu_regs #(
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_INV_DRAIN__LSB) |
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_ENGINE_RESET__LSB) |
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_USER_DOORBELL__LSB) |
+                         (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_RUNLIST__LSB) |
                          ((NUM_CU > 0) ? (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COMPUTE_ENGINE__LSB) |
                                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_DEV_LAUNCH__LSB) |
                                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COMPUTE_COPY__LSB) |
@@ -203,7 +217,14 @@ module ppu_regs #(
         ppu_hw_pkg::PPU_REG_SCHED_TIMESLICE:      rdata = r_timeslice;
         ppu_hw_pkg::PPU_REG_SCHED_ACQ_RETRY:      rdata = r_retry;
         ppu_hw_pkg::PPU_REG_SCHED_ACQ_TIMEOUT:    rdata = r_timeout;
-        ppu_hw_pkg::PPU_REG_SCHED_CTRL:           rdata = {31'd0, r_prio_mode};
+        ppu_hw_pkg::PPU_REG_SCHED_CTRL:           rdata = (32'(r_prio_mode) << ppu_hw_pkg::PPU_SCHED_CTRL_PRIO_MODE__LSB) |
+                                                  (32'(r_runlist) << ppu_hw_pkg::PPU_SCHED_CTRL_RUNLIST__LSB);
+        ppu_hw_pkg::PPU_REG_RUNLIST_LO:           rdata = rl_lo;
+        ppu_hw_pkg::PPU_REG_RUNLIST_HI:           rdata = rl_hi;
+        ppu_hw_pkg::PPU_REG_RUNLIST_STATUS:
+          rdata = (32'(rl_pending || rl_submit) << ppu_hw_pkg::PPU_RUNLIST_STATUS_PENDING__LSB) |
+                  (32'(rl_error && !rl_submit) << ppu_hw_pkg::PPU_RUNLIST_STATUS_ERROR__LSB) |
+                  (32'(rl_active) << ppu_hw_pkg::PPU_RUNLIST_STATUS_COUNT__LSB);
         ppu_hw_pkg::PPU_REG_DEBUG_RELEASE_HOLD:   rdata = r_release_hold;
         ppu_hw_pkg::PPU_REG_ENGINE_CTRL:
           // (copy_reset covers the cycle before the engine reports it)
@@ -229,6 +250,7 @@ module ppu_regs #(
     mmu_invalidate <= 1'b0;
     copy_reset     <= 1'b0;
     compute_reset  <= 1'b0;
+    rl_submit      <= 1'b0;
     rsp_valid      <= req_valid;
     rsp_rdata      <= rd ? rdata : 32'd0;
     if (!rst_n) begin
@@ -241,6 +263,10 @@ module ppu_regs #(
       r_timeout     <= 32'd0;
       r_release_hold <= 32'd0;
       r_prio_mode   <= 1'b0;
+      r_runlist     <= 1'b0;
+      rl_lo         <= '0;
+      rl_hi         <= '0;
+      rl_count      <= '0;
       ct_lo         <= '0;
       ct_hi         <= '0;
       doorbell_chid <= '0;
@@ -297,8 +323,16 @@ module ppu_regs #(
           ppu_hw_pkg::PPU_REG_TASK_DBG_SEL:      r_task_sel <= req_wdata[7:0];
           ppu_hw_pkg::PPU_REG_TASK_CTRL:         r_task_ctrl <= req_wdata[1:0];
           ppu_hw_pkg::PPU_REG_CU_DBG_SEL:        r_cu_sel <= req_wdata[15:0];
-          ppu_hw_pkg::PPU_REG_SCHED_CTRL:
+          ppu_hw_pkg::PPU_REG_SCHED_CTRL: begin
             r_prio_mode <= req_wdata[ppu_hw_pkg::PPU_SCHED_CTRL_PRIO_MODE__LSB];
+            r_runlist   <= req_wdata[ppu_hw_pkg::PPU_SCHED_CTRL_RUNLIST__LSB];
+          end
+          ppu_hw_pkg::PPU_REG_RUNLIST_LO:        rl_lo <= {req_wdata[31:3], 3'd0};
+          ppu_hw_pkg::PPU_REG_RUNLIST_HI:        rl_hi <= req_wdata & ((32'd1 << ppu_hw_pkg::PPU_ADDR_HI_SYS__LSB) | 32'd3);
+          ppu_hw_pkg::PPU_REG_RUNLIST_SUBMIT: begin
+            rl_submit <= 1'b1;
+            rl_count  <= req_wdata[ppu_hw_pkg::PPU_RUNLIST_SUBMIT_COUNT__MSB:ppu_hw_pkg::PPU_RUNLIST_SUBMIT_COUNT__LSB];
+          end
           ppu_hw_pkg::PPU_REG_MMU_CTRL:          mmu_invalidate <= req_wdata[ppu_hw_pkg::PPU_MMU_CTRL_INVALIDATE__LSB];
           ppu_hw_pkg::PPU_REG_ENGINE_CTRL: begin
             copy_reset  <= req_wdata[ppu_hw_pkg::PPU_ENGINE_CTRL_COPY_RESET__LSB];

@@ -15,6 +15,10 @@
 //  - A compute channel waiting to launch (ENGINE_WAIT) becomes eligible
 //    when the task table has a free task id; it never holds the copy engine.
 //
+// The runlist (SCHED_CTRL.RUNLIST) is PRIO_MODE with the ranks the runlist
+// gives (its LEVEL) and only its channels admitted (member): ppu_host
+// passes them in prio and member.
+//
 // PRIO_MODE (off by default, for comparison with the semaphore technique):
 // channels are ranked by their instance PRIORITY.MAX; the waiting channel of
 // highest priority is chosen (least recently serviced among equals), a
@@ -32,6 +36,7 @@ module ppu_sched #(
     input  logic [NUM_CHANNELS*32-1:0]  last,        // cycle of last service
     input  logic [NUM_CHANNELS*8-1:0]   prio,        // channel priority (PRIO_MODE)
     input  logic                        prio_mode,
+    input  logic [NUM_CHANNELS-1:0]     member,      // may run (the runlist; all without one)
     input  logic [NUM_CHANNELS-1:0]     comp,        // compute channel (launches go to the task table)
     input  logic                        can_accept,  // the task table has a free task id
     input  logic [31:0]                 now,
@@ -112,8 +117,8 @@ module ppu_sched #(
 
   always_comb begin
     // a copy launch waits for the copy engine, a compute launch for a task id
-    m_elig   = m_ready | (m_acq & wake) | (engine_free ? (m_ewait & ~comp) : '0) |
-               (can_accept ? (m_ewait & comp) : '0);
+    m_elig   = (m_ready | (m_acq & wake) | (engine_free ? (m_ewait & ~comp) : '0) |
+                (can_accept ? (m_ewait & comp) : '0)) & member;
     m_unbind = unbind & ~m_ebusy;     // a channel's copy finishes first
     m_stale  = stale & ~unbind;
   end
@@ -132,13 +137,20 @@ module ppu_sched #(
     end
   end
 
+  // At the resident's switch point its own copy may still count as on the
+  // engine (it ends in this cycle, the engine is ready a cycle later):
+  // copies waiting for the engine are waiting for the slice the resident
+  // gives up all the same, or a resident with back-to-back copies would
+  // renew its slice for ever while they wait.
+  wire engine_free_but_res = !(|(m_ebusy & ~res_bit));
+
   logic [NC-1:0] others;
   logic [CHW:0] p_unbind, p_stale, p_guest, p_other, p_any, p_higher;
   always_comb begin
     // time-slice rotation: waiting channels of the resident's priority,
     // and blocked acquires get re-checked
-    others = m_elig & ~res_bit & same;
-    if (expired) others = others | (m_acq & ~res_bit & same);
+    others = (m_elig | (engine_free_but_res ? (m_ewait & ~comp & member) : '0)) & ~res_bit & same;
+    if (expired) others = others | (m_acq & member & ~res_bit & same);
     p_unbind = first_set(m_unbind);
     p_stale  = first_set(m_stale);
     p_guest  = lrs(top_prio(m_elig & ~res_bit, prio, prio_mode), now, last);
@@ -149,7 +161,8 @@ module ppu_sched #(
 
   assign preempt = (|m_stale) || (|m_unbind) || (guest && !res_busy) ||
                    (!guest && expired && !p_other[CHW]) ||
-                   (!guest && res_v && !p_higher[CHW]);
+                   (!guest && res_v && !p_higher[CHW]) ||
+                   (res_v && !(|(res_bit & member)));  // taken off the runlist
 
   always_comb begin
     dec        = ppu_types_pkg::SCHED_WAIT;

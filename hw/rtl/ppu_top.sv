@@ -78,7 +78,10 @@ module ppu_top #(
   logic [7:0]  doorbell_chid, unbind_chid, stat_chid;
   logic [4:0]  stat_off;
   logic [31:0] stat_data, cfg_timeslice, cfg_acq_retry, cfg_acq_timeout, cfg_release_hold;
-  logic        cfg_prio_mode;
+  logic        cfg_prio_mode, cfg_runlist;
+  logic        rl_submit, rl_pending, rl_error;
+  logic [15:0] rl_count, rl_active;
+  ppu_types_pkg::paddr_t rl_base;
   ppu_types_pkg::paddr_t      chan_table;
   logic [NUM_CHANNELS-1:0] fault_set, nonstall_set;
   logic [ppu_hw_pkg::PPU_PERF_COUNT*3-1:0] perf_inc;
@@ -104,6 +107,7 @@ module ppu_top #(
       .rsp_valid(reg_rsp_valid), .rsp_rdata(reg_rsp_rdata), .irq,
       .cycle, .doorbell, .doorbell_chid, .doorbell_put_valid, .doorbell_put, .unbind, .unbind_chid, .chan_table,
       .cfg_timeslice, .cfg_acq_retry, .cfg_acq_timeout, .cfg_prio_mode, .cfg_release_hold, .mmu_invalidate,
+      .cfg_runlist, .rl_submit, .rl_base, .rl_count, .rl_pending, .rl_error, .rl_active,
       .mmu_inv_pending, .copy_reset, .copy_halt, .copy_resetting,
       .compute_reset, .compute_halt, .compute_resetting,
       .stat_chid, .stat_off, .stat_data,
@@ -208,6 +212,7 @@ module ppu_top #(
       .doorbell, .doorbell_chid, .doorbell_put_valid, .doorbell_put,
       .unbind, .unbind_chid, .chan_table,
       .cfg_timeslice, .cfg_acq_retry, .cfg_acq_timeout, .cfg_prio_mode, .cfg_release_hold,
+      .cfg_runlist, .rl_submit, .rl_base, .rl_count, .rl_pending, .rl_error, .rl_active,
       .stat_chid, .stat_off, .stat_data,
       .fault_set, .nonstall_set,
       .perf_doorbell, .perf_gp_entry, .perf_method, .perf_switch,

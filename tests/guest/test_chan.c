@@ -513,6 +513,65 @@ START_TEST(chan_doorbell_page_is_its_owners_alone)
 }
 END_TEST
 
+/* RUNLIST_STATUS.COUNT and SCHED_CTRL from debugfs. */
+static uint32_t runlist_count(uint32_t *sched_ctrl)
+{
+	char buf[8192];
+
+	ppu_debugfs_read("regs", buf, sizeof(buf));
+	*sched_ctrl = (uint32_t)ppu_debugfs_value(buf, "SCHED_CTRL");
+	return PPU_FGET(PPU_RUNLIST_STATUS_COUNT, ppu_debugfs_value(buf, "RUNLIST_STATUS"));
+}
+
+/*
+ * With runlist_sched=1 the driver lists every channel it has (its own one
+ * too) and the PPU schedules by that list: channels of three priorities
+ * run, the list follows creation and destruction.  Without it the PPU
+ * keeps its round robin and is handed no list.
+ */
+START_TEST(chan_runlist_lists_every_channel)
+{
+	static const uint32_t prio[3] = { 10, 32, 50 };
+	char param[8] = "";
+	struct ppu_tbo pb, sem;
+	struct ppu_tchan ch[3];
+	volatile uint32_t *s;
+	uint32_t base, n, ctrl, i;
+	int fd, on;
+
+	fd = open("/sys/module/ppu/parameters/runlist_sched", O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_gt(read(fd, param, sizeof(param) - 1), 0);
+	close(fd);
+	on = param[0] == 'Y';
+	base = runlist_count(&ctrl);
+	ck_assert_uint_eq(PPU_FGET(PPU_SCHED_CTRL_RUNLIST, ctrl), on);
+	if (!on)
+		ck_assert_uint_eq(base, 0);
+
+	ppu_tbo_new(ppu_fd, &pb, PG);
+	ppu_tbo_new(ppu_fd, &sem, PG);
+	s = (volatile uint32_t *)sem.map;
+	for (i = 0; i < 3; i++) {
+		s[i] = 0;
+		ck_assert_int_eq(ppu_tchan_new_prio(ppu_fd, &ch[i], 2, DRM_PPU_CHAN_CREATE_PRIORITY,
+						    prio[i]), 0);
+	}
+	ck_assert_uint_eq(runlist_count(&ctrl), on ? base + 3 : 0);
+	for (i = 0; i < 3; i++) {
+		n = pb_sem_release(&pb, 64 * i, sem.va + 4 * i, 0x700 + i);
+		ppu_tchan_submit(&ch[i], pb.va + 256 * i, n);
+	}
+	for (i = 0; i < 3; i++)
+		ppu_tchan_wait_sem(&ch[i], &s[i], 0x700 + i, WAIT_S);
+	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, ch[1].chid, 0), 0);
+	ck_assert_uint_eq(runlist_count(&ctrl), on ? base + 2 : 0);
+	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, ch[0].chid, 0), 0);
+	ck_assert_int_eq(ppu_chan_destroy(ppu_fd, ch[2].chid, 0), 0);
+	ck_assert_uint_eq(runlist_count(&ctrl), on ? base : 0);
+}
+END_TEST
+
 START_TEST(chan_ids_run_out_with_ebusy)
 {
 	uint32_t n = (uint32_t)ppu_param(DRM_PPU_PARAM_NUM_USER_CHANNELS);
@@ -733,6 +792,7 @@ static Suite *chan_suite(void)
 	tcase_add_test(tc, chan_other_ioctls_check_their_inputs);
 	tcase_add_test(tc, chan_belongs_to_its_file);
 	tcase_add_test(tc, chan_doorbell_page_is_its_owners_alone);
+	tcase_add_test(tc, chan_runlist_lists_every_channel);
 	tcase_add_test(tc, chan_ids_run_out_with_ebusy);
 	tcase_add_test(tc, chan_live_at_unplug_then_close_is_safe);
 	tcase_add_test(tc, chan_auto_put_runs_semaphore_guarded_entries);

@@ -25,11 +25,13 @@ Suite *suite_inv(void);
 Suite *suite_reset(void);
 Suite *suite_compute_reset(void);
 Suite *suite_random_pb(void);
+Suite *suite_runlist(void);
 
 static Suite *(*const rtl_suites[])(void) = {
 	suite_regs, suite_gpfifo, suite_methods, suite_sem, suite_copy,
 	suite_mmu, suite_faults, suite_sched, suite_seeds_b, suite_harness, suite_compute,
 	suite_children, suite_workq, suite_compute_copy, suite_inv, suite_reset, suite_compute_reset, suite_random_pb,
+	suite_runlist,
 };
 
 #endif

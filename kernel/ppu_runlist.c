@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Scheduling by runlist (module parameter runlist_sched, on hardware with
+ * CAP_FEATURES.RUNLIST): the driver lists every channel it has, at the
+ * channel's priority as the runlist LEVEL, and the PPU runs only listed
+ * channels, higher levels first and channels of one level by time slice.
+ * Without it the PPU keeps the time-sliced round robin over all channels
+ * that the copy-priority technique is built against (or the priority mode
+ * of prio_sched).
+ *
+ * ppu_chan.c rewrites and submits the list whenever a channel id is taken
+ * or given back, under &ppu_device.chan_lock.  One buffer serves every
+ * submit: before rewriting it the driver waits until the PPU has read the
+ * previous list (RUNLIST_STATUS.PENDING clear), so the PPU never reads a
+ * list half old and half new.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/iopoll.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+
+#include <drm/drm_print.h>
+
+#include "ppu/ppu_encode.h"
+#include "ppu/ppu_hw.h"
+
+#include "ppu_device.h"
+#include "ppu_runlist.h"
+
+static bool runlist_sched;
+module_param(runlist_sched, bool, 0444);
+MODULE_PARM_DESC(runlist_sched,
+		 "Schedule channels by the driver's runlist: strict priority by channel priority, time slices within a priority (default: off, the time-sliced round robin)");
+
+/* A list of a few dozen entries is read in microseconds of PPU time. */
+#define PPU_RUNLIST_TIMEOUT_US	100000
+
+/**
+ * ppu_runlist_init() - set up scheduling by runlist, if asked for
+ * @ppu: the device, its channels not yet in use
+ *
+ * Return: 0 (also when the parameter is off or the hardware has no
+ * runlists: the PPU then keeps its round robin), or -ENOMEM.
+ */
+int ppu_runlist_init(struct ppu_device *ppu)
+{
+	struct device *dev = &ppu->pdev->dev;
+
+	if (!runlist_sched)
+		return 0;
+	if (!PPU_FGET(PPU_CAP_FEATURES_RUNLIST, ppu->caps.features)) {
+		dev_warn(dev, "runlist_sched: the PPU has no runlists; keeping its round robin\n");
+		return 0;
+	}
+	ppu->runlist = dmam_alloc_coherent(dev, ppu->caps.num_channels * PPU_RUNLIST_ENTRY_BYTES,
+					   &ppu->runlist_dma, GFP_KERNEL);
+	if (!ppu->runlist)
+		return -ENOMEM;
+	/* (coherent memory is page aligned: the 8-byte rule holds) */
+	ppu_write(ppu, PPU_REG_RUNLIST_LO, lower_32_bits(ppu->runlist_dma));
+	ppu_write(ppu, PPU_REG_RUNLIST_HI, ppu_addr_hi(ppu->runlist_dma, 1));
+	ppu_runlist_submit(ppu, NULL, 0);
+	return 0;
+}
+
+/**
+ * ppu_runlist_sched_ctrl() - the SCHED_CTRL bit for scheduling by runlist
+ * @ppu: the device
+ *
+ * Return: SCHED_CTRL.RUNLIST when the driver schedules by runlist, else 0.
+ */
+u32 ppu_runlist_sched_ctrl(struct ppu_device *ppu)
+{
+	return ppu->runlist ? PPU_FSET(PPU_SCHED_CTRL_RUNLIST, 1) : 0;
+}
+
+static u32 ppu_runlist_status(struct ppu_device *ppu)
+{
+	return ppu_read(ppu, PPU_REG_RUNLIST_STATUS);
+}
+
+/**
+ * ppu_runlist_submit() - hand the PPU a new list
+ * @ppu: the device, under &ppu_device.chan_lock
+ * @level: per channel id, its LEVEL (the channel's priority)
+ * @listed: the channel ids to list, one bit each
+ *
+ * Does nothing without scheduling by runlist.
+ */
+void ppu_runlist_submit(struct ppu_device *ppu, const u8 *level, u32 listed)
+{
+	u32 chid, n = 0, st;
+	int ret;
+
+	if (!ppu->runlist || ppu_lost(ppu))
+		return;
+	ret = readx_poll_timeout(ppu_runlist_status, ppu, st,
+				 !PPU_FGET(PPU_RUNLIST_STATUS_PENDING, st), 10,
+				 PPU_RUNLIST_TIMEOUT_US);
+	if (ret) {
+		drm_err(&ppu->drm, "the PPU did not read the runlist (status %#x)\n", st);
+		return;
+	}
+	for (chid = 0; chid < ppu->caps.num_channels; chid++)
+		if (listed & BIT(chid))
+			ppu->runlist[n++] = cpu_to_le32(PPU_FSET(PPU_RUNLIST_ENTRY_CHID, chid) |
+							PPU_FSET(PPU_RUNLIST_ENTRY_LEVEL, level[chid]));
+	/* the entries are in memory before the PPU is told to read them */
+	dma_wmb();
+	ppu_write(ppu, PPU_REG_RUNLIST_SUBMIT, PPU_FSET(PPU_RUNLIST_SUBMIT_COUNT, n));
+}

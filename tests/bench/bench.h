@@ -19,5 +19,6 @@ void bench_measuring(const char *what);
 void bench_compute(void);
 void bench_compute_speed(void);
 void bench_workq(void);
+void bench_sched(void);
 
 #endif /* PPU_BENCH_H */

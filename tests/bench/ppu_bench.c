@@ -237,8 +237,8 @@ static void bench_copy_priority(void)
 }
 
 /*
- * No argument: every benchmark; "compute", "workq" or "copy" (doorbell
- * latency and copy throughput): only those;
+ * No argument: every benchmark; "compute", "workq", "sched" (fairness and
+ * switch cost) or "copy" (doorbell latency and copy throughput): only those;
  * "speed": only the simulator speed with every compute unit busy.
  */
 int main(int argc, char **argv)
@@ -257,6 +257,10 @@ int main(int argc, char **argv)
 		bench_workq();
 		return 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "sched")) {
+		bench_sched();
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "copy")) {
 		bench_doorbell_latency();
 		bench_copy_throughput();
@@ -265,6 +269,7 @@ int main(int argc, char **argv)
 	bench_doorbell_latency();
 	bench_copy_throughput();
 	bench_copy_priority();
+	bench_sched();
 	bench_compute();
 	bench_workq();
 	return 0;

@@ -19,6 +19,7 @@
 #include <linux/module.h>
 #include <linux/pci.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 
 #include "ppu/ppu_encode.h"
@@ -85,21 +86,25 @@ static u32 ppu_runlist_status(struct ppu_device *ppu)
  * @level: per channel id, its LEVEL (the channel's priority)
  * @listed: the channel ids to list, one bit each
  *
- * Does nothing without scheduling by runlist.
+ * Does nothing without scheduling by runlist, or once the device is gone
+ * (its registers are unmapped then; a channel given back after an unplug
+ * comes here).
  */
 void ppu_runlist_submit(struct ppu_device *ppu, const u8 *level, u32 listed)
 {
 	u32 chid, n = 0, st;
-	int ret;
+	int ret, idx;
 
-	if (!ppu->runlist || ppu_lost(ppu))
+	if (!ppu->runlist || !drm_dev_enter(&ppu->drm, &idx))
 		return;
+	if (ppu_lost(ppu))
+		goto out;
 	ret = readx_poll_timeout(ppu_runlist_status, ppu, st,
 				 !PPU_FGET(PPU_RUNLIST_STATUS_PENDING, st), 10,
 				 PPU_RUNLIST_TIMEOUT_US);
 	if (ret) {
 		drm_err(&ppu->drm, "the PPU did not read the runlist (status %#x)\n", st);
-		return;
+		goto out;
 	}
 	for (chid = 0; chid < ppu->caps.num_channels; chid++)
 		if (listed & BIT(chid))
@@ -108,4 +113,6 @@ void ppu_runlist_submit(struct ppu_device *ppu, const u8 *level, u32 listed)
 	/* the entries are in memory before the PPU is told to read them */
 	dma_wmb();
 	ppu_write(ppu, PPU_REG_RUNLIST_SUBMIT, PPU_FSET(PPU_RUNLIST_SUBMIT_COUNT, n));
+out:
+	drm_dev_exit(idx);
 }

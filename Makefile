@@ -27,6 +27,7 @@ include runtime/examples/examples.mk
 include tools/cosim-bench.mk
 include runtime/device/device.mk
 include tests/iss/iss.mk
+include hw/fpga/fpga.mk
 
 RTL_ENV := tests/rtl/rtl_env.c tests/rtl/rtl_env.h
 # The random-pushbuffer generator, shared with the guest program.

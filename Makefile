@@ -27,6 +27,7 @@ include runtime/examples/examples.mk
 include tools/cosim-bench.mk
 include runtime/device/device.mk
 include tests/iss/iss.mk
+include hw/fpga/fpga.mk
 
 RTL_ENV := tests/rtl/rtl_env.c tests/rtl/rtl_env.h
 # The random-pushbuffer generator, shared with the guest program.
@@ -89,7 +90,8 @@ all: deps
 build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BIN) $(KPRIO_DEMO_BIN) \
 	$(BLOCKS_BINS) $(FUZZ_BIN) \
 	cosim-tools kmod kmod-guest-tests runtime runtime-guest-tests $(RT_GUEST_PROGS) \
-	$(RT_EXAMPLE_BINS) $(PPU_SMI) $(ISS_TEST_BIN) device-kernels $(RANDPB_GUEST) $(PPU_TRACE)
+	$(RT_EXAMPLE_BINS) $(PPU_SMI) $(ISS_TEST_BIN) device-kernels $(RANDPB_GUEST) $(PPU_TRACE) \
+	$(RTL_TEST_FPGA_BIN) $(COSIM_DEV_FPGA)
 
 $(PPU_TRACE): tools/ppu-trace.c $(PPU_TRACE_SRCS) $(PPU_TRACE_HDRS) include/ppu/*.h include/ppu/*.def
 	@mkdir -p $(@D)
@@ -156,8 +158,10 @@ check: deps
 # of hw/chk are linted bound into the RTL, never synthesised.
 check-run: build-all
 	@tools/run-tests "$(UNIT_TEST_BIN)" "$(MAKE) --no-print-directory timeline-docs-check" "$(ISS_TEST_BIN)" $(BLOCKS_BINS) "$(RTL_TEST_BIN)" \
+		"$(RTL_TEST_FPGA_BIN)" \
 		"$(DEMO_BIN) --check" "$(KPRIO_DEMO_BIN) --check" \
 		"$(MAKE) --no-print-directory cosim-smoke" "$(MAKE) --no-print-directory guest-check-run" \
+		"$(MAKE) --no-print-directory guest-check-fpga-run" \
 		"$(MAKE) --no-print-directory host-trace-check" \
 		"$(MAKE) --no-print-directory fuzz-check" "$(MAKE) --no-print-directory lint-run" \
 		"$(MAKE) --no-print-directory man-check"
@@ -271,6 +275,7 @@ bench-run: $(BENCH_BIN)
 	@mkdir -p build
 	set -o pipefail; $(BENCH_BIN) | tee build/bench.txt.tmp
 	@grep '^bench: ' build/bench.txt.tmp > build/bench.txt; rm -f build/bench.txt.tmp
+	@$(MAKE) --no-print-directory synth-fpga-bench | tee -a build/bench.txt
 	@$(MAKE) --no-print-directory cosim-bench-run
 	@echo "results: build/bench.txt"
 
@@ -306,6 +311,12 @@ lint-run: $(PPU_SVPKG)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_top $(PPUSIM_VSRCS)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_top -GNUM_CU=0 $(PPUSIM_VSRCS)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_top $(PPUSIM_VSRCS) $(PPU_CHK_SRCS)
+	$(VERILATOR) --lint-only -Wall --top-module ppu_fpga_top $(PPUSIM_VSRCS) $(PPU_FPGA_SRCS)
+	$(VERILATOR) --lint-only -Wall --top-module ppu_fpga_top $(PPU_FPGA_LINT_VARIANT) \
+		$(PPUSIM_VSRCS) $(PPU_FPGA_SRCS)
+	$(VERILATOR) --lint-only -Wall --top-module ppu_fpga_top $(PPUSIM_VSRCS) $(PPU_FPGA_SRCS) \
+		$(PPU_CHK_SRCS) $(PPU_FPGA_CHK_SRCS)
+	tools/ppu-synth-fpga-shell $(PPU_SVPKG) $(PPUSIM_TYPES_PKG) $(PPU_FPGA_SRCS)
 	PPU_SYNTH_PARAMS="$(SYNTH_CHECK_PARAMS)" tools/ppu-synth $(PPUSIM_VSRCS)
 	@$(MAKE) --no-print-directory kmod-sparse 2>&1 | tee build/sparse.log
 	@! grep -E '(warning|error):' build/sparse.log

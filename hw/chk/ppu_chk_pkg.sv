@@ -14,4 +14,5 @@ package ppu_chk_pkg;
   localparam int unsigned SELFTEST_SEM  = 2;
   localparam int unsigned SELFTEST_MMU  = 4;
   localparam int unsigned SELFTEST_HOST = 8;
+  localparam int unsigned SELFTEST_AXI  = 16;   // hw/fpga/chk: the FPGA shell's AXI checkers
 endpackage

@@ -17,8 +17,16 @@
 #include <cstring>
 #include <ctime>
 
+#if PPU_SIM_FPGA
+/* The PPU inside its PCIe FPGA shell (hw/fpga): AXI ports, ppu_sim_axi.h. */
+#include "Vppu_fpga_top.h"
+#include "Vppu_fpga_top__Dpi.h"
+typedef Vppu_fpga_top vtop;
+#else
 #include "Vppu_top.h"
 #include "Vppu_top__Dpi.h"
+typedef Vppu_top vtop;
+#endif
 #include "verilated.h"
 #if VM_COVERAGE
 #include "verilated_cov.h"
@@ -27,6 +35,11 @@
 #include "verilated_fst_c.h"
 
 #include "ppu_sim.h"
+#include "ppu_sim_axi.h"
+
+#ifndef PPU_SIM_FPGA
+#define PPU_SIM_FPGA 0
+#endif
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "beats are copied as host integers: little-endian hosts only"
@@ -146,7 +159,7 @@ struct ppu_sim;
 static ppu_sim *chk_cur;
 
 struct ppu_sim {
-	Vppu_top *top;
+	vtop *top;
 	VerilatedContext *vctx;
 	VerilatedFstC *fst;
 	FILE *trace_fp;
@@ -176,6 +189,14 @@ struct ppu_sim {
 
 	uint64_t chk_errors;	/* hw/chk checker failures, never reset */
 	uint32_t chk_selftest;	/* ppu_chk_selftest() */
+
+#if PPU_SIM_FPGA
+	axi::slave axs[2];	/* [local: m_ddr, sys: m_dma] */
+	uint64_t rng;
+	uint8_t reg_need;	/* AXI-Lite: 1 AW, 2 W, 4 AR still to be taken */
+	uint8_t reg_drop_mask;	/* ... taken this cycle: lower VALID after the edge */
+	uint8_t reg_resp;	/* BRESP/RRESP of the access */
+#endif
 };
 
 namespace {
@@ -255,6 +276,7 @@ inline void ring_push(rsp_ring *r, uint64_t due, uint64_t data, uint8_t tag,
 	e->err = err;
 }
 
+#if !PPU_SIM_FPGA
 /* Host pointer for one beat of the RTL's traffic, NULL = bus error. */
 inline uint8_t *beat_ptr(ppu_sim *s, unsigned sys, uint64_t addr, int write)
 {
@@ -313,7 +335,7 @@ void accept_write(ppu_sim *s, unsigned sys, uint64_t addr, uint8_t tag,
 
 void sample_read(ppu_sim *s)
 {
-	Vppu_top *t = s->top;
+	vtop *t = s->top;
 	mem_chan *c = &s->rd;
 	unsigned sys = t->mem_rd_sys & 1;
 	uint64_t addr = t->mem_rd_addr;
@@ -335,7 +357,7 @@ void sample_read(ppu_sim *s)
 
 void sample_write(ppu_sim *s)
 {
-	Vppu_top *t = s->top;
+	vtop *t = s->top;
 	mem_chan *c = &s->wr;
 	unsigned sys = t->mem_wr_sys & 1;
 	uint64_t addr = t->mem_wr_addr;
@@ -362,7 +384,7 @@ void sample_write(ppu_sim *s)
 
 void sample_reg(ppu_sim *s)
 {
-	Vppu_top *t = s->top;
+	vtop *t = s->top;
 
 	if (s->reg == REG_REQ && t->reg_req_ready) {
 		s->reg = REG_WAIT;
@@ -384,9 +406,11 @@ void sample_reg(ppu_sim *s)
 	}
 }
 
+#endif /* !PPU_SIM_FPGA */
+
 void emit_events(ppu_sim *s, unsigned valid)
 {
-	Vppu_top *t = s->top;
+	vtop *t = s->top;
 	struct ppu_sim_event ev;
 
 	for (unsigned p = 0; p < 5; p++) {
@@ -416,6 +440,7 @@ void emit_events(ppu_sim *s, unsigned valid)
 	}
 }
 
+#if !PPU_SIM_FPGA
 inline void drive_rsp(rsp_ring *r, uint64_t now, CData *valid, CData *tag,
 		      CData *err, QData *data)
 {
@@ -435,7 +460,7 @@ inline void drive_rsp(rsp_ring *r, uint64_t now, CData *valid, CData *tag,
 /* One clock cycle; the only per-cycle code path. */
 inline void step(ppu_sim *s)
 {
-	Vppu_top *t = s->top;
+	vtop *t = s->top;
 	uint64_t now = s->cycle;
 	unsigned tv;
 
@@ -491,10 +516,387 @@ inline void step(ppu_sim *s)
 	bucket_refill(&s->wr.bw[1]);
 }
 
+/* Every input idle: the reset of ppu_sim_reset(). */
+void inputs_idle(ppu_sim *s)
+{
+	vtop *t = s->top;
+
+	t->reg_req_valid = 0;
+	t->reg_req_write = 0;
+	t->reg_req_addr = 0;
+	t->reg_req_wdata = 0;
+	t->mem_rd_ready = 0;
+	t->mem_rd_rsp_valid = 0;
+	t->mem_rd_rsp_data = 0;
+	t->mem_rd_rsp_err = 0;
+	t->mem_rd_rsp_tag = 0;
+	t->mem_wr_ready = 0;
+	t->mem_wr_rsp_valid = 0;
+	t->mem_wr_rsp_err = 0;
+	t->mem_wr_rsp_tag = 0;
+}
+
+#else /* PPU_SIM_FPGA */
+
+/* xorshift64*: the responders' backpressure and jitter, reproducible. */
+inline uint32_t rnd(ppu_sim *s)
+{
+	s->rng ^= s->rng >> 12;
+	s->rng ^= s->rng << 25;
+	s->rng ^= s->rng >> 27;
+	return (uint32_t)((s->rng * 0x2545F4914F6CDD1Dull) >> 32);
+}
+
+/* READY or VALID offered this cycle? */
+inline bool offer(ppu_sim *s)
+{
+	return s->cfg.axi_ready_pct >= 100 || rnd(s) % 100 < s->cfg.axi_ready_pct;
+}
+
+inline uint64_t burst_due(ppu_sim *s, uint32_t latency, uint64_t *last)
+{
+	uint64_t due = s->cycle + latency +
+		       (s->cfg.axi_jitter ? rnd(s) % (s->cfg.axi_jitter + 1) : 0);
+
+	/* One ID: answers in order, whatever the jitter drew. */
+	if (due <= *last)
+		due = *last + 1;
+	*last = due;
+	return due;
+}
+
+/*
+ * The backing store of one 8-byte beat, or NULL with *resp: SLVERR for an
+ * injected error, DECERR beyond the aperture.
+ */
+uint8_t *axi_beat_ptr(ppu_sim *s, unsigned ap, uint64_t addr, int write, uint32_t *resp)
+{
+	uint8_t *p;
+
+	if (unlikely(s->mem_err != NULL) && s->mem_err(s->mem_err_ctx, (int)ap, write, addr)) {
+		*resp = axi::SLVERR;
+		return NULL;
+	}
+	if (ap && s->xlate)
+		p = (uint8_t *)s->xlate(s->xlate_ctx, addr, BEAT);
+	else
+		p = addr < s->mem_bytes[ap] ? s->mem[ap] + addr : NULL;
+	if (!p)
+		*resp = axi::DECERR;
+	return p;
+}
+
+inline uint64_t beat_addr(const axi::burst &b)
+{
+	return (b.addr & ~(uint64_t)(BEAT - 1)) + (uint64_t)b.beat * BEAT;
+}
+
+void count_err(ppu_sim *s, unsigned dir, unsigned ap, uint32_t resp)
+{
+	if (resp == axi::SLVERR)
+		s->st.axi_slverr[dir][ap]++;
+	else if (resp == axi::DECERR)
+		s->st.axi_decerr[dir][ap]++;
+	if (dir)
+		s->st.wr_errors++;
+	else
+		s->st.rd_errors++;
+}
+
+/* Inputs of this cycle from one responder, all from its own state. */
+void axi_drive(ppu_sim *s, axi::slave *sl)
+{
+	const axi::port &p = sl->pins;
+	unsigned ap = sl->ap;
+
+	sl->arready = !sl->rq.full() && offer(s);
+	sl->awready = sl->wq.n + sl->bq.n < sl->wq.cap && offer(s);
+	sl->wready = sl->wq.n > 0 && s->wr.bw[ap].tokens >= (int32_t)BEAT && offer(s);
+	p.arready.set(sl->arready);
+	p.awready.set(sl->awready);
+	p.wready.set(sl->wready);
+
+	if (!sl->r_held && sl->rq.n && sl->rq.front().due <= s->cycle &&
+	    s->rd.bw[ap].tokens >= (int32_t)BEAT && offer(s)) {
+		axi::burst &b = sl->rq.front();
+		uint64_t a = beat_addr(b);
+		uint32_t resp = axi::OKAY;
+		uint8_t *m = NULL;
+
+		memset(p.rdata.bytes(), 0, p.rdata.size);
+		if (b.size == BEAT)
+			m = axi_beat_ptr(s, ap, a, 0, &resp);
+		else
+			resp = axi::SLVERR;	/* the shell only makes 8-byte beats */
+		if (m)
+			memcpy(p.rdata.bytes() + a % sl->pins.bus_bytes, m, BEAT);
+		else
+			count_err(s, 0, ap, resp);
+		p.rresp.set(resp);
+		p.rlast.set(b.beat + 1 == b.len);
+		p.rid.set(b.id);
+		p.rvalid.set(1);
+		sl->r_held = true;
+		s->st.rd_beats[ap]++;
+		s->rd.bw[ap].tokens -= BEAT;
+	} else if (!sl->r_held) {
+		p.rvalid.set(0);
+	}
+
+	if (!sl->b_held && sl->bq.n && sl->bq.front().due <= s->cycle && offer(s)) {
+		p.bresp.set(sl->bq.front().resp);
+		p.bid.set(sl->bq.front().id);
+		p.bvalid.set(1);
+		sl->b_held = true;
+	} else if (!sl->b_held) {
+		p.bvalid.set(0);
+	}
+}
+
+void axi_take(ppu_sim *s, axi::queue *q, const axi::pin &addr, const axi::pin &len,
+	      const axi::pin &size, const axi::pin &id, uint64_t due, unsigned dir, unsigned ap)
+{
+	axi::burst b = {};
+
+	b.addr = addr.get();
+	b.len = (uint32_t)len.get() + 1;
+	b.size = 1u << size.get();
+	b.id = (uint32_t)id.get();
+	b.due = due;
+	q->push(b);
+	s->st.axi_bursts[dir][ap]++;
+	if (b.len > s->st.axi_max_len[dir][ap])
+		s->st.axi_max_len[dir][ap] = b.len;
+}
+
+/* Handshakes of one responder as the edge will see them. */
+void axi_sample(ppu_sim *s, axi::slave *sl)
+{
+	const axi::port &p = sl->pins;
+	unsigned ap = sl->ap;
+
+	if (sl->arready && p.arvalid.get()) {
+		axi_take(s, &sl->rq, p.araddr, p.arlen, p.arsize, p.arid,
+			 burst_due(s, s->rd.latency[ap], &sl->last_rdue), 0, ap);
+		if (sl->rq.n > s->st.axi_max_outstanding[0][ap])
+			s->st.axi_max_outstanding[0][ap] = sl->rq.n;
+	}
+	if (sl->r_held && p.rready.get()) {
+		axi::burst &b = sl->rq.front();
+
+		sl->r_held = false;
+		if (++b.beat == b.len)
+			sl->rq.pop();
+	}
+	if (sl->awready && p.awvalid.get()) {
+		axi_take(s, &sl->wq, p.awaddr, p.awlen, p.awsize, p.awid, 0, 1, ap);
+		if (sl->wq.n + sl->bq.n > s->st.axi_max_outstanding[1][ap])
+			s->st.axi_max_outstanding[1][ap] = sl->wq.n + sl->bq.n;
+	}
+	if (sl->wready && p.wvalid.get()) {
+		axi::burst &b = sl->wq.front();
+		uint64_t a = beat_addr(b);
+		unsigned lane = (unsigned)(a % sl->pins.bus_bytes);
+		uint32_t resp = axi::OKAY;
+		uint8_t strb = (uint8_t)(p.wstrb.size > 8 ?
+			       0 : p.wstrb.get() >> lane);
+		const uint8_t *d = p.wdata.bytes() + lane;
+		uint8_t *m = NULL;
+
+		/* wstrb wider than 64 bits: bytes of the Verilated image. */
+		if (p.wstrb.size > 8) {
+			for (unsigned i = 0; i < BEAT; i++)
+				if (p.wstrb.bytes()[(lane + i) / 8] & (1u << ((lane + i) % 8)))
+					strb |= 1u << i;
+		}
+		if (b.size == BEAT)
+			m = axi_beat_ptr(s, ap, a, 1, &resp);
+		else
+			resp = axi::SLVERR;
+		if (m) {
+			for (unsigned i = 0; i < BEAT; i++)
+				if (strb & (1u << i))
+					m[i] = d[i];
+		} else {
+			count_err(s, 1, ap, resp);
+			if (b.resp == axi::OKAY)
+				b.resp = resp;
+		}
+		s->st.wr_beats[ap]++;
+		s->wr.bw[ap].tokens -= BEAT;
+		if (++b.beat == b.len) {
+			b.due = burst_due(s, s->wr.latency[ap], &sl->last_bdue);
+			sl->bq.push(b);
+			sl->wq.pop();
+		}
+	}
+	if (sl->b_held && p.bready.get()) {
+		sl->b_held = false;
+		sl->bq.pop();
+	}
+}
+
+/* AXI-Lite: BREADY and RREADY are always up; a response ends the access. */
+void sample_reg(ppu_sim *s)
+{
+	vtop *t = s->top;
+	bool rsp = false;
+
+	if (s->reg == REG_REQ) {
+		if ((s->reg_need & 1) && t->s_axil_awready)
+			s->reg_drop_mask |= 1;
+		if ((s->reg_need & 2) && t->s_axil_wready)
+			s->reg_drop_mask |= 2;
+		if ((s->reg_need & 4) && t->s_axil_arready)
+			s->reg_drop_mask |= 4;
+		s->reg_need &= ~s->reg_drop_mask;
+		if (!s->reg_need) {
+			s->reg = REG_WAIT;
+			s->reg_drop = true;
+		}
+	}
+	if (t->s_axil_bvalid) {
+		rsp = true;
+		s->reg_resp = t->s_axil_bresp;
+	}
+	if (t->s_axil_rvalid) {
+		rsp = true;
+		s->reg_resp = t->s_axil_rresp;
+		s->reg_rdata = t->s_axil_rdata;
+	}
+	if (!rsp)
+		return;
+	if (s->reg_orphans)
+		s->reg_orphans--;
+	else if (s->reg == REG_WAIT)
+		s->reg = REG_DONE;
+	else
+		proto_error(s, "AXI-Lite response without a request");
+}
+
+inline void step(ppu_sim *s)
+{
+	vtop *t = s->top;
+	uint64_t now = s->cycle;
+	unsigned tv;
+
+	chk_cur = s;
+
+	axi_drive(s, &s->axs[0]);
+	axi_drive(s, &s->axs[1]);
+
+	t->clk = 0;
+	t->eval();
+	if (unlikely(s->fst))
+		s->fst->dump(now * 10);
+
+	axi_sample(s, &s->axs[0]);
+	axi_sample(s, &s->axs[1]);
+	if (unlikely(s->reg != REG_IDLE || t->s_axil_bvalid || t->s_axil_rvalid))
+		sample_reg(s);
+	tv = t->trace_valid;
+	if (unlikely(tv))
+		emit_events(s, tv);
+
+	t->clk = 1;
+	t->eval();
+	if (unlikely(s->fst))
+		s->fst->dump(now * 10 + 5);
+	s->cycle = now + 1;
+
+	if (unlikely(s->reg_drop_mask)) {
+		if (s->reg_drop_mask & 1)
+			t->s_axil_awvalid = 0;
+		if (s->reg_drop_mask & 2)
+			t->s_axil_wvalid = 0;
+		if (s->reg_drop_mask & 4)
+			t->s_axil_arvalid = 0;
+		s->reg_drop_mask = 0;
+		s->reg_drop = false;
+	}
+	bucket_refill(&s->rd.bw[0]);
+	bucket_refill(&s->rd.bw[1]);
+	bucket_refill(&s->wr.bw[0]);
+	bucket_refill(&s->wr.bw[1]);
+}
+
+void axi_port_idle(const axi::port &p)
+{
+	p.awready.set(0);
+	p.wready.set(0);
+	p.bvalid.set(0);
+	p.bresp.set(0);
+	p.bid.set(0);
+	p.arready.set(0);
+	p.rvalid.set(0);
+	p.rresp.set(0);
+	p.rlast.set(0);
+	p.rid.set(0);
+	memset(p.rdata.bytes(), 0, p.rdata.size);
+}
+
+/* Every input idle, responders forgotten: the reset of ppu_sim_reset(). */
+void inputs_idle(ppu_sim *s)
+{
+	vtop *t = s->top;
+
+	t->s_axil_awvalid = 0;
+	t->s_axil_awaddr = 0;
+	t->s_axil_awprot = 0;
+	t->s_axil_wvalid = 0;
+	t->s_axil_wdata = 0;
+	t->s_axil_wstrb = 0;
+	t->s_axil_bready = 1;
+	t->s_axil_arvalid = 0;
+	t->s_axil_araddr = 0;
+	t->s_axil_arprot = 0;
+	t->s_axil_rready = 1;
+	for (unsigned ap = 0; ap < 2; ap++) {
+		axi::slave *sl = &s->axs[ap];
+
+		axi_port_idle(sl->pins);
+		sl->rq.clear();
+		sl->wq.clear();
+		sl->bq.clear();
+		sl->r_held = sl->b_held = false;
+		sl->arready = sl->awready = sl->wready = false;
+		sl->last_rdue = sl->last_bdue = 0;
+	}
+	s->reg_need = 0;
+	s->reg_drop_mask = 0;
+}
+
+bool axi_init(ppu_sim *s)
+{
+	vtop *t = s->top;
+	uint32_t n = s->cfg.axi_max_bursts ? s->cfg.axi_max_bursts : 16;
+
+	s->axs[0].pins = AXI_PORT(t, m_ddr, sizeof(t->m_ddr_rdata) * 8);
+	s->axs[1].pins = AXI_PORT(t, m_dma, sizeof(t->m_dma_rdata) * 8);
+	s->rng = s->cfg.axi_seed ? s->cfg.axi_seed : 1;
+	for (unsigned ap = 0; ap < 2; ap++) {
+		s->axs[ap].ap = ap;
+		if (!s->axs[ap].rq.init(n) || !s->axs[ap].wq.init(n) || !s->axs[ap].bq.init(n))
+			return false;
+	}
+	return true;
+}
+
+void axi_fini(ppu_sim *s)
+{
+	for (unsigned ap = 0; ap < 2; ap++) {
+		s->axs[ap].rq.fini();
+		s->axs[ap].wq.fini();
+		s->axs[ap].bq.fini();
+	}
+}
+
+#endif /* PPU_SIM_FPGA */
+
 /* Cycle with rst_n low: no handshake is honoured, nothing is sampled. */
 void reset_step(ppu_sim *s)
 {
-	Vppu_top *t = s->top;
+	vtop *t = s->top;
 
 	chk_cur = s;
 
@@ -536,10 +938,11 @@ struct timed {
 	~timed() { s->st.wall_seconds += now_seconds() - t0; }
 };
 
+#if !PPU_SIM_FPGA
 int reg_access(ppu_sim *s, bool write, uint32_t addr, uint32_t wdata,
 	       uint32_t *rdata)
 {
-	Vppu_top *t = s->top;
+	vtop *t = s->top;
 	timed tm(s);
 
 	if (addr & 3)
@@ -567,6 +970,58 @@ int reg_access(ppu_sim *s, bool write, uint32_t addr, uint32_t wdata,
 		*rdata = s->reg_rdata;
 	return 0;
 }
+
+#else
+/*
+ * BAR0 through the FPGA top's AXI-Lite slave: AW and W (or AR) presented
+ * together, each lowered after it is taken; a response that is not OKAY
+ * is -EIO.
+ */
+int reg_access(ppu_sim *s, bool write, uint32_t addr, uint32_t wdata,
+	       uint32_t *rdata)
+{
+	vtop *t = s->top;
+	timed tm(s);
+
+	if (addr > 0xffff)
+		return -EINVAL;
+	s->reg = REG_REQ;
+	s->reg_resp = 0;
+	if (write) {
+		s->reg_need = 3;
+		t->s_axil_awvalid = 1;
+		t->s_axil_awaddr = (SData)addr;
+		t->s_axil_wvalid = 1;
+		t->s_axil_wdata = wdata;
+		t->s_axil_wstrb = 0xf;
+	} else {
+		s->reg_need = 4;
+		t->s_axil_arvalid = 1;
+		t->s_axil_araddr = (SData)addr;
+	}
+	for (uint32_t n = 0; n < s->cfg.reg_timeout_cycles; n++) {
+		step(s);
+		if (s->reg == REG_DONE)
+			break;
+	}
+	if (s->reg != REG_DONE) {
+		if (s->reg == REG_WAIT)
+			s->reg_orphans++;
+		t->s_axil_awvalid = 0;
+		t->s_axil_wvalid = 0;
+		t->s_axil_arvalid = 0;
+		s->reg_need = 0;
+		s->reg = REG_IDLE;
+		return -ETIMEDOUT;
+	}
+	s->reg = REG_IDLE;
+	if (s->reg_resp)
+		return -EIO;
+	if (rdata)
+		*rdata = s->reg_rdata;
+	return 0;
+}
+#endif /* PPU_SIM_FPGA */
 
 /* Host access to @rd (read) or from @wr (write); all or nothing. */
 int host_access(ppu_sim *s, int sys, uint64_t pa, uint8_t *rd,
@@ -626,6 +1081,10 @@ void ppu_sim_config_default(struct ppu_sim_config *cfg)
 	cfg->sys_bytes_per_cycle = 8;
 	cfg->reg_timeout_cycles = 10000;
 	cfg->reset_cycles = 8;
+	cfg->axi_ready_pct = 75;
+	cfg->axi_jitter = 8;
+	cfg->axi_max_bursts = 16;
+	cfg->axi_seed = 1;
 }
 
 struct ppu_sim *ppu_sim_create(const struct ppu_sim_config *cfg)
@@ -692,7 +1151,11 @@ struct ppu_sim *ppu_sim_create(const struct ppu_sim_config *cfg)
 	s->vctx = new VerilatedContext;
 	if (cfg->fst_path)
 		s->vctx->traceEverOn(true);
-	s->top = new Vppu_top(s->vctx, "TOP");
+	s->top = new vtop(s->vctx, "TOP");
+#if PPU_SIM_FPGA
+	if (!axi_init(s))
+		goto fail;
+#endif
 	if (cfg->fst_path) {
 		s->fst = new VerilatedFstC;
 		s->top->trace(s->fst, 99);
@@ -738,6 +1201,9 @@ void ppu_sim_destroy(struct ppu_sim *s)
 		s->fst->close();
 		delete s->fst;
 	}
+#if PPU_SIM_FPGA
+	axi_fini(s);
+#endif
 	delete s->top;
 	delete s->vctx;
 	if (s->trace_fp)
@@ -751,7 +1217,7 @@ void ppu_sim_destroy(struct ppu_sim *s)
 
 void ppu_sim_reset(struct ppu_sim *s)
 {
-	Vppu_top *t = s->top;
+	vtop *t = s->top;
 	uint32_t n = s->cfg.reset_cycles < 2 ? 2 : s->cfg.reset_cycles;
 	timed tm(s);
 
@@ -759,19 +1225,7 @@ void ppu_sim_reset(struct ppu_sim *s)
 	/* Strap, static while out of reset: whole MiB of local memory. */
 	t->local_mem_mib = s->cfg.local_mem_bytes >> 20 > 0xffff ? 0xffff :
 			   (uint16_t)(s->cfg.local_mem_bytes >> 20);
-	t->reg_req_valid = 0;
-	t->reg_req_write = 0;
-	t->reg_req_addr = 0;
-	t->reg_req_wdata = 0;
-	t->mem_rd_ready = 0;
-	t->mem_rd_rsp_valid = 0;
-	t->mem_rd_rsp_data = 0;
-	t->mem_rd_rsp_err = 0;
-	t->mem_rd_rsp_tag = 0;
-	t->mem_wr_ready = 0;
-	t->mem_wr_rsp_valid = 0;
-	t->mem_wr_rsp_err = 0;
-	t->mem_wr_rsp_tag = 0;
+	inputs_idle(s);
 	while (n--)
 		reset_step(s);
 	t->rst_n = 1;
@@ -818,7 +1272,16 @@ int ppu_sim_idle(const struct ppu_sim *s)
 
 int ppu_sim_irq(const struct ppu_sim *s)
 {
+#if PPU_SIM_FPGA
+	return s->top->irq_req & 1;
+#else
 	return s->top->irq & 1;
+#endif
+}
+
+int ppu_sim_is_fpga(void)
+{
+	return PPU_SIM_FPGA;
 }
 
 int ppu_sim_mem_read(struct ppu_sim *s, int sys, uint64_t pa, void *buf,

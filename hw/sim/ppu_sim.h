@@ -116,12 +116,29 @@ struct ppu_sim_config {
 	uint32_t reg_timeout_cycles;
 	/* Cycles rst_n is held low by ppu_sim_reset(). */
 	uint32_t reset_cycles;
+
+	/*
+	 * The FPGA model (libppusim_fpga.a: hw/fpga/ppu_fpga_top behind AXI
+	 * responders, docs/fpga.md) only; the bare model ignores these.
+	 * axi_ready_pct: chance in percent that a responder offers READY on
+	 * AR, AW and W, and VALID on R and B, in a cycle (0 is taken as 100);
+	 * axi_jitter: extra latency per burst, uniform in [0, axi_jitter]
+	 * cycles, on top of the aperture's latency (responses of one ID stay
+	 * in order); axi_max_bursts: bursts per aperture and direction a
+	 * responder takes before holding READY low (0 = 16); axi_seed: the
+	 * random sequence (0 is taken as 1).
+	 */
+	uint32_t axi_ready_pct;
+	uint32_t axi_jitter;
+	uint32_t axi_max_bursts;
+	uint64_t axi_seed;
 };
 
 /*
  * Fills @cfg with defaults: 16 MiB per aperture, latency 8 cycles local
  * and 32 system, full bandwidth, no output files, 10000-cycle register
- * timeout, 8 reset cycles.
+ * timeout, 8 reset cycles; for the FPGA model READY/VALID offered 75 % of
+ * cycles, up to 8 cycles of jitter, 16 bursts, seed 1.
  */
 void ppu_sim_config_default(struct ppu_sim_config *cfg);
 
@@ -252,7 +269,22 @@ struct ppu_sim_stats {
 	 * should expect 0.
 	 */
 	uint64_t protocol_errors;
+	/*
+	 * FPGA model only (zero otherwise), [read, write][local, sys]: AXI
+	 * bursts accepted by the responders, the longest burst in beats, the
+	 * most bursts outstanding at once, and responses given with SLVERR
+	 * (an injected error, cfg.mem_err) or DECERR (beyond the backing
+	 * store).
+	 */
+	uint64_t axi_bursts[2][2];
+	uint32_t axi_max_len[2][2];
+	uint32_t axi_max_outstanding[2][2];
+	uint64_t axi_slverr[2][2];
+	uint64_t axi_decerr[2][2];
 };
+
+/* 1 when this library is the FPGA model (hw/fpga/ppu_fpga_top). */
+int ppu_sim_is_fpga(void);
 
 /* Counters since creation or the last ppu_sim_reset_stats(). */
 void ppu_sim_get_stats(const struct ppu_sim *sim, struct ppu_sim_stats *st);
@@ -266,14 +298,16 @@ void ppu_sim_reset_stats(struct ppu_sim *sim);
 uint64_t ppu_sim_check_errors(const struct ppu_sim *sim);
 /*
  * Self-test of the checkers: each bit of @mask (SELFTEST_* of
- * hw/chk/ppu_chk_pkg.sv: 1 copy, 2 semaphore, 4 MMU, 8 host) makes one
+ * hw/chk/ppu_chk_pkg.sv: 1 copy, 2 semaphore, 4 MMU, 8 host, 16 the FPGA
+ * model's AXI checkers: bursts of one beat only) makes one
  * checker enforce a deliberately wrong rule, so that correct RTL fails it.
  */
 void ppu_sim_set_check_selftest(struct ppu_sim *sim, uint32_t mask);
 
 /*
- * The Verilated model (a Vppu_top *) for C++ white-box tests that poke at
- * ports; C code has no use for it.
+ * The Verilated model (a Vppu_top *, or a Vppu_fpga_top * in the FPGA
+ * model) for C++ white-box tests that poke at ports; C code has no use
+ * for it.
  */
 void *ppu_sim_model(struct ppu_sim *sim);
 

@@ -19,7 +19,10 @@
 # synthesis take; PPU_CHK_SRCS is what only simulation adds.
 #
 # Knobs: HW_RTL_SRCS (RTL files, package order is handled here),
-# PPUSIM_VFLAGS (extra verilator options, e.g. -Wno-fatal), VERILATOR.
+# PPUSIM_VFLAGS (extra verilator options, e.g. -Wno-fatal), VERILATOR,
+# PPUSIM_FPGA=1 (the model is hw/fpga's ppu_fpga_top, the PPU in its PCIe
+# shell behind AXI responders; hw/fpga/fpga.mk builds it in its own
+# PPUSIM_DIR as libppusim_fpga.a).
 # Changing either the file list or the flags rebuilds the model from
 # scratch; editing RTL rebuilds only what verilator's own make sees change.
 
@@ -34,13 +37,15 @@ PPUSIM_COVERAGE ?= 0
 PPU_SVPKG_GEN := build/ppu-gen-svpkg
 PPU_SVPKG := build/ppu_hw_pkg.sv
 
+PPUSIM_FPGA ?= 0
+PPUSIM_TOP := $(if $(filter 1,$(PPUSIM_FPGA)),ppu_fpga_top,ppu_top)
 PPUSIM_DIR ?= build/hw
 PPUSIM_MDIR := $(PPUSIM_DIR)/obj_dir
-PPUSIM_LIB := $(PPUSIM_DIR)/libppusim.a
+PPUSIM_LIB := $(PPUSIM_DIR)/libppusim$(if $(filter 1,$(PPUSIM_FPGA)),_fpga).a
 PPUSIM_CFLAGS := -Ihw/sim -Iinclude
 PPUSIM_LDLIBS := -lz -pthread -latomic -lstdc++ -lm
 
-PPUSIM_VLIB := $(PPUSIM_MDIR)/Vppu_top__ALL.a
+PPUSIM_VLIB := $(PPUSIM_MDIR)/V$(PPUSIM_TOP)__ALL.a
 PPUSIM_GLOBALS := $(PPUSIM_MDIR)/ppusim-globals.txt
 PPUSIM_OBJ := $(PPUSIM_DIR)/ppu_sim.o
 PPUSIM_CMD := $(PPUSIM_DIR)/verilate.cmd
@@ -54,6 +59,12 @@ PPUSIM_TYPES_PKG = $(firstword \
 	$(filter $(PPUSIM_TYPES_NAMES),$(HW_RTL_SRCS)) hw/rtl/ppu_types_pkg.sv)
 PPUSIM_VSRCS = $(PPU_SVPKG) $(PPUSIM_TYPES_PKG) \
 	$(filter-out $(PPUSIM_PKG_NAMES),$(HW_RTL_SRCS))
+# The FPGA shell (hw/fpga) and its AXI checkers (hw/fpga/chk, bind last).
+PPU_FPGA_SRCS := $(sort $(wildcard hw/fpga/*.sv))
+PPU_FPGA_CHK_SRCS := hw/fpga/chk/ppu_axi_chk.sv hw/fpga/chk/ppu_axil_chk.sv \
+	hw/fpga/chk/ppu_fpga_chk_bind.sv
+PPUSIM_MODEL_SRCS = $(strip $(PPUSIM_VSRCS) $(if $(filter 1,$(PPUSIM_FPGA)),$(PPU_FPGA_SRCS)))
+PPUSIM_MODEL_CHK = $(strip $(PPU_CHK_SRCS) $(if $(filter 1,$(PPUSIM_FPGA)),$(PPU_FPGA_CHK_SRCS)))
 
 # The checkers' package first, the bind file last.
 PPU_CHK_SRCS := hw/chk/ppu_chk_pkg.sv \
@@ -61,8 +72,8 @@ PPU_CHK_SRCS := hw/chk/ppu_chk_pkg.sv \
 	hw/chk/ppu_chk_bind.sv
 
 PPUSIM_VERILATE = $(VERILATOR) --cc --build -j 2 -O3 --x-assign fast \
-	--x-initial fast --trace-fst --top-module ppu_top \
-	--Mdir $(PPUSIM_MDIR) $(PPUSIM_VFLAGS) $(PPUSIM_VSRCS) $(PPU_CHK_SRCS)
+	--x-initial fast --trace-fst --top-module $(PPUSIM_TOP) \
+	--Mdir $(PPUSIM_MDIR) $(PPUSIM_VFLAGS) $(PPUSIM_MODEL_SRCS) $(PPUSIM_MODEL_CHK)
 
 # Asked for only when the harness is compiled, and then only once.
 PPUSIM_VLROOT = $(eval PPUSIM_VLROOT := \
@@ -74,7 +85,7 @@ PPUSIM_CXXFLAGS = -std=gnu++17 -O2 -g -Wall -Wextra -MMD -MP -faligned-new \
 	$(PPUSIM_CFLAGS) -isystem $(PPUSIM_MDIR) \
 	-isystem $(PPUSIM_VLROOT)/include \
 	-isystem $(PPUSIM_VLROOT)/include/vltstd \
-	-DVM_COVERAGE=$(PPUSIM_COVERAGE) -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
+	-DPPU_SIM_FPGA=$(PPUSIM_FPGA) -DVM_COVERAGE=$(PPUSIM_COVERAGE) -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
 
 .PHONY: ppusim ppusim-clean ppusim-force
 ppusim: $(PPUSIM_LIB)
@@ -98,7 +109,7 @@ $(PPUSIM_CMD): ppusim-force
 
 # verilator skips identical runs without touching its outputs: touch, or
 # this rule would run on every make.
-$(PPUSIM_VLIB): $(PPUSIM_VSRCS) $(PPU_CHK_SRCS) $(PPUSIM_CMD)
+$(PPUSIM_VLIB): $(PPUSIM_MODEL_SRCS) $(PPUSIM_MODEL_CHK) $(PPUSIM_CMD)
 	$(PPUSIM_VERILATE)
 	touch $@
 
@@ -108,11 +119,11 @@ $(PPUSIM_VLIB): $(PPUSIM_VSRCS) $(PPU_CHK_SRCS) $(PPUSIM_CMD)
 # already wiped the directory above).
 $(PPUSIM_GLOBALS): $(PPUSIM_VLIB)
 	printf '$(notdir $@): $$(VK_GLOBAL_OBJS)\n\techo $$^ > $$@\n' | \
-		$(MAKE) --no-print-directory -C $(PPUSIM_MDIR) -f Vppu_top.mk \
-		-f - -o Vppu_top.mk $(notdir $@)
+		$(MAKE) --no-print-directory -C $(PPUSIM_MDIR) -f V$(PPUSIM_TOP).mk \
+		-f - -o V$(PPUSIM_TOP).mk $(notdir $@)
 	touch $@
 
-$(PPUSIM_OBJ): hw/sim/ppu_sim.cpp | $(PPUSIM_VLIB)
+$(PPUSIM_OBJ): hw/sim/ppu_sim.cpp hw/sim/ppu_sim_axi.h | $(PPUSIM_VLIB)
 	$(CXX) $(PPUSIM_CXXFLAGS) -c -o $@ $<
 
 -include $(PPUSIM_OBJ:.o=.d)

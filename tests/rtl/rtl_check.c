@@ -89,6 +89,23 @@ void rtl_expect_no_protocol_errors(struct rtl_env *env)
 		      (unsigned long long)rtl_check_errors(env));
 }
 
+/*
+ * The FPGA top holds its MSI request until the writes the PPU issued
+ * before the interrupt are answered (docs/fpga.md): there the line may
+ * follow the PPU's irq that much later; the bare PPU's irq is immediate.
+ */
+static int irq_is_up(struct ppu_sim *sim, void *ctx)
+{
+	(void)ctx;
+	return ppu_sim_irq(sim);
+}
+
+void rtl_expect_irq_up(struct ppu_sim *sim)
+{
+	ck_assert_int_ge(ppu_sim_run_until(sim, irq_is_up, NULL,
+					   ppu_sim_is_fpga() ? RTL_IRQ_FENCE_CYCLES : 0), 0);
+}
+
 void rtl_env_finish(struct rtl_env *env)
 {
 	rtl_expect_no_protocol_errors(env);

@@ -47,6 +47,13 @@ void rtl_userd_wr32(struct rtl_chan *ch, uint32_t off, uint32_t v);
 void rtl_expect_no_protocol_errors(struct rtl_env *env);
 /* rtl_expect_no_protocol_errors, then rtl_env_destroy. */
 void rtl_env_finish(struct rtl_env *env);
+/*
+ * The interrupt output is up, at once on the bare PPU, within
+ * RTL_IRQ_FENCE_CYCLES on the FPGA top (its MSI request waits for the
+ * writes issued before the interrupt).
+ */
+#define RTL_IRQ_FENCE_CYCLES 20000
+void rtl_expect_irq_up(struct ppu_sim *sim);
 /* rtl_wait_event that fails the test on timeout; returns the record's index. */
 long rtl_expect_event(struct rtl_env *env, uint32_t kind, int chid, uint64_t step,
 		      uint64_t max_cycles);

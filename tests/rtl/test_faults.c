@@ -89,7 +89,7 @@ static void fx_expect(struct fx *f, uint32_t kind, uint32_t unit, uint32_t acces
 		      PPU_FGET(PPU_FAULT_INFO_ACCESS, fi), kind, unit, access);
 	ck_assert_uint_eq(rtl_reg_read(f->env, PPU_REG_FAULT_PENDING), 1u << VICTIM);
 	ck_assert_uint_eq(rtl_reg_read(f->env, PPU_REG_INTR_STATUS), PPU_FSET(PPU_INTR_FAULT, 1));
-	ck_assert_int_eq(ppu_sim_irq(f->env->sim), 1);
+	rtl_expect_irq_up(f->env->sim);
 }
 
 static void fx_expect_addr_data(struct fx *f, uint32_t addr, uint32_t data)
@@ -796,13 +796,13 @@ START_TEST(fault_records_of_two_channels_are_both_kept)
 	ck_assert_uint_eq(rtl_chan_reg(ch6, PPU_CHAN_FAULT_ADDR), sem6.va + 2);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_FAULT_PENDING), (1u << 3) | (1u << 6));
 	ck_assert_uint_eq(rtl_perf_read(env, PPU_PERF_FAULTS), 2);
-	ck_assert_int_eq(ppu_sim_irq(env->sim), 1);
+	rtl_expect_irq_up(env->sim);
 
 	/* W1C of one bit leaves the other, and both records */
 	rtl_reg_write(env, PPU_REG_FAULT_PENDING, 1u << 3);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_FAULT_PENDING), 1u << 6);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), PPU_FSET(PPU_INTR_FAULT, 1));
-	ck_assert_int_eq(ppu_sim_irq(env->sim), 1);
+	rtl_expect_irq_up(env->sim);
 	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_KIND, rtl_chan_reg(ch3, PPU_CHAN_FAULT_INFO)),
 			  PPU_FAULT_KIND_ILLEGAL_METHOD);
 	rtl_reg_write(env, PPU_REG_FAULT_PENDING, 1u << 6);

@@ -281,16 +281,16 @@ START_TEST(non_stall_intr_sets_pending_bit_status_and_irq_until_w1c)
 	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 4), 2);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_NONSTALL_PENDING), bit);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), ns);
-	ck_assert_int_eq(ppu_sim_irq(env->sim), 1);
+	rtl_expect_irq_up(env->sim);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_PERF_LO(PPU_PERF_NONSTALL_INTRS)), 1);
 	/* reading clears nothing */
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_NONSTALL_PENDING), bit);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), ns);
-	ck_assert_int_eq(ppu_sim_irq(env->sim), 1);
+	rtl_expect_irq_up(env->sim);
 	/* W1C of other channels' bits leaves ours */
 	rtl_reg_write(env, PPU_REG_NONSTALL_PENDING, ~bit);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_NONSTALL_PENDING), bit);
-	ck_assert_int_eq(ppu_sim_irq(env->sim), 1);
+	rtl_expect_irq_up(env->sim);
 	/* W1C of our bit clears status and irq */
 	rtl_reg_write(env, PPU_REG_NONSTALL_PENDING, bit);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_NONSTALL_PENDING), 0);
@@ -308,7 +308,7 @@ START_TEST(non_stall_intr_sets_pending_bit_status_and_irq_until_w1c)
 	ck_assert_int_eq(ppu_sim_irq(env->sim), 0);
 	/* enabling it raises the (level) irq */
 	rtl_reg_write(env, PPU_REG_INTR_ENABLE, ns);
-	ck_assert_int_eq(ppu_sim_irq(env->sim), 1);
+	rtl_expect_irq_up(env->sim);
 	rtl_reg_write(env, PPU_REG_NONSTALL_PENDING, bit);
 	ck_assert_int_eq(ppu_sim_irq(env->sim), 0);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_FAULT_PENDING), 0);
@@ -359,7 +359,7 @@ START_TEST(launch_dma_interrupt_bit_raises_nonstall_when_the_copy_completes)
 	ck_assert_int_ge(e, 0);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_NONSTALL_PENDING), bit);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), PPU_FSET(PPU_INTR_NONSTALL, 1));
-	ck_assert_int_eq(ppu_sim_irq(env->sim), 1);
+	rtl_expect_irq_up(env->sim);
 
 	rtl_buf_read(env, &dst0, 0, got, LEN);
 	ck_assert(memcmp(got, pat, LEN) == 0);

@@ -14,6 +14,7 @@
 const char *device_binary(const struct opts *o)
 {
 	static char path[PATH_MAX + 32];
+	const char *name = o->fpga ? "ppu-cosim-dev-fpga" : "ppu-cosim-dev";
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	char *slash;
@@ -25,16 +26,15 @@ const char *device_binary(const struct opts *o)
 		slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = 0;
-			snprintf(path, sizeof(path), "%s/../cosim/ppu-cosim-dev",
-				 exe);
+			snprintf(path, sizeof(path), "%s/../cosim/%s", exe, name);
 			if (!access(path, X_OK))
 				return path;
-			snprintf(path, sizeof(path), "%s/ppu-cosim-dev", exe);
+			snprintf(path, sizeof(path), "%s/%s", exe, name);
 			if (!access(path, X_OK))
 				return path;
 		}
 	}
-	return "ppu-cosim-dev";	/* from PATH */
+	return name;	/* from PATH */
 }
 
 void device_argv(struct strv *argv, const char *bin, const struct opts *o, int fd,

@@ -10,7 +10,10 @@
 
 #include "options.h"
 
-/* --dev, else ppu-cosim-dev next to this program (build tree or install), else from PATH. */
+/*
+ * --dev, else ppu-cosim-dev (ppu-cosim-dev-fpga with --fpga) next to this
+ * program (build tree or install), else from PATH.
+ */
 const char *device_binary(const struct opts *o);
 /* Its command line into @argv: the socket fd, the qtest socket, --stats, traces, --dev-arg. */
 void device_argv(struct strv *argv, const char *bin, const struct opts *o, int fd,

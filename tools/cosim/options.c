@@ -50,6 +50,10 @@ void opts_usage(FILE *f)
 "  --mem MIB            guest RAM (default 512)\n"
 "  --qemu PATH          QEMU binary (default qemu-system-x86_64)\n"
 "  --dev PATH           device binary (default: next to this tool)\n"
+"  --fpga               serve the PPU inside its PCIe FPGA shell (hw/fpga:\n"
+"                       AXI4-Lite BAR0, AXI4 DMA and DDR masters behind\n"
+"                       responders with PCIe and DDR latency), the device\n"
+"                       binary ppu-cosim-dev-fpga\n"
 "  --keep               keep the work directory (initramfs, init)\n"
 "  -v, --verbose        show commands, modules and libraries\n"
 "\n"
@@ -59,7 +63,7 @@ void opts_usage(FILE *f)
 enum {
 	OPT_RUN = 256, OPT_FILE, OPT_MODULE, OPT_KERNEL, OPT_KVER, OPT_TIMEOUT,
 	OPT_TRACE, OPT_FST, OPT_DEVARG, OPT_LOG, OPT_DMESG, OPT_BOOTLOG,
-	OPT_APPEND, OPT_MEM, OPT_QEMU, OPT_DEV, OPT_KEEP, OPT_PROGRESS, OPT_FETCH,
+	OPT_APPEND, OPT_MEM, OPT_QEMU, OPT_DEV, OPT_KEEP, OPT_PROGRESS, OPT_FETCH, OPT_FPGA,
 };
 
 void opts_parse(struct opts *o, int argc, char **argv)
@@ -84,6 +88,7 @@ void opts_parse(struct opts *o, int argc, char **argv)
 		{ "qemu", required_argument, NULL, OPT_QEMU },
 		{ "dev", required_argument, NULL, OPT_DEV },
 		{ "keep", no_argument, NULL, OPT_KEEP },
+		{ "fpga", no_argument, NULL, OPT_FPGA },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -155,6 +160,9 @@ void opts_parse(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_DEV:
 			o->dev = optarg;
+			break;
+		case OPT_FPGA:
+			o->fpga = true;
 			break;
 		case OPT_KEEP:
 			o->keep = true;

@@ -24,6 +24,7 @@ struct opts {
 	int mem_mib;
 	int progress_s;		/* seconds between progress lines, 0 = none */
 	bool keep;
+	bool fpga;		/* --fpga: serve hw/fpga's ppu_fpga_top */
 	bool boot_log;
 	bool show_dmesg;
 	int verbose;

@@ -23,7 +23,7 @@ module ppu_fpga_top #(
     parameter int unsigned NUM_TASKS = 64,
     parameter int unsigned ICACHE_BYTES = 1024,
     // BAR0 window of the AXI-Lite slave; the register bus carries 16 bits
-    parameter int unsigned AXIL_ADDR_W = 16,
+    parameter int unsigned AXIL_ADDR_W = 24,   // BAR0: registers and doorbell pages
     // system aperture master (PCIe DMA bridge)
     parameter int unsigned DMA_ADDR_W = 64,
     parameter int unsigned DMA_DATA_W = 128,
@@ -154,7 +154,7 @@ module ppu_fpga_top #(
 );
   localparam int unsigned PA_W = ppu_types_pkg::PA_W;
   localparam int unsigned TAG_W = ppu_types_pkg::MEM_TAG_W;
-  localparam int unsigned REG_AW = 16;                // ppu_top reg_req_addr
+  localparam int unsigned REG_AW = 32;                // ppu_top reg_req_addr
   localparam int unsigned RSW = $clog2(RD_SLOTS);
   localparam int unsigned WSW = $clog2(WR_SLOTS);
 

@@ -983,21 +983,22 @@ int reg_access(ppu_sim *s, bool write, uint32_t addr, uint32_t wdata,
 	vtop *t = s->top;
 	timed tm(s);
 
-	if (addr > 0xffff)
+	/* the AXI4-Lite window: AXIL_ADDR_W (24) bits, registers and doorbell pages */
+	if ((addr & 3) || (addr >> 24))
 		return -EINVAL;
 	s->reg = REG_REQ;
 	s->reg_resp = 0;
 	if (write) {
 		s->reg_need = 3;
 		t->s_axil_awvalid = 1;
-		t->s_axil_awaddr = (SData)addr;
+		t->s_axil_awaddr = addr;
 		t->s_axil_wvalid = 1;
 		t->s_axil_wdata = wdata;
 		t->s_axil_wstrb = 0xf;
 	} else {
 		s->reg_need = 4;
 		t->s_axil_arvalid = 1;
-		t->s_axil_araddr = (SData)addr;
+		t->s_axil_araddr = addr;
 	}
 	for (uint32_t n = 0; n < s->cfg.reg_timeout_cycles; n++) {
 		step(s);

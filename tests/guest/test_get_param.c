@@ -34,7 +34,7 @@
 	(DRM_PPU_FEATURE_COPY_ENGINE | DRM_PPU_FEATURE_COMPUTE_ENGINE | \
 	 DRM_PPU_FEATURE_SYS_APERTURE | DRM_PPU_FEATURE_SEM_TIMESTAMP | \
 	 DRM_PPU_FEATURE_PRIO_SCHED | DRM_PPU_FEATURE_DEV_LAUNCH | DRM_PPU_FEATURE_AUTO_PUT | \
-	 DRM_PPU_FEATURE_COMPUTE_COPY)
+	 DRM_PPU_FEATURE_COMPUTE_COPY | DRM_PPU_FEATURE_USER_DOORBELL)
 
 /* The ABI: one layout for 32- and 64-bit userspace, ioctl 0x40 of 'd'. */
 _Static_assert(sizeof(struct drm_ppu_get_param) == 16, "drm_ppu_get_param size");
@@ -64,6 +64,8 @@ START_TEST(get_param_reports_default_capabilities)
 	/* The copy engine and host-memory access are what the driver needs. */
 	ck_assert(features & DRM_PPU_FEATURE_COPY_ENGINE);
 	ck_assert(features & DRM_PPU_FEATURE_SYS_APERTURE);
+	/* and doorbell pages: BAR0 holds every channel's (4 KiB CPU pages) */
+	ck_assert(features & DRM_PPU_FEATURE_USER_DOORBELL);
 	ck_assert_uint_eq(features & ~(uint64_t)FEATURES_KNOWN, 0);
 	/* Device launches come with the compute engine. */
 	ck_assert_uint_eq(!!(features & DRM_PPU_FEATURE_DEV_LAUNCH),

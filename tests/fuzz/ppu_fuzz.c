@@ -19,7 +19,27 @@
  * guard page) or a wrong ioctl encoding (size, direction or number of
  * another PPU ioctl).  Channels set up the valid way get pushbuffers and
  * GPFIFO entries written into their mapped ring (valid, plausible-random or
- * garbage) and their doorbell rung.
+ * garbage) and their doorbell rung: through DOORBELL, or, about half the
+ * time, by a store of GP_PUT to the channel's doorbell page.
+ *
+ * Doorbell pages: every channel's page is mapped when it is created (the
+ * legal way: shared, one page); sometimes first an illegal mapping (private,
+ * executable, two pages: EINVAL), another client's page (EACCES, judged
+ * by the offsets clients publish in shared memory while nothing they know
+ * of destroys the channel), mprotect(PROT_EXEC) (EACCES).  Stores and loads
+ * go through the pages of live channels and through the mappings they left
+ * behind; storms of stores race the racing thread's CHAN_DESTROY of that
+ * channel.  Every access runs under a per-thread sigsetjmp() guard: the
+ * SIGBUS handler (SA_SIGINFO) jumps back only when si_addr lies in the
+ * mapping being touched, else the client dies of it.  A SIGBUS is right
+ * when the tables say the channel was destroyed (or may be going: the
+ * racing thread, a closed file); with the channel in the tables (the lock
+ * held, so the racing thread cannot destroy it) only when CHAN_STATUS says
+ * the watchdog stopped it or the channel is no longer ours.  An access must
+ * raise it once a CHAN_DESTROY of the channel has returned, and again after
+ * one did; the page reads 0; a store leaves a faulted channel with the same
+ * fault; garbage GP_PUT values make the file dirty (they may fault only
+ * that channel).
  *
  * A second thread per client (unless --no-race) destroys and closes objects
  * from the same tables while the main thread uses them: CHAN_DESTROY,
@@ -38,7 +58,8 @@
  * every client has exited (the parent reads debugfs and /proc/meminfo,
  * waiting up to the fence timeout; --no-leak-check skips it, for a run
  * that unloads the module right after);
- * every error of a well-encoded call is one the ABI documents.  Breaches
+ * every error of a well-encoded call is one the ABI documents; the
+ * doorbell page checks above.  Breaches
  * print "fuzz: VIOLATION ..." (they fail the run with --strict);
  * undocumented errors print "fuzz: UNEXPECTED ...".
  *
@@ -3584,9 +3605,11 @@ static void act_db_poke(struct thr *t)
 	struct map *m;
 
 	pthread_mutex_lock(&c->lock);
-	for (int i = 0; i < c->nmaps; i++)
-		if (c->maps[i].kind == MAP_DB)
-			ids[n++] = c->maps[i].id;
+	/* a zapped mapping now and then (it must stay zapped), else a live one */
+	for (int pass = pct(r, 80) ? 0 : 1; pass < 2 && !n; pass++)
+		for (int i = 0; i < c->nmaps; i++)
+			if (c->maps[i].kind == MAP_DB && (pass || !c->maps[i].db_gone))
+				ids[n++] = c->maps[i].id;
 	if (!n) {
 		pthread_mutex_unlock(&c->lock);
 		return;

@@ -26,7 +26,10 @@
 # an oops, WARNING, lockup or hung task (ppu-cosim), when a client dies by a
 # signal or stops making progress, or (--strict) on a violation: a channel
 # of a file that only ever submitted valid work faults, -EIO for a channel
-# the hardware does not show faulted, an output out of range, or channel
+# the hardware does not show faulted, an output out of range, a doorbell
+# page that raises SIGBUS while its channel is alive and ours or still works
+# after its CHAN_DESTROY returned, a doorbell mapping the ABI forbids that
+# succeeds (private, executable, two pages, another client's), or channel
 # ids, local memory or pinned pages not back once every file is closed.
 # A violation prints the client's last 256 calls.  Replay a failure with
 # the seed it prints; add FUZZ_ARGS=--no-race to drop the racing thread

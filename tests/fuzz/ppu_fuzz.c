@@ -19,7 +19,27 @@
  * guard page) or a wrong ioctl encoding (size, direction or number of
  * another PPU ioctl).  Channels set up the valid way get pushbuffers and
  * GPFIFO entries written into their mapped ring (valid, plausible-random or
- * garbage) and their doorbell rung.
+ * garbage) and their doorbell rung: through DOORBELL, or, about half the
+ * time, by a store of GP_PUT to the channel's doorbell page.
+ *
+ * Doorbell pages: every channel's page is mapped when it is created (the
+ * legal way: shared, one page); sometimes first an illegal mapping (private,
+ * executable, two pages: EINVAL), another client's page (EACCES, judged
+ * by the offsets clients publish in shared memory while nothing they know
+ * of destroys the channel), mprotect(PROT_EXEC) (EACCES).  Stores and loads
+ * go through the pages of live channels and through the mappings they left
+ * behind; storms of stores race the racing thread's CHAN_DESTROY of that
+ * channel.  Every access runs under a per-thread sigsetjmp() guard: the
+ * SIGBUS handler (SA_SIGINFO) jumps back only when si_addr lies in the
+ * mapping being touched, else the client dies of it.  A SIGBUS is right
+ * when the tables say the channel was destroyed (or may be going: the
+ * racing thread, a closed file); with the channel in the tables (the lock
+ * held, so the racing thread cannot destroy it) only when CHAN_STATUS says
+ * the watchdog stopped it or the channel is no longer ours.  An access must
+ * raise it once a CHAN_DESTROY of the channel has returned, and again after
+ * one did; the page reads 0; a store leaves a faulted channel with the same
+ * fault; garbage GP_PUT values make the file dirty (they may fault only
+ * that channel).
  *
  * A second thread per client (unless --no-race) destroys and closes objects
  * from the same tables while the main thread uses them: CHAN_DESTROY,
@@ -38,7 +58,8 @@
  * every client has exited (the parent reads debugfs and /proc/meminfo,
  * waiting up to the fence timeout; --no-leak-check skips it, for a run
  * that unloads the module right after);
- * every error of a well-encoded call is one the ABI documents.  Breaches
+ * every error of a well-encoded call is one the ABI documents; the
+ * doorbell page checks above.  Breaches
  * print "fuzz: VIOLATION ..." (they fail the run with --strict);
  * undocumented errors print "fuzz: UNEXPECTED ...".
  *
@@ -71,6 +92,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -152,7 +174,23 @@ struct stats {
 	uint64_t submit_skips[3];	/* no channel, a mapping gone, ring full */
 	uint64_t setups[8];		/* by the step that failed; [6] done */
 	uint64_t dirtied[16];		/* clean files made dirty, by reason */
+	/* doorbell pages */
+	uint64_t db_maps;		/* mapped (at creation and by act_mmap) */
+	uint64_t db_rings[2];		/* submissions rung through the page, through DOORBELL */
+	uint64_t db_stores;		/* other stores through pages (pokes, storms) */
+	uint64_t db_stale_through;	/* ... through a stale mapping, before the revoke */
+	uint64_t db_storms, db_storm_raced;	/* storms; the channel left the tables during one */
+	uint64_t db_sigbus[5];		/* DB_SB_*: why a SIGBUS was legitimate */
+	uint64_t db_refused[4];		/* DB_RF_*: illegal mappings refused */
+	uint64_t db_foreign_unjudged;	/* another client's offset while it went away: mapped */
+	uint64_t db_reads;		/* reads of a live page: 0 */
+	uint64_t db_dead_ignored;	/* stores to a faulted channel: still the same fault */
 };
+
+/* Why a SIGBUS through a doorbell mapping was legitimate. */
+enum { DB_SB_DESTROYED, DB_SB_WATCHDOG, DB_SB_UNTRACKED, DB_SB_UNKNOWN_MAP, DB_SB_AGAIN };
+/* Illegal doorbell mappings refused. */
+enum { DB_RF_OWN, DB_RF_FOREIGN, DB_RF_FOREIGN_RACING, DB_RF_MPROTECT };
 
 /* Shared with the parent: one stats slot per thread, progress per client. */
 struct shared {
@@ -160,6 +198,13 @@ struct shared {
 	volatile uint64_t progress[MAX_CHILDREN];
 	/* what each client's main thread is doing: action, and op while in a call */
 	volatile int action[MAX_CHILDREN], in_op[MAX_CHILDREN];
+	/*
+	 * The doorbell offset of each channel id, published by the client
+	 * that owns the channel while nothing it knows of destroys it: offset
+	 * | owner << 7 | generation (7 bits); offset 0: none.  Other clients
+	 * try to map it (EACCES).
+	 */
+	uint64_t db_pub[256];
 };
 
 /* ---- options ---- */
@@ -288,6 +333,13 @@ struct chan {
 	bool compute, autoput;
 	uint64_t userd_off;
 	int userd_map;		/* map id or -1 */
+	uint64_t serial;	/* unique in the client: which channel a doorbell mapping rings */
+	uint64_t db_off;	/* the doorbell page's offset, 0 none */
+	uint64_t db_pub;	/* what is published in sh->db_pub[chid], 0 nothing */
+	int db_map;		/* map id or -1 */
+	/* seen faulted (by the hardware): a page store must leave it so */
+	bool dead;
+	uint32_t dead_info, dead_addr;
 	/* A channel made by the setup action: a ring to submit on. */
 	bool bundle;
 	uint32_t log2, put, seq, slot_dw;
@@ -317,7 +369,30 @@ struct map {
 	 * there can make a channel fault legitimately
 	 */
 	bool bundle;
+	/*
+	 * MAP_PLAIN: a BO, USERD or pool; MAP_DB: the doorbell page of the
+	 * channel db_serial; MAP_UNKNOWN: an offset the tables do not name
+	 * (one page of it may be the doorbell of a channel made by a call
+	 * we could not follow)
+	 */
+	int kind;
+	bool db_autoput;
+	bool db_gone;		/* a SIGBUS was seen: the page never comes back */
+	/* DB_*: what we know of the channel once it left the tables */
+	int db_state;
+	uint32_t db_chid;
+	uint32_t db_put;	/* the channel's GP_PUT: carrying it again rings nothing new */
+	uint64_t db_serial;
 };
+
+enum { MAP_PLAIN, MAP_DB, MAP_UNKNOWN };
+/*
+ * A doorbell mapping's channel: DB_LIVE in the tables; DB_MAYBE left them
+ * with its destroy perhaps still to come (racing thread, file closed while
+ * mappings hold it open, destroyed behind our back); DB_REVOKED destroyed
+ * by a call that returned: every access must raise SIGBUS.
+ */
+enum { DB_LIVE, DB_MAYBE, DB_REVOKED };
 
 struct client;
 
@@ -372,6 +447,9 @@ struct client {
 	 */
 	bool clean, dirty;
 	bool in_setup;		/* the main thread is setting up a channel */
+	uint64_t next_serial;
+	uint64_t storm_serial;	/* the channel whose page the main thread hammers, 0 none */
+	unsigned int pub_gen;
 	uint64_t last_reclaim;	/* call of the last sweep for leaked channel ids */
 	volatile bool stop;
 	uint64_t budget;
@@ -633,7 +711,7 @@ static int64_t deadline_in(struct rng *r)
 /* What made a clean file dirty (counted once per file). */
 #define DIRTY_REASONS(X) X(POOL_DESTROYED) X(WRONG_ENCODING) X(BAD_POINTER) X(VM_UNBIND) \
 	X(CHAN_UNTRACKED) X(AUTO_PUT) X(BAD_NR) X(MEMTOUCH) X(SETUP_BROKEN) X(SUBMIT) \
-	X(USERD_POKE) X(POOL_VA_UNBOUND) X(POOL_UNTRACKED)
+	X(USERD_POKE) X(POOL_VA_UNBOUND) X(POOL_UNTRACKED) X(DB_STORE)
 #define DR_ENUM(n) DR_##n,
 enum { DIRTY_REASONS(DR_ENUM) NDIRTY };
 #define DR_NAME(n) #n,
@@ -670,6 +748,7 @@ static int map_add(struct client *c, void *p, size_t len, int prot, bool bundle)
 	if (c->nmaps == MAX_MAPS)
 		return -1;
 	m = &c->maps[c->nmaps++];
+	*m = (struct map){ .kind = MAP_PLAIN };
 	m->id = ++c->next_map_id;
 	m->p = p;
 	m->len = len;
@@ -707,13 +786,69 @@ static struct chan *chan_find(struct client *c, uint32_t chid)
 	return NULL;
 }
 
-static void chan_del(struct client *c, uint32_t chid)
+static struct chan *chan_by_serial(struct client *c, uint64_t serial)
+{
+	for (int i = 0; i < c->nchans; i++)
+		if (c->chans[i].serial == serial)
+			return &c->chans[i];
+	return NULL;
+}
+
+/* Other clients may no longer count on the channel's doorbell object. */
+static void db_unpublish(struct client *c, struct chan *ch)
+{
+	uint64_t old = ch->db_pub;
+
+	if (!old || ch->chid >= 256)
+		return;
+	/* only our own entry: the id may be someone else's by now */
+	__atomic_compare_exchange_n(&sh->db_pub[ch->chid], &old,
+				    ((uint64_t)c->idx << 7) | (++c->pub_gen & 0x7f), false,
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	ch->db_pub = 0;
+}
+
+static void db_publish(struct client *c, struct chan *ch)
+{
+	if (!ch->db_off || ch->chid >= 256)
+		return;
+	ch->db_pub = ch->db_off | ((uint64_t)c->idx << 7) | (++c->pub_gen & 0x7f);
+	__atomic_store_n(&sh->db_pub[ch->chid], ch->db_pub, __ATOMIC_SEQ_CST);
+}
+
+/* The doorbell mappings of channel @serial: what we know of it now (DB_*). */
+static void db_orphan(struct client *c, uint64_t serial, int state)
+{
+	for (int i = 0; i < c->nmaps; i++)
+		if (c->maps[i].kind == MAP_DB && c->maps[i].db_serial == serial &&
+		    c->maps[i].db_state < state)
+			c->maps[i].db_state = state;
+}
+
+/* A channel leaves the tables: DB_MAYBE, or DB_REVOKED when it is destroyed. */
+static void chan_leave(struct client *c, int i, int state)
+{
+	db_unpublish(c, &c->chans[i]);
+	db_orphan(c, c->chans[i].serial, state);
+	DEL(c->chans, c->nchans, i);
+}
+
+static void chan_del(struct client *c, uint32_t chid, int state)
 {
 	for (int i = 0; i < c->nchans; i++)
 		if (c->chans[i].chid == chid) {
-			DEL(c->chans, c->nchans, i);
+			chan_leave(c, i, state);
 			return;
 		}
+}
+
+/* c->lock held: CHAN_DESTROY of @chid may come: other clients must not count on its page. */
+static void chan_may_go(struct client *c, uint32_t chid)
+{
+	struct chan *ch = chan_find(c, chid);
+
+	if (ch)
+		db_unpublish(c, ch);
 }
 
 /* Does the channel-visible memory of a submitting channel live at @va? */
@@ -778,6 +913,395 @@ static void pool_del(struct thr *t, uint32_t id)
 			DEL(c->pools, c->npools, i);
 			return;
 		}
+}
+
+/* ---- doorbell pages ---- */
+
+/*
+ * An access through a mapping that may lose its page (the doorbell page of
+ * a destroyed channel) raises SIGBUS.  The handler jumps back to the access
+ * when the fault hit the mapping the thread is touching, which the tables
+ * know; any other SIGBUS kills the client as it would without a handler.
+ */
+static __thread sigjmp_buf guard_jmp;
+static __thread volatile sig_atomic_t guard_armed;
+static __thread volatile uintptr_t guard_lo, guard_hi;
+
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	uintptr_t a = (uintptr_t)si->si_addr;
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+	(void)ctx;
+	if (guard_armed && si->si_code > 0 && a >= guard_lo && a < guard_hi) {
+		guard_armed = 0;
+		siglongjmp(guard_jmp, 1);
+	}
+	sigaction(sig, &dfl, NULL);
+	raise(sig);
+}
+
+static void install_sigbus(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_sigbus, .sa_flags = SA_SIGINFO };
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGBUS, &sa, NULL))
+		die("sigaction: %s", strerror(errno));
+}
+
+/*
+ * One 32-bit access to word @at of mapping @m: a store of @v, or a load
+ * into *@out.  True when it raised SIGBUS.
+ */
+static bool guarded_access(const struct map *m, size_t at, bool store, uint32_t v,
+			   uint32_t *out)
+{
+	volatile uint32_t *w = (volatile uint32_t *)m->p + at;
+
+	if (sigsetjmp(guard_jmp, 1))
+		return true;
+	guard_lo = (uintptr_t)m->p;
+	guard_hi = guard_lo + m->len;
+	guard_armed = 1;
+	if (store)
+		*w = v;
+	else
+		*out = *w;
+	guard_armed = 0;
+	return false;
+}
+
+static void make_map_room(struct thr *t);
+static void unmap_one(struct thr *t, struct map m);
+
+/*
+ * c->lock held: the doorbell page of @ch, which the tables say is alive
+ * and this file's, is gone (SIGBUS, or mmap() refused with EACCES).  The
+ * racing thread cannot destroy a channel while we hold the lock, so this
+ * is legitimate only when the watchdog stopped it, or a call we could not
+ * follow destroyed it.  Returns the DB_SB_* reason, or -1 (a violation).
+ */
+static int db_revoked(struct thr *t, struct chan *ch, const char *what)
+{
+	struct drm_ppu_chan_status s = { .chid = ch->chid };
+	int err = xioctl(t, OP_CHAN_STATUS, DRM_IOCTL_PPU_CHAN_STATUS, &s, true);
+
+	if (err == ENOENT) {
+		vlog(t, "  channel %u: %s; it is not ours any more: destroyed by a call we "
+		     "could not follow", ch->chid, what);
+		return DB_SB_UNTRACKED;
+	}
+	if (!err && s.state == DRM_PPU_CHAN_STATE_FAULTED &&
+	    DRM_PPU_FAULT_INFO_KIND(s.fault_info) == DRM_PPU_FAULT_WATCHDOG)
+		return DB_SB_WATCHDOG;
+	violation(t, "%s on the doorbell page of channel %u, alive and ours (CHAN_STATUS %s, "
+		  "state %u, fault_info %#x)", what, ch->chid, err_name(err), s.state,
+		  s.fault_info);
+	return -1;
+}
+
+/* c->lock held: an access through doorbell mapping @m raised SIGBUS. */
+static void db_sigbus(struct thr *t, struct map *m, const char *what)
+{
+	struct chan *ch = chan_by_serial(t->c, m->db_serial);
+	int why;
+
+	if (m->db_gone)
+		why = DB_SB_AGAIN;
+	else if (!ch)
+		why = DB_SB_DESTROYED;
+	else
+		why = db_revoked(t, ch, what);
+	m->db_gone = true;
+	vlog(t, "  %s through the doorbell page of channel %u at %p: SIGBUS (%s)", what,
+	     m->db_chid, (void *)m->p, why < 0 ? "violation" :
+	     (const char *[]){ "destroyed", "watchdog", "untracked destroy", "?",
+			       "again" }[why]);
+	if (why >= 0)
+		t->st->db_sigbus[why]++;
+}
+
+/* c->lock held: an access through doorbell mapping @m went through. */
+static void db_through(struct thr *t, struct map *m, const char *what)
+{
+	if (m->db_gone)
+		violation(t, "%s through the doorbell page of channel %u went through after "
+			  "a SIGBUS: the page came back", what, m->db_chid);
+	else if (m->db_state == DB_REVOKED)
+		violation(t, "%s through the doorbell page of channel %u went through after "
+			  "its CHAN_DESTROY returned", what, m->db_chid);
+	else if (!chan_by_serial(t->c, m->db_serial))
+		t->st->db_stale_through++;
+}
+
+/*
+ * c->lock held: a store reached the page of @ch, which the hardware showed
+ * faulted: a dead channel ignores it, so it still shows the same fault.
+ */
+static void db_dead_check(struct thr *t, struct chan *ch)
+{
+	struct drm_ppu_chan_status s = { .chid = ch->chid };
+
+	if (xioctl(t, OP_CHAN_STATUS, DRM_IOCTL_PPU_CHAN_STATUS, &s, true))
+		return;
+	if (s.state != DRM_PPU_CHAN_STATE_FAULTED || s.fault_info != ch->dead_info ||
+	    s.fault_addr != ch->dead_addr)
+		violation(t, "a doorbell page store changed faulted channel %u: state %u "
+			  "fault_info %#x addr %#x, before FAULTED %#x %#x", ch->chid, s.state,
+			  s.fault_info, s.fault_addr, ch->dead_info, ch->dead_addr);
+	else
+		t->st->db_dead_ignored++;
+}
+
+/* c->lock held: CHAN_STATUS showed channel @chid faulted by the hardware. */
+static void chan_seen_dead(struct client *c, uint32_t chid, const struct drm_ppu_chan_status *s)
+{
+	struct chan *ch = chan_find(c, chid);
+
+	if (ch && !ch->dead && s->state == DRM_PPU_CHAN_STATE_FAULTED &&
+	    DRM_PPU_FAULT_INFO_KIND(s->fault_info) != DRM_PPU_FAULT_WATCHDOG) {
+		ch->dead = true;
+		ch->dead_info = s->fault_info;
+		ch->dead_addr = s->fault_addr;
+	}
+}
+
+/*
+ * c->lock held: what a store through @m carries.  A clean file carries the
+ * channel's GP_PUT again (it rings nothing new); others also garbage: in
+ * the ring, beyond any ring, anything.
+ */
+static uint32_t db_value(struct thr *t, const struct map *m, bool *garbage)
+{
+	struct rng *r = &t->r;
+
+	*garbage = !t->c->clean && pct(r, 60);
+	if (!*garbage)
+		return m->db_put;
+	switch (rn(r, 4)) {
+	case 0:
+		return m->db_put + 1 + rn(r, 4);
+	case 1:
+		return (1u << DRM_PPU_CHAN_LOG2_ENTRIES_MAX) + rn(r, 1u << 20);
+	case 2:
+		return (uint32_t)rnd(r);
+	default:
+		return rn(r, 64);
+	}
+}
+
+/*
+ * c->lock held: one access through doorbell mapping @m (@ring: a store of
+ * GP_PUT), judged.  True when it raised SIGBUS.
+ */
+static bool db_touch(struct thr *t, struct map *m, bool ring)
+{
+	struct chan *ch = chan_by_serial(t->c, m->db_serial);
+	struct rng *r = &t->r;
+	bool load = !ring && pct(r, 10), garbage = false;
+	size_t at = ring || pct(r, 85) ? DRM_PPU_DOORBELL_GP_PUT / 4 : rn(r, PAGE / 4);
+	uint32_t v = 0, got = 0;
+
+	if (!(m->prot & PROT_WRITE))
+		load = true;
+	if (load && !(m->prot & PROT_READ))
+		return false;
+	if (!load) {
+		v = db_value(t, m, &garbage);
+		/* an AUTO_PUT ring runs whatever its memory holds */
+		if (m->db_autoput)
+			set_dirty(t, DR_AUTO_PUT);
+		else if (garbage && at == DRM_PPU_DOORBELL_GP_PUT / 4)
+			set_dirty(t, DR_DB_STORE);
+	}
+	if (guarded_access(m, at, !load, v, &got)) {
+		db_sigbus(t, m, load ? "a load" : "a store");
+		return true;
+	}
+	db_through(t, m, load ? "a load" : "a store");
+	if (load) {
+		/* the page's only register is write-only; the rest reads 0 */
+		if (got)
+			violation(t, "the doorbell page of channel %u reads %#x at %#zx", m->db_chid,
+				  got, at * 4);
+		t->st->db_reads++;
+	} else {
+		t->st->db_stores++;
+		if (ch && ch->dead && at == DRM_PPU_DOORBELL_GP_PUT / 4)
+			db_dead_check(t, ch);
+	}
+	return false;
+}
+
+/* c->lock held: record doorbell mapping @id of channel @ch. */
+static void db_map_set(struct client *c, int id, struct chan *ch)
+{
+	struct map *m = map_find(c, id);
+
+	m->kind = MAP_DB;
+	m->db_serial = ch->serial;
+	m->db_chid = ch->chid;
+	m->db_autoput = ch->autoput;
+	m->db_put = ch->put;
+	m->db_state = DB_LIVE;
+	if (ch->db_map < 0 || !map_find(c, ch->db_map))
+		ch->db_map = id;
+}
+
+/*
+ * An illegal mapping of the page of channel @serial: private, executable or
+ * two pages.  It must fail with EINVAL (EPERM for PROT_EXEC where /dev is
+ * noexec).
+ */
+static void db_illegal(struct thr *t, uint64_t serial)
+{
+	static const char *const kinds[] = { "private", "executable", "two-page" };
+	struct client *c = t->c;
+	int k = (int)rn(&t->r, 3), err;
+	size_t len = k == 2 ? 2 * PAGE : PAGE;
+	struct chan *ch;
+	uint64_t t0;
+	void *p;
+
+	pthread_mutex_lock(&c->lock);
+	ch = chan_by_serial(c, serial);
+	if (!ch || !ch->db_off) {
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	t0 = now_ns();
+	p = mmap(NULL, len, k == 1 ? PROT_READ | PROT_EXEC : PROT_READ | PROT_WRITE,
+		 k == 0 ? MAP_PRIVATE : MAP_SHARED, c->fd, (off_t)ch->db_off);
+	err = p == MAP_FAILED ? errno : 0;
+	xrecord(t, OP_MMAP, err, t0);
+	vlog(t, "  %s mapping of the doorbell page of channel %u: %s", kinds[k], ch->chid,
+	     err_name(err));
+	if (!err) {
+		violation(t, "a %s mapping of the doorbell page of channel %u succeeded",
+			  kinds[k], ch->chid);
+		munmap(p, len);
+	} else if (err == EINVAL || (k == 1 && err == EPERM)) {
+		t->st->db_refused[DB_RF_OWN]++;
+	} else if (err == EACCES) {
+		if (db_revoked(t, ch, "a refused mapping (EACCES)") >= 0)
+			t->st->db_refused[DB_RF_OWN]++;
+	} else if (err != ENOMEM) {
+		violation(t, "a %s mapping of the doorbell page of channel %u failed with %s, "
+			  "not EINVAL", kinds[k], ch->chid, err_name(err));
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+/*
+ * Another client's doorbell page (sh->db_pub): only its owner may map it.
+ * When its entry did not change around the mmap(), the owner had not begun
+ * to destroy the channel, so the page object existed: EACCES.
+ */
+static void db_foreign(struct thr *t)
+{
+	struct client *c = t->c;
+	uint32_t chid = rn(&t->r, c->nchan < 256 ? c->nchan : 256);
+	uint64_t v1 = __atomic_load_n(&sh->db_pub[chid], __ATOMIC_SEQ_CST), v2, t0;
+	uint64_t off = v1 & ~0xfffull;
+	int owner = (int)((v1 >> 7) & 31), err;
+	void *p;
+
+	if (!off || owner == c->idx)
+		return;
+	t0 = now_ns();
+	p = mmap(NULL, DRM_PPU_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 __atomic_load_n(&c->fd, __ATOMIC_RELAXED), (off_t)off);
+	err = p == MAP_FAILED ? errno : 0;
+	xrecord(t, OP_MMAP, err, t0);
+	v2 = __atomic_load_n(&sh->db_pub[chid], __ATOMIC_SEQ_CST);
+	vlog(t, "  client %d's doorbell page of channel %u (offset %#" PRIx64 "): %s%s", owner,
+	     chid, off, err_name(err), v1 == v2 ? "" : " (it went away meanwhile)");
+	if (!err)
+		munmap(p, DRM_PPU_DOORBELL_SIZE);
+	if (v1 == v2) {
+		if (err == EACCES)
+			t->st->db_refused[DB_RF_FOREIGN]++;
+		else if (err != ENOMEM)
+			violation(t, "mmap() of client %d's doorbell page of channel %u (offset "
+				  "%#" PRIx64 "): %s, not EACCES", owner, chid, off,
+				  err ? err_name(err) : "mapped");
+	} else if (err) {
+		t->st->db_refused[DB_RF_FOREIGN_RACING]++;
+	} else {
+		/* its offset may already be one of ours */
+		t->st->db_foreign_unjudged++;
+	}
+}
+
+/*
+ * A new channel's doorbell page (@off from CHAN_CREATE): mapped the one
+ * legal way and recorded; sometimes an illegal mapping first, or another
+ * client's page.
+ */
+static void db_attach(struct thr *t, uint64_t serial, uint32_t chid, uint64_t off)
+{
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+	int prot = pct(r, 90) ? PROT_READ | PROT_WRITE : PROT_WRITE, err, id;
+	struct chan *ch;
+	uint64_t t0;
+	void *p;
+
+	if (!off != !(c->features & DRM_PPU_FEATURE_USER_DOORBELL))
+		violation(t, "CHAN_CREATE %u: doorbell_offset %#" PRIx64 " with features %#"
+			  PRIx64, chid, off, c->features);
+	if (!off)
+		return;
+	if (pct(r, 20))
+		db_illegal(t, serial);
+	if (pct(r, 20))
+		db_foreign(t);
+	make_map_room(t);
+	pthread_mutex_lock(&c->lock);
+	ch = chan_by_serial(c, serial);
+	if (!ch) {
+		/* the racing thread destroyed it already */
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	t0 = now_ns();
+	p = mmap(NULL, DRM_PPU_DOORBELL_SIZE, prot, MAP_SHARED, c->fd, (off_t)off);
+	err = p == MAP_FAILED ? errno : 0;
+	xrecord(t, OP_MMAP, err, t0);
+	if (err) {
+		if (err == EACCES)
+			db_revoked(t, ch, "mmap() of its doorbell page failed with EACCES");
+		else if (err != ENOMEM)
+			violation(t, "mmap() of the doorbell page of channel %u: %s", chid,
+				  err_name(err));
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	id = map_add(c, p, DRM_PPU_DOORBELL_SIZE, prot, ch->bundle);
+	if (id < 0) {
+		pthread_mutex_unlock(&c->lock);
+		unmap_one(t, (struct map){ .p = p, .len = DRM_PPU_DOORBELL_SIZE });
+		return;
+	}
+	db_map_set(c, id, ch);
+	db_publish(c, ch);
+	t->st->db_maps++;
+	vlog(t, "  channel %u: doorbell page %#" PRIx64 " at %p", chid, off, p);
+	/* never executable, not even later */
+	if (pct(r, 10)) {
+		if (!mprotect(p, DRM_PPU_DOORBELL_SIZE, PROT_READ | PROT_EXEC)) {
+			violation(t, "mprotect() made the doorbell page of channel %u executable",
+				  chid);
+			mprotect(p, DRM_PPU_DOORBELL_SIZE, prot);
+		} else if (errno == EACCES) {
+			t->st->db_refused[DB_RF_MPROTECT]++;
+		} else {
+			violation(t, "mprotect(PROT_EXEC) of the doorbell page of channel %u: %s, "
+				  "not EACCES", chid, err_name(errno));
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
 }
 
 
@@ -988,7 +1512,8 @@ static uint64_t gen_offset(struct thr *t)
 	if (k < 40 && c->nbos)
 		off = c->bos[rn(r, (uint32_t)c->nbos)].mmap_off;
 	else if (k < 55 && c->nchans)
-		off = c->chans[rn(r, (uint32_t)c->nchans)].userd_off;
+		off = pct(r, 50) ? c->chans[rn(r, (uint32_t)c->nchans)].userd_off :
+		      c->chans[rn(r, (uint32_t)c->nchans)].db_off;
 	else if (k < 70 && c->npools)
 		off = c->pools[rn(r, (uint32_t)c->npools)].mmap_off;
 	else if (k < 80 && c->nstale)
@@ -1098,6 +1623,16 @@ static void small_bo(uint8_t *arg)
 	}
 }
 
+/* The first word of @arg as the kernel sees it with encoding @cmd (it zero-fills). */
+static uint32_t carried_chid(unsigned long cmd, const uint8_t *arg)
+{
+	uint32_t w0 = 0;
+
+	if (_IOC_DIR(cmd) & _IOC_WRITE)
+		memcpy(&w0, arg, _IOC_SIZE(cmd) < 4 ? _IOC_SIZE(cmd) : 4);
+	return w0;
+}
+
 /*
  * Never let confusion turn a struct into a long SEM_WAIT, a large BO, or a
  * known bug being avoided.
@@ -1112,6 +1647,11 @@ static unsigned long bound_wait(struct thr *t, unsigned long cmd, uint8_t *arg)
 		memcpy(arg + 16, &d, sizeof(d));
 	if (_IOC_NR(cmd) == DRM_COMMAND_BASE + DRM_PPU_GEM_CREATE)
 		small_bo(arg);
+	if (_IOC_NR(cmd) == DRM_COMMAND_BASE + DRM_PPU_CHAN_DESTROY) {
+		pthread_mutex_lock(&t->c->lock);
+		chan_may_go(t->c, carried_chid(cmd, arg));
+		pthread_mutex_unlock(&t->c->lock);
+	}
 	if (_IOC_NR(cmd) == DRM_COMMAND_BASE + DRM_PPU_CHAN_CREATE &&
 	    (opt.avoid & AVOID_AUTOPUT_STORM))
 		*(uint32_t *)arg &= ~DRM_PPU_CHAN_CREATE_AUTO_PUT;
@@ -1150,6 +1690,13 @@ static void raw_success(struct thr *t, unsigned long cmd, const uint8_t *arg, in
 	uint64_t q0 = 0;
 	struct chan *ch;
 
+	if (_IOC_TYPE(cmd) == 'd' && _IOC_NR(cmd) == DRM_COMMAND_BASE + DRM_PPU_CHAN_DESTROY) {
+		/* it destroyed the channel the kernel read (zeros past what was carried) */
+		pthread_mutex_lock(&c->lock);
+		chan_del(c, carried_chid(cmd, arg), DB_REVOKED);
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
 	if (_IOC_TYPE(cmd) != 'd' || !(_IOC_DIR(cmd) & _IOC_WRITE))
 		return;
 	if (_IOC_SIZE(cmd) >= 4)
@@ -1516,6 +2063,7 @@ static void gen_chan_create(struct thr *t, void *a)
 		p->max_depth = rn(r, 65);
 	}
 	p->userd_offset = pct(r, 90) ? 0 : rnd(r);
+	p->doorbell_offset = pct(r, 90) ? 0 : rnd(r);
 	p->chid = pct(r, 90) ? 0 : (uint32_t)rnd(r);
 	if (opt.avoid & AVOID_AUTOPUT_STORM)
 		p->flags &= ~DRM_PPU_CHAN_CREATE_AUTO_PUT;
@@ -1525,6 +2073,7 @@ static void done_chan_create(struct thr *t, void *a, int err)
 {
 	struct drm_ppu_chan_create *p = a;
 	struct client *c = t->c;
+	uint64_t serial = 0;
 
 	if (err)
 		return;
@@ -1532,17 +2081,23 @@ static void done_chan_create(struct thr *t, void *a, int err)
 		violation(t, "CHAN_CREATE gave chid %u, user channels 0..%u", p->chid,
 			  c->nuser - 1);
 	pthread_mutex_lock(&c->lock);
-	chan_del(c, p->chid);		/* a reused id: the old entry is stale */
-	if (c->nchans < MAX_CHANS)
+	/* a reused id: the old entry is stale, its channel destroyed */
+	chan_del(c, p->chid, DB_REVOKED);
+	if (c->nchans < MAX_CHANS) {
+		serial = ++c->next_serial;
 		c->chans[c->nchans++] = (struct chan){
 			.chid = p->chid, .userd_off = p->userd_offset, .userd_map = -1,
 			.compute = !!(p->flags & DRM_PPU_CHAN_CREATE_COMPUTE),
 			.autoput = !!(p->flags & DRM_PPU_CHAN_CREATE_AUTO_PUT),
-			.ring_map = -1, .pb_map = -1,
+			.ring_map = -1, .pb_map = -1, .serial = serial,
+			.db_off = p->doorbell_offset, .db_map = -1,
 		};
-	else if (p->flags & DRM_PPU_CHAN_CREATE_AUTO_PUT)
+	} else if (p->flags & DRM_PPU_CHAN_CREATE_AUTO_PUT) {
 		set_dirty(t, DR_CHAN_UNTRACKED);	/* a near-valid id may ring it */
+	}
 	pthread_mutex_unlock(&c->lock);
+	if (serial)
+		db_attach(t, serial, p->chid, p->doorbell_offset);
 }
 
 static void gen_chan_id_pad(struct thr *t, void *a)
@@ -1571,6 +2126,19 @@ static void gen_chan_destroy(struct thr *t, void *a)
 	gen_chan_id_pad(t, a);
 	if (spare_bundle(t, *(uint32_t *)a))
 		gen_chan_id_pad(t, a);
+	pthread_mutex_lock(&t->c->lock);
+	chan_may_go(t->c, *(uint32_t *)a);
+	pthread_mutex_unlock(&t->c->lock);
+}
+
+static void destroy_note(struct thr *t, uint32_t chid, int err)
+{
+	if (err == ETIMEDOUT) {
+		t->st->destroy_timeouts++;
+		printf("fuzz: NOTE %s #%" PRIu64 ": CHAN_DESTROY %u timed out: the id stays "
+		       "reserved until the driver is unloaded\n", t->tag, t->seq, chid);
+		fflush(stdout);
+	}
 }
 
 static void done_chan_destroy(struct thr *t, void *a, int err)
@@ -1578,17 +2146,30 @@ static void done_chan_destroy(struct thr *t, void *a, int err)
 	struct drm_ppu_chan_destroy *p = a;
 	struct client *c = t->c;
 
-	if (err == ETIMEDOUT) {
-		t->st->destroy_timeouts++;
-		printf("fuzz: NOTE %s #%" PRIu64 ": CHAN_DESTROY %u timed out: the id stays "
-		       "reserved until the driver is unloaded\n", t->tag, t->seq, p->chid);
-		fflush(stdout);
-	}
+	destroy_note(t, p->chid, err);
 	if (err && err != ETIMEDOUT)
 		return;
 	pthread_mutex_lock(&c->lock);
-	chan_del(c, p->chid);
+	chan_del(c, p->chid, DB_REVOKED);
 	pthread_mutex_unlock(&c->lock);
+}
+
+/*
+ * CHAN_DESTROY of channel @serial, which already left the tables (in file
+ * generation @gen), returned @err: once it succeeded its page is revoked,
+ * unless the file changed meanwhile (then we cannot tell which file the
+ * call went to).
+ */
+static void destroyed_left(struct thr *t, uint32_t chid, uint64_t serial, unsigned int gen,
+			   int err)
+{
+	destroy_note(t, chid, err);
+	if (err && err != ETIMEDOUT)
+		return;
+	pthread_mutex_lock(&t->c->lock);
+	if (t->c->gen == gen)
+		db_orphan(t->c, serial, DB_REVOKED);
+	pthread_mutex_unlock(&t->c->lock);
 }
 
 /* A clean file's channel must never fault: check with CHAN_STATUS. */
@@ -1602,6 +2183,8 @@ static void isolation_check(struct thr *t, uint32_t chid, const char *after)
 	err = xioctl(t, OP_CHAN_STATUS, DRM_IOCTL_PPU_CHAN_STATUS, &s, true);
 	pthread_mutex_lock(&c->lock);
 	clean = c->clean && !c->dirty;
+	if (!err)
+		chan_seen_dead(c, chid, &s);
 	pthread_mutex_unlock(&c->lock);
 	if (!err && clean)
 		t->st->clean_checks++;
@@ -1659,6 +2242,9 @@ static void done_chan_status(struct thr *t, void *a, int err)
 		return;
 	pthread_mutex_lock(&c->lock);
 	clean = c->clean && !c->dirty;
+	/* (a mangled call's chid may not be the one we asked about) */
+	if (t->mode == MODE_NORMAL)
+		chan_seen_dead(c, p->chid, p);
 	pthread_mutex_unlock(&c->lock);
 	if (clean)
 		t->st->clean_checks++;
@@ -2289,16 +2875,30 @@ static void unmap_one(struct thr *t, struct map m)
 	xrecord(t, OP_MUNMAP, munmap(m.p, m.len) ? errno : 0, t0);
 }
 
-/* mmap() of an offset: of a BO, a USERD page, a pool, a stale one or garbage. */
+static bool illegal_db_map(uint64_t len, int prot, int flags)
+{
+	return flags != MAP_SHARED || (prot & PROT_EXEC) || len != PAGE;
+}
+
+/*
+ * mmap() of an offset: of a BO, a USERD or doorbell page, a pool, a stale
+ * one or garbage.  A doorbell page's must fail unless shared, one page and
+ * not executable, and succeed then.
+ */
 static void act_mmap(struct thr *t)
 {
 	struct client *c = t->c;
 	struct rng *r = &t->r;
-	uint64_t off = gen_offset(t), len = PAGE, t0;
-	int prot = PROT_READ | PROT_WRITE, flags = MAP_SHARED;
+	uint64_t off = gen_offset(t), len = PAGE, t0, db_serial = 0;
+	int prot = PROT_READ | PROT_WRITE, flags = MAP_SHARED, err;
+	struct chan *db_ch = NULL;
+	bool known = false;
 	void *p;
 
 	pthread_mutex_lock(&c->lock);
+	for (int i = 0; i < c->nchans; i++)
+		if (c->chans[i].db_off == off && off)
+			db_serial = c->chans[i].serial;
 	for (int i = 0; i < c->nbos; i++)
 		if (c->bos[i].mmap_off == off)
 			len = c->bos[i].size;
@@ -2326,22 +2926,62 @@ static void act_mmap(struct thr *t)
 		flags = MAP_PRIVATE;
 	t0 = now_ns();
 	p = mmap(NULL, len, prot, flags, __atomic_load_n(&c->fd, __ATOMIC_RELAXED), (off_t)off);
-	xrecord(t, OP_MMAP, p == MAP_FAILED ? errno : 0, t0);
-	if (p == MAP_FAILED)
-		return;
-	vlog(t, "  mapped %#" PRIx64 "+%#" PRIx64 " at %p", off, len, p);
+	err = p == MAP_FAILED ? errno : 0;
+	xrecord(t, OP_MMAP, err, t0);
 	pthread_mutex_lock(&c->lock);
+	/*
+	 * The page of a channel in the tables before and after: the racing
+	 * thread did not destroy it meanwhile, so the object was there.  Only
+	 * one shared, non-executable page may be mapped.
+	 */
+	if (db_serial)
+		db_ch = chan_by_serial(c, db_serial);
+	if (db_ch) {
+		bool illegal = illegal_db_map(len, prot, flags);
+
+		if (illegal && !err) {
+			violation(t, "mmap() of the doorbell page of channel %u: %#" PRIx64 " bytes, "
+				  "prot %#x, flags %#x succeeded", db_ch->chid, len, prot, flags);
+		} else if (illegal && (err == EINVAL || (err == EPERM && (prot & PROT_EXEC)))) {
+			t->st->db_refused[DB_RF_OWN]++;
+		} else if (err == EACCES) {
+			db_revoked(t, db_ch, "mmap() of its doorbell page failed with EACCES");
+		} else if (err && err != ENOMEM) {
+			violation(t, "mmap() of the doorbell page of channel %u: %#" PRIx64 " bytes, "
+				  "prot %#x, flags %#x: %s", db_ch->chid, len, prot, flags,
+				  err_name(err));
+		}
+	}
+	if (err) {
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	vlog(t, "  mapped %#" PRIx64 "+%#" PRIx64 " at %p", off, len, p);
 	{
 		bool sens = false;
+		int id;
 
-		for (int i = 0; i < c->nbos; i++)
+		for (int i = 0; i < c->nbos; i++) {
 			sens |= c->bos[i].sens && c->bos[i].mmap_off == off;
-		for (int i = 0; i < c->nchans; i++)
+			known |= c->bos[i].mmap_off == off;
+		}
+		for (int i = 0; i < c->nchans; i++) {
 			sens |= c->chans[i].userd_off == off;
-		if (map_add(c, p, len, prot, sens) < 0) {
+			known |= c->chans[i].userd_off == off;
+		}
+		for (int i = 0; i < c->npools; i++)
+			known |= c->pools[i].mmap_off == off;
+		id = map_add(c, p, len, prot, sens || (db_ch && db_ch->bundle));
+		if (id < 0) {
 			pthread_mutex_unlock(&c->lock);
 			unmap_one(t, (struct map){ .p = p, .len = len });
 			return;
+		}
+		if (db_ch && !illegal_db_map(len, prot, flags)) {
+			db_map_set(c, id, db_ch);
+			t->st->db_maps++;
+		} else if (!known || db_ch) {
+			map_find(c, id)->kind = MAP_UNKNOWN;
 		}
 	}
 	/* A USERD page: remember it for pokes. */
@@ -2394,7 +3034,7 @@ static void act_memtouch(struct thr *t)
 {
 	struct client *c = t->c;
 	struct rng *r = &t->r;
-	volatile uint32_t *w;
+	bool unknown_page;
 	struct map *m;
 
 	pthread_mutex_lock(&c->lock);
@@ -2403,18 +3043,44 @@ static void act_memtouch(struct thr *t)
 		return;
 	}
 	m = &c->maps[rn(r, (uint32_t)c->nmaps)];
-	w = (volatile uint32_t *)m->p;
+	if (m->kind == MAP_DB) {
+		for (int i = 0, n = 1 + (int)rn(r, 8); i < n && !db_touch(t, m, false); i++)
+			;
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	/*
+	 * One page we cannot name may be the doorbell of a channel made
+	 * behind our back: a clean file does not ring it.
+	 */
+	unknown_page = m->kind == MAP_UNKNOWN && m->len == PAGE;
 	for (int i = 0, n = 1 + (int)rn(r, 8); i < n; i++) {
 		size_t at = (pct(r, 70) ? rn(r, PAGE / 4) : rn(r, (uint32_t)(m->len / 4))) %
 			    (m->len / 4);
+		uint32_t got;
+		bool bus;
 
-		if ((m->prot & PROT_WRITE) && (!c->clean || !m->bundle)) {
-			w[at] = pct(r, 50) ? (uint32_t)rnd(r) : rn(r, 16);
+		if ((m->prot & PROT_WRITE) && (!c->clean || (!m->bundle && !unknown_page))) {
+			bus = guarded_access(m, at, true, pct(r, 50) ? (uint32_t)rnd(r) : rn(r, 16),
+					     NULL);
 			if (m->bundle)
 				set_dirty(t, DR_MEMTOUCH);
 		} else if (m->prot & PROT_READ) {
-			(void)w[at];
+			bus = guarded_access(m, at, false, 0, &got);
+		} else {
+			break;
 		}
+		if (!bus)
+			continue;
+		if (unknown_page) {
+			t->st->db_sigbus[DB_SB_UNKNOWN_MAP]++;
+			vlog(t, "  SIGBUS through the page at %p (an unknown offset)", (void *)m->p);
+		} else {
+			violation(t, "SIGBUS through the mapping at %p+%#zx (%s), which is no "
+				  "doorbell page", (void *)m->p, m->len,
+				  m->kind == MAP_PLAIN ? "a BO, USERD or pool" : "unknown offset");
+		}
+		break;
 	}
 	pthread_mutex_unlock(&c->lock);
 }
@@ -2541,7 +3207,7 @@ static void act_setup(struct thr *t)
 	struct rng *r = &t->r;
 	struct drm_ppu_sem_pool_create pc = { .count = 4 };
 	struct drm_ppu_chan_create cc = { 0 };
-	struct chan ch = { .bundle = true, .userd_map = -1 };
+	struct chan ch = { .bundle = true, .userd_map = -1, .db_map = -1 };
 	uint32_t entries;
 	uint64_t t0;
 	int step = 0, err;
@@ -2605,6 +3271,7 @@ static void act_setup(struct thr *t)
 	ch.chid = cc.chid;
 	ch.compute = !!(cc.flags & DRM_PPU_CHAN_CREATE_COMPUTE);
 	ch.userd_off = cc.userd_offset;
+	ch.db_off = cc.doorbell_offset;
 
 	make_map_room(t);
 	t0 = now_ns();
@@ -2620,7 +3287,8 @@ static void act_setup(struct thr *t)
 			pthread_mutex_lock(&c->lock);
 		}
 	}
-	chan_del(c, ch.chid);
+	chan_del(c, ch.chid, DB_REVOKED);
+	ch.serial = ++c->next_serial;
 	if (c->nchans < MAX_CHANS)
 		c->chans[c->nchans++] = ch;
 	/*
@@ -2646,11 +3314,29 @@ static void act_setup(struct thr *t)
 	vlog(t, "  channel %u: ring %#x log2 %u pb %#x pool %u at %#x%s", ch.chid,
 	     ch.ring_va, ch.log2, ch.pb_va, ch.pool_id, ch.pool_va,
 	     ch.compute ? " compute" : "");
+	db_attach(t, ch.serial, ch.chid, ch.db_off);
 fail:
 	t->st->setups[step]++;
 	pthread_mutex_lock(&c->lock);
 	c->in_setup = false;
 	pthread_mutex_unlock(&c->lock);
+}
+
+/*
+ * c->lock held: ring @ch through its doorbell page @m carrying @v.  True
+ * when the store raised SIGBUS (judged: the channel is in the tables).
+ */
+static bool db_page_ring(struct thr *t, struct chan *ch, struct map *m, uint32_t v)
+{
+	if (guarded_access(m, DRM_PPU_DOORBELL_GP_PUT / 4, true, v, NULL)) {
+		db_sigbus(t, m, "a ring");
+		return true;
+	}
+	db_through(t, m, "a ring");
+	t->st->db_rings[0]++;
+	if (ch->dead)
+		db_dead_check(t, ch);
+	return false;
 }
 
 /* A header of a plausible method on a plausible subchannel. */
@@ -2710,11 +3396,12 @@ static void act_submit(struct thr *t)
 	struct client *c = t->c;
 	struct rng *r = &t->r;
 	struct chan *ch, cp;
-	struct map *ring, *pbm, *ud;
+	struct map *ring, *pbm, *ud, *db;
 	uint32_t entries, get, put, value = 0, sem_idx = 0, kind, nb = 0;
 	uint32_t *pb;
 	struct ppu_pb b;
 	int idx[MAX_CHANS], err;
+	bool page, bus = false;
 
 	pthread_mutex_lock(&c->lock);
 	for (int i = 0; i < c->nchans; i++)
@@ -2737,13 +3424,22 @@ static void act_submit(struct thr *t)
 	entries = 1u << ch->log2;
 	get = ((volatile uint32_t *)ud->p)[DRM_PPU_USERD_GP_GET / 4];
 	put = ch->put;
+	/* about half the rings go through the doorbell page */
+	db = map_find(c, ch->db_map);
+	page = db && db->kind == MAP_DB && !db->db_gone && (db->prot & PROT_WRITE) &&
+	       pct(r, 50);
 	if ((put + 1) % entries == get % entries) {
-		struct drm_ppu_doorbell db = { .chid = ch->chid };
+		struct drm_ppu_doorbell dbl = { .chid = ch->chid };
 
-		pthread_mutex_unlock(&c->lock);
 		t->st->submit_skips[2]++;
 		/* full: ring only */
-		done_doorbell(t, &db, xioctl(t, OP_DOORBELL, DRM_IOCTL_PPU_DOORBELL, &db, true));
+		if (page) {
+			db_page_ring(t, ch, db, db->db_put);
+			pthread_mutex_unlock(&c->lock);
+			return;
+		}
+		pthread_mutex_unlock(&c->lock);
+		done_doorbell(t, &dbl, xioctl(t, OP_DOORBELL, DRM_IOCTL_PPU_DOORBELL, &dbl, true));
 		return;
 	}
 	kind = c->clean ? SUB_VALID : (pct(r, 50) ? SUB_VALID : (pct(r, 50) ? SUB_PLAUSIBLE :
@@ -2801,21 +3497,44 @@ static void act_submit(struct thr *t)
 		put = pct(r, 50) ? entries + rn(r, 16) : (uint32_t)rnd(r);
 	((volatile uint32_t *)ud->p)[DRM_PPU_USERD_GP_PUT / 4] = put;
 	__sync_synchronize();
+	/* what the channel's pages carry from now on */
+	for (int i = 0; i < c->nmaps; i++)
+		if (c->maps[i].kind == MAP_DB && c->maps[i].db_serial == ch->serial)
+			c->maps[i].db_put = put;
+	if (page) {
+		/*
+		 * The store carries GP_PUT (no USERD read); a broken submission
+		 * may carry another garbage value than USERD holds.
+		 */
+		uint32_t carry = put;
+
+		if (kind != SUB_VALID && pct(r, 15))
+			carry = pct(r, 50) ? entries + rn(r, 16) : (uint32_t)rnd(r);
+		bus = db_page_ring(t, ch, db, carry);
+	}
 	cp = *ch;
 	t->st->submits[kind]++;
 	if (c->clean && !c->dirty)
 		t->st->clean_submits++;
 	pthread_mutex_unlock(&c->lock);
-	vlog(t, "  submit %s on channel %u: entry %u, pushbuffer %u words, GP_PUT %u%s",
+	vlog(t, "  submit %s on channel %u: entry %u, pushbuffer %u words, GP_PUT %u%s%s",
 	     (const char *[]){ "valid", "plausible", "garbage" }[kind], cp.chid,
 	     (cp.put + entries - 1) % entries, b.len, put,
-	     kind == SUB_VALID ? "" : " (file dirty)");
+	     kind == SUB_VALID ? "" : " (file dirty)", page ? ", rung through the page" : "");
 
-	{
-		struct drm_ppu_doorbell db = { .chid = cp.chid };
+	if (page) {
+		/*
+		 * No errno: a dead channel ignores the store, so the wait below
+		 * is what finds it dead (-EIO, checked as for DOORBELL).  A
+		 * SIGBUS (judged above) means it is gone: no wait.
+		 */
+		err = bus ? ENOENT : 0;
+	} else {
+		struct drm_ppu_doorbell dbl = { .chid = cp.chid };
 
-		err = xioctl(t, OP_DOORBELL, DRM_IOCTL_PPU_DOORBELL, &db, true);
-		done_doorbell(t, &db, err);
+		err = xioctl(t, OP_DOORBELL, DRM_IOCTL_PPU_DOORBELL, &dbl, true);
+		done_doorbell(t, &dbl, err);
+		t->st->db_rings[1]++;
 	}
 	if (kind == SUB_VALID && !err) {
 		struct drm_ppu_sem_wait w = {
@@ -2868,6 +3587,82 @@ static void act_userd_poke(struct thr *t)
 	}
 }
 
+/*
+ * Accesses through a doorbell mapping, of a channel in the tables or one
+ * left behind (destroyed, being destroyed, of a closed file): judged by
+ * db_touch().  Now and then a storm: stores until a SIGBUS, dropping the
+ * lock between them, while the racing thread is steered to destroy that
+ * channel: stores racing with CHAN_DESTROY.
+ */
+static void act_db_poke(struct thr *t)
+{
+	struct client *c = t->c;
+	struct rng *r = &t->r;
+	int ids[MAX_MAPS], n = 0, id, stores = 1;
+	bool storm = false, bus = false;
+	uint64_t serial;
+	double end = 0;
+	struct map *m;
+
+	pthread_mutex_lock(&c->lock);
+	/* a zapped mapping now and then (it must stay zapped), else a live one */
+	for (int pass = pct(r, 80) ? 0 : 1; pass < 2 && !n; pass++)
+		for (int i = 0; i < c->nmaps; i++)
+			if (c->maps[i].kind == MAP_DB && (pass || !c->maps[i].db_gone))
+				ids[n++] = c->maps[i].id;
+	if (!n) {
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	m = map_find(c, ids[rn(r, (uint32_t)n)]);
+	id = m->id;
+	serial = m->db_serial;
+	if (chan_by_serial(c, serial) && !m->db_gone && (m->prot & PROT_WRITE) && pct(r, 30)) {
+		storm = true;
+		stores = 64 + (int)rn(r, 1024);
+		end = now_s() + 0.002 + rn(r, 8) * 0.001;
+		c->storm_serial = serial;
+		vlog(t, "  storm on the doorbell page of channel %u: up to %d stores",
+		     m->db_chid, stores);
+	}
+	pthread_mutex_unlock(&c->lock);
+	for (int i = 0; i < stores && !bus; i++) {
+		pthread_mutex_lock(&c->lock);
+		m = map_find(c, id);
+		if (m)
+			bus = db_touch(t, m, storm);
+		pthread_mutex_unlock(&c->lock);
+		if (!m || (storm && now_s() > end))
+			break;
+	}
+	if (storm) {
+		pthread_mutex_lock(&c->lock);
+		c->storm_serial = 0;
+		t->st->db_storms++;
+		if (!chan_by_serial(c, serial))
+			t->st->db_storm_raced++;
+		pthread_mutex_unlock(&c->lock);
+	}
+}
+
+/* Illegal mappings of our own doorbell pages, or another client's. */
+static void act_db_mmap(struct thr *t)
+{
+	struct client *c = t->c;
+	uint64_t serial = 0;
+
+	if (pct(&t->r, 50)) {
+		db_foreign(t);
+		return;
+	}
+	pthread_mutex_lock(&c->lock);
+	if (c->nchans)
+		serial = c->chans[rn(&t->r, (uint32_t)c->nchans)].serial;
+	pthread_mutex_unlock(&c->lock);
+	if (serial)
+		db_illegal(t, serial);
+}
+
 /* ---- files ---- */
 
 static int open_node(struct thr *t)
@@ -2891,8 +3686,13 @@ static void act_reopen(struct thr *t)
 	pthread_mutex_lock(&c->lock);
 	for (int i = 0; i < c->nbos; i++)
 		stale_add(c, c->bos[i].handle, 0, 0, c->bos[i].mmap_off, 0);
-	for (int i = 0; i < c->nchans; i++)
-		stale_add(c, 0, c->chans[i].chid, 0, c->chans[i].userd_off, c->chans[i].ring_va);
+	for (int i = 0; i < c->nchans; i++) {
+		stale_add(c, 0, c->chans[i].chid, 0, pct(&t->r, 50) ? c->chans[i].userd_off :
+			  c->chans[i].db_off, c->chans[i].ring_va);
+		/* our mappings keep the file open: its channels live on until unmapped */
+		db_unpublish(c, &c->chans[i]);
+		db_orphan(c, c->chans[i].serial, DB_MAYBE);
+	}
 	for (int i = 0; i < c->npools; i++)
 		stale_add(c, 0, 0, c->pools[i].id, c->pools[i].mmap_off, c->pools[i].va);
 	c->nbos = c->nvas = c->nchans = c->npools = c->nsobjs = 0;
@@ -2928,15 +3728,28 @@ static void *racer_main(void *arg)
 		if (k < 3 && c->nchans) {
 			int i = (int)(ri % (uint32_t)c->nchans);
 			struct drm_ppu_chan_destroy d;
+			unsigned int gen = c->gen;
+			uint64_t serial;
 
 			if (c->chans[i].bundle && pct(r, 60))
 				i = (int)((ri >> 8) % (uint32_t)c->nchans);
+			/* usually the channel whose doorbell page the main thread hammers */
+			for (int j = 0; j < c->nchans && c->storm_serial && pct(r, 70); j++)
+				if (c->chans[j].serial == c->storm_serial) {
+					i = j;
+					break;
+				}
 			d = (struct drm_ppu_chan_destroy){ .chid = c->chans[i].chid };
+			serial = c->chans[i].serial;
 
-			DEL(c->chans, c->nchans, i);
+			chan_leave(c, i, DB_MAYBE);
 			pthread_mutex_unlock(&c->lock);
-			done_chan_destroy(t, &d, xioctl(t, OP_CHAN_DESTROY,
-							DRM_IOCTL_PPU_CHAN_DESTROY, &d, true));
+			/*
+			 * (not done_chan_destroy: by its return the main thread
+			 * may have a new channel with this id in the tables)
+			 */
+			destroyed_left(t, d.chid, serial, gen, xioctl(t, OP_CHAN_DESTROY,
+					DRM_IOCTL_PPU_CHAN_DESTROY, &d, true));
 		} else if (k < 5 && c->npools && !(c->clean && c->in_setup) &&
 			   !(c->clean && bundle_pool(c, c->pools[ri % c->npools].id))) {
 			struct drm_ppu_sem_pool_destroy d = { .pool = c->pools[ri % c->npools].id };
@@ -2999,7 +3812,8 @@ enum {
 	A_GET_PARAM, A_GEM_CREATE, A_MMAP_OFFSET, A_VM_BIND, A_VM_UNBIND, A_CHAN_CREATE,
 	A_CHAN_DESTROY, A_DOORBELL, A_CHAN_STATUS, A_POOL_CREATE, A_POOL_DESTROY, A_SEM_WAIT,
 	A_SEM_FENCE, A_BAD_NR, A_GEM_CLOSE, A_PRIME, A_SYNCOBJ, A_XFD, A_GENERIC, A_MMAP,
-	A_MUNMAP, A_MEMTOUCH, A_SETUP, A_SUBMIT, A_USERD_POKE, A_REOPEN, NACTIONS
+	A_MUNMAP, A_MEMTOUCH, A_SETUP, A_SUBMIT, A_USERD_POKE, A_REOPEN, A_DB_POKE, A_DB_MMAP,
+	NACTIONS
 };
 _Static_assert(NACTIONS <= 32, "stats.actions is too small");
 
@@ -3020,6 +3834,7 @@ static const struct {
 	[A_MUNMAP] = { "munmap", 20 },		[A_MEMTOUCH] = { "memtouch", 30 },
 	[A_SETUP] = { "setup", 30 },		[A_SUBMIT] = { "submit", 90 },
 	[A_USERD_POKE] = { "userd_poke", 12 },	[A_REOPEN] = { "reopen", 2 },
+	[A_DB_POKE] = { "db_poke", 20 },	[A_DB_MMAP] = { "db_mmap", 8 },
 };
 
 /*
@@ -3040,6 +3855,7 @@ static void make_room(struct thr *t)
 	uint32_t share = chan_share(c);
 	struct drm_ppu_chan_destroy d = { 0 };
 	int victim = -1;
+	uint64_t serial = 0;
 
 	pthread_mutex_lock(&c->lock);
 	if ((uint32_t)c->nchans >= share) {
@@ -3050,12 +3866,13 @@ static void make_room(struct thr *t)
 				break;
 			}
 		d.chid = c->chans[victim].chid;
-		DEL(c->chans, c->nchans, victim);
+		serial = c->chans[victim].serial;
+		chan_leave(c, victim, DB_MAYBE);
 	}
 	pthread_mutex_unlock(&c->lock);
 	if (victim >= 0)
-		done_chan_destroy(t, &d, xioctl(t, OP_CHAN_DESTROY, DRM_IOCTL_PPU_CHAN_DESTROY, &d,
-						true));
+		destroyed_left(t, d.chid, serial, c->gen, xioctl(t, OP_CHAN_DESTROY,
+				DRM_IOCTL_PPU_CHAN_DESTROY, &d, true));
 }
 
 static void run_action(struct thr *t, int a)
@@ -3089,6 +3906,8 @@ static void run_action(struct thr *t, int a)
 	case A_SUBMIT: act_submit(t); break;
 	case A_USERD_POKE: act_userd_poke(t); break;
 	case A_REOPEN: act_reopen(t); break;
+	case A_DB_POKE: act_db_poke(t); break;
+	case A_DB_MMAP: act_db_mmap(t); break;
 	}
 }
 
@@ -3155,6 +3974,7 @@ static int client_main(int idx, uint64_t budget, double deadline)
 	thr_init(t, c, 0, seed, false);
 	thr_init(&c->racer, c, 1, seed ^ 0x5bd1e9955bd1e995ull, true);
 
+	install_sigbus();
 	if (mode == 2 && getuid() == 0 && drop_privileges())
 		die("client %d: cannot drop privileges: %s", idx, strerror(errno));
 	c->fd = open_node(t);
@@ -3199,6 +4019,10 @@ static int client_main(int idx, uint64_t budget, double deadline)
 	c->stop = true;
 	if (opt.race)
 		pthread_join(racer, NULL);
+	pthread_mutex_lock(&c->lock);
+	for (int i = 0; i < c->nchans; i++)
+		db_unpublish(c, &c->chans[i]);
+	pthread_mutex_unlock(&c->lock);
 	if (c->fd >= 0) {
 		uint64_t t0 = now_ns();
 
@@ -3364,6 +4188,20 @@ static void print_report(double secs, bool leaks_ok)
 				tot.setups[i] += st->setups[i];
 			for (int i = 0; i < 16; i++)
 				tot.dirtied[i] += st->dirtied[i];
+			tot.db_maps += st->db_maps;
+			for (int i = 0; i < 2; i++)
+				tot.db_rings[i] += st->db_rings[i];
+			tot.db_stores += st->db_stores;
+			tot.db_stale_through += st->db_stale_through;
+			tot.db_storms += st->db_storms;
+			tot.db_storm_raced += st->db_storm_raced;
+			for (int i = 0; i < 5; i++)
+				tot.db_sigbus[i] += st->db_sigbus[i];
+			for (int i = 0; i < 4; i++)
+				tot.db_refused[i] += st->db_refused[i];
+			tot.db_foreign_unjudged += st->db_foreign_unjudged;
+			tot.db_reads += st->db_reads;
+			tot.db_dead_ignored += st->db_dead_ignored;
 		}
 
 	uint64_t all_ns = 0;
@@ -3413,6 +4251,23 @@ static void print_report(double secs, bool leaks_ok)
 	       "); waits for valid ones: done %" PRIu64 ", timed out %" PRIu64 "\n",
 	       tot.submits[0], tot.submits[1], tot.submits[2], tot.submit_skips[0],
 	       tot.submit_skips[1], tot.submit_skips[2], tot.waits_ok, tot.waits_timeout);
+	printf("fuzz: doorbell pages: mapped %" PRIu64 "; rings through the page %" PRIu64
+	       " (through DOORBELL %" PRIu64 "); other stores %" PRIu64 " (%" PRIu64
+	       " through stale mappings before the revoke), reads %" PRIu64 ", stores a dead "
+	       "channel ignored %" PRIu64 "; storms %" PRIu64 " (channel destroyed during %"
+	       PRIu64 ")\n", tot.db_maps, tot.db_rings[0], tot.db_rings[1], tot.db_stores,
+	       tot.db_stale_through, tot.db_reads, tot.db_dead_ignored, tot.db_storms,
+	       tot.db_storm_raced);
+	printf("fuzz: doorbell SIGBUS: after destroy %" PRIu64 ", watchdog %" PRIu64
+	       ", destroyed by a call we could not follow %" PRIu64 ", unknown one-page "
+	       "mapping %" PRIu64 ", again on a zapped mapping %" PRIu64 "; illegal mmaps "
+	       "refused: own page %" PRIu64 ", another client's %" PRIu64 " (+%" PRIu64
+	       " while it went away, %" PRIu64 " mapped then), mprotect(PROT_EXEC) %" PRIu64
+	       "\n", tot.db_sigbus[DB_SB_DESTROYED], tot.db_sigbus[DB_SB_WATCHDOG],
+	       tot.db_sigbus[DB_SB_UNTRACKED], tot.db_sigbus[DB_SB_UNKNOWN_MAP],
+	       tot.db_sigbus[DB_SB_AGAIN], tot.db_refused[DB_RF_OWN],
+	       tot.db_refused[DB_RF_FOREIGN], tot.db_refused[DB_RF_FOREIGN_RACING],
+	       tot.db_foreign_unjudged, tot.db_refused[DB_RF_MPROTECT]);
 	{
 		uint64_t unexpected = 0;
 

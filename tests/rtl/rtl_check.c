@@ -180,6 +180,16 @@ uint32_t rtl_queue_pb(struct rtl_chan *ch, const struct ppu_pb *pb)
 	return va;
 }
 
+void rtl_queue_copy(struct rtl_chan *ch, uint32_t src, uint32_t dst, uint32_t len)
+{
+	uint32_t buf[32];
+	struct ppu_pb pb;
+
+	ppu_pb_init(&pb, buf, 32);
+	ppu_pb_copy(&pb, src, dst, len, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
+	rtl_queue_pb(ch, &pb);
+}
+
 uint32_t rtl_submit_pb(struct rtl_chan *ch, const struct ppu_pb *pb)
 {
 	uint32_t va = rtl_queue_pb(ch, pb);

@@ -74,6 +74,8 @@ size_t rtl_log_records(struct rtl_env *env, uint32_t kind, int chid, struct ppu_
 
 /* Checks @pb did not overflow, adds it as one GPFIFO entry (no doorbell); returns its VA. */
 uint32_t rtl_queue_pb(struct rtl_chan *ch, const struct ppu_pb *pb);
+/* One GPFIFO entry with a copy of @len bytes, no semaphore (no doorbell). */
+void rtl_queue_copy(struct rtl_chan *ch, uint32_t src, uint32_t dst, uint32_t len);
 /* rtl_queue_pb, then the doorbell; returns the pushbuffer's VA. */
 uint32_t rtl_submit_pb(struct rtl_chan *ch, const struct ppu_pb *pb);
 /* rtl_submit_pb, then checks the channel goes idle unfaulted within @max_cycles. */

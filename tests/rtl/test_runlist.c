@@ -45,17 +45,6 @@ static void rl_enable(struct rtl_env *env)
 	rtl_reg_write(env, PPU_REG_SCHED_CTRL, PPU_FSET(PPU_SCHED_CTRL_RUNLIST, 1));
 }
 
-/* Queues one copy entry (no doorbell). */
-static void push_copy(struct rtl_chan *ch, uint32_t src, uint32_t dst, uint32_t len)
-{
-	uint32_t buf[32];
-	struct ppu_pb pb;
-
-	ppu_pb_init(&pb, buf, 32);
-	ppu_pb_copy(&pb, src, dst, len, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
-	rtl_queue_pb(ch, &pb);
-}
-
 START_TEST(only_listed_channels_run)
 {
 	struct rtl_env *env = rtl_env_create(NULL);
@@ -72,8 +61,8 @@ START_TEST(only_listed_channels_run)
 	ck_assert_uint_eq(PPU_FGET(PPU_RUNLIST_STATUS_COUNT,
 				   rtl_reg_read(env, PPU_REG_RUNLIST_STATUS)), 1);
 	rl_enable(env);
-	push_copy(a, s.va, d.va, 4096);
-	push_copy(b, s.va, d.va + 4096, 4096);
+	rtl_queue_copy(a, s.va, d.va, 4096);
+	rtl_queue_copy(b, s.va, d.va + 4096, 4096);
 	rtl_chan_doorbell(a);
 	rtl_chan_doorbell(b);
 	ck_assert_int_eq(rtl_chan_wait(a, WAIT_CYCLES), 0);
@@ -92,7 +81,7 @@ START_TEST(only_listed_channels_run)
 	/* the mode off: the list does not matter */
 	rtl_reg_write(env, PPU_REG_SCHED_CTRL, 0);
 	rl_submit(env, only_a, 1);
-	push_copy(b, s.va, d.va, 4096);
+	rtl_queue_copy(b, s.va, d.va, 4096);
 	rtl_chan_doorbell(b);
 	ck_assert_int_eq(rtl_chan_wait(b, WAIT_CYCLES), 0);
 	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_COPY_END, b->chid), 2);
@@ -129,10 +118,10 @@ START_TEST(levels_are_strict_priorities)
 	rl_submit(env, list, 2);
 	rl_enable(env);
 	for (i = 0; i < 3; i++)
-		push_copy(lo, s.va, d[i].va, LEN);
+		rtl_queue_copy(lo, s.va, d[i].va, LEN);
 	rtl_chan_doorbell(lo);
 	ck_assert_int_ge(rtl_wait_event(env, PPU_TRACE_COPY_START, lo->chid, 8, 100000), 0);
-	push_copy(hi, s.va, d[3].va, LEN);
+	rtl_queue_copy(hi, s.va, d[3].va, LEN);
 	rtl_chan_doorbell(hi);
 	ck_assert_int_eq(rtl_wait_all(both, 2, WAIT_CYCLES), 0);
 	for (k = 0; k < env->nev; k++) {
@@ -190,7 +179,7 @@ START_TEST(channels_of_one_level_share_the_engine_fairly)
 	rl_enable(env);
 	for (i = 0; i <= NCH; i++) {
 		for (j = 0; j < NCOPY; j++)
-			push_copy(ch[i], s.va, d.va, LEN);
+			rtl_queue_copy(ch[i], s.va, d.va, LEN);
 		rtl_chan_doorbell(ch[i]);
 	}
 	ck_assert_int_eq(rtl_wait_all(ch, NCH + 1, 20 * WAIT_CYCLES), 0);
@@ -255,8 +244,8 @@ START_TEST(a_new_list_takes_effect_while_channels_run)
 	rl_enable(env);
 	for (i = 0; i < NCOPY; i++) {
 		db[i] = rtl_buf_alloc(ctx, 0, LEN);
-		push_copy(a, s.va, db[i].va, LEN);
-		push_copy(b, s.va, db[i].va, LEN);
+		rtl_queue_copy(a, s.va, db[i].va, LEN);
+		rtl_queue_copy(b, s.va, db[i].va, LEN);
 	}
 	rtl_chan_doorbell(a);
 	rtl_chan_doorbell(b);
@@ -320,7 +309,7 @@ START_TEST(an_unreadable_list_keeps_the_one_in_force)
 	ck_assert_uint_eq(PPU_FGET(PPU_RUNLIST_STATUS_COUNT, st), 3);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_FAULT_PENDING), 0);
 	/* channel 4 is still listed */
-	push_copy(a, s.va, d.va, 4096);
+	rtl_queue_copy(a, s.va, d.va, 4096);
 	rtl_chan_doorbell(a);
 	ck_assert_int_eq(rtl_chan_wait(a, WAIT_CYCLES), 0);
 	/* the next good submit clears ERROR */

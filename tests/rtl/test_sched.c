@@ -33,17 +33,6 @@ static void check_copy(struct rtl_env *env, const struct rtl_buf *dst, uint32_t 
 	free(got);
 }
 
-/* Queues one copy entry (no doorbell). */
-static void push_copy(struct rtl_chan *ch, uint32_t src, uint32_t dst, uint32_t len)
-{
-	uint32_t buf[32];
-	struct ppu_pb pb;
-
-	ppu_pb_init(&pb, buf, 32);
-	ppu_pb_copy(&pb, src, dst, len, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
-	rtl_queue_pb(ch, &pb);
-}
-
 /* Two channels with NCOPY copies each, both queued before either starts. */
 enum { NCOPY = 4, CLEN = 16384 };
 
@@ -79,7 +68,7 @@ static void two_chan_run(struct two_chan *t, uint32_t timeslice, uint32_t global
 	rtl_log_clear(t->env);
 	for (c = 0; c < 2; c++)
 		for (i = 0; i < NCOPY; i++)
-			push_copy(t->ch[c], t->src[c][i].va, t->dst[c][i].va, CLEN);
+			rtl_queue_copy(t->ch[c], t->src[c][i].va, t->dst[c][i].va, CLEN);
 	rtl_chan_doorbell(t->ch[0]);
 	rtl_chan_doorbell(t->ch[1]);
 	ck_assert_int_eq(rtl_wait_all(t->ch, 2, WAIT_CYCLES), 0);
@@ -251,7 +240,7 @@ START_TEST(guest_host_methods_run_while_the_resident_copies)
 	rtl_ring_all(both, 2, WAIT_CYCLES);
 	rtl_log_clear(env);
 
-	push_copy(a, src.va, dst.va, LEN);
+	rtl_queue_copy(a, src.va, dst.va, LEN);
 	rtl_chan_doorbell(a);
 	s = rtl_expect_event(env, PPU_TRACE_COPY_START, a->chid, 8, WAIT_CYCLES);
 	ppu_pb_init(&pb, buf, 32);
@@ -387,10 +376,10 @@ START_TEST(priority_mode_lets_a_high_channel_overtake_queued_low_copies)
 	if (_i)
 		rtl_reg_write(env, PPU_REG_SCHED_CTRL, PPU_FSET(PPU_SCHED_CTRL_PRIO_MODE, 1));
 	for (i = 0; i < 3; i++)
-		push_copy(lo, s.va, d[i].va, LEN);
+		rtl_queue_copy(lo, s.va, d[i].va, LEN);
 	rtl_chan_doorbell(lo);
 	ck_assert_int_ge(rtl_wait_event(env, PPU_TRACE_COPY_START, lo->chid, 8, 100000), 0);
-	push_copy(hi, s.va, d[3].va, LEN);
+	rtl_queue_copy(hi, s.va, d[3].va, LEN);
 	rtl_chan_doorbell(hi);
 	ck_assert_int_eq(rtl_wait_all(both, 2, 1000000), 0);
 	for (k = 0; k < env->nev; k++) {

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # Guest-side smoke test of the co-simulated PPU, without any driver:
-# the function is on the PCI bus with our ids and class, BAR0 is 64 KiB,
+# the function is on the PCI bus with our ids and class, BAR0 is 128 KiB
+# (the register window and the 16 channels' doorbell pages),
 # the MSI capability is in config space, and BAR0 reaches the RTL's
 # registers (ID, VERSION, CAP_NUM_CHANNELS, SCHED_TIMESLICE read/write)
 # through /dev/mem.  Run by `make cosim-smoke` inside ppu-cosim.
@@ -40,7 +41,7 @@ expect "cfg 0x3d (interrupt pin)" "0x$(cfg 0x3d)" 1
 # BAR0 from the resource file: "start end flags" per BAR.
 set -- $(head -n 1 "$dev/resource")
 start=$1 end=$2
-expect "BAR0 size" $((end - start + 1)) 0x10000
+expect "BAR0 size" $((end - start + 1)) 0x20000
 [ $((start)) -ne 0 ] || bad "BAR0 not assigned"
 
 # No driver has enabled the function: turn memory decoding on.

@@ -1007,6 +1007,30 @@ static int db_revoked(struct thr *t, struct chan *ch, const char *what)
 	return -1;
 }
 
+/*
+ * c->lock held: the legal mmap() of the page of @ch, in the tables, failed
+ * with @err.  EACCES: judged as a SIGBUS; EINVAL (the object is gone): only
+ * when the channel is no longer ours (a racing CHAN_DESTROY issued before
+ * the id was handed out again can destroy the new channel).
+ */
+static void db_map_failed(struct thr *t, struct chan *ch, int err)
+{
+	struct drm_ppu_chan_status s = { .chid = ch->chid };
+
+	if (err == EACCES) {
+		db_revoked(t, ch, "mmap() of its doorbell page failed with EACCES");
+	} else if (err == EINVAL) {
+		err = xioctl(t, OP_CHAN_STATUS, DRM_IOCTL_PPU_CHAN_STATUS, &s, true);
+		if (err != ENOENT)
+			violation(t, "mmap() of the doorbell page of channel %u: EINVAL, but it "
+				  "is ours (CHAN_STATUS %s, state %u)", ch->chid, err_name(err),
+				  s.state);
+	} else if (err != ENOMEM) {
+		violation(t, "mmap() of the doorbell page of channel %u: %s", ch->chid,
+			  err_name(err));
+	}
+}
+
 /* c->lock held: an access through doorbell mapping @m raised SIGBUS. */
 static void db_sigbus(struct thr *t, struct map *m, const char *what)
 {
@@ -1276,11 +1300,7 @@ static void db_attach(struct thr *t, uint64_t serial, uint32_t chid, uint64_t of
 	err = p == MAP_FAILED ? errno : 0;
 	xrecord(t, OP_MMAP, err, t0);
 	if (err) {
-		if (err == EACCES)
-			db_revoked(t, ch, "mmap() of its doorbell page failed with EACCES");
-		else if (err != ENOMEM)
-			violation(t, "mmap() of the doorbell page of channel %u: %s", chid,
-				  err_name(err));
+		db_map_failed(t, ch, err);
 		pthread_mutex_unlock(&c->lock);
 		return;
 	}
@@ -2950,12 +2970,8 @@ static void act_mmap(struct thr *t)
 				  "prot %#x, flags %#x succeeded", db_ch->chid, len, prot, flags);
 		} else if (illegal && (err == EINVAL || (err == EPERM && (prot & PROT_EXEC)))) {
 			t->st->db_refused[DB_RF_OWN]++;
-		} else if (err == EACCES) {
-			db_revoked(t, db_ch, "mmap() of its doorbell page failed with EACCES");
-		} else if (err && err != ENOMEM) {
-			violation(t, "mmap() of the doorbell page of channel %u: %#" PRIx64 " bytes, "
-				  "prot %#x, flags %#x: %s", db_ch->chid, len, prot, flags,
-				  err_name(err));
+		} else if (err) {
+			db_map_failed(t, db_ch, err);
 		}
 	}
 	if (err) {
@@ -3709,11 +3725,8 @@ static void db_mmap_race(struct thr *t, uint64_t serial)
 		pthread_mutex_lock(&c->lock);
 		ch = chan_by_serial(c, serial);
 		if (err) {
-			if (ch && err == EACCES)
-				db_revoked(t, ch, "mmap() of its doorbell page failed with EACCES");
-			else if (ch && err != ENOMEM)
-				violation(t, "mmap() of the doorbell page of channel %u: %s", chid,
-					  err_name(err));
+			if (ch)
+				db_map_failed(t, ch, err);
 			pthread_mutex_unlock(&c->lock);
 			break;
 		}

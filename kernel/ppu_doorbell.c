@@ -32,6 +32,7 @@
 #include <linux/version.h>
 
 #include <drm/drm_device.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_vma_manager.h>
@@ -67,17 +68,24 @@ static void ppu_doorbell_free(struct drm_gem_object *obj)
 	kfree(to_ppu_doorbell(obj));
 }
 
-/* The first access through a mapping: the page, unless revoked (SIGBUS). */
+/*
+ * The first access through a mapping: the page, unless revoked or the
+ * device is gone (its BAR with it): SIGBUS.
+ */
 static vm_fault_t ppu_doorbell_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct ppu_doorbell *db = to_ppu_doorbell(vma->vm_private_data);
 	vm_fault_t ret = VM_FAULT_SIGBUS;
+	int idx;
 
+	if (!drm_dev_enter(db->base.dev, &idx))
+		return VM_FAULT_SIGBUS;
 	mutex_lock(&db->lock);
 	if (!db->revoked)
 		ret = vmf_insert_pfn(vma, vma->vm_start, PHYS_PFN(db->pa));
 	mutex_unlock(&db->lock);
+	drm_dev_exit(idx);
 	return ret;
 }
 

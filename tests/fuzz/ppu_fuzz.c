@@ -185,6 +185,8 @@ struct stats {
 	uint64_t db_foreign_unjudged;	/* another client's offset while it went away: mapped */
 	uint64_t db_reads;		/* reads of a live page: 0 */
 	uint64_t db_dead_ignored;	/* stores to a faulted channel: still the same fault */
+	uint64_t db_mmap_raced;		/* mappings made as the channel went away */
+	uint64_t db_mmap_race_bus;	/* ... whose store then raised SIGBUS */
 };
 
 /* Why a SIGBUS through a doorbell mapping was legitimate. */
@@ -449,6 +451,8 @@ struct client {
 	bool in_setup;		/* the main thread is setting up a channel */
 	uint64_t next_serial;
 	uint64_t storm_serial;	/* the channel whose page the main thread hammers, 0 none */
+	uint64_t revoked[64];	/* serials of channels whose CHAN_DESTROY returned, lately */
+	unsigned int nrevoked;
 	unsigned int pub_gen;
 	uint64_t last_reclaim;	/* call of the last sweep for leaked channel ids */
 	volatile bool stop;
@@ -819,6 +823,8 @@ static void db_publish(struct client *c, struct chan *ch)
 /* The doorbell mappings of channel @serial: what we know of it now (DB_*). */
 static void db_orphan(struct client *c, uint64_t serial, int state)
 {
+	if (state == DB_REVOKED)
+		c->revoked[c->nrevoked++ % 64] = serial;
 	for (int i = 0; i < c->nmaps; i++)
 		if (c->maps[i].kind == MAP_DB && c->maps[i].db_serial == serial &&
 		    c->maps[i].db_state < state)
@@ -999,6 +1005,30 @@ static int db_revoked(struct thr *t, struct chan *ch, const char *what)
 		  "state %u, fault_info %#x)", what, ch->chid, err_name(err), s.state,
 		  s.fault_info);
 	return -1;
+}
+
+/*
+ * c->lock held: the legal mmap() of the page of @ch, in the tables, failed
+ * with @err.  EACCES: judged as a SIGBUS; EINVAL (the object is gone): only
+ * when the channel is no longer ours (a racing CHAN_DESTROY issued before
+ * the id was handed out again can destroy the new channel).
+ */
+static void db_map_failed(struct thr *t, struct chan *ch, int err)
+{
+	struct drm_ppu_chan_status s = { .chid = ch->chid };
+
+	if (err == EACCES) {
+		db_revoked(t, ch, "mmap() of its doorbell page failed with EACCES");
+	} else if (err == EINVAL) {
+		err = xioctl(t, OP_CHAN_STATUS, DRM_IOCTL_PPU_CHAN_STATUS, &s, true);
+		if (err != ENOENT)
+			violation(t, "mmap() of the doorbell page of channel %u: EINVAL, but it "
+				  "is ours (CHAN_STATUS %s, state %u)", ch->chid, err_name(err),
+				  s.state);
+	} else if (err != ENOMEM) {
+		violation(t, "mmap() of the doorbell page of channel %u: %s", ch->chid,
+			  err_name(err));
+	}
 }
 
 /* c->lock held: an access through doorbell mapping @m raised SIGBUS. */
@@ -1270,11 +1300,7 @@ static void db_attach(struct thr *t, uint64_t serial, uint32_t chid, uint64_t of
 	err = p == MAP_FAILED ? errno : 0;
 	xrecord(t, OP_MMAP, err, t0);
 	if (err) {
-		if (err == EACCES)
-			db_revoked(t, ch, "mmap() of its doorbell page failed with EACCES");
-		else if (err != ENOMEM)
-			violation(t, "mmap() of the doorbell page of channel %u: %s", chid,
-				  err_name(err));
+		db_map_failed(t, ch, err);
 		pthread_mutex_unlock(&c->lock);
 		return;
 	}
@@ -2944,12 +2970,8 @@ static void act_mmap(struct thr *t)
 				  "prot %#x, flags %#x succeeded", db_ch->chid, len, prot, flags);
 		} else if (illegal && (err == EINVAL || (err == EPERM && (prot & PROT_EXEC)))) {
 			t->st->db_refused[DB_RF_OWN]++;
-		} else if (err == EACCES) {
-			db_revoked(t, db_ch, "mmap() of its doorbell page failed with EACCES");
-		} else if (err && err != ENOMEM) {
-			violation(t, "mmap() of the doorbell page of channel %u: %#" PRIx64 " bytes, "
-				  "prot %#x, flags %#x: %s", db_ch->chid, len, prot, flags,
-				  err_name(err));
+		} else if (err) {
+			db_map_failed(t, db_ch, err);
 		}
 	}
 	if (err) {
@@ -3594,6 +3616,8 @@ static void act_userd_poke(struct thr *t)
  * lock between them, while the racing thread is steered to destroy that
  * channel: stores racing with CHAN_DESTROY.
  */
+static void db_mmap_race(struct thr *t, uint64_t serial);
+
 static void act_db_poke(struct thr *t)
 {
 	struct client *c = t->c;
@@ -3617,6 +3641,11 @@ static void act_db_poke(struct thr *t)
 	m = map_find(c, ids[rn(r, (uint32_t)n)]);
 	id = m->id;
 	serial = m->db_serial;
+	if (chan_by_serial(c, serial) && pct(r, 10)) {
+		pthread_mutex_unlock(&c->lock);
+		db_mmap_race(t, serial);
+		return;
+	}
 	if (chan_by_serial(c, serial) && !m->db_gone && (m->prot & PROT_WRITE) && pct(r, 30)) {
 		storm = true;
 		stores = 64 + (int)rn(r, 1024);
@@ -3642,6 +3671,108 @@ static void act_db_poke(struct thr *t)
 		if (!chan_by_serial(c, serial))
 			t->st->db_storm_raced++;
 		pthread_mutex_unlock(&c->lock);
+	}
+}
+
+static bool revoked_lately(struct client *c, uint64_t serial)
+{
+	for (unsigned int i = 0; i < 64 && i < c->nrevoked; i++)
+		if (c->revoked[i] == serial)
+			return true;
+	return false;
+}
+
+/*
+ * mmap() of a live channel's page again and again while the racing thread
+ * is steered to destroy the channel.  A mapping made while the channel
+ * left the tables is kept: once the racing thread's CHAN_DESTROY returned,
+ * a store through it must raise SIGBUS (a revoke that ran between the
+ * driver's mmap handler and the mapping becoming visible must not leave
+ * it working).
+ */
+static void db_mmap_race(struct thr *t, uint64_t serial)
+{
+	struct client *c = t->c;
+	struct chan *ch;
+	uint64_t off, t0;
+	uint32_t chid;
+	bool autoput;
+	double end = now_s() + 0.005 + rn(&t->r, 10) * 0.001;
+	int id = -1;
+
+	pthread_mutex_lock(&c->lock);
+	ch = chan_by_serial(c, serial);
+	if (!ch || !ch->db_off) {
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	off = ch->db_off;
+	chid = ch->chid;
+	autoput = ch->autoput;
+	c->storm_serial = serial;
+	pthread_mutex_unlock(&c->lock);
+	vlog(t, "  mmap race on the doorbell page of channel %u", chid);
+	for (int i = 0; i < 64 && now_s() < end && id < 0; i++) {
+		void *p;
+		int err;
+
+		make_map_room(t);
+		t0 = now_ns();
+		p = mmap(NULL, DRM_PPU_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 __atomic_load_n(&c->fd, __ATOMIC_RELAXED), (off_t)off);
+		err = p == MAP_FAILED ? errno : 0;
+		xrecord(t, OP_MMAP, err, t0);
+		pthread_mutex_lock(&c->lock);
+		ch = chan_by_serial(c, serial);
+		if (err) {
+			if (ch)
+				db_map_failed(t, ch, err);
+			pthread_mutex_unlock(&c->lock);
+			break;
+		}
+		if (ch) {
+			pthread_mutex_unlock(&c->lock);
+			unmap_one(t, (struct map){ .p = p, .len = DRM_PPU_DOORBELL_SIZE });
+			continue;
+		}
+		/* mapped while (or after) the channel left the tables */
+		id = map_add(c, p, DRM_PPU_DOORBELL_SIZE, PROT_READ | PROT_WRITE, false);
+		if (id < 0) {
+			pthread_mutex_unlock(&c->lock);
+			unmap_one(t, (struct map){ .p = p, .len = DRM_PPU_DOORBELL_SIZE });
+			break;
+		}
+		{
+			struct map *m = map_find(c, id);
+
+			m->kind = MAP_DB;
+			m->db_serial = serial;
+			m->db_chid = chid;
+			m->db_autoput = autoput;
+			m->db_state = revoked_lately(c, serial) ? DB_REVOKED : DB_MAYBE;
+		}
+		t->st->db_mmap_raced++;
+		pthread_mutex_unlock(&c->lock);
+		vlog(t, "  mapped the doorbell page of channel %u at %p as it went away", chid, p);
+	}
+	pthread_mutex_lock(&c->lock);
+	c->storm_serial = 0;
+	pthread_mutex_unlock(&c->lock);
+	/* once the CHAN_DESTROY returned, a store must raise SIGBUS */
+	for (int i = 0; id >= 0 && i < 200; i++) {
+		struct map *m;
+
+		pthread_mutex_lock(&c->lock);
+		m = map_find(c, id);
+		if (m && m->db_state == DB_REVOKED) {
+			if (db_touch(t, m, true))
+				t->st->db_mmap_race_bus++;
+			m = NULL;
+		}
+		pthread_mutex_unlock(&c->lock);
+		if (!m)
+			break;
+		usleep(500);
 	}
 }
 
@@ -4202,6 +4333,8 @@ static void print_report(double secs, bool leaks_ok)
 			tot.db_foreign_unjudged += st->db_foreign_unjudged;
 			tot.db_reads += st->db_reads;
 			tot.db_dead_ignored += st->db_dead_ignored;
+			tot.db_mmap_raced += st->db_mmap_raced;
+			tot.db_mmap_race_bus += st->db_mmap_race_bus;
 		}
 
 	uint64_t all_ns = 0;
@@ -4255,9 +4388,10 @@ static void print_report(double secs, bool leaks_ok)
 	       " (through DOORBELL %" PRIu64 "); other stores %" PRIu64 " (%" PRIu64
 	       " through stale mappings before the revoke), reads %" PRIu64 ", stores a dead "
 	       "channel ignored %" PRIu64 "; storms %" PRIu64 " (channel destroyed during %"
-	       PRIu64 ")\n", tot.db_maps, tot.db_rings[0], tot.db_rings[1], tot.db_stores,
-	       tot.db_stale_through, tot.db_reads, tot.db_dead_ignored, tot.db_storms,
-	       tot.db_storm_raced);
+	       PRIu64 "); mmaps as the channel went away %" PRIu64 " (SIGBUS after its "
+	       "destroy %" PRIu64 ")\n", tot.db_maps, tot.db_rings[0], tot.db_rings[1],
+	       tot.db_stores, tot.db_stale_through, tot.db_reads, tot.db_dead_ignored,
+	       tot.db_storms, tot.db_storm_raced, tot.db_mmap_raced, tot.db_mmap_race_bus);
 	printf("fuzz: doorbell SIGBUS: after destroy %" PRIu64 ", watchdog %" PRIu64
 	       ", destroyed by a call we could not follow %" PRIu64 ", unknown one-page "
 	       "mapping %" PRIu64 ", again on a zapped mapping %" PRIu64 "; illegal mmaps "

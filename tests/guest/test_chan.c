@@ -19,7 +19,10 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -577,6 +580,95 @@ START_TEST(chan_runlist_lists_every_channel)
 }
 END_TEST
 
+/*
+ * mmap() of a channel's doorbell page racing its CHAN_DESTROY: a mapping
+ * that mmap() returned must have no page once the destroy has returned,
+ * even when the revoke ran between the driver's mmap handler and the
+ * mapping joining the file's address space (where the zap cannot see it).
+ */
+struct db_race {
+	int fd;
+	uint64_t off;
+	volatile int stop;
+	void *maps[256];
+	unsigned int n;
+};
+
+static void *db_race_mapper(void *arg)
+{
+	struct db_race *r = arg;
+
+	while (!r->stop && r->n < 256) {
+		void *p = mmap(NULL, DRM_PPU_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+			       r->fd, (off_t)r->off);
+
+		if (p == MAP_FAILED)
+			break;		/* revoked */
+		r->maps[r->n++] = p;
+	}
+	return NULL;
+}
+
+static sigjmp_buf db_race_jmp;
+
+static void db_race_sigbus(int sig)
+{
+	(void)sig;
+	siglongjmp(db_race_jmp, 1);
+}
+
+/* A store through @p: true when it raised SIGBUS. */
+static bool store_sigbus_here(volatile uint32_t *p)
+{
+	if (sigsetjmp(db_race_jmp, 1))
+		return true;
+	p[DRM_PPU_DOORBELL_GP_PUT / 4] = 0;
+	return false;
+}
+
+START_TEST(chan_doorbell_mmap_racing_destroy_has_no_page)
+{
+	struct sigaction sa = { .sa_handler = db_race_sigbus }, old;
+	unsigned int iter, raced = 0, total = 0;
+	struct drm_ppu_chan_create c;
+	struct ppu_tbo ring;
+	struct timespec t0, t1;
+
+	ppu_tbo_new(ppu_fd, &ring, PG);
+	ck_assert_int_eq(sigaction(SIGBUS, &sa, &old), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (iter = 0; iter < 400; iter++) {
+		struct db_race r = { .fd = ppu_fd };
+		pthread_t th;
+		unsigned int i;
+
+		ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 4, ring.va, 0, &c), 0);
+		r.off = c.doorbell_offset;
+		ck_assert_int_eq(pthread_create(&th, NULL, db_race_mapper, &r), 0);
+		usleep(iter % 8 * 250);
+		ck_assert_int_eq(ppu_chan_destroy(ppu_fd, c.chid, 0), 0);
+		r.stop = 1;
+		ck_assert_int_eq(pthread_join(th, NULL), 0);
+		/* the destroy has returned: no mapping may reach the id any more */
+		for (i = 0; i < r.n; i++)
+			ck_assert_msg(store_sigbus_here(r.maps[i]),
+				      "iteration %u: mapping %u of %u (the last ones were made while "
+				      "CHAN_DESTROY ran) still rings freed channel %u", iter, i + 1,
+				      r.n, c.chid);
+		for (i = 0; i < r.n; i++)
+			munmap(r.maps[i], DRM_PPU_DOORBELL_SIZE);
+		total += r.n;
+		raced += r.n > 0;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (t1.tv_sec - t0.tv_sec > 20)
+			break;
+	}
+	ck_assert_int_eq(sigaction(SIGBUS, &old, NULL), 0);
+	printf("doorbell mmap racing destroy: %u iterations, %u mappings\n", iter, total);
+	ck_assert_uint_gt(raced, 0);
+}
+END_TEST
+
 START_TEST(chan_ids_run_out_with_ebusy)
 {
 	uint32_t n = (uint32_t)ppu_param(DRM_PPU_PARAM_NUM_USER_CHANNELS);
@@ -798,6 +890,7 @@ static Suite *chan_suite(void)
 	tcase_add_test(tc, chan_belongs_to_its_file);
 	tcase_add_test(tc, chan_doorbell_page_is_its_owners_alone);
 	tcase_add_test(tc, chan_runlist_lists_every_channel);
+	tcase_add_test(tc, chan_doorbell_mmap_racing_destroy_has_no_page);
 	tcase_add_test(tc, chan_ids_run_out_with_ebusy);
 	tcase_add_test(tc, chan_live_at_unplug_then_close_is_safe);
 	tcase_add_test(tc, chan_auto_put_runs_semaphore_guarded_entries);

@@ -3,6 +3,7 @@
  * ppu-cosim: one qtest connection shared by several device processes
  * (see qtest_mux.h).
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>

@@ -97,18 +97,18 @@ $(PPU_TRACE): tools/ppu-trace.c $(PPU_TRACE_SRCS) $(PPU_TRACE_HDRS) include/ppu/
 
 # The runtime's device-free modules are unit-tested here.
 RUNTIME_PURE := runtime/priority_map.c runtime/copy_prio.c runtime/pb_ring.c runtime/module_elf.c runtime/launch_plan.c \
-	runtime/tl_ring.c runtime/launch_cmds.c
+	runtime/tl_ring.c runtime/launch_cmds.c runtime/owner.c
 
 # ... and so are the pieces of the co-simulation runner that need no QEMU
 # (tools/cosim.mk), ppu-smi's debugfs readers and the trace converter,
 # whose tests also run the tool itself (large-trace bound) and read the
 # recorded traces of tests/data.
 build/tests/unit_tests: $(UNIT_TESTS) tests/unit/unit_main.c $(PPU_SVPKG) include/ppu/*.h \
-		include/ppu/*.def $(RUNTIME_PURE) $(RUNTIME_PURE:.c=.h) runtime/errbuf.h \
+		include/ppu/*.def $(RUNTIME_PURE) $(RUNTIME_PURE:.c=.h) runtime/errbuf.h runtime/ppu_internal.h \
 		$(COSIM_RUNNER_LIB_SRCS) $(COSIM_RUNNER_HDRS) tools/smi/smi_debugfs.c \
 		tools/smi/smi_debugfs.h $(PPU_TRACE_SRCS) $(PPU_TRACE_HDRS) $(PPU_TRACE)
 	@mkdir -p $(@D)
-	$(CC) $(PPU_CFLAGS) -Iruntime -Itools -Itools/cosim -Itools/smi $(CHECK_CFLAGS) \
+	$(CC) $(PPU_CFLAGS) -Iruntime -Iruntime/include -Itools -Itools/cosim -Itools/smi $(CHECK_CFLAGS) \
 		-DPPU_SVPKG_PATH='"$(PPU_SVPKG)"' -DPPU_TRACE_BIN='"$(PPU_TRACE)"' -o $@ \
 		tests/unit/unit_main.c $(UNIT_TESTS) $(RUNTIME_PURE) $(COSIM_RUNNER_LIB_SRCS) \
 		tools/smi/smi_debugfs.c $(PPU_TRACE_SRCS) $(CHECK_LIBS) -lm

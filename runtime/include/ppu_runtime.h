@@ -83,6 +83,11 @@ typedef enum ppu_status {
 	PPU_ERROR_INVALID_IMAGE = 15,
 	/* no such symbol in the module */
 	PPU_ERROR_NOT_FOUND = 16,
+	/*
+	 * the objects belong to different contexts (e.g. a stream of one
+	 * device and an event or allocation of another)
+	 */
+	PPU_ERROR_CONTEXT_MISMATCH = 17,
 } ppu_status;
 
 /* "PPU_ERROR_INVALID_VALUE" etc.; "unknown" for a value not listed. */

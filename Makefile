@@ -75,6 +75,7 @@ help:
 	@echo "make man-check  the manual pages (docs/man) render without warnings"
 	@echo "make synth  Yosys synthesis of the default PPU (four compute units; takes a while)"
 	@echo "make guest-check  ppu.ko and its ioctl tests in the co-simulated QEMU guest"
+	@echo "make multi-check  two PPUs in one guest: both bound, copy priorities on both, cross-device errors"
 	@echo "make host-trace-check  libppu's host events (PPU_TRACE) merged with the device trace"
 	@echo "make coverage  line and toggle coverage of the RTL by the whole-PPU tests (build/coverage.txt)"
 	@echo "make soak   thousands of random prioritised-copy mixes through libppu (about 50 min)"
@@ -158,6 +159,7 @@ check-run: build-all
 	@tools/run-tests "$(UNIT_TEST_BIN)" "$(MAKE) --no-print-directory timeline-docs-check" "$(ISS_TEST_BIN)" $(BLOCKS_BINS) "$(RTL_TEST_BIN)" \
 		"$(DEMO_BIN) --check" "$(KPRIO_DEMO_BIN) --check" \
 		"$(MAKE) --no-print-directory cosim-smoke" "$(MAKE) --no-print-directory guest-check-run" \
+		"$(MAKE) --no-print-directory multi-check-run" \
 		"$(MAKE) --no-print-directory host-trace-check" \
 		"$(MAKE) --no-print-directory fuzz-check" "$(MAKE) --no-print-directory lint-run" \
 		"$(MAKE) --no-print-directory man-check"
@@ -339,6 +341,25 @@ guest-check-run: cosim-tools kmod kmod-guest-tests runtime-guest-tests $(RT_GUES
 		--file tests/guest/reload-stress.sh:/bin/reload-stress \
 		$(foreach k,$(DEVICE_ELFS),--file $(k):/lib/ppu/$(notdir $(k))) \
 		$(GUEST_RUNS)
+
+# Two PPUs in one boot (ppu-cosim --devices 2; about 1 minute): ppu.ko binds
+# both, ppu-smi lists both (again after a reload), and test_multi_device
+# runs the copy priorities on both at once and checks that libppu refuses
+# objects of one context in another's calls.  The programs fail at once in
+# a guest without two PPUs.
+MULTI_SMI_CHECK := test "$$(/bin/ppu-smi | grep -c "^ppu[01] ")" = 2 && \
+	test -c /dev/dri/renderD128 && test -c /dev/dri/renderD129
+MULTI_RUNS := --run '$(MULTI_SMI_CHECK)' --run /bin/test_multi_device \
+	--run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko' --run '$(MULTI_SMI_CHECK)'
+.PHONY: multi-check multi-check-run
+multi-check: deps
+	@$(MAKE) --no-print-directory multi-check-run
+
+multi-check-run: cosim-tools kmod $(RT_MULTI_BINS) build/guest/ppu-smi build/device/saxpy.elf
+	$(COSIM_RUNNER) --kver $(PPU_KVER) --timeout 900 --devices 2 --module $(KMOD) \
+		$(foreach t,$(RT_MULTI_BINS) build/guest/ppu-smi,--file $(t):/bin/$(notdir $(t))) \
+		--file build/device/saxpy.elf:/lib/ppu/saxpy.elf \
+		$(MULTI_RUNS)
 
 # libppu's host events on the device timeline (docs/timeline.md): host_trace
 # runs in the guest with PPU_TRACE set and checks its own trace, ppu-cosim

@@ -70,10 +70,13 @@ RT_GUEST_HELPERS := tests/guest/rt_guest.c tests/guest/rt_guest.h tests/guest/rt
 RT_GUEST_PROGS := build/guest/bench_copy_prio build/guest/runtime_demo build/guest/soak_copy_prio \
 	build/guest/bench_workq build/guest/host_trace
 
+# Programs of the two-PPU boot (make multi-check).
+RT_MULTI_BINS := build/guest/test_multi_device
+
 .PHONY: runtime-guest-tests
 runtime-guest-tests: $(RT_GUEST_BINS)
 
-$(RT_GUEST_PROGS) $(RT_GUEST_BINS): build/guest/%: \
+$(RT_GUEST_PROGS) $(RT_GUEST_BINS) $(RT_MULTI_BINS): build/guest/%: \
 		tests/guest/%.c \
 		$(RT_GUEST_HELPERS) $(LIBPPU_A)
 	@mkdir -p $(@D)

@@ -76,6 +76,7 @@ help:
 	@echo "make man-check  the manual pages (docs/man) render without warnings"
 	@echo "make synth  Yosys synthesis of the default PPU (four compute units; takes a while)"
 	@echo "make guest-check  ppu.ko and its ioctl tests in the co-simulated QEMU guest"
+	@echo "make multi-check  two PPUs in one guest: both bound, copy priorities on both, cross-device errors"
 	@echo "make host-trace-check  libppu's host events (PPU_TRACE) merged with the device trace"
 	@echo "make coverage  line and toggle coverage of the RTL by the whole-PPU tests (build/coverage.txt)"
 	@echo "make soak   thousands of random prioritised-copy mixes through libppu (about 50 min)"
@@ -99,18 +100,18 @@ $(PPU_TRACE): tools/ppu-trace.c $(PPU_TRACE_SRCS) $(PPU_TRACE_HDRS) include/ppu/
 
 # The runtime's device-free modules are unit-tested here.
 RUNTIME_PURE := runtime/priority_map.c runtime/copy_prio.c runtime/pb_ring.c runtime/module_elf.c runtime/launch_plan.c \
-	runtime/tl_ring.c runtime/launch_cmds.c
+	runtime/tl_ring.c runtime/launch_cmds.c runtime/owner.c
 
 # ... and so are the pieces of the co-simulation runner that need no QEMU
 # (tools/cosim.mk), ppu-smi's debugfs readers and the trace converter,
 # whose tests also run the tool itself (large-trace bound) and read the
 # recorded traces of tests/data.
 build/tests/unit_tests: $(UNIT_TESTS) tests/unit/unit_main.c $(PPU_SVPKG) include/ppu/*.h \
-		include/ppu/*.def $(RUNTIME_PURE) $(RUNTIME_PURE:.c=.h) runtime/errbuf.h \
+		include/ppu/*.def $(RUNTIME_PURE) $(RUNTIME_PURE:.c=.h) runtime/errbuf.h runtime/ppu_internal.h \
 		$(COSIM_RUNNER_LIB_SRCS) $(COSIM_RUNNER_HDRS) tools/smi/smi_debugfs.c \
 		tools/smi/smi_debugfs.h $(PPU_TRACE_SRCS) $(PPU_TRACE_HDRS) $(PPU_TRACE)
 	@mkdir -p $(@D)
-	$(CC) $(PPU_CFLAGS) -Iruntime -Itools -Itools/cosim -Itools/smi $(CHECK_CFLAGS) \
+	$(CC) $(PPU_CFLAGS) -Iruntime -Iruntime/include -Itools -Itools/cosim -Itools/smi $(CHECK_CFLAGS) \
 		-DPPU_SVPKG_PATH='"$(PPU_SVPKG)"' -DPPU_TRACE_BIN='"$(PPU_TRACE)"' -o $@ \
 		tests/unit/unit_main.c $(UNIT_TESTS) $(RUNTIME_PURE) $(COSIM_RUNNER_LIB_SRCS) \
 		tools/smi/smi_debugfs.c $(PPU_TRACE_SRCS) $(CHECK_LIBS) -lm
@@ -162,6 +163,7 @@ check-run: build-all
 		"$(DEMO_BIN) --check" "$(KPRIO_DEMO_BIN) --check" \
 		"$(MAKE) --no-print-directory cosim-smoke" "$(MAKE) --no-print-directory guest-check-run" \
 		"$(MAKE) --no-print-directory guest-check-fpga-run" \
+		"$(MAKE) --no-print-directory multi-check-run" \
 		"$(MAKE) --no-print-directory host-trace-check" \
 		"$(MAKE) --no-print-directory fuzz-check" "$(MAKE) --no-print-directory lint-run" \
 		"$(MAKE) --no-print-directory man-check"
@@ -352,6 +354,25 @@ guest-check-run: cosim-tools kmod kmod-guest-tests runtime-guest-tests $(RT_GUES
 		--file tests/guest/reload-stress.sh:/bin/reload-stress \
 		$(foreach k,$(DEVICE_ELFS),--file $(k):/lib/ppu/$(notdir $(k))) \
 		$(GUEST_RUNS)
+
+# Two PPUs in one boot (ppu-cosim --devices 2; about 1 minute): ppu.ko binds
+# both, ppu-smi lists both (again after a reload), and test_multi_device
+# runs the copy priorities on both at once and checks that libppu refuses
+# objects of one context in another's calls.  The programs fail at once in
+# a guest without two PPUs.
+MULTI_SMI_CHECK := test "$$(/bin/ppu-smi | grep -c "^ppu[01] ")" = 2 && \
+	test -c /dev/dri/renderD128 && test -c /dev/dri/renderD129
+MULTI_RUNS := --run '$(MULTI_SMI_CHECK)' --run /bin/test_multi_device \
+	--run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko' --run '$(MULTI_SMI_CHECK)'
+.PHONY: multi-check multi-check-run
+multi-check: deps
+	@$(MAKE) --no-print-directory multi-check-run
+
+multi-check-run: cosim-tools kmod $(RT_MULTI_BINS) build/guest/ppu-smi build/device/saxpy.elf
+	$(COSIM_RUNNER) --kver $(PPU_KVER) --timeout 900 --devices 2 --module $(KMOD) \
+		$(foreach t,$(RT_MULTI_BINS) build/guest/ppu-smi,--file $(t):/bin/$(notdir $(t))) \
+		--file build/device/saxpy.elf:/lib/ppu/saxpy.elf \
+		$(MULTI_RUNS)
 
 # libppu's host events on the device timeline (docs/timeline.md): host_trace
 # runs in the guest with PPU_TRACE set and checks its own trace, ppu-cosim

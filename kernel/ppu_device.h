@@ -9,6 +9,7 @@
 #include <linux/io.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/ratelimit_types.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
@@ -189,6 +190,8 @@ struct ppu_fault_rec {
  * @irq_kind: "MSI-X", "MSI" or "INTx", for debugfs
  * @irq_stats: what the interrupt handler saw
  * @irq_throttle_work: re-enables non-stall interrupts after a storm
+ * @irq_storm_rs: limits the storm warning, per device so that one PPU's
+ *	storm does not hide another's
  * @event_wq: the driver's own waiters (its channel's events, faults, loss)
  * @chan_wq: per channel id, the wait queue of the file that owns it (the
  *           driver's own channel: @event_wq), so that a channel's events
@@ -250,6 +253,7 @@ struct ppu_device {
 	const char *irq_kind;
 	struct ppu_irq_stats irq_stats;
 	struct delayed_work irq_throttle_work;
+	struct ratelimit_state irq_storm_rs;
 	wait_queue_head_t event_wq;
 	wait_queue_head_t __rcu *chan_wq[PPU_MAX_CHANNELS];
 

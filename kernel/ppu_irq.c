@@ -62,8 +62,6 @@ MODULE_PARM_DESC(irq_nonstall_max_rate,
 /* Period of the lost-interrupt poll while someone waits. */
 #define PPU_IRQ_POLL_MS		20
 
-static DEFINE_RATELIMIT_STATE(ppu_irq_storm_rs, 60 * HZ, 1);
-
 /* Mask non-stall interrupts; the throttle work unmasks them after @delay. */
 static void ppu_irq_hold_nonstall(struct ppu_device *ppu, unsigned long delay)
 {
@@ -161,7 +159,7 @@ static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 		 * client can keep the CPU in this handler.
 		 */
 		/* (a console line per storm would cost more than the storm) */
-		if (__ratelimit(&ppu_irq_storm_rs))
+		if (__ratelimit(&ppu->irq_storm_rs))
 			dev_warn(&ppu->pdev->dev,
 				 "interrupt storm: still pending after %u rounds, non-stall interrupts held for %u ms at a time\n",
 				 loops, PPU_IRQ_THROTTLE_MS);
@@ -327,9 +325,11 @@ int ppu_irq_init(struct ppu_device *ppu)
 	struct pci_dev *pdev = ppu->pdev;
 	struct device *dev = &pdev->dev;
 	unsigned long flags = 0;
+	const char *name;
 	int ret;
 
 	INIT_DELAYED_WORK(&ppu->irq_throttle_work, ppu_irq_unthrottle);
+	ratelimit_state_init(&ppu->irq_storm_rs, 60 * HZ, 1);
 	ppu->intr_mask = PPU_FSET(PPU_INTR_FAULT, 1) | PPU_FSET(PPU_INTR_NONSTALL, 1);
 
 	/* Freed by the managed PCI device (pcim_enable_device()). */
@@ -351,8 +351,12 @@ int ppu_irq_init(struct ppu_device *ppu)
 	ppu->irq = pci_irq_vector(pdev, 0);
 	if (ppu->irq < 0)
 		return ppu->irq;
-	ret = devm_request_irq(dev, ppu->irq, ppu_irq_handler, flags,
-			       dev_driver_string(dev), ppu);
+	/* With several PPUs, /proc/interrupts tells them apart. */
+	name = devm_kasprintf(dev, GFP_KERNEL, "%s:%s", dev_driver_string(dev),
+			      dev_name(dev));
+	if (!name)
+		return -ENOMEM;
+	ret = devm_request_irq(dev, ppu->irq, ppu_irq_handler, flags, name, ppu);
 	if (ret) {
 		dev_err(dev, "cannot request interrupt %d: %d\n", ppu->irq, ret);
 		return ret;

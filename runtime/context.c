@@ -5,6 +5,7 @@
  * compute channel per level that launched a kernel, kernel_launch.c).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,48 @@ _Static_assert(PPU_COPY_PRIORITIES_OFF == (int)PPU_COPY_PRIO_OFF &&
 
 /* Default copy command: this many device chunks (docs/runtime.md). */
 #define DEFAULT_CHUNK_FACTOR 6u
+
+/*
+ * The live contexts of the process, so that an object or address of one
+ * context given to another is named as such (owner.h), and the lock that
+ * their allocation lists change under.
+ */
+static pthread_mutex_t owners_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ppu_owner *owners;
+static unsigned int owners_made;
+
+void ppu_owners_lock(void)
+{
+	pthread_mutex_lock(&owners_lock);
+}
+
+void ppu_owners_unlock(void)
+{
+	pthread_mutex_unlock(&owners_lock);
+}
+
+ppu_status ppu_ctx_mismatch(const char *fn, const char *what, const ppu_ctx *obj,
+			    const char *other, const ppu_ctx *ctx)
+{
+	char msg[400];
+
+	ppu_owner_mismatch(msg, sizeof(msg), fn, what, &obj->owner, other, &ctx->owner);
+	return ppu_fail(PPU_ERROR_CONTEXT_MISMATCH, "%s", msg);
+}
+
+ppu_status ppu_ctx_foreign(ppu_ctx *ctx, uint64_t va, uint64_t len, const void *host,
+			   const char *fn, const char *what)
+{
+	const struct ppu_owner *o;
+	char msg[400] = "";
+
+	ppu_owners_lock();
+	o = ppu_owner_find(owners, &ctx->owner, va, len, host);
+	if (o)
+		ppu_owner_mismatch(msg, sizeof(msg), fn, what, o, NULL, &ctx->owner);
+	ppu_owners_unlock();
+	return o ? ppu_fail(PPU_ERROR_CONTEXT_MISMATCH, "%s", msg) : PPU_SUCCESS;
+}
 
 static ppu_status map_init(ppu_ctx *ctx, unsigned int depth)
 {
@@ -205,6 +248,13 @@ ppu_status ppu_ctx_create(ppu_ctx **out, int index, unsigned int flags)
 	st = stream_attach(ctx, &ctx->default_stream);
 	if (st)
 		goto err;
+	ctx->owner.device = index;
+	ctx->owner.node = ctx->info.node;
+	ctx->owner.allocs = &ctx->allocs;
+	ppu_owners_lock();
+	ctx->owner.id = ++owners_made;
+	ppu_owner_add(&owners, &ctx->owner);
+	ppu_owners_unlock();
 	if (PPU_TRACING())
 		trace_ctx_created(ctx, t0);
 	*out = ctx;
@@ -261,6 +311,10 @@ ppu_status ppu_ctx_destroy(ppu_ctx *ctx)
 		return PPU_SUCCESS;
 	t0 = PPU_TRACING() ? ppu_trace_now() : 0;
 	st = ppu_ctx_synchronize(ctx);
+	/* Its allocations go: other contexts stop looking at them first. */
+	ppu_owners_lock();
+	ppu_owner_remove(&owners, &ctx->owner);
+	ppu_owners_unlock();
 	while (ctx->streams) {
 		ppu_stream *s = ctx->streams;
 

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * Finding PPUs: libdrm's device list, filtered by the driver name of each
- * render node.  Devices are numbered in libdrm's order, render nodes only.
+ * render node.  Devices are numbered by PCI address (then render node):
+ * libdrm lists them in the order of /dev/dri's directory entries, which is
+ * no order at all, and a program that opens device 1 must get the same
+ * PPU every time, the one ppu-smi calls ppu1.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -28,6 +32,31 @@ static int is_ppu(int fd)
 	return yes;
 }
 
+static int dev_cmp(const void *a, const void *b)
+{
+	const drmDevicePtr x = *(const drmDevicePtr *)a, y = *(const drmDevicePtr *)b;
+	int xp = x->bustype == DRM_BUS_PCI, yp = y->bustype == DRM_BUS_PCI;
+
+	if (xp != yp)
+		return yp - xp;
+	if (xp) {
+		const drmPciBusInfo *u = x->businfo.pci, *v = y->businfo.pci;
+
+		if (u->domain != v->domain)
+			return u->domain < v->domain ? -1 : 1;
+		if (u->bus != v->bus)
+			return u->bus < v->bus ? -1 : 1;
+		if (u->dev != v->dev)
+			return u->dev < v->dev ? -1 : 1;
+		if (u->func != v->func)
+			return u->func < v->func ? -1 : 1;
+	}
+	if (!(x->available_nodes & (1 << DRM_NODE_RENDER)) ||
+	    !(y->available_nodes & (1 << DRM_NODE_RENDER)))
+		return 0;
+	return strcmp(x->nodes[DRM_NODE_RENDER], y->nodes[DRM_NODE_RENDER]);
+}
+
 /*
  * Opens the @index-th PPU render node: the fd, -ENODEV when there are
  * fewer, or -errno.  @index < 0 only counts: returns the number of PPUs.
@@ -40,6 +69,7 @@ int ppu_dev_open(int index, char *node, size_t len, char *bus, size_t buslen)
 	n = drmGetDevices2(0, devs, MAX_DRM_DEVICES);
 	if (n < 0)
 		return n == -ENOENT ? (index < 0 ? 0 : -ENODEV) : n;
+	qsort(devs, (size_t)n, sizeof(devs[0]), dev_cmp);
 	for (i = 0; i < n; i++) {
 		drmDevicePtr d = devs[i];
 		int fd;

@@ -80,9 +80,11 @@ ppu_status ppu_event_record(ppu_event *ev, ppu_stream *s)
 	uint32_t seq;
 
 	ppu_clear_error();
-	if (!ev || !s || !s->chan || ev->ctx != s->ctx)
-		return ppu_fail(PPU_ERROR_INVALID_VALUE,
-				"ppu_event_record: NULL, or event and stream of different contexts");
+	if (!ev || !s || !s->chan)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_event_record: NULL event or stream");
+	if (ev->ctx != s->ctx)
+		return ppu_ctx_mismatch("ppu_event_record", "the event", ev->ctx, "the stream",
+					s->ctx);
 	if (s->chan->dead)
 		return ppu_fail(PPU_ERROR_CHANNEL_FAULT, "ppu_event_record: channel %u faulted",
 				s->chan->chid);
@@ -165,8 +167,12 @@ ppu_status ppu_event_elapsed_cycles(ppu_event *start, ppu_event *end, int64_t *c
 	ppu_status st;
 
 	ppu_clear_error();
-	if (!start || !end || !cycles || start->ctx != end->ctx)
+	if (!start || !end || !cycles)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_event_elapsed_cycles: bad argument");
+	/* Two PPUs' cycle counters have nothing in common. */
+	if (start->ctx != end->ctx)
+		return ppu_ctx_mismatch("ppu_event_elapsed_cycles", "the end event", end->ctx,
+					"the start event", start->ctx);
 	st = ppu_event_timestamp(start, &t0);
 	if (!st)
 		st = ppu_event_timestamp(end, &t1);

@@ -246,8 +246,8 @@ static ppu_status launch(ppu_function *fn, ppu_dim3 grid, ppu_dim3 cta, const vo
 	if (!fn)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_launch_kernel: NULL function");
 	if (ppu_function_ctx(fn) != ctx)
-		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_launch_kernel: the function is of "
-				"another context than the stream");
+		return ppu_ctx_mismatch("ppu_launch_kernel", "the function", ppu_function_ctx(fn),
+					"the stream", ctx);
 	if (param_bytes && !params)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_launch_kernel: NULL parameters of "
 				"%zu bytes", param_bytes);

@@ -98,12 +98,7 @@ void ppu_bo_free(ppu_ctx *ctx, struct ppu_alloc *a)
 
 struct ppu_alloc *ppu_alloc_find(ppu_ctx *ctx, uint64_t va, uint64_t len)
 {
-	struct ppu_alloc *a;
-
-	for (a = ctx->allocs; a; a = a->next)
-		if (va >= a->va && va - a->va < a->size && len <= a->size - (va - a->va))
-			return a;
-	return NULL;
+	return ppu_alloc_in(ctx->allocs, va, len);
 }
 
 static ppu_status alloc_common(ppu_ctx *ctx, size_t bytes, int local, void **host,
@@ -126,8 +121,10 @@ static ppu_status alloc_common(ppu_ctx *ctx, size_t bytes, int local, void **hos
 		free(a);
 		return st;
 	}
+	ppu_owners_lock();
 	a->next = ctx->allocs;
 	ctx->allocs = a;
+	ppu_owners_unlock();
 	*dptr = a->va;
 	if (host)
 		*host = local ? NULL : a->map;
@@ -153,12 +150,17 @@ ppu_status ppu_mem_free(ppu_ctx *ctx, ppu_devptr dptr)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_mem_free: NULL context");
 	for (pp = &ctx->allocs; (a = *pp); pp = &a->next) {
 		if (a->va == dptr) {
+			ppu_owners_lock();
 			*pp = a->next;
+			ppu_owners_unlock();
 			ppu_bo_free(ctx, a);
 			free(a);
 			return PPU_SUCCESS;
 		}
 	}
+	if (!ppu_alloc_find(ctx, dptr, 1) &&
+	    ppu_ctx_foreign(ctx, dptr, 1, NULL, "ppu_mem_free", "the allocation"))
+		return PPU_ERROR_CONTEXT_MISMATCH;
 	return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_mem_free: %#llx is not the start of an "
 			"allocation of this context", (unsigned long long)dptr);
 }
@@ -171,14 +173,13 @@ ppu_status ppu_mem_host_to_dev(ppu_ctx *ctx, const void *host, ppu_devptr *dptr)
 	ppu_clear_error();
 	if (!ctx || !host || !dptr)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_mem_host_to_dev: NULL argument");
-	for (a = ctx->allocs; a; a = a->next) {
-		const uint8_t *m = a->map;
-
-		if (m && p >= m && (uint64_t)(p - m) < a->size) {
-			*dptr = a->va + (uint64_t)(p - m);
-			return PPU_SUCCESS;
-		}
+	a = ppu_alloc_in_host(ctx->allocs, p);
+	if (a) {
+		*dptr = a->va + (uint64_t)(p - (const uint8_t *)a->map);
+		return PPU_SUCCESS;
 	}
+	if (ppu_ctx_foreign(ctx, 0, 0, host, "ppu_mem_host_to_dev", "the host allocation"))
+		return PPU_ERROR_CONTEXT_MISMATCH;
 	return ppu_fail(PPU_ERROR_INVALID_VALUE,
 			"ppu_mem_host_to_dev: %p is not inside a host allocation of this context",
 			host);

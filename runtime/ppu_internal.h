@@ -10,6 +10,7 @@
 #include "ppu_runtime.h"
 #include "copy_prio.h"
 #include "launch_plan.h"
+#include "owner.h"
 #include "pb_ring.h"
 #include "priority_map.h"
 #include "tl_ring.h"
@@ -157,6 +158,8 @@ struct ppu_kernels {
 
 struct ppu_ctx {
 	int fd;
+	/* In the process's list of live contexts (context.c): cross-context checks. */
+	struct ppu_owner owner;
 	struct ppu_device_info info;
 	unsigned int num_prios;		/* M */
 	struct ppu_prio_map map;
@@ -183,6 +186,24 @@ struct ppu_ctx {
 	unsigned int trace_id;		/* in host events (PPU_TRACE) */
 	unsigned int trace_streams, trace_events;	/* ids handed out */
 };
+
+/* context.c */
+/*
+ * PPU_ERROR_CONTEXT_MISMATCH: "@fn: @what is of context N (device D, node),
+ * @other of context M (...)" for objects of contexts @obj and @ctx.
+ */
+ppu_status ppu_ctx_mismatch(const char *fn, const char *what, const ppu_ctx *obj,
+			    const char *other, const ppu_ctx *ctx);
+/*
+ * For an address (@host NULL: [va, va + len)) or host pointer that none of
+ * @ctx's allocations holds: PPU_ERROR_CONTEXT_MISMATCH with a message when
+ * another live context's does, else PPU_SUCCESS (the caller's own error).
+ */
+ppu_status ppu_ctx_foreign(ppu_ctx *ctx, uint64_t va, uint64_t len, const void *host,
+			   const char *fn, const char *what);
+/* Held while a context's allocation list changes: other contexts read it. */
+void ppu_owners_lock(void);
+void ppu_owners_unlock(void);
 
 /* device.c */
 int ppu_dev_open(int index, char *node, size_t len, char *bus, size_t buslen);

@@ -6,12 +6,12 @@
 #   make runtime-install  install them under $(DESTDIR)$(PREFIX) (default /usr/local)
 
 PREFIX ?= /usr/local
-LIBPPU_SRCS := $(addprefix runtime/,status.c device.c context.c memory.c sem.c chan.c stream.c \
+LIBPPU_SRCS := $(addprefix runtime/,status.c device.c context.c owner.c memory.c sem.c chan.c stream.c \
 	event.c fault.c priority_map.c copy_prio.c pb_ring.c module_elf.c module.c launch_plan.c \
 	tl_ring.c launch_cmds.c kernel_launch.c workq.c trace.c)
 LIBPPU_HDRS := runtime/include/ppu_runtime.h runtime/ppu_internal.h runtime/priority_map.h \
 	runtime/copy_prio.h runtime/pb_ring.h runtime/module_elf.h runtime/launch_plan.h \
-	runtime/tl_ring.h runtime/launch_cmds.h runtime/trace.h \
+	runtime/tl_ring.h runtime/launch_cmds.h runtime/trace.h runtime/owner.h \
 	runtime/errbuf.h include/uapi/drm/ppu_drm.h include/ppu/ppu_hw.h \
 	include/ppu/ppu_encode.h $(wildcard include/ppu/*.def)
 LIBPPU_OBJS := $(patsubst runtime/%.c,build/runtime/%.o,$(LIBPPU_SRCS))
@@ -70,10 +70,13 @@ RT_GUEST_HELPERS := tests/guest/rt_guest.c tests/guest/rt_guest.h tests/guest/rt
 RT_GUEST_PROGS := build/guest/bench_copy_prio build/guest/runtime_demo build/guest/soak_copy_prio \
 	build/guest/bench_workq build/guest/host_trace
 
+# Programs of the two-PPU boot (make multi-check).
+RT_MULTI_BINS := build/guest/test_multi_device
+
 .PHONY: runtime-guest-tests
 runtime-guest-tests: $(RT_GUEST_BINS)
 
-$(RT_GUEST_PROGS) $(RT_GUEST_BINS): build/guest/%: \
+$(RT_GUEST_PROGS) $(RT_GUEST_BINS) $(RT_MULTI_BINS): build/guest/%: \
 		tests/guest/%.c \
 		$(RT_GUEST_HELPERS) $(LIBPPU_A)
 	@mkdir -p $(@D)

@@ -41,6 +41,8 @@ static const struct {
 	[PPU_ERROR_INVALID_IMAGE] = { "PPU_ERROR_INVALID_IMAGE",
 		"not a kernel image the PPU can run" },
 	[PPU_ERROR_NOT_FOUND] = { "PPU_ERROR_NOT_FOUND", "no such symbol in the module" },
+	[PPU_ERROR_CONTEXT_MISMATCH] = { "PPU_ERROR_CONTEXT_MISMATCH",
+		"the objects belong to different contexts (devices)" },
 };
 
 #define NSTATUS (sizeof(status_text) / sizeof(status_text[0]))

@@ -145,10 +145,13 @@ static ppu_status value_word_check(ppu_stream *s, ppu_devptr addr, const char *f
 	if (addr & 3)
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "%s: address %#llx is not 4-byte aligned",
 				fn, (unsigned long long)addr);
-	if (!ppu_alloc_find(s->ctx, addr, 4))
+	if (!ppu_alloc_find(s->ctx, addr, 4)) {
+		if (ppu_ctx_foreign(s->ctx, addr, 4, NULL, fn, "the address"))
+			return PPU_ERROR_CONTEXT_MISMATCH;
 		return ppu_fail(PPU_ERROR_INVALID_VALUE,
 				"%s: address %#llx is not inside an allocation of this context", fn,
 				(unsigned long long)addr);
+	}
 	return PPU_SUCCESS;
 }
 
@@ -192,9 +195,11 @@ ppu_status ppu_stream_wait_event(ppu_stream *s, ppu_event *ev)
 	st = ppu_stream_check(s, "ppu_stream_wait_event");
 	if (st)
 		return st;
-	if (!ev || ev->ctx != s->ctx)
-		return ppu_fail(PPU_ERROR_INVALID_VALUE,
-				"ppu_stream_wait_event: NULL event or one of another context");
+	if (!ev)
+		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_stream_wait_event: NULL event");
+	if (ev->ctx != s->ctx)
+		return ppu_ctx_mismatch("ppu_stream_wait_event", "the event", ev->ctx, "the stream",
+					s->ctx);
 	/* Nothing recorded, or recorded in this very level: already in order. */
 	if (!ev->count || ev->chan->level == s->level)
 		return PPU_SUCCESS;
@@ -308,6 +313,12 @@ ppu_status ppu_memcpy_async(ppu_devptr dst, ppu_devptr src, size_t bytes, ppu_st
 	ctx = s->ctx;
 	if (!bytes)
 		return PPU_SUCCESS;
+	if (!ppu_alloc_find(ctx, src, bytes) &&
+	    ppu_ctx_foreign(ctx, src, bytes, NULL, "ppu_memcpy_async", "the source"))
+		return PPU_ERROR_CONTEXT_MISMATCH;
+	if (!ppu_alloc_find(ctx, dst, bytes) &&
+	    ppu_ctx_foreign(ctx, dst, bytes, NULL, "ppu_memcpy_async", "the destination"))
+		return PPU_ERROR_CONTEXT_MISMATCH;
 	if (!ppu_alloc_find(ctx, src, bytes))
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_memcpy_async: source [%#llx, +%zu) is "
 				"not inside one allocation of this context",

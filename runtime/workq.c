@@ -165,8 +165,8 @@ ppu_status ppu_workq_launch_prepare(ppu_work_queue *q, ppu_stream *s, size_t par
 				    uint64_t threads)
 {
 	if (q->ctx != s->ctx)
-		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_launch_kernel_workq: the queue is of "
-				"another context than the stream");
+		return ppu_ctx_mismatch("ppu_launch_kernel_workq", "the work queue", q->ctx,
+					"the stream", s->ctx);
 	if (param_bytes < sizeof(uint32_t))
 		return ppu_fail(PPU_ERROR_INVALID_VALUE, "ppu_launch_kernel_workq: the parameters "
 				"must begin with the queue's address (%zu bytes)", param_bytes);

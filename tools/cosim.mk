@@ -38,7 +38,8 @@ $(COSIM_DEV): $(COSIM_DEV_SRCS) $(COSIM_DEV_HDRS) $(PPUSIM_LIB) \
 # are linked into the unit tests too (COSIM_RUNNER_LIB_SRCS).
 COSIM_RUNNER_LIB_SRCS := tools/cosim/util.c tools/cosim/cpio.c tools/cosim/modules.c tools/cosim/fetch.c \
 	tools/cosim/initramfs.c tools/cosim/guest_kernel.c tools/cosim/qemu.c \
-	tools/cosim/device.c tools/cosim/console.c tools/cosim/results.c tools/cosim/options.c
+	tools/cosim/device.c tools/cosim/console.c tools/cosim/results.c tools/cosim/options.c \
+	tools/cosim/qtest_mux.c
 COSIM_RUNNER_SRCS := $(COSIM_RUNNER_LIB_SRCS) tools/cosim/main.c
 COSIM_RUNNER_HDRS := $(wildcard tools/cosim/*.h)
 

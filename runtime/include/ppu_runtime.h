@@ -83,6 +83,11 @@ typedef enum ppu_status {
 	PPU_ERROR_INVALID_IMAGE = 15,
 	/* no such symbol in the module */
 	PPU_ERROR_NOT_FOUND = 16,
+	/*
+	 * the objects belong to different contexts (e.g. a stream of one
+	 * device and an event or allocation of another)
+	 */
+	PPU_ERROR_CONTEXT_MISMATCH = 17,
 } ppu_status;
 
 /* "PPU_ERROR_INVALID_VALUE" etc.; "unknown" for a value not listed. */
@@ -363,15 +368,15 @@ typedef struct ppu_dim3 {
  * and the priority settings.
  *
  * Errors: INVALID_VALUE for a NULL @fn or @stream, NULL @params with
- * @param_bytes > 0, @param_bytes above PPU_MAX_PARAM_BYTES, a function of
- * another context, or a shape the device cannot run (a dimension 0, grid y
+ * @param_bytes > 0, @param_bytes above PPU_MAX_PARAM_BYTES, or a shape the device cannot run (a dimension 0, grid y
  * or z above 65535, 2^32 CTAs or more, more threads per CTA than the
  * device's limit; ppu_last_error() says which); NOT_SUPPORTED on a device
  * without a compute engine; CHANNEL_FAULT once a channel of the stream's
  * level has faulted (a faulting kernel is reported like a faulting copy);
  * memory errors; channel errors when the level's compute channel is made
  * (PERMISSION_DENIED when device priority + N - 1 passes 32 without
- * CAP_SYS_NICE); submit errors.
+ * CAP_SYS_NICE); submit errors; CONTEXT_MISMATCH for a function of another
+ * context than the stream's.
  */
 PPU_API ppu_status ppu_launch_kernel(ppu_function *fn, ppu_dim3 grid, ppu_dim3 cta,
 				     const void *params, size_t param_bytes, ppu_stream *stream);
@@ -410,9 +415,9 @@ PPU_API ppu_devptr ppu_work_queue_devptr(ppu_work_queue *q);
  * of the queue's channel is the launch's (CHANNEL_FAULT for the stream)
  * instead of a hang.  All launches into one queue come from one stream.
  * Errors: those of ppu_launch_kernel(); INVALID_VALUE for a NULL @q, a
- * queue of another context or used by another stream, fewer than 4
- * parameter bytes, or 2^32 threads or more; CHANNEL_FAULT once the queue's
- * channel has faulted.
+ * queue used by another stream, fewer than 4
+ * parameter bytes, or 2^32 threads or more; CONTEXT_MISMATCH for a queue
+ * of another context; CHANNEL_FAULT once the queue's channel has faulted.
  */
 PPU_API ppu_status ppu_launch_kernel_workq(ppu_function *fn, ppu_dim3 grid, ppu_dim3 cta,
 					   const void *params, size_t param_bytes,

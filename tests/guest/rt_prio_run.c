@@ -65,7 +65,7 @@ ppu_status rt_prio_run(const struct rt_prio_cfg *c, struct rt_prio_result *r)
 	if (c->nlow > RT_PRIO_MAX_COPIES || c->nhigh > RT_PRIO_MAX_COPIES || !c->nhigh ||
 	    !c->nlow)
 		return PPU_ERROR_INVALID_VALUE;
-	RT_TRY(ppu_ctx_create(&ctx, 0, 0));
+	RT_TRY(ppu_ctx_create(&ctx, c->device, 0));
 	RT_TRY(ppu_ctx_set_limit(ctx, PPU_LIMIT_COPY_PRIORITIES, (uint64_t)c->sems));
 	RT_TRY(ppu_ctx_set_limit(ctx, PPU_LIMIT_COPY_CHUNK_BYTES, c->chunk));
 	RT_TRY(ppu_stream_create_with_priority(ctx, 0, &lo));

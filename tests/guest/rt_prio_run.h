@@ -21,6 +21,7 @@ struct rt_prio_cfg {
 	unsigned int nlow, nhigh;
 	uint64_t low_bytes, high_bytes;
 	int shared_low_dst;	/* all low copies into one buffer (big runs) */
+	int device;		/* the PPU's index (ppu_ctx_create) */
 };
 
 struct rt_prio_result {

@@ -530,8 +530,12 @@ START_TEST(bad_launches_are_refused)
 	BAD(ppu_launch_kernel(fn, dim(1), dim(1), &p, sizeof(p), NULL), "NULL stream");
 	BAD(ppu_launch_kernel(fn, dim(1), dim(1), NULL, 16, s), "NULL parameters");
 	BAD(ppu_launch_kernel(fn, dim(1), dim(1), big, sizeof(big), s), "4096");
-	BAD(ppu_launch_kernel(other_fn, dim(1), dim(1), &p, sizeof(p), s), "another context");
 #undef BAD
+	/* A function of another context: the mismatch, naming both contexts. */
+	ck_assert_int_eq(ppu_launch_kernel(other_fn, dim(1), dim(1), &p, sizeof(p), s),
+			 PPU_ERROR_CONTEXT_MISMATCH);
+	ck_assert_msg(strstr(ppu_last_error(), "the function is of context"), "%s",
+		      ppu_last_error());
 	/* Nothing was submitted, and good launches run (n = 0: no element). */
 	RT(ppu_stream_query(s));
 	RT(ppu_launch_kernel(fn, dim(1), dim(1), &p, sizeof(p), s));

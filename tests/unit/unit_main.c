@@ -15,6 +15,8 @@ Suite *suite_workq(void);
 Suite *suite_cosim_cpio(void);
 Suite *suite_cosim_console(void);
 Suite *suite_cosim_fetch(void);
+Suite *suite_cosim_multi(void);
+Suite *suite_owner(void);
 Suite *suite_smi_debugfs(void);
 Suite *suite_trace(void);
 Suite *suite_trace_host(void);
@@ -36,6 +38,8 @@ int main(void)
 	srunner_add_suite(sr, suite_cosim_cpio());
 	srunner_add_suite(sr, suite_cosim_console());
 	srunner_add_suite(sr, suite_cosim_fetch());
+	srunner_add_suite(sr, suite_cosim_multi());
+	srunner_add_suite(sr, suite_owner());
 	srunner_add_suite(sr, suite_smi_debugfs());
 	srunner_add_suite(sr, suite_trace());
 	srunner_add_suite(sr, suite_trace_host());

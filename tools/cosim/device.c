@@ -37,17 +37,35 @@ const char *device_binary(const struct opts *o)
 	return name;	/* from PATH */
 }
 
-void device_argv(struct strv *argv, const char *bin, const struct opts *o, int fd,
-		 const char *qtest_sock)
+char *device_file(const char *path, int index, int n)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	const char *dot = strrchr(base, '.');
+
+	if (n <= 1)
+		return xstrdup(path);
+	/* A leading dot names a hidden file, not an extension. */
+	if (!dot || dot == base)
+		return xasprintf("%s-ppu%d", path, index);
+	return xasprintf("%.*s-ppu%d%s", (int)(dot - path), path, index, dot);
+}
+
+void device_argv(struct strv *argv, const char *bin, const struct opts *o,
+		 int index, int fd, const char *qtest_sock)
 {
 	strv_push(argv, (char *)bin);
 	strv_push(argv, xasprintf("--fd=%d", fd));
 	strv_push(argv, xasprintf("--qtest=%s", qtest_sock));
 	strv_push(argv, "--stats");
+	if (o->devices > 1)
+		strv_push(argv, xasprintf("--name=ppu%d", index));
 	if (o->trace)
-		strv_push(argv, xasprintf("--trace=%s", o->trace));
+		strv_push(argv, xasprintf("--trace=%s",
+					  device_file(o->trace, index, o->devices)));
 	if (o->fst)
-		strv_push(argv, xasprintf("--fst=%s", o->fst));
+		strv_push(argv, xasprintf("--fst=%s",
+					  device_file(o->fst, index, o->devices)));
 	for (size_t i = 0; i < o->dev_args.n; i++)
 		strv_push(argv, o->dev_args.v[i]);
 }

@@ -8,8 +8,10 @@
  *
  * One invocation is one boot:
  *   1. builds the initramfs (initramfs.c, cpio.c, modules.c);
- *   2. makes a socketpair, starts ppu-cosim-dev on one end (device.c) and
- *      qemu-system-x86_64 -device x-pci-proxy-dev,fd=<other end> (qemu.c);
+ *   2. makes a socketpair per PPU (--devices), starts ppu-cosim-dev on one
+ *      end of each (device.c) and qemu-system-x86_64 with
+ *      -device x-pci-proxy-dev,fd=<other end> for each (qemu.c); with two
+ *      PPUs it shares QEMU's one qtest socket between them (qtest_mux.c);
  *   3. relays the serial console and follows its markers (console.c),
  *      says on stderr which run is going while it takes long, enforces the
  *      timeout;
@@ -40,25 +42,35 @@
 #include "initramfs.h"
 #include "options.h"
 #include "qemu.h"
+#include "qtest_mux.h"
 #include "results.h"
 
 static struct opts o;
 static char workdir[PATH_MAX];
 static volatile sig_atomic_t got_signal;
-static pid_t qemu_pid = -1, dev_pid = -1;
+static pid_t qemu_pid = -1, dev_pid[COSIM_MAX_DEVICES] = { -1, -1 };
+static struct qtest_mux mux;
+static bool mux_on;
 
-/* Stops both children and removes the work directory (also from die()). */
+/* Stops the children and removes the work directory (also from die()). */
 static void cleanup(void)
 {
 	if (qemu_pid > 0)
 		kill(qemu_pid, SIGKILL);
-	if (dev_pid > 0)
-		kill(dev_pid, SIGKILL);
+	for (int i = 0; i < COSIM_MAX_DEVICES; i++)
+		if (dev_pid[i] > 0)
+			kill(dev_pid[i], SIGKILL);
 	if (qemu_pid > 0)
 		waitpid(qemu_pid, NULL, 0);
-	if (dev_pid > 0)
-		waitpid(dev_pid, NULL, 0);
-	qemu_pid = dev_pid = -1;
+	for (int i = 0; i < COSIM_MAX_DEVICES; i++) {
+		if (dev_pid[i] > 0)
+			waitpid(dev_pid[i], NULL, 0);
+		dev_pid[i] = -1;
+	}
+	qemu_pid = -1;
+	if (mux_on)
+		qtest_mux_close(&mux);
+	mux_on = false;
 	if (workdir[0] && !o.keep)
 		rm_rf(workdir);
 }
@@ -73,11 +85,11 @@ int main(int argc, char **argv)
 	struct console con;
 	struct outcome v = { 0 };
 	struct sigaction sa = { .sa_handler = on_signal };
-	char *initrd, *qsock;
+	char *initrd, *qsock, *dsock[COSIM_MAX_DEVICES];
 	const char *devbin;
-	int sv[2], pfd[2], dev_status;
+	int sv[COSIM_MAX_DEVICES][2], qfd[COSIM_MAX_DEVICES], pfd[2], dev_status;
 	bool qemu_eof = false;
-	struct strv qargv = { 0 }, dargv = { 0 };
+	struct strv qargv = { 0 }, dargv[COSIM_MAX_DEVICES] = { 0 };
 	FILE *log = NULL;
 	double deadline;
 
@@ -113,34 +125,60 @@ int main(int argc, char **argv)
 		con.log = log;
 	}
 
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
-	    pipe2(pfd, O_CLOEXEC) < 0)
-		die("socketpair/pipe: %s", strerror(errno));
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		die("pipe: %s", strerror(errno));
 	qsock = xasprintf("%s/qtest.sock", workdir);
+	/*
+	 * QEMU serves one qtest client: one device connects to it directly,
+	 * several connect to the runner, which holds the one connection.
+	 */
+	for (int i = 0; i < o.devices; i++)
+		dsock[i] = o.devices > 1 ?
+			   xasprintf("%s/qtest-ppu%d.sock", workdir, i) : qsock;
+	if (o.devices > 1) {
+		int err = qtest_mux_init(&mux, (unsigned int)o.devices, dsock, qsock);
 
-	/* The device first: QEMU probes config space while it starts. */
-	device_argv(&dargv, devbin, &o, sv[0], qsock);
-	dev_pid = spawn(dargv.v, sv[0], -1);
-	close(sv[0]);
+		if (err)
+			die("qtest sockets in %s: %s", workdir, strerror(-err));
+		mux_on = true;
+	}
 
-	qemu_argv(&qargv, &o, initrd, qsock, sv[1]);
+	/* The devices first: QEMU probes config space while it starts. */
+	for (int i = 0; i < o.devices; i++) {
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv[i]) < 0)
+			die("socketpair: %s", strerror(errno));
+		device_argv(&dargv[i], devbin, &o, i, sv[i][0], dsock[i]);
+		dev_pid[i] = spawn(dargv[i].v, sv[i][0], -1);
+		close(sv[i][0]);
+		qfd[i] = sv[i][1];
+	}
+
+	qemu_argv(&qargv, &o, initrd, qsock, qfd);
 	if (o.verbose) {
+		for (int d = 0; d < o.devices; d++) {
+			fprintf(stderr, PROG ":");
+			for (size_t i = 0; i < dargv[d].n; i++)
+				fprintf(stderr, " %s", dargv[d].v[i]);
+			fprintf(stderr, "\n");
+		}
 		fprintf(stderr, PROG ":");
-		for (size_t i = 0; i < dargv.n; i++)
-			fprintf(stderr, " %s", dargv.v[i]);
-		fprintf(stderr, "\n" PROG ":");
 		for (size_t i = 0; i < qargv.n; i++)
 			fprintf(stderr, " %s", qargv.v[i]);
 		fprintf(stderr, "\n");
 	}
-	qemu_pid = spawn(qargv.v, sv[1], pfd[1]);
-	close(sv[1]);
+	qemu_pid = spawn_keep(qargv.v, qfd, (unsigned int)o.devices, pfd[1]);
+	for (int i = 0; i < o.devices; i++)
+		close(qfd[i]);
 	close(pfd[1]);
 
 	deadline = con.t_start + o.timeout;
 	while (!qemu_eof) {
-		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
+		struct pollfd p[2 + 2 * COSIM_MAX_DEVICES] = {
+			{ .fd = pfd[0], .events = POLLIN },
+		};
+		unsigned int np = 1;
 		double left = deadline - now_s();
+		bool dev_gone = false;
 		int n;
 
 		if (got_signal) {
@@ -152,15 +190,29 @@ int main(int argc, char **argv)
 			v.timed_out = true;
 			break;
 		}
-		if (dev_pid > 0 && waitpid(dev_pid, &dev_status, WNOHANG) == dev_pid) {
-			dev_pid = -1;
-			fprintf(stderr, PROG ": the device process exited "
-				"while QEMU runs (status 0x%x)\n", dev_status);
+		for (int i = 0; i < o.devices; i++) {
+			if (dev_pid[i] > 0 &&
+			    waitpid(dev_pid[i], &dev_status, WNOHANG) == dev_pid[i]) {
+				dev_pid[i] = -1;
+				fprintf(stderr, PROG ": the device process of ppu%d "
+					"exited while QEMU runs (status 0x%x)\n", i,
+					dev_status);
+				dev_gone = true;
+			}
+		}
+		if (dev_gone) {
 			v.exit_code = EXIT_INFRA;
 			break;
 		}
-		n = poll(&p, 1, left > 0.5 ? 500 : (int)(left * 1000) + 1);
-		if (n > 0) {
+		if (mux_on) {
+			/* QEMU's socket appears while it starts. */
+			qtest_mux_connect(&mux);
+			np += qtest_mux_pollfds(&mux, &p[1]);
+		}
+		n = poll(p, np, left > 0.5 ? 500 : (int)(left * 1000) + 1);
+		if (n > 0 && mux_on)
+			qtest_mux_service(&mux, &p[1], np - 1);
+		if (n > 0 && p[0].revents) {
 			char buf[4096];
 			ssize_t r = read(pfd[0], buf, sizeof(buf));
 
@@ -180,13 +232,19 @@ int main(int argc, char **argv)
 	waitpid(qemu_pid, &v.qemu_status, 0);
 	qemu_pid = -1;
 	close(pfd[0]);
-	if (dev_pid > 0) {
-		dev_status = device_wait(dev_pid, 10);
-		dev_pid = -1;
+	/* QEMU is gone: the devices see their sockets close and end. */
+	if (mux_on)
+		qtest_mux_close(&mux);
+	mux_on = false;
+	for (int i = 0; i < o.devices; i++) {
+		if (dev_pid[i] <= 0)
+			continue;
+		dev_status = device_wait(dev_pid[i], 10);
+		dev_pid[i] = -1;
 		if (dev_status == -1 || !WIFEXITED(dev_status) ||
 		    WEXITSTATUS(dev_status)) {
-			fprintf(stderr, PROG ": the device process did not exit "
-				"cleanly\n");
+			fprintf(stderr, PROG ": the device process of ppu%d did "
+				"not exit cleanly\n", i);
 			v.exit_code = EXIT_INFRA;
 		}
 	}

@@ -13,6 +13,7 @@ void opts_init(struct opts *o)
 	memset(o, 0, sizeof(*o));
 	o->qemu = "qemu-system-x86_64";
 	o->timeout = 300;
+	o->devices = 1;
 	o->mem_mib = 512;
 	o->progress_s = 30;
 }
@@ -36,12 +37,18 @@ void opts_usage(FILE *f)
 "  --timeout S          wall-clock limit for the whole boot (default 300)\n"
 "  --progress S         every S seconds of a run, say on stderr which run\n"
 "                       is going and for how long (default 30, 0: never)\n"
-"  --trace FILE         PPU event trace from the device process\n"
-"  --fst FILE           FST waveform from the device process (slow)\n"
+"  --devices N          attach N PPUs, ppu0 and ppu1 (1 or 2, default 1);\n"
+"                       one device process each\n"
+"  --trace FILE         PPU event trace from the device process; with\n"
+"                       --devices 2 one file per PPU, FILE with -ppu0 and\n"
+"                       -ppu1 before its extension\n"
+"  --fst FILE           FST waveform from the device process (slow; named\n"
+"                       per PPU like --trace)\n"
 "  --fetch GUEST:HOST   after the runs, copy the guest's file GUEST back to\n"
 "                       HOST over the console (repeatable; at most 64 MiB;\n"
 "                       a file not brought back fails the batch)\n"
-"  --dev-arg ARG        extra option for ppu-cosim-dev (repeatable), e.g.\n"
+"  --dev-arg ARG        extra option for ppu-cosim-dev (repeatable; every\n"
+"                       device process gets it), e.g.\n"
 "                       --dev-arg=--local-mem-mib=128 --dev-arg=-v\n"
 "  --log FILE           console to FILE (stdout gets only the summary)\n"
 "  --dmesg              print the guest kernel log even when clean\n"
@@ -64,6 +71,7 @@ enum {
 	OPT_RUN = 256, OPT_FILE, OPT_MODULE, OPT_KERNEL, OPT_KVER, OPT_TIMEOUT,
 	OPT_TRACE, OPT_FST, OPT_DEVARG, OPT_LOG, OPT_DMESG, OPT_BOOTLOG,
 	OPT_APPEND, OPT_MEM, OPT_QEMU, OPT_DEV, OPT_KEEP, OPT_PROGRESS, OPT_FETCH, OPT_FPGA,
+	OPT_DEVICES,
 };
 
 void opts_parse(struct opts *o, int argc, char **argv)
@@ -76,6 +84,7 @@ void opts_parse(struct opts *o, int argc, char **argv)
 		{ "kver", required_argument, NULL, OPT_KVER },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "progress", required_argument, NULL, OPT_PROGRESS },
+		{ "devices", required_argument, NULL, OPT_DEVICES },
 		{ "trace", required_argument, NULL, OPT_TRACE },
 		{ "fst", required_argument, NULL, OPT_FST },
 		{ "fetch", required_argument, NULL, OPT_FETCH },
@@ -122,6 +131,12 @@ void opts_parse(struct opts *o, int argc, char **argv)
 			o->progress_s = (int)strtol(optarg, &end, 10);
 			if (end == optarg || *end || o->progress_s < 0)
 				die("--progress: expected seconds >= 0");
+			break;
+		case OPT_DEVICES:
+			o->devices = (int)strtol(optarg, &end, 10);
+			if (end == optarg || *end || o->devices < 1 ||
+			    o->devices > COSIM_MAX_DEVICES)
+				die("--devices: expected 1..%d", COSIM_MAX_DEVICES);
 			break;
 		case OPT_TRACE:
 			o->trace = optarg;

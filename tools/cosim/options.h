@@ -11,6 +11,9 @@
 #include "fetch.h"
 #include "util.h"
 
+/* PPUs one guest may have: ppu0, ppu1. */
+#define COSIM_MAX_DEVICES 2
+
 struct opts {
 	const char *kernel;
 	const char *kver;
@@ -21,6 +24,7 @@ struct opts {
 	const char *fst;
 	const char *append;
 	int timeout;
+	int devices;		/* PPUs attached, 1..COSIM_MAX_DEVICES */
 	int mem_mib;
 	int progress_s;		/* seconds between progress lines, 0 = none */
 	bool keep;

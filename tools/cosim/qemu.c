@@ -23,7 +23,7 @@ void qemu_check(const struct opts *o)
 }
 
 void qemu_argv(struct strv *argv, const struct opts *o, const char *initrd,
-	       const char *qtest_sock, int proxy_fd)
+	       const char *qtest_sock, const int *proxy_fds)
 {
 	char *mem = xasprintf("memory-backend-memfd,id=mem,size=%dM,share=on",
 			      o->mem_mib);
@@ -39,10 +39,15 @@ void qemu_argv(struct strv *argv, const struct opts *o, const char *initrd,
 		"-kernel", (char *)o->kernel, "-initrd", (char *)initrd,
 		"-append", append,
 		"-qtest", xasprintf("unix:%s,server=on,wait=off", qtest_sock),
-		"-qtest-log", "none",
-		"-device", xasprintf("x-pci-proxy-dev,id=ppu0,fd=%d", proxy_fd), NULL,
+		"-qtest-log", "none", NULL,
 	};
 
 	for (char **p = a; *p; p++)
 		strv_push(argv, *p);
+	/* QEMU gives each the next free slot: ppu0 is first on the bus. */
+	for (int i = 0; i < o->devices; i++) {
+		strv_push(argv, "-device");
+		strv_push(argv, xasprintf("x-pci-proxy-dev,id=ppu%d,fd=%d",
+					  i, proxy_fds[i]));
+	}
 }

@@ -3,8 +3,9 @@
  * ppu-cosim: the QEMU side.  The guest runs under TCG with one vCPU (the
  * proxy device drops concurrent BAR accesses of a second one), RAM in a
  * shared memfd the device process maps for DMA, the serial console on
- * stdio, the PPU as -device x-pci-proxy-dev on one end of a socketpair,
- * and a qtest socket through which the device process raises MSIs.
+ * stdio, each PPU as -device x-pci-proxy-dev (ids ppu0, ppu1) on one end
+ * of a socketpair, and the one qtest socket through which the device
+ * processes raise MSIs (shared through qtest_mux.h when there are two).
  */
 #ifndef COSIM_QEMU_H
 #define COSIM_QEMU_H
@@ -13,8 +14,11 @@
 
 /* Ends the run unless o->qemu exists and lists x-pci-proxy-dev. */
 void qemu_check(const struct opts *o);
-/* The QEMU command line into @argv (strings are allocated, never freed). */
+/*
+ * The QEMU command line into @argv (strings are allocated, never freed);
+ * @proxy_fds holds QEMU's end of each PPU's socket, o->devices of them.
+ */
 void qemu_argv(struct strv *argv, const struct opts *o, const char *initrd,
-	       const char *qtest_sock, int proxy_fd);
+	       const char *qtest_sock, const int *proxy_fds);
 
 #endif /* COSIM_QEMU_H */

@@ -193,14 +193,21 @@ void rm_rf(const char *path)
 
 pid_t spawn(char *const argv[], int keep_fd, int out_fd)
 {
+	return spawn_keep(argv, &keep_fd, 1, out_fd);
+}
+
+pid_t spawn_keep(char *const argv[], const int *keep_fds, unsigned int nkeep,
+		 int out_fd)
+{
 	pid_t pid = fork();
 
 	if (pid < 0)
 		die("fork: %s", strerror(errno));
 	if (pid)
 		return pid;
-	if (keep_fd >= 0)
-		fcntl(keep_fd, F_SETFD, 0);
+	for (unsigned int i = 0; i < nkeep; i++)
+		if (keep_fds[i] >= 0)
+			fcntl(keep_fds[i], F_SETFD, 0);
 	if (out_fd >= 0) {
 		int nul = open("/dev/null", O_RDONLY);
 

@@ -59,5 +59,8 @@ void rm_rf(const char *path);
  * when @out_fd is set it becomes the child's stdout (stdin /dev/null).
  */
 pid_t spawn(char *const argv[], int keep_fd, int out_fd);
+/* The same with several fds kept open (QEMU takes one socket per PPU). */
+pid_t spawn_keep(char *const argv[], const int *keep_fds, unsigned int nkeep,
+		 int out_fd);
 
 #endif /* COSIM_UTIL_H */

@@ -162,6 +162,21 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* "ppu-cosim-dev[name]: " when QEMU has several PPUs (--name), else PROG. */
+static const char *prog = PROG;
+
+static void eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void eprintf(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
 static void logv(const struct cosim *c, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -171,7 +186,7 @@ static void logv(const struct cosim *c, int level, const char *fmt, ...)
 
 	if (c->verbose < level)
 		return;
-	fprintf(stderr, PROG ": [%" PRIu64 "] ", ppu_sim_cycles(c->sim));
+	eprintf("[%" PRIu64 "] ", ppu_sim_cycles(c->sim));
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -189,8 +204,8 @@ static void warn_limited(unsigned int *count, const char *fmt, ...)
 	if (*count >= MAX_WARN)
 		return;
 	if (++*count == MAX_WARN)
-		fprintf(stderr, PROG ": (last warning of this kind)\n");
-	fprintf(stderr, PROG ": warning: ");
+		eprintf("(last warning of this kind)\n");
+	eprintf("warning: ");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -228,7 +243,7 @@ static void sysmem_sync(struct cosim *c, const struct mpq_sync_sysmem *m,
 		p = mmap(NULL, m->size[i] + skew, PROT_READ | PROT_WRITE,
 			 MAP_SHARED, fds[i], (off_t)(off - skew));
 		if (p == MAP_FAILED) {
-			fprintf(stderr, PROG ": cannot map guest RAM 0x%" PRIx64
+			eprintf("cannot map guest RAM 0x%" PRIx64
 				"+0x%" PRIx64 ": %s\n", m->gpa[i], m->size[i],
 				strerror(errno));
 			continue;
@@ -491,7 +506,7 @@ static uint32_t reg_read(struct cosim *c, uint32_t off)
 
 	if (err) {
 		c->st.reg_timeouts++;
-		fprintf(stderr, PROG ": BAR0 read 0x%04x: %s\n", off,
+		eprintf("BAR0 read 0x%04x: %s\n", off,
 			strerror(-err));
 		return 0xffffffffu;
 	}
@@ -504,7 +519,7 @@ static void reg_write(struct cosim *c, uint32_t off, uint32_t v)
 
 	if (err) {
 		c->st.reg_timeouts++;
-		fprintf(stderr, PROG ": BAR0 write 0x%04x = 0x%08x: %s\n", off,
+		eprintf("BAR0 write 0x%04x = 0x%08x: %s\n", off,
 			v, strerror(-err));
 	}
 }
@@ -613,7 +628,7 @@ static void inject_set_link(struct cosim *c, uint32_t link)
 	if (link > PPU_INJECT_LINK_GONE || link == old)
 		return;
 	c->inj.link = link;
-	fprintf(stderr, PROG ": injected: link %s\n",
+	eprintf("injected: link %s\n",
 		link == PPU_INJECT_LINK_UP ? "up" :
 		link == PPU_INJECT_LINK_DOWN ? "down" : "gone (device vanished)");
 	if (link == PPU_INJECT_LINK_UP)
@@ -878,7 +893,7 @@ static int handle_msg(struct cosim *c)
 	if (ret)
 		goto out;
 	if (h.size > sizeof(pl)) {
-		fprintf(stderr, PROG ": %s message with %" PRIu64
+		eprintf("%s message with %" PRIu64
 			" bytes of payload: protocol mismatch\n",
 			cmd_name(h.cmd), h.size);
 		ret = -EPROTO;
@@ -934,7 +949,7 @@ static int handle_msg(struct cosim *c)
 		device_reset(c, "DEVICE_RESET");
 		break;
 	default:
-		fprintf(stderr, PROG ": unknown message %d, size %" PRIu64
+		eprintf("unknown message %d, size %" PRIu64
 			"\n", h.cmd, h.size);
 		want_reply = false;
 		break;
@@ -1006,7 +1021,7 @@ static int run(struct cosim *c)
 		int n;
 
 		if (stop_signal) {
-			fprintf(stderr, PROG ": signal %d, stopping\n",
+			eprintf("signal %d, stopping\n",
 				(int)stop_signal);
 			return 1;
 		}
@@ -1020,7 +1035,7 @@ static int run(struct cosim *c)
 		}
 		n = poll(pfd, 2, poll_timeout_ms(c));
 		if (n < 0 && errno != EINTR) {
-			perror(PROG ": poll");
+			eprintf("poll: %s\n", strerror(errno));
 			return 1;
 		}
 		if (n > 0 && pfd[1].revents)
@@ -1032,7 +1047,7 @@ static int run(struct cosim *c)
 			if (ret == 1)
 				return 0;
 			if (ret < 0) {
-				fprintf(stderr, PROG ": proxy socket: %s\n",
+				eprintf("proxy socket: %s\n",
 					strerror(-ret));
 				return 1;
 			}
@@ -1071,7 +1086,7 @@ static void print_stats(const struct cosim *c)
 	struct ppu_sim_stats ps;
 
 	ppu_sim_get_stats(c->sim, &ps);
-	fprintf(stderr, PROG ": stats: cycles %" PRIu64 " (main loop %" PRIu64
+	eprintf("stats: cycles %" PRIu64 " (main loop %" PRIu64
 		", in BAR accesses %" PRIu64 "), %.0f cycles/s; BAR0 reads %"
 		PRIu64 " writes %" PRIu64 " avg %.1f us, bad %" PRIu64
 		", reg timeouts %" PRIu64 "; cfg reads %" PRIu64 " writes %"
@@ -1101,7 +1116,10 @@ static void usage(FILE *f)
 		"connected UNIX stream socket N (one end of a socketpair).\n"
 		"\n"
 		"  --fd N                 proxy socket (required)\n"
-		"  --qtest PATH           QEMU's qtest socket (interrupts)\n"
+		"  --qtest PATH           QEMU's qtest socket (interrupts), or\n"
+		"                         the runner's socket that shares it\n"
+		"  --name NAME            say ppu-cosim-dev[NAME] in messages\n"
+		"                         (the runner's QEMU id, e.g. ppu1)\n"
 		"  --ioapic QOMPATH       INTx target while MSI is off\n"
 		"                         (default /machine/i440fx/ioapic;\n"
 		"                         'none' disables INTx)\n"
@@ -1136,7 +1154,7 @@ static int parse_u32(const char *opt, const char *s, uint32_t min,
 	errno = 0;
 	v = strtoul(s, &end, 0);
 	if (errno || !*s || *end || v < min || v > max) {
-		fprintf(stderr, PROG ": %s: bad value '%s' (%u..%u)\n", opt,
+		eprintf("%s: bad value '%s' (%u..%u)\n", opt,
 			s, min, max);
 		return -1;
 	}
@@ -1145,7 +1163,7 @@ static int parse_u32(const char *opt, const char *s, uint32_t min,
 }
 
 enum {
-	OPT_FD = 256, OPT_QTEST, OPT_IOAPIC, OPT_TRACE, OPT_FST, OPT_LMEM,
+	OPT_FD = 256, OPT_NAME, OPT_QTEST, OPT_IOAPIC, OPT_TRACE, OPT_FST, OPT_LMEM,
 	OPT_LLAT, OPT_SLAT, OPT_LBW, OPT_SBW, OPT_REGTO, OPT_CHUNK,
 	OPT_HOLDOFF, OPT_SPIN, OPT_STATS,
 };
@@ -1154,6 +1172,7 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "fd", required_argument, NULL, OPT_FD },
+		{ "name", required_argument, NULL, OPT_NAME },
 		{ "qtest", required_argument, NULL, OPT_QTEST },
 		{ "ioapic", required_argument, NULL, OPT_IOAPIC },
 		{ "trace", required_argument, NULL, OPT_TRACE },
@@ -1176,6 +1195,7 @@ int main(int argc, char **argv)
 	struct cosim *c = &cs;
 	struct ppu_sim_config cfg;
 	const char *qtest = NULL;
+	char *name = NULL;
 	uint32_t fd = UINT32_MAX, lmem = 64, holdoff_us = 200, v, nchan;
 	bool stats = false, spin_set = false;
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -1190,6 +1210,14 @@ int main(int argc, char **argv)
 		case OPT_FD:
 			if (parse_u32("--fd", optarg, 0, INT_MAX, &fd))
 				return 2;
+			break;
+		case OPT_NAME:
+			free(name);
+			name = malloc(strlen(PROG) + strlen(optarg) + 3);
+			if (!name)
+				return 1;
+			sprintf(name, PROG "[%s]", optarg);
+			prog = name;
 			break;
 		case OPT_QTEST:
 			qtest = optarg;
@@ -1268,7 +1296,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (fstat((int)fd, &stt) < 0 || !S_ISSOCK(stt.st_mode)) {
-		fprintf(stderr, PROG ": --fd %u is not a socket\n", fd);
+		eprintf("--fd %u is not a socket\n", fd);
 		return 2;
 	}
 	c->fd = (int)fd;
@@ -1282,7 +1310,7 @@ int main(int argc, char **argv)
 	cfg.mem_err_ctx = c;
 	c->sim = ppu_sim_create(&cfg);
 	if (!c->sim) {
-		fprintf(stderr, PROG ": cannot create the PPU model: %s\n",
+		eprintf("cannot create the PPU model: %s\n",
 			strerror(errno));
 		return 1;
 	}
@@ -1310,5 +1338,6 @@ int main(int argc, char **argv)
 	sysmem_unmap_all(c);
 	ppu_sim_destroy(c->sim);	/* flushes trace and waveform */
 	close(c->fd);
+	free(name);
 	return ret;
 }

@@ -1023,7 +1023,7 @@ module ppu_host #(
         // -----------------------------------------------------------------
         H_RL_DONE: begin
           rl_in     <= rl_nin;
-          rl_level  <= rl_nlevel;
+          for (int i = 0; i < NC; i++) rl_level[i] <= rl_nlevel[i];
           rl_active <= rl_fcount;
           rl_busy   <= 1'b0;
           rl_error  <= 1'b0;

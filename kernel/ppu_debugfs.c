@@ -210,6 +210,7 @@ static int ppu_debugfs_interrupts(struct seq_file *m, void *data)
 	seq_printf(m, "%-24s %lld\n", "HANDLED", atomic64_read(&stats->handled));
 	seq_printf(m, "%-24s %lld\n", "THROTTLED", atomic64_read(&stats->throttled));
 	seq_printf(m, "%-24s %lld\n", "RATE_HELD", atomic64_read(&stats->rate_held));
+	seq_printf(m, "%-24s %lld\n", "CPU_HELD", atomic64_read(&stats->cpu_held));
 	seq_printf(m, "%-24s %lld\n", "RECOVERED", atomic64_read(&stats->recovered));
 	seq_printf(m, "%-24s %d\n", "LOST", ppu_lost(ppu));
 	seq_printf(m, "%-24s 0x%08x\n", "FAULTED", atomic_read(&stats->faulted));

@@ -108,6 +108,12 @@ struct ppu_irq_stats {
 	u64 ns_last;
 	/** @ns_tokens: the rate cap's bucket, in ns x rate. */
 	u64 ns_tokens;
+	/** @cpu_held: times the non-stall CPU cap held interrupts off. */
+	atomic64_t cpu_held;
+	/** @cpu_last: when the CPU cap was last charged (ktime ns). */
+	u64 cpu_last;
+	/** @cpu_tokens: the CPU cap's bucket, in ns of handler time. */
+	s64 cpu_tokens;
 	/** @ns_held: non-stall interrupts are off until the throttle work runs. */
 	bool ns_held;
 	/**

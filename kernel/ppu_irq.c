@@ -49,16 +49,34 @@
  * A channel can raise non-stall interrupts as fast as the PPU runs its
  * methods (an AUTO_PUT ring of NON_STALL_INTR pushbuffers never stops), and
  * each one costs the CPU an interrupt entry, the handler's register reads
- * and its wake-ups: in the co-simulation about 0.7 ms, so 1400 a second
- * left a sleeping process 3 % of its CPU.  Above this rate (a token bucket
- * of PPU_IRQ_RATE_BURST) the handler masks them until the next token:
- * events are never lost (the pending bits stay set and are taken together
- * when the interrupt comes back), waiters just wake up later.
+ * and its wake-ups.  Two caps hold such a storm off, each a token bucket:
+ * a count (irq_nonstall_max_rate a second, bursts of PPU_IRQ_RATE_BURST)
+ * and the CPU time the handler spends on non-stall rounds
+ * (irq_nonstall_max_cpu percent of one CPU, bursts of PPU_IRQ_CPU_BURST_NS).
+ * The count alone is the wrong measure where a register read costs a
+ * hundred times more on one host than on another (a co-simulated PPU:
+ * 20 us to over 1 ms per read, with host load), so the time the handler
+ * took is charged as well.  Without a token the handler masks non-stall
+ * interrupts until the bucket has refilled: events are never lost (the
+ * pending bits stay set and are taken together when the interrupt comes
+ * back), waiters just wake up later.
  */
 static unsigned int irq_nonstall_max_rate = 500;
 module_param(irq_nonstall_max_rate, uint, 0644);
 MODULE_PARM_DESC(irq_nonstall_max_rate,
 		 "non-stall interrupts taken per second at most, the rest batched (0: no cap)");
+static unsigned int irq_nonstall_max_cpu = 10;
+module_param(irq_nonstall_max_cpu, uint, 0644);
+MODULE_PARM_DESC(irq_nonstall_max_cpu,
+		 "percent of one CPU the handler may spend on non-stall interrupts, the rest batched (0 or >= 100: no cap)");
+/* Handler time the CPU cap lets through back to back before it bites. */
+#define PPU_IRQ_CPU_BURST_NS	(2 * NSEC_PER_MSEC)
+/*
+ * The longest hold of the CPU cap: a waiter wakes at most this late, and
+ * the debt beyond it is forgiven (a slow host's handler round can cost
+ * milliseconds; a hold of seconds would look like a lost interrupt).
+ */
+#define PPU_IRQ_CPU_HOLD_MAX_MS	100
 /* Period of the lost-interrupt poll while someone waits. */
 #define PPU_IRQ_POLL_MS		20
 
@@ -94,6 +112,30 @@ static bool ppu_irq_rate_take(struct ppu_irq_stats *stats, unsigned int rate,
 	return false;
 }
 
+/*
+ * Charges @cost ns of handler time to the CPU cap; false (and how long to
+ * hold non-stall interrupts off in *@delay) when the bucket ran dry.  The
+ * bucket refills at @pct percent of wall time.
+ */
+static bool ppu_irq_cpu_take(struct ppu_irq_stats *stats, unsigned int pct, u64 cost,
+			     unsigned long *delay)
+{
+	u64 now = ktime_get_ns();
+	u64 dt = min_t(u64, now - stats->cpu_last, PPU_IRQ_CPU_BURST_NS * 100);
+	s64 tokens;
+
+	stats->cpu_last = now;
+	tokens = min_t(s64, stats->cpu_tokens + div_u64(dt * pct, 100), PPU_IRQ_CPU_BURST_NS);
+	tokens -= min_t(u64, cost, PPU_IRQ_CPU_BURST_NS * 100);
+	tokens = max_t(s64, tokens, -(s64)(PPU_IRQ_CPU_HOLD_MAX_MS * NSEC_PER_MSEC / 100 * pct));
+	stats->cpu_tokens = tokens;
+	if (tokens >= 0)
+		return true;
+	/* (rounded up: a hold shorter than a jiffy would be no hold) */
+	*delay = nsecs_to_jiffies(div_u64((u64)-tokens * 100, pct)) + 1;
+	return false;
+}
+
 static void ppu_irq_count(atomic64_t *counters, unsigned long bits)
 {
 	unsigned int chid;
@@ -107,12 +149,21 @@ static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 {
 	struct ppu_irq_stats *stats = &ppu->irq_stats;
 	unsigned int loops, rate = READ_ONCE(irq_nonstall_max_rate);
-	unsigned long delay, woken = 0;
-	bool seen = false;
+	unsigned int pct = READ_ONCE(irq_nonstall_max_cpu);
+	unsigned long delay, hold = 0, woken = 0;
+	bool cpu_cap = pct && pct < 100;
+	bool seen = false, ns_seen = false, storm = false;
+	u64 t0 = ktime_get_ns();
 	u32 status, mask;
 
 	for (loops = 0; loops < PPU_IRQ_MAX_LOOPS; loops++) {
 		u32 fault = 0, nonstall = 0;
+
+		/* (with the CPU cap, rounds of slow reads are a storm sooner) */
+		if (loops && cpu_cap && ktime_get_ns() - t0 > PPU_IRQ_CPU_BURST_NS) {
+			storm = true;
+			break;
+		}
 
 		/* (INTR_STATUS shows held non-stall events too: not ours now) */
 		mask = ppu->intr_mask;
@@ -142,16 +193,18 @@ static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 		ppu_irq_count(stats->nonstalls, nonstall);
 		woken |= fault | nonstall;
 		seen = true;
+		ns_seen |= nonstall != 0;
 		if (nonstall && rate && !ppu_irq_rate_take(stats, rate, &delay)) {
 			atomic64_inc(&stats->rate_held);
-			ppu_irq_hold_nonstall(ppu, delay);
+			hold = delay;
 			break;
 		}
 	}
 
-	if (loops == PPU_IRQ_MAX_LOOPS) {
+	if (storm || loops == PPU_IRQ_MAX_LOOPS) {
 		/*
-		 * Still pending after many rounds: an event storm (a channel
+		 * Still pending after many rounds (or after rounds that took
+		 * PPU_IRQ_CPU_BURST_NS): an event storm (a channel
 		 * can raise non-stall interrupts back to back, e.g. an always
 		 * full ring of NON_STALL_INTR methods).  Faults stay enabled;
 		 * non-stall interrupts are held off for PPU_IRQ_THROTTLE_MS and
@@ -164,11 +217,20 @@ static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 				 "interrupt storm: still pending after %u rounds, non-stall interrupts held for %u ms at a time\n",
 				 loops, PPU_IRQ_THROTTLE_MS);
 		atomic64_inc(&stats->throttled);
-		ppu_irq_hold_nonstall(ppu, msecs_to_jiffies(PPU_IRQ_THROTTLE_MS));
+		hold = msecs_to_jiffies(PPU_IRQ_THROTTLE_MS);
 	}
 
 	if (!seen)
 		return IRQ_NONE;
+
+	/* (charged after the rounds: their register reads are the cost) */
+	if (ns_seen && cpu_cap &&
+	    !ppu_irq_cpu_take(stats, pct, ktime_get_ns() - t0, &delay)) {
+		atomic64_inc(&stats->cpu_held);
+		hold = max(hold, delay);
+	}
+	if (hold)
+		ppu_irq_hold_nonstall(ppu, hold);
 
 	atomic64_inc(&stats->handled);
 	atomic64_inc(&stats->events);

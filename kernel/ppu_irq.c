@@ -65,7 +65,7 @@ static unsigned int irq_nonstall_max_rate = 500;
 module_param(irq_nonstall_max_rate, uint, 0644);
 MODULE_PARM_DESC(irq_nonstall_max_rate,
 		 "non-stall interrupts taken per second at most, the rest batched (0: no cap)");
-static unsigned int irq_nonstall_max_cpu = 10;
+static unsigned int irq_nonstall_max_cpu = 25;
 module_param(irq_nonstall_max_cpu, uint, 0644);
 MODULE_PARM_DESC(irq_nonstall_max_cpu,
 		 "percent of one CPU the handler may spend on non-stall interrupts, the rest batched (0 or >= 100: no cap)");
@@ -152,18 +152,12 @@ static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 	unsigned int pct = READ_ONCE(irq_nonstall_max_cpu);
 	unsigned long delay, hold = 0, woken = 0;
 	bool cpu_cap = pct && pct < 100;
-	bool seen = false, ns_seen = false, storm = false;
+	bool seen = false, ns_seen = false, slow = false;
 	u64 t0 = ktime_get_ns();
 	u32 status, mask;
 
 	for (loops = 0; loops < PPU_IRQ_MAX_LOOPS; loops++) {
 		u32 fault = 0, nonstall = 0;
-
-		/* (with the CPU cap, rounds of slow reads are a storm sooner) */
-		if (loops && cpu_cap && ktime_get_ns() - t0 > PPU_IRQ_CPU_BURST_NS) {
-			storm = true;
-			break;
-		}
 
 		/* (INTR_STATUS shows held non-stall events too: not ours now) */
 		mask = ppu->intr_mask;
@@ -174,6 +168,15 @@ static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 		if (status == U32_MAX || !(status & mask))
 			break;
 		status &= mask;
+		/*
+		 * With the CPU cap, rounds of slow register reads end sooner:
+		 * the cap below holds non-stall events off, and the hold's
+		 * write of INTR_ENABLE sends a new message for what is left.
+		 */
+		if (loops && cpu_cap && ktime_get_ns() - t0 > PPU_IRQ_CPU_BURST_NS) {
+			slow = true;
+			break;
+		}
 
 		if (status & PPU_FSET(PPU_INTR_FAULT, 1)) {
 			fault = ppu_read(ppu, PPU_REG_FAULT_PENDING) & ppu->chan_mask;
@@ -201,10 +204,9 @@ static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 		}
 	}
 
-	if (storm || loops == PPU_IRQ_MAX_LOOPS) {
+	if (loops == PPU_IRQ_MAX_LOOPS) {
 		/*
-		 * Still pending after many rounds (or after rounds that took
-		 * PPU_IRQ_CPU_BURST_NS): an event storm (a channel
+		 * Still pending after many rounds: an event storm (a channel
 		 * can raise non-stall interrupts back to back, e.g. an always
 		 * full ring of NON_STALL_INTR methods).  Faults stay enabled;
 		 * non-stall interrupts are held off for PPU_IRQ_THROTTLE_MS and
@@ -229,6 +231,8 @@ static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 		atomic64_inc(&stats->cpu_held);
 		hold = max(hold, delay);
 	}
+	if (slow)
+		hold = max(hold, 1ul);
 	if (hold)
 		ppu_irq_hold_nonstall(ppu, hold);
 

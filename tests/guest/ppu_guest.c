@@ -187,7 +187,7 @@ void ppu_module_params_reset(void)
 		{ "max_channels_per_user", "0" }, { "lmem_mib_per_user", "0" },
 		{ "max_bos_per_file", "16384" }, { "max_sem_pools_per_file", "256" },
 		{ "max_fences_per_file", "1024" }, { "watchdog_ms", "30000" },
-		{ "irq_nonstall_max_rate", "500" }, { "irq_nonstall_max_cpu", "10" },
+		{ "irq_nonstall_max_rate", "500" }, { "irq_nonstall_max_cpu", "25" },
 	};
 	char path[128];
 	size_t i;

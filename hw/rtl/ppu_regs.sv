@@ -67,6 +67,13 @@ module ppu_regs #(
     // events
     input  logic [NUM_CHANNELS-1:0]   fault_set,
     input  logic [NUM_CHANNELS-1:0]   nonstall_set,
+    // event ring (ppu_evring): while it is on, events set no pending bit
+    output logic [4:0]                ev_log2,
+    output ppu_types_pkg::paddr_t     ev_base,
+    output logic                      ev_restart,
+    output logic [31:0]               ev_get,
+    input  logic [31:0]               ev_put,
+    input  logic                      ev_error,
     // per ppu_hw_pkg::PPU_PERF_* index, a 3-bit increment (several compute
     // units may add in one cycle)
     input  logic [ppu_hw_pkg::PPU_PERF_COUNT*3-1:0] perf_inc,
@@ -100,6 +107,7 @@ module ppu_regs #(
   logic        r_prio_mode, r_runlist;
   logic [31:0] rl_lo, rl_hi;
   logic [31:0] ct_lo, ct_hi;
+  logic [31:0] ev_lo, ev_hi;
   logic [63:0] perf [PERF_N];
   logic [7:0]  r_task_sel;
   logic [15:0] r_cu_sel;
@@ -123,6 +131,11 @@ module ppu_regs #(
     rl_base.addr = {rl_hi[1:0], rl_lo[31:3], 3'd0};
   end
   assign cfg_release_hold = r_release_hold;
+  always_comb begin
+    ev_base.sys  = ev_hi[ppu_hw_pkg::PPU_ADDR_HI_SYS__LSB];
+    ev_base.addr = {ev_hi[1:0], ev_lo[31:3], 3'd0};
+  end
+  wire ev_on = ev_log2 != '0;
   always_comb begin
     chan_table.sys  = ct_hi[ppu_hw_pkg::PPU_ADDR_HI_SYS__LSB];
     chan_table.addr = {ct_hi[1:0], ct_lo[31:6], 6'd0};
@@ -152,7 +165,8 @@ module ppu_regs #(
   wire in_perf = (32'(a) >= ppu_hw_pkg::PPU_PERF_BASE) && (32'(a) < ppu_hw_pkg::PPU_PERF_BASE + ppu_hw_pkg::PPU_PERF_COUNT * 8);
   wire [5:0] perf_idx = 6'((a - 16'(ppu_hw_pkg::PPU_PERF_BASE)) >> 3);
 
-  wire [31:0] intr_status = {30'd0, |nonstall_pend, |fault_pend};
+  wire [31:0] intr_status = {29'd0, ev_on && !ev_restart && (ev_put != ev_get || ev_error),
+                             |nonstall_pend, |fault_pend};
   wire [31:0] features = (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COPY_ENGINE__LSB) |
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_SYS_APERTURE__LSB) |
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_SEM_TIMESTAMP__LSB) |
@@ -162,6 +176,7 @@ module ppu_regs #(
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_ENGINE_RESET__LSB) |
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_USER_DOORBELL__LSB) |
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_RUNLIST__LSB) |
+                         (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_EVENT_RING__LSB) |
                          ((NUM_CU > 0) ? (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COMPUTE_ENGINE__LSB) |
                                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_DEV_LAUNCH__LSB) |
                                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COMPUTE_COPY__LSB) |
@@ -225,6 +240,13 @@ module ppu_regs #(
           rdata = (32'(rl_pending || rl_submit) << ppu_hw_pkg::PPU_RUNLIST_STATUS_PENDING__LSB) |
                   (32'(rl_error && !rl_submit) << ppu_hw_pkg::PPU_RUNLIST_STATUS_ERROR__LSB) |
                   (32'(rl_active) << ppu_hw_pkg::PPU_RUNLIST_STATUS_COUNT__LSB);
+        ppu_hw_pkg::PPU_REG_EVENT_RING_LO:        rdata = ev_lo;
+        ppu_hw_pkg::PPU_REG_EVENT_RING_HI:        rdata = ev_hi;
+        ppu_hw_pkg::PPU_REG_EVENT_RING_SIZE:      rdata = 32'(ev_log2);
+        ppu_hw_pkg::PPU_REG_EVENT_RING_GET:       rdata = ev_get;
+        ppu_hw_pkg::PPU_REG_EVENT_RING_PUT:       rdata = ev_put;
+        ppu_hw_pkg::PPU_REG_EVENT_RING_STATUS:
+          rdata = 32'(ev_error) << ppu_hw_pkg::PPU_EVENT_RING_STATUS_ERROR__LSB;
         ppu_hw_pkg::PPU_REG_DEBUG_RELEASE_HOLD:   rdata = r_release_hold;
         ppu_hw_pkg::PPU_REG_ENGINE_CTRL:
           // (copy_reset covers the cycle before the engine reports it)
@@ -251,6 +273,7 @@ module ppu_regs #(
     copy_reset     <= 1'b0;
     compute_reset  <= 1'b0;
     rl_submit      <= 1'b0;
+    ev_restart     <= 1'b0;
     rsp_valid      <= req_valid;
     rsp_rdata      <= rd ? rdata : 32'd0;
     if (!rst_n) begin
@@ -269,6 +292,10 @@ module ppu_regs #(
       rl_count      <= '0;
       ct_lo         <= '0;
       ct_hi         <= '0;
+      ev_lo         <= '0;
+      ev_hi         <= '0;
+      ev_log2       <= '0;
+      ev_get        <= '0;
       doorbell_chid <= '0;
       doorbell_put  <= '0;
       unbind_chid   <= '0;
@@ -290,11 +317,12 @@ module ppu_regs #(
       if (wr && 32'(a) == ppu_hw_pkg::PPU_REG_FAULT_PENDING) fault_pend <= fault_pend & ~req_wdata[NC-1:0];
       if (wr && 32'(a) == ppu_hw_pkg::PPU_REG_NONSTALL_PENDING)
         nonstall_pend <= nonstall_pend & ~req_wdata[NC-1:0];
-      if (|fault_set) fault_pend <= (wr && 32'(a) == ppu_hw_pkg::PPU_REG_FAULT_PENDING ?
-                                     fault_pend & ~req_wdata[NC-1:0] : fault_pend) | fault_set;
-      if (|nonstall_set) nonstall_pend <= (wr && 32'(a) == ppu_hw_pkg::PPU_REG_NONSTALL_PENDING ?
-                                           nonstall_pend & ~req_wdata[NC-1:0] : nonstall_pend) |
-                                          nonstall_set;
+      // (with the event ring on, events are the ring's)
+      if (|fault_set && !ev_on) fault_pend <= (wr && 32'(a) == ppu_hw_pkg::PPU_REG_FAULT_PENDING ?
+                                               fault_pend & ~req_wdata[NC-1:0] : fault_pend) | fault_set;
+      if (|nonstall_set && !ev_on)
+        nonstall_pend <= (wr && 32'(a) == ppu_hw_pkg::PPU_REG_NONSTALL_PENDING ?
+                          nonstall_pend & ~req_wdata[NC-1:0] : nonstall_pend) | nonstall_set;
       if (req_valid && req_write && db_put) begin
         doorbell           <= 1'b1;
         doorbell_put_valid <= 1'b1;
@@ -314,6 +342,16 @@ module ppu_regs #(
               unbind_chid <= req_wdata[ppu_hw_pkg::PPU_CHAN_CTRL_CHID__MSB:ppu_hw_pkg::PPU_CHAN_CTRL_CHID__LSB];
             end
           end
+          ppu_hw_pkg::PPU_REG_EVENT_RING_LO:     ev_lo <= {req_wdata[31:3], 3'd0};
+          ppu_hw_pkg::PPU_REG_EVENT_RING_HI:     ev_hi <= req_wdata & ((32'd1 << ppu_hw_pkg::PPU_ADDR_HI_SYS__LSB) | 32'd3);
+          ppu_hw_pkg::PPU_REG_EVENT_RING_SIZE: begin
+            // (beyond LOG2_MAX: the largest ring)
+            ev_log2    <= (32'(req_wdata[4:0]) > ppu_hw_pkg::PPU_EVENT_RING_LOG2_MAX) ?
+                          5'(ppu_hw_pkg::PPU_EVENT_RING_LOG2_MAX) : req_wdata[4:0];
+            ev_restart <= 1'b1;
+            ev_get     <= '0;
+          end
+          ppu_hw_pkg::PPU_REG_EVENT_RING_GET:    ev_get <= req_wdata;
           ppu_hw_pkg::PPU_REG_CHAN_TABLE_LO:     ct_lo <= {req_wdata[31:6], 6'd0};
           ppu_hw_pkg::PPU_REG_CHAN_TABLE_HI:     ct_hi <= req_wdata & ((32'd1 << ppu_hw_pkg::PPU_ADDR_HI_SYS__LSB) | 32'd3);
           ppu_hw_pkg::PPU_REG_SCHED_TIMESLICE:   r_timeslice <= req_wdata;

@@ -88,6 +88,11 @@ module ppu_top #(
   logic        perf_copy_done;
   logic [31:0] perf_copy_len;
 
+  logic [4:0]  ev_log2;
+  ppu_types_pkg::paddr_t ev_base;
+  logic        ev_restart, ev_error;
+  logic [31:0] ev_get, ev_put;
+
   logic [7:0]  task_dbg_sel;
   logic [1:0]  task_ctrl;
   logic [15:0] cu_dbg_sel;
@@ -112,6 +117,7 @@ module ppu_top #(
       .compute_reset, .compute_halt, .compute_resetting,
       .stat_chid, .stat_off, .stat_data,
       .fault_set, .nonstall_set(nonstall_set | comp_nonstall), .perf_inc,
+      .ev_log2, .ev_base, .ev_restart, .ev_get, .ev_put, .ev_error,
       .perf_add_valid(perf_copy_done), .perf_add(perf_copy_len),
       .task_dbg_sel, .task_ctrl, .task_dbg0, .task_dbg1, .task_dbg_next_cta, .task_dbg_exited,
       .task_dbg_tmd_va, .cu_dbg_sel, .cu_dbg0, .cu_dbg_pc, .cu_dbg_cta_id
@@ -131,8 +137,9 @@ module ppu_top #(
   logic [NRD-1:0] rd_valid, rd_ready, rd_rsp_valid;
   logic [NRD*ppu_types_pkg::PADDR_W-1:0] rd_pa;
   ppu_types_pkg::mem_rd_rsp_t rd_rsp;
-  // ---- memory write clients: 0 host, 1 semaphore, 2 copy, 3 compute ----
-  localparam int unsigned NWR = 4;
+  // ---- memory write clients: 0 host, 1 semaphore, 2 copy, 3 compute,
+  // 4 event ring ----
+  localparam int unsigned NWR = 5;
   logic [NWR-1:0] wr_valid, wr_ready, wr_rsp_valid;
   logic [NWR*ppu_types_pkg::MEM_WR_REQ_W-1:0] wr_req;
   logic wr_rsp_err;
@@ -189,7 +196,7 @@ module ppu_top #(
 `endif
   ppu_types_pkg::xlate_req_t  x_req_host, x_req_sem, x_req_src, x_req_dst;
   ppu_types_pkg::paddr_t      rd_pa_phys, rd_pa_fetch, rd_pa_sem, rd_pa_copy, rd_pa_mmu, rd_pa_comp;
-  ppu_types_pkg::mem_wr_req_t wr_req_host, wr_req_sem, wr_req_copy, wr_req_comp;
+  ppu_types_pkg::mem_wr_req_t wr_req_host, wr_req_sem, wr_req_copy, wr_req_comp, wr_req_ev;
   ppu_types_pkg::sem_req_t    sem_req_host, sem_req_copy, sem_req_tasks, sem_req_cu;
   logic [(NXC > 0 ? NXC : 1)*ppu_types_pkg::XLATE_REQ_W-1:0] x_req_comp;
   if (HAS_CU) begin : g_xreq_comp
@@ -198,7 +205,7 @@ module ppu_top #(
     assign x_req = {x_req_dst, x_req_src, x_req_sem, x_req_host};
   end
   assign rd_pa  = {rd_pa_comp, rd_pa_mmu, rd_pa_copy, rd_pa_sem, rd_pa_fetch, rd_pa_phys};
-  assign wr_req = {wr_req_comp, wr_req_copy, wr_req_sem, wr_req_host};
+  assign wr_req = {wr_req_ev, wr_req_comp, wr_req_copy, wr_req_sem, wr_req_host};
   assign sem_req = {sem_req_cu, sem_req_tasks, sem_req_copy, sem_req_host};
 
   logic host_idle;
@@ -370,6 +377,15 @@ module ppu_top #(
       .drop_req(copy_reset), .halt(copy_halt), .dropping(copy_resetting)
   );
 
+  // ---- event ring: faults and non-stall interrupts as records in memory ----
+  ppu_evring #(.NUM_CHANNELS(NUM_CHANNELS)) u_evring (
+      .clk, .rst_n, .log2(ev_log2), .base(ev_base), .restart(ev_restart), .get(ev_get),
+      .put(ev_put), .error(ev_error), .cycle(cycle[31:0]),
+      .fault_set, .nonstall_set(nonstall_set | comp_nonstall),
+      .wr_valid(wr_valid[4]), .wr_ready(wr_ready[4]), .wr_req(wr_req_ev),
+      .wr_rsp_valid(wr_rsp_valid[4]), .wr_rsp_err
+  );
+
   // ---- invalidate handshake (MMU_STATUS.INV_PENDING) ----
   // holds: 0 fetch, 1 semaphore unit, 2 copy source, 3 copy destination,
   // 4 compute (which counts its own accesses).  Counted ports: reads of
@@ -378,9 +394,9 @@ module ppu_top #(
   // the page walks translate nothing).
   ppu_inv_drain #(
       .NRD(NRD), .NWR(NWR), .NHOLD(5),
-      .RD_COUNT(6'b001110), .WR_COUNT(4'b0110),
+      .RD_COUNT(6'b001110), .WR_COUNT(5'b00110),
       .RD_HOLD({8'hff, 8'hff, 8'd2, 8'd1, 8'd0, 8'hff}),
-      .WR_HOLD({8'hff, 8'd3, 8'd1, 8'hff})
+      .WR_HOLD({8'hff, 8'hff, 8'd3, 8'd1, 8'hff})
   ) u_inv_drain (
       .clk, .rst_n, .invalidate(mmu_invalidate),
       .hold({comp_inv_hold, copy_inv_hold_dst, copy_inv_hold_src, sem_inv_hold, fetch_inv_hold}),

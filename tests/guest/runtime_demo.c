@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <dirent.h>
+#include <errno.h>
 #include <sys/mount.h>
 
 #include "ppu_runtime.h"
@@ -222,37 +222,33 @@ struct kprio_result {
 	void *pool;					/* the children's memory (dp) */
 };
 
+/* The debugfs directory of the demo's device (device 0): dri/<render minor>. */
+static char debugfs_dir[192];
+
 /*
  * The PPU's performance counter @name as the driver's debugfs shows it
- * (root; debugfs mounted here if the system has not), or -1.
+ * for the demo's device (root; debugfs mounted here if the system has
+ * not), or -1.
  */
 static long long perf_counter(const char *name)
 {
-	char path[300], line[128], key[64];
+	char path[224], line[128], key[64];
 	unsigned long long v;
 	long long found = -1;
-	struct dirent *de;
-	DIR *d;
 	FILE *f;
 
-	d = opendir("/sys/kernel/debug/dri");
-	if (!d) {
+	snprintf(path, sizeof(path), "%s/counters", debugfs_dir);
+	f = fopen(path, "r");
+	if (!f && errno == ENOENT) {
 		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-		d = opendir("/sys/kernel/debug/dri");
-	}
-	if (!d)
-		return -1;
-	while (found < 0 && (de = readdir(d))) {
-		snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%s/counters", de->d_name);
 		f = fopen(path, "r");
-		if (!f)
-			continue;
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "%63s %llu", key, &v) == 2 && !strcmp(key, name))
-				found = (long long)v;
-		fclose(f);
 	}
-	closedir(d);
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %llu", key, &v) == 2 && !strcmp(key, name))
+			found = (long long)v;
+	fclose(f);
 	return found;
 }
 
@@ -632,6 +628,9 @@ int main(void)
 		printf("no PPU found\n");
 		return 1;
 	}
+	/* (the render node's minor names its debugfs directory) */
+	snprintf(debugfs_dir, sizeof(debugfs_dir), "/sys/kernel/debug/dri/%s",
+		 strncmp(info.node, "/dev/dri/renderD", 16) ? "none" : info.node + 16);
 	printf("libppu %d.%d on %s (PCI %s): PPU version %u.%u, %u channels (%u for "
 	       "applications),\n%u device priorities, copy chunk %u bytes, %llu MiB local "
 	       "memory\n", PPU_RUNTIME_VERSION_MAJOR, PPU_RUNTIME_VERSION_MINOR, info.node,

@@ -27,6 +27,7 @@ Suite *suite_compute_reset(void);
 Suite *suite_random_pb(void);
 Suite *suite_runlist(void);
 Suite *suite_fpga(void);
+Suite *suite_evring(void);
 
 #ifdef PPU_RTL_FPGA
 /*
@@ -45,7 +46,7 @@ static Suite *(*const rtl_suites[])(void) = {
 	suite_regs, suite_gpfifo, suite_methods, suite_sem, suite_copy,
 	suite_mmu, suite_faults, suite_sched, suite_seeds_b, suite_harness, suite_compute,
 	suite_children, suite_workq, suite_compute_copy, suite_inv, suite_reset, suite_compute_reset, suite_random_pb,
-	suite_runlist,
+	suite_runlist, suite_evring,
 };
 #endif
 

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+// Event ring writer (include/ppu/ppu_regs.def "Event ring"): channel
+// faults and non-stall interrupts become 8-byte records in a ring in
+// memory, so that events can name any channel, not only the 32 a pending
+// register has bits for.
+//
+// Events wait in two bits per channel (fault, non-stall): a later event of
+// the same channel and kind while one waits is merged into it, so the
+// ring never overflows and nothing is lost while software is slow.  One
+// record is in flight at a time; PUT advances when its write is
+// acknowledged, so a record is in memory before software can see PUT
+// pass it.  Faults go first, then the lowest channel.
+module ppu_evring #(
+    parameter int unsigned NUM_CHANNELS = 16
+) (
+    input  logic                          clk,
+    input  logic                          rst_n,
+    // registers (ppu_regs)
+    input  logic [4:0]                    log2,      // 0 = off
+    input  ppu_types_pkg::paddr_t         base,
+    input  logic                          restart,   // EVENT_RING_SIZE written
+    input  logic [31:0]                   get,
+    output logic [31:0]                   put,
+    output logic                          error,
+    input  logic [31:0]                   cycle,
+    // events
+    input  logic [NUM_CHANNELS-1:0]       fault_set,
+    input  logic [NUM_CHANNELS-1:0]       nonstall_set,
+    // memory write client (physical)
+    output logic                          wr_valid,
+    input  logic                          wr_ready,
+    output ppu_types_pkg::mem_wr_req_t    wr_req,
+    input  logic                          wr_rsp_valid,
+    input  logic                          wr_rsp_err
+);
+  localparam int unsigned NC  = NUM_CHANNELS;
+  localparam int unsigned CHW = NC > 1 ? $clog2(NC) : 1;
+
+  logic [NC-1:0] fpend, npend;
+  logic          busy;          // a record is in flight
+  logic          issued;        // ... and its write was accepted
+  logic          stale;         // ... for a ring set up anew since
+  logic          rec_fault;
+  logic [CHW-1:0] rec_ch;
+
+  wire        on    = log2 != '0;
+  wire [31:0] used  = put - get;
+  wire        full  = used >= (32'd1 << log2);
+
+  // Next record: the lowest channel with a fault waiting, else the lowest
+  // with a non-stall interrupt waiting.
+  logic          pick_v, pick_fault;
+  logic [CHW-1:0] pick_ch;
+  always_comb begin
+    pick_v     = 1'b0;
+    pick_fault = 1'b0;
+    pick_ch    = '0;
+    for (int i = NC - 1; i >= 0; i--) begin
+      if (npend[i]) begin
+        pick_v  = 1'b1;
+        pick_ch = CHW'(i);
+      end
+    end
+    for (int i = NC - 1; i >= 0; i--) begin
+      if (fpend[i]) begin
+        pick_v     = 1'b1;
+        pick_fault = 1'b1;
+        pick_ch    = CHW'(i);
+      end
+    end
+  end
+
+  wire start = on && !error && !busy && !full && pick_v && !restart;
+
+  // (the entry's offset wraps inside the ring: the index modulo its size)
+  wire [31:0] slot = put & ((32'd1 << log2) - 32'd1);
+  always_comb begin
+    wr_req.pa.sys  = base.sys;
+    wr_req.pa.addr = base.addr + ppu_types_pkg::PA_W'(slot) * ppu_types_pkg::PA_W'(ppu_hw_pkg::PPU_EVENT_BYTES);
+    wr_req.data    = {cycle,
+                      12'd0,
+                      12'(rec_ch),
+                      rec_fault ? 8'(ppu_hw_pkg::PPU_EVENT_KIND_FAULT) : 8'(ppu_hw_pkg::PPU_EVENT_KIND_NONSTALL)};
+    wr_req.strb    = '1;
+  end
+  assign wr_valid = busy && !issued;
+
+  // The record in flight is put back to wait (its write failed, or the
+  // ring was set up anew under it and it belongs in the new one).
+  wire           rsp     = busy && wr_rsp_valid;
+  wire           back    = rsp && (wr_rsp_err || stale || restart);
+  wire [NC-1:0]  back_v  = back ? (NC'(1) << rec_ch) : '0;
+
+  always_ff @(posedge clk) begin
+    if (!rst_n) begin
+      fpend     <= '0;
+      npend     <= '0;
+      busy      <= 1'b0;
+      issued    <= 1'b0;
+      stale     <= 1'b0;
+      rec_fault <= 1'b0;
+      rec_ch    <= '0;
+      put       <= '0;
+      error     <= 1'b0;
+    end else begin
+      logic [NC-1:0] fclr, nclr;
+      fclr = '0;
+      nclr = '0;
+      if (start) begin
+        busy      <= 1'b1;
+        issued    <= 1'b0;
+        stale     <= 1'b0;
+        rec_fault <= pick_fault;
+        rec_ch    <= pick_ch;
+        if (pick_fault) fclr[pick_ch] = 1'b1;
+        else            nclr[pick_ch] = 1'b1;
+      end
+      if (busy && wr_valid && wr_ready) issued <= 1'b1;
+      if (rsp) begin
+        busy <= 1'b0;
+        if (wr_rsp_err && !stale && !restart) error <= 1'b1;
+        if (!back) put <= put + 32'd1;
+      end
+      // (events arriving while the ring is off go to the pending registers)
+      fpend <= (fpend & ~fclr) | (on ? fault_set : '0) | (rec_fault ? back_v : '0);
+      npend <= (npend & ~nclr) | (on ? nonstall_set : '0) | (rec_fault ? '0 : back_v);
+      if (restart) begin
+        put   <= '0;
+        error <= 1'b0;
+        if (busy && !rsp) stale <= 1'b1;
+      end
+    end
+  end
+endmodule

@@ -55,6 +55,7 @@
 #include "ppu_doorbell.h"
 #include "ppu_fault.h"
 #include "ppu_gem.h"
+#include "ppu_irq.h"
 #include "ppu_quota.h"
 #include "ppu_reset.h"
 #include "ppu_runlist.h"
@@ -707,13 +708,14 @@ struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
 		}
 	}
 	/*
-	 * A fault of the id's previous owner may still be pending, or read by
-	 * the interrupt handler or its poll (both under irq_lock) that has not
-	 * yet marked it: acknowledge and clear it under the same lock, so that
-	 * neither can mark the new channel dead.
+	 * A fault of the id's previous owner may still be pending (or in the
+	 * event ring), or read by the interrupt handler or its poll (both
+	 * under irq_lock) that has not yet marked it: acknowledge and clear it
+	 * under the same lock, so that neither can mark the new channel dead.
 	 */
 	spin_lock_irqsave(&ppu->irq_lock, flags);
 	ppu_write(ppu, PPU_REG_FAULT_PENDING, BIT(chid));
+	ppu_irq_drain_events(ppu, chid);
 	atomic_andnot(BIT(chid), &ppu->irq_stats.faulted);
 	spin_unlock_irqrestore(&ppu->irq_lock, flags);
 	ppu->chan_gen[chid]++;

@@ -73,6 +73,12 @@ static const struct ppu_reg_name ppu_hex_regs[] = {
 	PPU_REG_NAME(RUNLIST_LO),
 	PPU_REG_NAME(RUNLIST_HI),
 	PPU_REG_NAME(RUNLIST_STATUS),
+	PPU_REG_NAME(EVENT_RING_LO),
+	PPU_REG_NAME(EVENT_RING_HI),
+	PPU_REG_NAME(EVENT_RING_SIZE),
+	PPU_REG_NAME(EVENT_RING_GET),
+	PPU_REG_NAME(EVENT_RING_PUT),
+	PPU_REG_NAME(EVENT_RING_STATUS),
 	PPU_REG_NAME(DEBUG_RELEASE_HOLD),
 	PPU_REG_NAME(ENGINE_CTRL),
 	PPU_REG_NAME(TASK_CTRL),
@@ -207,6 +213,7 @@ static int ppu_debugfs_interrupts(struct seq_file *m, void *data)
 
 	seq_printf(m, "%-24s %d\n", "IRQ", ppu->irq);
 	seq_printf(m, "%-24s %s\n", "KIND", ppu->irq_kind);
+	seq_printf(m, "%-24s %d\n", "EVENT_RING", ppu->events != NULL);
 	seq_printf(m, "%-24s %lld\n", "HANDLED", atomic64_read(&stats->handled));
 	seq_printf(m, "%-24s %lld\n", "THROTTLED", atomic64_read(&stats->throttled));
 	seq_printf(m, "%-24s %lld\n", "RATE_HELD", atomic64_read(&stats->rate_held));

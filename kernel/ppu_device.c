@@ -7,6 +7,8 @@
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/moduleparam.h>
 #include <linux/pci.h>
 #include <linux/rcupdate.h>
 
@@ -279,10 +281,12 @@ static void ppu_device_unbind_all(struct ppu_device *ppu)
 			  PPU_FSET(PPU_CHAN_CTRL_CHID, chid));
 }
 
-/* No interrupts, no stale pending bits, no bound channels. */
+/* No interrupts, no stale pending bits or events, no bound channels. */
 static void ppu_device_quiesce(struct ppu_device *ppu)
 {
 	ppu_write(ppu, PPU_REG_INTR_ENABLE, 0);
+	if (PPU_FGET(PPU_CAP_FEATURES_EVENT_RING, ppu->caps.features))
+		ppu_write(ppu, PPU_REG_EVENT_RING_SIZE, 0);
 	ppu_device_unbind_all(ppu);
 	ppu_write(ppu, PPU_REG_FAULT_PENDING, ppu->chan_mask);
 	ppu_write(ppu, PPU_REG_NONSTALL_PENDING, ppu->chan_mask);
@@ -317,6 +321,45 @@ static u32 ppu_device_chan_table_lo(struct ppu_device *ppu)
 static u32 ppu_device_chan_table_hi(struct ppu_device *ppu)
 {
 	return ppu_addr_hi(ppu->chan_table_dma, 1);
+}
+
+/*
+ * Records of the event ring: with a record waiting per channel and kind at
+ * most while the ring is full (the PPU merges the rest), a ring of four
+ * per channel is seldom full; 256 at least.
+ */
+static unsigned int ppu_device_events_log2(struct ppu_device *ppu)
+{
+	return max_t(unsigned int, 8, order_base_2(4 * ppu->caps.num_channels));
+}
+
+static bool event_ring = true;
+module_param(event_ring, bool, 0444);
+MODULE_PARM_DESC(event_ring,
+		 "take faults and non-stall interrupts from the PPU's event ring where it has one (else its pending registers)");
+
+/* The event ring, where the PPU has one and the driver uses it. */
+static int ppu_device_events_init(struct ppu_device *ppu)
+{
+	struct device *dev = &ppu->pdev->dev;
+	unsigned int log2 = ppu_device_events_log2(ppu);
+
+	if (!event_ring || !PPU_FGET(PPU_CAP_FEATURES_EVENT_RING, ppu->caps.features))
+		return 0;
+	if (log2 > PPU_EVENT_RING_LOG2_MAX)
+		return -EINVAL;
+	/* Zeroed, page aligned (the PPU needs 8 bytes). */
+	ppu->events = dmam_alloc_coherent(dev, (size_t)PPU_EVENT_BYTES << log2,
+					  &ppu->events_dma, GFP_KERNEL);
+	if (!ppu->events)
+		return -ENOMEM;
+	ppu->events_log2 = log2;
+	ppu->events_get = 0;
+	ppu_write(ppu, PPU_REG_EVENT_RING_LO, lower_32_bits(ppu->events_dma));
+	ppu_write(ppu, PPU_REG_EVENT_RING_HI, ppu_addr_hi(ppu->events_dma, 1));
+	/* (also sets PUT and GET to 0) */
+	ppu_write(ppu, PPU_REG_EVENT_RING_SIZE, PPU_FSET(PPU_EVENT_RING_SIZE_LOG2, log2));
+	return 0;
 }
 
 /**
@@ -387,9 +430,14 @@ int ppu_device_init(struct ppu_device *ppu)
 		return ret;
 	ppu_write(ppu, PPU_REG_CHAN_TABLE_LO, ppu_device_chan_table_lo(ppu));
 	ppu_write(ppu, PPU_REG_CHAN_TABLE_HI, ppu_device_chan_table_hi(ppu));
+	ret = ppu_device_events_init(ppu);
+	if (ret) {
+		ppu_device_stop(ppu);
+		return ret;
+	}
 	/*
-	 * Registered after the table was allocated, so on the way out the
-	 * hardware forgets the table before devres frees it.
+	 * Registered after the table and the ring were allocated, so on the
+	 * way out the hardware forgets both before devres frees them.
 	 */
 	ret = devm_add_action_or_reset(dev, ppu_device_fini, ppu);
 	if (ret)

@@ -192,6 +192,12 @@ struct ppu_fault_rec {
  * @runlist: the runlist (ppu_runlist.c), DMA-coherent host memory; NULL
  *           when the driver does not schedule by runlist
  * @runlist_dma: its bus address
+ * @events: the event ring (CAP_FEATURES.EVENT_RING), DMA-coherent host
+ *          memory the PPU writes fault and non-stall records into; NULL
+ *          when the driver reads the pending registers instead
+ * @events_dma: its bus address
+ * @events_log2: its size, log2 of the records
+ * @events_get: records consumed (EVENT_RING_GET); under @irq_lock
  * @irq: the Linux interrupt number in use
  * @irq_kind: "MSI-X", "MSI" or "INTx", for debugfs
  * @irq_stats: what the interrupt handler saw
@@ -254,6 +260,10 @@ struct ppu_device {
 	size_t chan_table_size;
 	__le32 *runlist;
 	dma_addr_t runlist_dma;
+	__le32 *events;
+	dma_addr_t events_dma;
+	u32 events_log2;
+	u32 events_get;
 
 	int irq;
 	const char *irq_kind;

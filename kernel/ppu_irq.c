@@ -80,13 +80,21 @@ MODULE_PARM_DESC(irq_nonstall_max_cpu,
 /* Period of the lost-interrupt poll while someone waits. */
 #define PPU_IRQ_POLL_MS		20
 
+/*
+ * The INTR bit that carries non-stall interrupts: NONSTALL, or EVENT with
+ * the event ring, where faults come the same way and are held with them.
+ */
+static u32 ppu_irq_ns_bit(struct ppu_device *ppu)
+{
+	return ppu->events ? PPU_FSET(PPU_INTR_EVENT, 1) : PPU_FSET(PPU_INTR_NONSTALL, 1);
+}
+
 /* Mask non-stall interrupts; the throttle work unmasks them after @delay. */
 static void ppu_irq_hold_nonstall(struct ppu_device *ppu, unsigned long delay)
 {
 	ppu->irq_stats.ns_held = true;
 	ppu_write(ppu, PPU_REG_INTR_ENABLE, 0);
-	ppu_write(ppu, PPU_REG_INTR_ENABLE,
-		  ppu->intr_mask & ~PPU_FSET(PPU_INTR_NONSTALL, 1));
+	ppu_write(ppu, PPU_REG_INTR_ENABLE, ppu->intr_mask & ~ppu_irq_ns_bit(ppu));
 	mod_delayed_work(system_wq, &ppu->irq_throttle_work, max(delay, 1ul));
 }
 
@@ -144,6 +152,79 @@ static void ppu_irq_count(atomic64_t *counters, unsigned long bits)
 		atomic64_inc(&counters[chid]);
 }
 
+/*
+ * Takes the event ring's new records: the channels that faulted or raised
+ * non-stall interrupts, into @fault and @nonstall.  A ring the PPU stopped
+ * (a record write failed) is set up again; its waiting events follow.
+ * Called with irq_lock held.
+ */
+static void ppu_irq_events(struct ppu_device *ppu, u32 *fault, u32 *nonstall)
+{
+	u32 size = 1u << ppu->events_log2, get = ppu->events_get, put;
+
+	put = ppu_read(ppu, PPU_REG_EVENT_RING_PUT);
+	/* (a record is in memory before PUT passes it) */
+	dma_rmb();
+	if (put - get > size) {
+		/* never: the PPU stops writing when the ring is full */
+		dev_warn_ratelimited(&ppu->pdev->dev, "event ring: PUT %u is %u records past GET\n",
+				     put, put - get);
+		get = put - size;
+	}
+	for (; get != put; get++) {
+		u32 w = le32_to_cpu(READ_ONCE(ppu->events[(get & (size - 1)) *
+							  (PPU_EVENT_BYTES / 4)]));
+		u32 chid = PPU_FGET(PPU_EVENT_CHID, w);
+
+		if (chid >= ppu->caps.num_channels)
+			continue;
+		if (PPU_FGET(PPU_EVENT_KIND, w) == PPU_EVENT_KIND_FAULT)
+			*fault |= BIT(chid);
+		else if (PPU_FGET(PPU_EVENT_KIND, w) == PPU_EVENT_KIND_NONSTALL)
+			*nonstall |= BIT(chid);
+	}
+	ppu->events_get = put;
+	ppu_write(ppu, PPU_REG_EVENT_RING_GET, put);
+
+	if (ppu_read(ppu, PPU_REG_EVENT_RING_STATUS) & PPU_FSET(PPU_EVENT_RING_STATUS_ERROR, 1)) {
+		dev_warn_ratelimited(&ppu->pdev->dev,
+				     "event ring: a record write failed, setting it up again\n");
+		ppu->events_get = 0;
+		ppu_write(ppu, PPU_REG_EVENT_RING_SIZE,
+			  PPU_FSET(PPU_EVENT_RING_SIZE_LOG2, ppu->events_log2));
+	}
+}
+
+/**
+ * ppu_irq_drain_events() - take the records already in the event ring
+ * @ppu: the device
+ * @chid: a channel id about to be reused, unbound at the PPU
+ *
+ * The PPU drops the events of an unbound channel that it has not written
+ * yet, so after this no record of @chid's previous owner is left to come;
+ * the ones taken here are dropped.  Other channels' records are handled as
+ * the interrupt handler would.  Called with irq_lock held.
+ */
+void ppu_irq_drain_events(struct ppu_device *ppu, u32 chid)
+{
+	u32 fault = 0, nonstall = 0;
+
+	if (!ppu->events)
+		return;
+	ppu_irq_events(ppu, &fault, &nonstall);
+	fault &= ~BIT(chid);
+	nonstall &= ~BIT(chid);
+	if (fault) {
+		atomic_or(fault, &ppu->irq_stats.faulted);
+		atomic_or(fault, &ppu->irq_stats.fault_new);
+		ppu_irq_count(ppu->irq_stats.faults, fault);
+		schedule_work(&ppu->fault_work);
+	}
+	ppu_irq_count(ppu->irq_stats.nonstalls, nonstall);
+	if (fault | nonstall)
+		ppu_device_wake(ppu, fault | nonstall);
+}
+
 /* Reads and acknowledges everything pending; called with irq_lock held. */
 static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 {
@@ -162,7 +243,7 @@ static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 		/* (INTR_STATUS shows held non-stall events too: not ours now) */
 		mask = ppu->intr_mask;
 		if (READ_ONCE(stats->ns_held))
-			mask &= ~PPU_FSET(PPU_INTR_NONSTALL, 1);
+			mask &= ~ppu_irq_ns_bit(ppu);
 		status = ppu_read(ppu, PPU_REG_INTR_STATUS);
 		/* All ones: the device is gone (surprise removal). */
 		if (status == U32_MAX || !(status & mask))
@@ -178,6 +259,8 @@ static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 			break;
 		}
 
+		if (status & PPU_FSET(PPU_INTR_EVENT, 1))
+			ppu_irq_events(ppu, &fault, &nonstall);
 		if (status & PPU_FSET(PPU_INTR_FAULT, 1)) {
 			fault = ppu_read(ppu, PPU_REG_FAULT_PENDING) & ppu->chan_mask;
 			ppu_write(ppu, PPU_REG_FAULT_PENDING, fault);
@@ -272,7 +355,7 @@ static void ppu_irq_poll(struct work_struct *work)
 	}
 	/* (non-stall events held by the rate cap are not lost) */
 	if (READ_ONCE(ppu->irq_stats.ns_held))
-		status &= ~PPU_FSET(PPU_INTR_NONSTALL, 1);
+		status &= ~ppu_irq_ns_bit(ppu);
 	if (!(status & ppu->intr_mask)) {
 		ppu->irq_poll_seen = false;
 	} else if (!ppu->irq_poll_seen) {
@@ -396,7 +479,9 @@ int ppu_irq_init(struct ppu_device *ppu)
 
 	INIT_DELAYED_WORK(&ppu->irq_throttle_work, ppu_irq_unthrottle);
 	ratelimit_state_init(&ppu->irq_storm_rs, 60 * HZ, 1);
-	ppu->intr_mask = PPU_FSET(PPU_INTR_FAULT, 1) | PPU_FSET(PPU_INTR_NONSTALL, 1);
+	/* (with the event ring on, the pending registers stay clear) */
+	ppu->intr_mask = ppu->events ? PPU_FSET(PPU_INTR_EVENT, 1) :
+		PPU_FSET(PPU_INTR_FAULT, 1) | PPU_FSET(PPU_INTR_NONSTALL, 1);
 
 	/* Freed by the managed PCI device (pcim_enable_device()). */
 	ret = pci_alloc_irq_vectors(pdev, 1, 1,

@@ -12,5 +12,6 @@ int ppu_irq_init(struct ppu_device *ppu);
 void ppu_irq_watch_get(struct ppu_device *ppu);
 void ppu_irq_watch_put(struct ppu_device *ppu);
 void ppu_irq_lost_check(struct ppu_device *ppu);
+void ppu_irq_drain_events(struct ppu_device *ppu, u32 chid);
 
 #endif /* __PPU_IRQ_H__ */

@@ -23,6 +23,10 @@ module ppu_evring #(
     output logic [31:0]                   put,
     output logic                          error,
     input  logic [31:0]                   cycle,
+    // CHAN_CTRL UNBIND: the channel's waiting events go, and a record of it
+    // in flight does not count
+    input  logic                          unbind,
+    input  logic [7:0]                    unbind_chid,
     // events
     input  logic [NUM_CHANNELS-1:0]       fault_set,
     input  logic [NUM_CHANNELS-1:0]       nonstall_set,
@@ -40,6 +44,7 @@ module ppu_evring #(
   logic          busy;          // a record is in flight
   logic          issued;        // ... and its write was accepted
   logic          stale;         // ... for a ring set up anew since
+  logic          dropped;       // ... of a channel unbound since
   logic          rec_fault;
   logic [CHW-1:0] rec_ch;
 
@@ -86,9 +91,13 @@ module ppu_evring #(
   assign wr_valid = busy && !issued;
 
   // The record in flight is put back to wait (its write failed, or the
-  // ring was set up anew under it and it belongs in the new one).
+  // ring was set up anew under it and it belongs in the new one), or
+  // dropped (its channel was unbound meanwhile).
+  wire           ub_hit  = unbind && 32'(unbind_chid) < NC;
+  wire [NC-1:0]  ub_v    = ub_hit ? (NC'(1) << unbind_chid[CHW-1:0]) : '0;
+  wire           ub_rec  = busy && ub_hit && unbind_chid[CHW-1:0] == rec_ch;
   wire           rsp     = busy && wr_rsp_valid;
-  wire           back    = rsp && (wr_rsp_err || stale || restart);
+  wire           back    = rsp && !dropped && !ub_rec && (wr_rsp_err || stale || restart);
   wire [NC-1:0]  back_v  = back ? (NC'(1) << rec_ch) : '0;
 
   always_ff @(posedge clk) begin
@@ -98,6 +107,7 @@ module ppu_evring #(
       busy      <= 1'b0;
       issued    <= 1'b0;
       stale     <= 1'b0;
+      dropped   <= 1'b0;
       rec_fault <= 1'b0;
       rec_ch    <= '0;
       put       <= '0;
@@ -110,6 +120,7 @@ module ppu_evring #(
         busy      <= 1'b1;
         issued    <= 1'b0;
         stale     <= 1'b0;
+        dropped   <= 1'b0;
         rec_fault <= pick_fault;
         rec_ch    <= pick_ch;
         if (pick_fault) fclr[pick_ch] = 1'b1;
@@ -118,12 +129,13 @@ module ppu_evring #(
       if (busy && wr_valid && wr_ready) issued <= 1'b1;
       if (rsp) begin
         busy <= 1'b0;
-        if (wr_rsp_err && !stale && !restart) error <= 1'b1;
-        if (!back) put <= put + 32'd1;
+        if (wr_rsp_err && !stale && !restart && !dropped && !ub_rec) error <= 1'b1;
+        if (!back && !dropped && !ub_rec && !wr_rsp_err) put <= put + 32'd1;
       end
       // (events arriving while the ring is off go to the pending registers)
-      fpend <= (fpend & ~fclr) | (on ? fault_set : '0) | (rec_fault ? back_v : '0);
-      npend <= (npend & ~nclr) | (on ? nonstall_set : '0) | (rec_fault ? '0 : back_v);
+      fpend <= ((fpend & ~fclr) | (on ? fault_set : '0) | (rec_fault ? back_v : '0)) & ~ub_v;
+      npend <= ((npend & ~nclr) | (on ? nonstall_set : '0) | (rec_fault ? '0 : back_v)) & ~ub_v;
+      if (ub_rec && !rsp) dropped <= 1'b1;
       if (restart) begin
         put   <= '0;
         error <= 1'b0;

@@ -380,7 +380,7 @@ module ppu_top #(
   // ---- event ring: faults and non-stall interrupts as records in memory ----
   ppu_evring #(.NUM_CHANNELS(NUM_CHANNELS)) u_evring (
       .clk, .rst_n, .log2(ev_log2), .base(ev_base), .restart(ev_restart), .get(ev_get),
-      .put(ev_put), .error(ev_error), .cycle(cycle[31:0]),
+      .put(ev_put), .error(ev_error), .cycle(cycle[31:0]), .unbind, .unbind_chid,
       .fault_set, .nonstall_set(nonstall_set | comp_nonstall),
       .wr_valid(wr_valid[4]), .wr_ready(wr_ready[4]), .wr_req(wr_req_ev),
       .wr_rsp_valid(wr_rsp_valid[4]), .wr_rsp_err

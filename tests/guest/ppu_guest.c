@@ -20,6 +20,7 @@
 
 #include <check.h>
 
+#include "ppu/ppu_hw.h"
 #include "ppu_guest.h"
 #include "ppu_node.h"
 
@@ -176,6 +177,15 @@ void ppu_module_param_set(const char *name, unsigned long value)
 	snprintf(path, sizeof(path), "/sys/module/ppu/parameters/%s", name);
 	snprintf(text, sizeof(text), "%lu", value);
 	ppu_sysfs_write(path, text);
+}
+
+uint32_t ppu_intr_mask_expected(void)
+{
+	static char text[8192];
+
+	ppu_debugfs_read("interrupts", text, sizeof(text));
+	return ppu_debugfs_value(text, "EVENT_RING") ? PPU_FMASK(PPU_INTR_EVENT) :
+		PPU_FMASK(PPU_INTR_FAULT) | PPU_FMASK(PPU_INTR_NONSTALL);
 }
 
 void ppu_module_params_reset(void)

@@ -57,6 +57,8 @@ void ppu_module_param_set(const char *name, unsigned long value);
  * leaves the next ones the defaults.
  */
 void ppu_module_params_reset(void);
+/* The INTR_ENABLE the driver runs with: EVENT with its event ring, else FAULT | NONSTALL. */
+uint32_t ppu_intr_mask_expected(void);
 
 /* Drops capability @cap from the effective set of this process (asserts). */
 void ppu_drop_effective_cap(int cap);

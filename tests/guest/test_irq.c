@@ -52,8 +52,7 @@ static void wait_intr_enabled(void)
 
 	for (;;) {
 		ppu_debugfs_read("regs", regs, sizeof(regs));
-		if (ppu_debugfs_value(regs, "INTR_ENABLE") ==
-		    (PPU_FMASK(PPU_INTR_FAULT) | PPU_FMASK(PPU_INTR_NONSTALL)))
+		if (ppu_debugfs_value(regs, "INTR_ENABLE") == ppu_intr_mask_expected())
 			return;
 		ck_assert_msg(now_s() - t0 < 1, "INTR_ENABLE still %#llx",
 			      (unsigned long long)ppu_debugfs_value(regs, "INTR_ENABLE"));

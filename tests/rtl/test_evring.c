@@ -281,6 +281,41 @@ START_TEST(a_failed_write_stops_the_ring_and_keeps_the_event)
 }
 END_TEST
 
+/* An unbound channel's waiting events go: a reused id hears nothing of them. */
+START_TEST(unbinding_a_channel_drops_its_waiting_events)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch[3];
+	uint32_t buf[8];
+	struct ppu_pb pb;
+	struct ring r;
+	unsigned int i;
+
+	ring_alloc(&r, env, 1);
+	ppu_pb_init(&pb, buf, 8);
+	ppu_pb_nonstall(&pb);
+	for (i = 0; i < 3; i++) {
+		ch[i] = rtl_chan_create(env, ctx, 3 + i, 4, 0);
+		rtl_submit_and_wait(ch[i], &pb, WAIT_CYCLES);
+	}
+	wait_put(env, 2, WAIT_CYCLES);
+	ck_assert_uint_eq(ring_word0(&r, 0), ev_word(PPU_EVENT_KIND_NONSTALL, 3));
+	ck_assert_uint_eq(ring_word0(&r, 1), ev_word(PPU_EVENT_KIND_NONSTALL, 4));
+	/* channel 5's record waits for room; unbound, it is dropped */
+	rtl_chan_unbind(ch[2]);
+	rtl_reg_write(env, PPU_REG_EVENT_RING_GET, 2);
+	ppu_sim_clock(env->sim, 4000);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_EVENT_RING_PUT), 2);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), 0);
+
+	for (i = 0; i < 3; i++)
+		rtl_chan_destroy(ch[i]);
+	rtl_ctx_destroy(ctx);
+	rtl_env_finish(env);
+}
+END_TEST
+
 Suite *suite_evring(void)
 {
 	Suite *s = suite_create("evring");
@@ -291,6 +326,7 @@ Suite *suite_evring(void)
 	tcase_add_test(tc, nonstalls_and_faults_are_records_not_pending_bits);
 	tcase_add_test(tc, a_full_ring_merges_waiting_events_and_loses_none);
 	tcase_add_test(tc, a_failed_write_stops_the_ring_and_keeps_the_event);
+	tcase_add_test(tc, unbinding_a_channel_drops_its_waiting_events);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -6,7 +6,9 @@
  * entry is invalid) makes the PPU fault that channel (INST_INVALID): it
  * sets the channel's FAULT_PENDING bit, INTR_STATUS.FAULT rises, an MSI
  * arrives, and the handler must count exactly that channel's fault and
- * acknowledge it (W1C).  The doorbell is rung through the driver's debugfs
+ * acknowledge it (W1C).  With the event ring (debugfs interrupts
+ * EVENT_RING 1) the PPU writes a record instead, INTR_STATUS.EVENT rises,
+ * and the handler must consume it (EVENT_RING_GET = PUT).  The doorbell is rung through the driver's debugfs
  * test hook dri/<minor>/doorbell.
  */
 #include <errno.h>
@@ -66,12 +68,14 @@ START_TEST(fault_interrupt_counts_doorbell_on_unset_channel)
 	/* The driver's own channel (above the user ids) is in use. */
 	unsigned int nchan = (unsigned int)ppu_param(DRM_PPU_PARAM_NUM_USER_CHANNELS);
 	unsigned int chid, c;
-	uint64_t faulted, faults0;
+	uint64_t faulted, faults0, put0;
 	char text[16];
 	double t0;
 
 	ppu_debugfs_read("interrupts", before, sizeof(before));
 	ppu_debugfs_read("counters", perf0, sizeof(perf0));
+	ppu_debugfs_read("regs", regs, sizeof(regs));
+	put0 = ppu_debugfs_value(regs, "EVENT_RING_PUT");
 	/* A channel that has not faulted since probe (a dead one ignores doorbells). */
 	faulted = ppu_debugfs_value(before, "FAULTED");
 	for (chid = 0; chid < nchan && (faulted >> chid & 1); chid++)
@@ -112,6 +116,13 @@ START_TEST(fault_interrupt_counts_doorbell_on_unset_channel)
 	ppu_debugfs_read("regs", regs, sizeof(regs));
 	ck_assert_uint_eq(ppu_debugfs_value(regs, "FAULT_PENDING"), 0);
 	ck_assert_uint_eq(ppu_debugfs_value(regs, "INTR_STATUS"), 0);
+	if (ppu_debugfs_value(before, "EVENT_RING")) {
+		/* its record was written and consumed */
+		ck_assert_uint_gt(ppu_debugfs_value(regs, "EVENT_RING_PUT"), put0);
+		ck_assert_uint_eq(ppu_debugfs_value(regs, "EVENT_RING_GET"),
+				  ppu_debugfs_value(regs, "EVENT_RING_PUT"));
+		ck_assert_uint_eq(ppu_debugfs_value(regs, "EVENT_RING_STATUS"), 0);
+	}
 	/* (a cap may hold non-stall interrupts off for a moment) */
 	wait_intr_enabled();
 

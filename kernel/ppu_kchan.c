@@ -270,6 +270,17 @@ static int ppu_kchan_clear_piece(struct ppu_device *ppu, u64 pa, u64 size)
 	ret = -ENODEV;
 	if (drm_dev_is_unplugged(&ppu->drm) || ppu_chan_gen(ppu, NULL, chid, &gen))
 		goto out;
+	/*
+	 * Faulted since its last clear ended (an engine reset or the watchdog
+	 * stopped a clear that had timed out): start clean first, so that a
+	 * fault of the last clear does not fail this one too.
+	 */
+	if (ppu_chan_check(ppu, chid, gen)) {
+		ppu_kchan_restart(k);
+		ret = -EIO;
+		if (ppu_chan_gen(ppu, NULL, chid, &gen) || ppu_chan_check(ppu, chid, gen))
+			goto out;
+	}
 	k->seq++;
 	ndw = ppu_kchan_build(k, pa, size, k->seq);
 	if (!ndw) {

@@ -333,10 +333,16 @@ static unsigned int ppu_device_events_log2(struct ppu_device *ppu)
 	return max_t(unsigned int, 8, order_base_2(4 * ppu->caps.num_channels));
 }
 
-static bool event_ring = true;
+/*
+ * Off by default: with the ring, a fault shows in the channel's status a
+ * record write before its interrupt (the pending bit's interrupt comes
+ * first), and the interrupt caps hold faults back with non-stall events;
+ * docs/kernel-driver.md "Interrupts".
+ */
+static bool event_ring;
 module_param(event_ring, bool, 0444);
 MODULE_PARM_DESC(event_ring,
-		 "take faults and non-stall interrupts from the PPU's event ring where it has one (else its pending registers)");
+		 "take faults and non-stall interrupts from the PPU's event ring where it has one, not its pending registers (default off)");
 
 /* The event ring, where the PPU has one and the driver uses it. */
 static int ppu_device_events_init(struct ppu_device *ppu)

@@ -22,6 +22,7 @@ module ppu_evring #(
     input  logic [31:0]                   get,
     output logic [31:0]                   put,
     output logic                          error,
+    output logic                          idle,      // nothing to write, or no room
     input  logic [31:0]                   cycle,
     // CHAN_CTRL UNBIND: the channel's waiting events go, and a record of it
     // in flight does not count
@@ -76,6 +77,8 @@ module ppu_evring #(
   end
 
   wire start = on && !error && !busy && !full && pick_v && !restart;
+  // (a full ring waits for a GET write, which is a register access)
+  assign idle = !busy && !(on && !error && !full && pick_v);
 
   // (the entry's offset wraps inside the ring: the index modulo its size)
   wire [31:0] slot = put & ((32'd1 << log2) - 32'd1);

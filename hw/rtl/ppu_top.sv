@@ -90,7 +90,7 @@ module ppu_top #(
 
   logic [4:0]  ev_log2;
   ppu_types_pkg::paddr_t ev_base;
-  logic        ev_restart, ev_error;
+  logic        ev_restart, ev_error, ev_idle;
   logic [31:0] ev_get, ev_put;
 
   logic [7:0]  task_dbg_sel;
@@ -244,7 +244,7 @@ module ppu_top #(
 
   // Idle: the host has nothing to do and no task is alive (a channel's
   // tasks keep their ids until they complete or are dropped).
-  assign idle = host_idle && !(|chan_live) && !xf_valid && !(|comp_nonstall);
+  assign idle = host_idle && !(|chan_live) && !xf_valid && !(|comp_nonstall) && ev_idle;
 
   // debug window views (Yosys 0.23: struct-typed signals at module scope)
   ppu_types_pkg::task_dbg_t td;
@@ -380,7 +380,7 @@ module ppu_top #(
   // ---- event ring: faults and non-stall interrupts as records in memory ----
   ppu_evring #(.NUM_CHANNELS(NUM_CHANNELS)) u_evring (
       .clk, .rst_n, .log2(ev_log2), .base(ev_base), .restart(ev_restart), .get(ev_get),
-      .put(ev_put), .error(ev_error), .cycle(cycle[31:0]), .unbind, .unbind_chid,
+      .put(ev_put), .error(ev_error), .idle(ev_idle), .cycle(cycle[31:0]), .unbind, .unbind_chid,
       .fault_set, .nonstall_set(nonstall_set | comp_nonstall),
       .wr_valid(wr_valid[4]), .wr_ready(wr_ready[4]), .wr_req(wr_req_ev),
       .wr_rsp_valid(wr_rsp_valid[4]), .wr_rsp_err

@@ -45,25 +45,24 @@ $(COSIM_DEV_FPGA): $(COSIM_DEV_SRCS) $(COSIM_DEV_HDRS) $(PPUSIM_FPGA_LIB) \
 # ppu.ko against the FPGA top in one boot of the co-simulated guest: the
 # driver's probe, registers and interrupts through AXI-Lite and the MSI
 # request line, buffer objects and VM binds, copy channels (system and
-# local memory through both AXI masters, bursts, ordering), semaphores and
-# interrupt-driven waits, compute kernels, the SEEDS §B example, local
-# memory (zeroed, copied both ways, run out and cleared for its next
-# owner), and memory errors injected through BAR2, which the FPGA model
-# answers with SLVERR (docs/fpga.md).  About three minutes of runs.  The device gets 16 MiB of
-# local memory instead of 64 (PPU_TEST_LOCAL_MEM_MIB tells the tests):
-# the driver clears all of it several times in test_lmem, and the FPGA
-# model copies at about 1 MB/s here (the responders offer READY on 75 % of
-# cycles), which a full 64 MiB clear turns into minutes.  The rest of the
-# batch exercises the driver and the runtime, not the shell, and stays
-# with `make guest-check`.  Left out: test_irq, whose storm case measures
-# how much CPU a napping process keeps against a bound calibrated on the
-# bare model (it took 66x its quiet time here, the bound is 12x).
+# local memory through both AXI masters, bursts, ordering), semaphores,
+# interrupt-driven waits and interrupt storms, compute kernels, the SEEDS
+# §B example, local memory (zeroed, copied both ways, run out and cleared
+# for its next owner), and memory errors injected through BAR2, which the
+# FPGA model answers with SLVERR (docs/fpga.md).  About three minutes of
+# runs.  The device gets 16 MiB of local memory instead of 64
+# (PPU_TEST_LOCAL_MEM_MIB tells the tests): test_lmem has the driver clear
+# all of it several times, and the FPGA model copies at about 1 MB/s here
+# (0.75 beats a cycle: the responders offer READY on 75 % of cycles),
+# which turns full 64 MiB clears into minutes.  The rest of the batch
+# exercises the driver and the runtime, not the shell, and stays with
+# `make guest-check`.
 GUEST_FPGA_LMEM_MIB := 16
-GUEST_FPGA_PROGS := test_get_param test_gem test_vm test_chan test_sem test_lmem \
+GUEST_FPGA_PROGS := test_get_param test_gem test_vm test_chan test_sem test_irq test_lmem \
 	test_compute seeds_b_guest test_device_errors
 GUEST_FPGA_ENV := PPU_TEST_LOCAL_MEM_MIB=$(GUEST_FPGA_LMEM_MIB)
 GUEST_FPGA_RUNS := --run '$(GUEST_FPGA_ENV) /bin/test_get_param' --run /bin/test_gem \
-	--run /bin/test_vm --run /bin/test_chan --run /bin/test_sem \
+	--run /bin/test_vm --run /bin/test_chan --run /bin/test_sem --run /bin/test_irq \
 	--run '$(GUEST_FPGA_ENV) /bin/test_lmem' --run /bin/test_compute \
 	--run '/bin/seeds_b_guest --check' --run /bin/test_device_errors \
 	--run '$(GUEST_FPGA_ENV) /bin/test_get_param'

@@ -87,8 +87,10 @@ PPU_FPGA_LINT_VARIANT := -GNUM_CU=0 -GDMA_DATA_W=64 -GDDR_DATA_W=64 -GAXIL_ADDR_
 # it and caches the figures in build/synth-fpga/bench.txt, which `make
 # bench` prints.  SYNTH_FPGA_CONFIGS: shell (hw/fpga alone, ppu_top a
 # black box: minutes), small (the reduced compute engine of `make lint`:
-# one unit of 4 contexts, 2 task slots, 8 task ids; over an hour here)
-# and/or default (the PPU's default parameters; longer still).
+# one unit of 4 contexts, 2 task slots, 8 task ids; well over an hour on
+# two shared cores, most of it in abc's LUT mapping and the techmap of
+# its LUTs: docs/fpga.md) and/or default (the PPU's default parameters;
+# longer still).  Each run leaves the wall time per pass in stages.txt.
 SYNTH_FPGA_CONFIGS ?= shell small
 SYNTH_FPGA_FAMILIES ?= xcup xc7
 SYNTH_FPGA_small := NUM_CU=1 CU_CONTEXTS=4 TASK_SLOTS=2 NUM_TASKS=8

@@ -49,12 +49,12 @@ $(COSIM_DEV_FPGA): $(COSIM_DEV_SRCS) $(COSIM_DEV_HDRS) $(PPUSIM_FPGA_LIB) \
 # interrupt-driven waits and interrupt storms, compute kernels, the SEEDS
 # §B example, local memory (zeroed, copied both ways, run out and cleared
 # for its next owner), and memory errors injected through BAR2, which the
-# FPGA model answers with SLVERR (docs/fpga.md).  About three minutes of
-# runs.  The device gets 16 MiB of local memory instead of 64
-# (PPU_TEST_LOCAL_MEM_MIB tells the tests): test_lmem has the driver clear
-# all of it several times, and the FPGA model copies at about 1 MB/s here
-# (0.75 beats a cycle: the responders offer READY on 75 % of cycles),
-# which turns full 64 MiB clears into minutes.  The rest of the batch
+# FPGA model answers with SLVERR (docs/fpga.md).  Three to five minutes
+# of runs on two shared cores.  The device gets 16 MiB of local memory
+# instead of 64 (PPU_TEST_LOCAL_MEM_MIB tells the tests): test_lmem has
+# the driver clear all of it several times, and the FPGA model copies at
+# about 1 MB/s here (0.75 beats a cycle: the responders offer READY on
+# 75 % of cycles), which turns full 64 MiB clears into minutes.  The rest of the batch
 # exercises the driver and the runtime, not the shell, and stays with
 # `make guest-check`.
 GUEST_FPGA_LMEM_MIB := 16

@@ -338,6 +338,13 @@ module ppu_tasks #(
   (* mem2reg *) logic [KMAX*8-1:0]      js_kids [S];    // children outstanding per j (issue 13)
   (* mem2reg *) logic [KMAX*32-1:0]     js_cta  [S];    // CTA id while RUN/KILLING
   (* mem2reg *) logic [KMAX*CU_W-1:0]   js_cu   [S];    // its CU
+  // A slot's words of these as the logic below picks them by a variable
+  // slot index: read once, outside the loops over j (a read inside such a
+  // loop is a read of the whole word per j, which Yosys's proc turns into
+  // a copy of the word per j: minutes on the task table alone).
+  logic [KMAX*32-1:0]   ew_cta_w, dr_cta_w, ev_cta_w, d_cta_w, kp_cta_w, ep_cta_w, pd_cta_w;
+  logic [KMAX*8-1:0]    dr_kids_w, pd_kids_w, ev_kids_w;
+  logic [KMAX*CU_W-1:0] kp_cu_w, ep_cu_w;
 
   // FSM
   fstate_e          st;
@@ -562,6 +569,7 @@ module ppu_tasks #(
   logic [J_W:0]   ew_ff;
   logic [J_W-1:0] ew_j;
   always_comb begin
+    ew_cta_w = js_cta[f_slot];
     ew_ss = '0;
     for (int j = 0; j < KMAX; j++)
       if (jp_saved[32'(f_slot)*KMAX + j] || jp_savew[32'(f_slot)*KMAX + j])
@@ -580,7 +588,7 @@ module ppu_tasks #(
         ew_va   = sl_block[f_slot] + HDR_OFF + 32'({ew_j, 4'b0});
         ew_data = '0;
         for (int j = 0; j < KMAX; j++)
-          if (ew_j == J_W'(j)) ew_data = js_cta[f_slot][j*32 +: 32];
+          if (ew_j == J_W'(j)) ew_data = ew_cta_w[j*32 +: 32];
       end
     endcase
   end
@@ -703,16 +711,18 @@ module ppu_tasks #(
   logic [31:0]      dr_fail;             // LAUNCH refused at once: the status (0: go on)
   always_comb begin
     dr_slot  = dreq.tslot[TS_W-1:0];
+    dr_cta_w  = js_cta[dr_slot];
+    dr_kids_w = js_kids[dr_slot];
     dr_match = '0;
     if (dreq_valid)
       for (int j = 0; j < KMAX; j++)
-        dr_match[j] = m_live[dr_slot][j] && js_cta[dr_slot][j*32 +: 32] == dreq.cta_id;
+        dr_match[j] = m_live[dr_slot][j] && dr_cta_w[j*32 +: 32] == dreq.cta_id;
     dr_ff   = ffs32(dr_match);
     dr_hit  = !dr_ff[J_W] && sl_ready[dr_slot];
     dr_j    = dr_ff[J_W-1:0];
     dr_kids = '0;
     for (int j = 0; j < KMAX; j++)
-      if (dr_j == J_W'(j)) dr_kids = js_kids[dr_slot][j*8 +: 8];
+      if (dr_j == J_W'(j)) dr_kids = dr_kids_w[j*8 +: 8];
     // in the order of docs/compute-design.md §5
     if (!dr_hit || killed[sl_chid[dr_slot]])
       dr_fail = ES_EINVAL;
@@ -1137,10 +1147,11 @@ module ppu_tasks #(
   logic             ev_exit, ev_saved, ev_savedw;
   always_comb begin
     ev_slot  = ev.tslot[TS_W-1:0];
+    ev_cta_w = js_cta[ev_slot];
     ev_match = '0;
     if (ev_valid)
       for (int j = 0; j < KMAX; j++)
-        ev_match[j] = m_live[ev_slot][j] && js_cta[ev_slot][j*32 +: 32] == ev.cta_id;
+        ev_match[j] = m_live[ev_slot][j] && ev_cta_w[j*32 +: 32] == ev.cta_id;
     ev_ff   = ffs32(ev_match);
     ev_hit  = !ev_ff[J_W] && sl_ready[ev_slot];
     ev_j    = ev_ff[J_W-1:0];
@@ -1162,6 +1173,7 @@ module ppu_tasks #(
   logic [J_W-1:0]   d_j;
   logic [31:0]      d_stack, d_save, d_hdr, d_cta;
   always_comb begin
+    d_cta_w  = js_cta[cand_slot];
     d_sff    = ffs32(m_saved[cand_slot]);
     d_ff     = ffs32(m_free[cand_slot]);
     d_resume = !d_sff[J_W];
@@ -1175,7 +1187,7 @@ module ppu_tasks #(
     d_cta   = sl_next[cand_slot];
     if (d_resume)
       for (int j = 0; j < KMAX; j++)
-        if (d_j == J_W'(j)) d_cta = js_cta[cand_slot][j*32 +: 32];
+        if (d_j == J_W'(j)) d_cta = d_cta_w[j*32 +: 32];
   end
   assign disp_go   = place_valid && !dq_valid && !tr_fsm_v && !ev_fire;
 
@@ -1215,11 +1227,13 @@ module ppu_tasks #(
     kpick_j   = kp_ff[J_W-1:0];
     kpick_cta = '0;
     kpick_cu  = '0;
+    kp_cta_w  = js_cta[kpick_s];
+    kp_cu_w   = js_cu[kpick_s];
     if (kpick_v)
       for (int j = 0; j < KMAX; j++)
         if (kpick_j == J_W'(j)) begin
-          kpick_cta = js_cta[kpick_s][j*32 +: 32];
-          kpick_cu  = js_cu[kpick_s][j*CU_W +: CU_W];
+          kpick_cta = kp_cta_w[j*32 +: 32];
+          kpick_cu  = kp_cu_w[j*CU_W +: CU_W];
         end
   end
   assign kill_fire = kq_valid && kill_ready[kq_cu];
@@ -1236,10 +1250,12 @@ module ppu_tasks #(
     epick_j   = ep_ff[J_W-1:0];
     epick_cta = '0;
     epick_cu  = '0;
+    ep_cta_w  = js_cta[evc_slot];
+    ep_cu_w   = js_cu[evc_slot];
     for (int j = 0; j < KMAX; j++)
       if (epick_j == J_W'(j)) begin
-        epick_cta = js_cta[evc_slot][j*32 +: 32];
-        epick_cu  = js_cu[evc_slot][j*CU_W +: CU_W];
+        epick_cta = ep_cta_w[j*32 +: 32];
+        epick_cu  = ep_cu_w[j*CU_W +: CU_W];
       end
   end
 
@@ -1401,8 +1417,9 @@ module ppu_tasks #(
                  d_state[pd_par] == ppu_types_pkg::TASK_ST_EVICTING ||
                  d_state[pd_par] == ppu_types_pkg::TASK_ST_COMPLETING);
     pd_cnt = '0;
+    pd_kids_w = js_kids[pd_slot];
     for (int j = 0; j < KMAX; j++)
-      if (pd_j == J_W'(j)) pd_cnt = js_kids[pd_slot][j*8 +: 8];
+      if (pd_j == J_W'(j)) pd_cnt = pd_kids_w[j*8 +: 8];
     pd_zero = pd_inslot && pd_cnt == 8'd1;
   end
   // the last child of a task waiting coarsely: wake all of its CTAs
@@ -1412,8 +1429,9 @@ module ppu_tasks #(
   logic [31:0] pd_cta;
   always_comb begin
     pd_cta = '0;
+    pd_cta_w = js_cta[pd_slot];
     for (int j = 0; j < KMAX; j++)
-      if (pd_j == J_W'(j)) pd_cta = js_cta[pd_slot][j*32 +: 32];
+      if (pd_j == J_W'(j)) pd_cta = pd_cta_w[j*32 +: 32];
   end
 
   // WAIT_CHILDREN is answered at once (from the CTA's count), in a cycle
@@ -1432,9 +1450,10 @@ module ppu_tasks #(
   assign evp_go = !kq_valid && !kpick_v && epick_v && !tr_fsm_v && !ev_fire && !disp_go;
   always_comb begin
     ev_has_kids = 1'b0;
+    ev_kids_w = js_kids[ev_slot];
     if (ev_valid)
       for (int j = 0; j < KMAX; j++)
-        if (ev_j == J_W'(j) && js_kids[ev_slot][j*8 +: 8] != 8'd0) ev_has_kids = 1'b1;
+        if (ev_j == J_W'(j) && ev_kids_w[j*8 +: 8] != 8'd0) ev_has_kids = 1'b1;
     jp_run_n   = jp_run;
     jp_kill_n  = jp_kill;
     jp_kids_n  = jp_kids;
@@ -2029,21 +2048,6 @@ module ppu_tasks #(
       jp_save <= jp_save_n;
       jp_saved <= jp_saved_n;
       jp_savew <= jp_savew_n;
-      if (a_fill) js_kids[f_slot] <= '0;
-      if (a_dtake)
-        for (int j = 0; j < KMAX; j++)
-          if (dr_j == J_W'(j)) js_kids[dr_slot][j*8 +: 8] <= js_kids[dr_slot][j*8 +: 8] + 8'd1;
-      if (pd_inslot && pd_cnt != 8'd0)
-        for (int j = 0; j < KMAX; j++)
-          if (pd_j == J_W'(j)) js_kids[pd_slot][j*8 +: 8] <= pd_cnt - 8'd1;
-      if (a_hdr)
-        for (int j = 0; j < KMAX; j++)
-          if (hr_cur == J_W'(j)) js_cta[f_slot][j*32 +: 32] <= hdr_q[31:0];
-      if (disp_go) begin
-        js_cta[cand_slot][32'(d_j)*32 +: 32]     <= d_cta;
-        js_cu[cand_slot][32'(d_j)*CU_W +: CU_W]  <= place_cu;
-      end
-
       // trace: the FSM's record, else the CTA event's, else the dispatch's
       trace_q <= '0;
       if (tr_fsm_v) begin
@@ -2077,6 +2081,30 @@ module ppu_tasks #(
         trace_q.b     <= ppick_cta;
       end
     end
+  end
+
+  // The save-slot fields, one block per slot with the save slot decoded:
+  // a write through a variable slot index inside a loop over j is, to
+  // Yosys's proc, a copy of the slot's whole word per j (minutes on the
+  // task table alone).  Written in the order the cases had in one block:
+  // a fill clears the counts, then a launch's and a parent's updates.
+  for (genvar g = 0; g < S; g++) begin : g_js
+    always_ff @(posedge clk)
+      if (rst_n) begin
+        if (a_fill && f_slot == TS_W'(g)) js_kids[g] <= '0;
+        for (int j = 0; j < KMAX; j++) begin
+          if (a_dtake && dr_slot == TS_W'(g) && dr_j == J_W'(j))
+            js_kids[g][j*8 +: 8] <= js_kids[g][j*8 +: 8] + 8'd1;
+          if (pd_inslot && pd_cnt != 8'd0 && pd_slot == TS_W'(g) && pd_j == J_W'(j))
+            js_kids[g][j*8 +: 8] <= pd_cnt - 8'd1;
+          if (a_hdr && f_slot == TS_W'(g) && hr_cur == J_W'(j))
+            js_cta[g][j*32 +: 32] <= hdr_q[31:0];
+          if (disp_go && cand_slot == TS_W'(g) && d_j == J_W'(j)) begin
+            js_cta[g][j*32 +: 32]    <= d_cta;
+            js_cu[g][j*CU_W +: CU_W] <= place_cu;
+          end
+        end
+      end
   end
 
   always_comb begin

@@ -92,6 +92,20 @@ uint64_t ppu_param(uint32_t param)
 	return v;
 }
 
+uint64_t ppu_guest_local_mem_mib(void)
+{
+	const char *env = getenv("PPU_TEST_LOCAL_MEM_MIB");
+	char *end;
+	unsigned long v;
+
+	if (!env || !*env)
+		return 64;
+	v = strtoul(env, &end, 0);
+	ck_assert_msg(*end == '\0' && v > 0 && v <= 0xffff,
+		      "PPU_TEST_LOCAL_MEM_MIB=%s: not a size in MiB", env);
+	return v;
+}
+
 static int debugfs_open(const char *file, int flags, char *path, size_t len)
 {
 	struct stat st;

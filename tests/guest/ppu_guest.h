@@ -35,6 +35,13 @@ void ppu_guest_teardown_unlimited(void);
 int ppu_get_param(uint32_t param, uint32_t pad, uint64_t *value);
 /* GET_PARAM that must succeed. */
 uint64_t ppu_param(uint32_t param);
+/*
+ * The local memory the co-simulated device was given, in MiB: 64 (the
+ * device's default), or PPU_TEST_LOCAL_MEM_MIB from the environment when
+ * a run gives the device another size (ppu-cosim
+ * --dev-arg=--local-mem-mib=N).  Tests check the driver against it.
+ */
+uint64_t ppu_guest_local_mem_mib(void);
 
 /* dri/<render minor>/<file>; mounts debugfs if needed.  Returns length. */
 size_t ppu_debugfs_read(const char *file, char *buf, size_t len);

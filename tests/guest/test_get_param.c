@@ -58,8 +58,8 @@ START_TEST(get_param_reports_default_capabilities)
 	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_TLB_ENTRIES), DEFAULT_TLB_ENTRIES);
 	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_COPY_MAX_READS), DEFAULT_COPY_MAX_READS);
 	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_PB_PREFETCH_BEATS), DEFAULT_PB_PREFETCH_BEATS);
-	/* The co-simulation device's default local memory. */
-	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE), 64ull << 20);
+	/* The co-simulation device's local memory (64 MiB unless the run says). */
+	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE), ppu_guest_local_mem_mib() << 20);
 	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_NUM_USER_CHANNELS), DEFAULT_NUM_CHANNELS - 1);
 	/* The copy engine and host-memory access are what the driver needs. */
 	ck_assert(features & DRM_PPU_FEATURE_COPY_ENGINE);

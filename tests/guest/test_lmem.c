@@ -51,7 +51,7 @@ START_TEST(lmem_bo_is_zeroed_unmappable_and_copies_both_ways)
 	struct ppu_tchan ch;
 	uint32_t i;
 
-	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE), 64ull * MIB);
+	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE), ppu_guest_local_mem_mib() * MIB);
 	ppu_tbo_new(ppu_fd, &src, size);
 	ppu_tbo_new(ppu_fd, &back, size);
 	ppu_tbo_new(ppu_fd, &pb, PPU_TPAGE);
@@ -133,8 +133,8 @@ START_TEST(lmem_debugfs_reports_the_allocator)
 	static char text[8192];
 
 	ppu_debugfs_read("local_mem", text, sizeof(text));
-	ck_assert_uint_eq(ppu_debugfs_value(text, "CAP_LOCAL_MEM_MIB"), 64);
-	ck_assert_uint_eq(ppu_debugfs_value(text, "MANAGED_BYTES"), 64ull * MIB);
+	ck_assert_uint_eq(ppu_debugfs_value(text, "CAP_LOCAL_MEM_MIB"), ppu_guest_local_mem_mib());
+	ck_assert_uint_eq(ppu_debugfs_value(text, "MANAGED_BYTES"), ppu_guest_local_mem_mib() * MIB);
 	ppu_debugfs_read("channels", text, sizeof(text));
 	ck_assert_msg(strstr(text, "kernel"), "no driver channel in:\n%s", text);
 }

@@ -746,7 +746,9 @@ module ppu_host #(
             fault_set[d] <= 1'b1;
           end
         end else begin
-          c_st[d]   <= ST_READY;
+          // (a channel that faulted while its copy ran, e.g. a doorbell page
+          // store of a GP_PUT beyond its ring, stays faulted)
+          if (c_st[d] != ST_FAULTED) c_st[d] <= ST_READY;
           if (c_pexec[d][ppu_hw_pkg::PPU_LAUNCH_DMA_INTERRUPT__LSB]) nonstall_set[d] <= 1'b1;
         end
         c_pend[d] <= PEND_NONE;

@@ -446,6 +446,54 @@ END_TEST
  * driver then saw as a dead channel in a live state).  The channel ends
  * FAULTED, whatever ran before the fault.
  */
+/*
+ * A doorbell page store of a GP_PUT beyond the ring faults a channel whose
+ * copy is on the engine; the copy's end must not bring the channel back
+ * (it used to set READY, and the channel ran on after its fault).
+ */
+START_TEST(a_copy_ending_after_its_channels_fault_leaves_it_faulted)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, 2, 4, 0);
+	struct rtl_chan *other = rtl_chan_create(env, ctx, 5, 4, 0);
+	struct rtl_buf src = rtl_buf_alloc(ctx, 0, 256 << 10);
+	struct rtl_buf dst = rtl_buf_alloc(ctx, 0, 256 << 10);
+	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	uint32_t buf[64];
+	struct ppu_pb pb;
+	long at;
+
+	ppu_pb_init(&pb, buf, 64);
+	ppu_pb_copy(&pb, src.va, dst.va, 256 << 10, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
+	ppu_pb_sem_release(&pb, sem.va, 0x77);
+	rtl_submit_pb(ch, &pb);
+	rtl_expect_state(ch, PPU_CHAN_STATUS_STATE_ENGINE_BUSY, 16, 200000);
+	/* another channel's work ends the hold: doorbells are taken meanwhile */
+	ppu_pb_init(&pb, buf, 64);
+	ppu_pb_sem_release(&pb, sem.va + 8, 1);
+	rtl_submit_pb(other, &pb);
+	ppu_sim_clock(env->sim, 200);
+	rtl_chan_doorbell_page(ch, 1u << ch->log2_entries);
+	at = rtl_expect_event(env, PPU_TRACE_FAULT, (int)ch->chid, 16, 200000);
+	/* (the fault came while the copy was on the engine) */
+	ck_assert_int_lt(at, rtl_expect_event(env, PPU_TRACE_COPY_END, (int)ch->chid, 64, 1000000));
+	ppu_sim_clock(env->sim, 2000);
+	ck_assert_uint_eq(rtl_chan_state(ch), PPU_CHAN_STATUS_STATE_FAULTED);
+	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_KIND, rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO)),
+			  PPU_FAULT_KIND_GP_PUT_RANGE);
+	/* nothing after the fault: the release after the copy never ran */
+	ck_assert_int_lt(rtl_log_find(env, PPU_TRACE_METHOD, (int)ch->chid, (size_t)at), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 0), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 8), 1);
+
+	rtl_chan_destroy(other);
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_finish(env);
+}
+END_TEST
+
 START_TEST(a_bad_gp_put_right_after_a_good_one_faults_the_channel)
 {
 	const uint32_t ring = 1u << LOG2_ENTRIES;
@@ -922,6 +970,7 @@ Suite *suite_faults(void)
 			    sizeof(hi_methods) / sizeof(hi_methods[0]));
 	tcase_add_loop_test(tc, gp_put_beyond_ring_is_gp_put_range, 0, 4);
 	tcase_add_test(tc, a_bad_gp_put_right_after_a_good_one_faults_the_channel);
+	tcase_add_test(tc, a_copy_ending_after_its_channels_fault_leaves_it_faulted);
 	tcase_add_loop_test(tc, unaligned_semaphore_is_sem_unaligned, 0,
 			    sizeof(unaligned_sems) / sizeof(unaligned_sems[0]));
 	tcase_add_test(tc, invalid_channel_table_entry_is_inst_invalid);

@@ -22,6 +22,7 @@ module ppu_evring #(
     input  logic [31:0]                   get,
     output logic [31:0]                   put,
     output logic                          error,
+    output logic                          fault_unread, // a FAULT record past GET
     output logic                          idle,      // nothing to write, or no room
     input  logic [31:0]                   cycle,
     // CHAN_CTRL UNBIND: the channel's waiting events go, and a record of it
@@ -48,6 +49,8 @@ module ppu_evring #(
   logic          dropped;       // ... of a channel unbound since
   logic          rec_fault;
   logic [CHW-1:0] rec_ch;
+  logic          lf_v;          // a fault record was written since the restart
+  logic [31:0]   lf_idx;        // ... the last one, at this index
 
   wire        on    = log2 != '0;
   wire [31:0] used  = put - get;
@@ -75,6 +78,9 @@ module ppu_evring #(
       end
     end
   end
+
+  // (GET past the record: its distance from GET exceeds what is unread)
+  assign fault_unread = lf_v && (lf_idx - get) < used;
 
   wire start = on && !error && !busy && !full && pick_v && !restart;
   // (a full ring waits for a GET write, which is a register access)
@@ -115,6 +121,8 @@ module ppu_evring #(
       rec_ch    <= '0;
       put       <= '0;
       error     <= 1'b0;
+      lf_v      <= 1'b0;
+      lf_idx    <= '0;
     end else begin
       logic [NC-1:0] fclr, nclr;
       fclr = '0;
@@ -133,7 +141,13 @@ module ppu_evring #(
       if (rsp) begin
         busy <= 1'b0;
         if (wr_rsp_err && !stale && !restart && !dropped && !ub_rec) error <= 1'b1;
-        if (!back && !dropped && !ub_rec && !wr_rsp_err) put <= put + 32'd1;
+        if (!back && !dropped && !ub_rec && !wr_rsp_err) begin
+          put <= put + 32'd1;
+          if (rec_fault) begin
+            lf_v   <= 1'b1;
+            lf_idx <= put;
+          end
+        end
       end
       // (events arriving while the ring is off go to the pending registers)
       fpend <= ((fpend & ~fclr) | (on ? fault_set : '0) | (rec_fault ? back_v : '0)) & ~ub_v;
@@ -142,6 +156,7 @@ module ppu_evring #(
       if (restart) begin
         put   <= '0;
         error <= 1'b0;
+        lf_v  <= 1'b0;
         if (busy && !rsp) stale <= 1'b1;
       end
     end

@@ -74,6 +74,7 @@ module ppu_regs #(
     output logic [31:0]               ev_get,
     input  logic [31:0]               ev_put,
     input  logic                      ev_error,
+    input  logic                      ev_fault,     // a fault record past GET
     // per ppu_hw_pkg::PPU_PERF_* index, a 3-bit increment (several compute
     // units may add in one cycle)
     input  logic [ppu_hw_pkg::PPU_PERF_COUNT*3-1:0] perf_inc,
@@ -165,7 +166,8 @@ module ppu_regs #(
   wire in_perf = (32'(a) >= ppu_hw_pkg::PPU_PERF_BASE) && (32'(a) < ppu_hw_pkg::PPU_PERF_BASE + ppu_hw_pkg::PPU_PERF_COUNT * 8);
   wire [5:0] perf_idx = 6'((a - 16'(ppu_hw_pkg::PPU_PERF_BASE)) >> 3);
 
-  wire [31:0] intr_status = {29'd0, ev_on && !ev_restart && (ev_put != ev_get || ev_error),
+  wire [31:0] intr_status = {28'd0, ev_on && !ev_restart && ev_fault,
+                             ev_on && !ev_restart && (ev_put != ev_get || ev_error),
                              |nonstall_pend, |fault_pend};
   wire [31:0] features = (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_COPY_ENGINE__LSB) |
                          (32'd1 << ppu_hw_pkg::PPU_CAP_FEATURES_SYS_APERTURE__LSB) |

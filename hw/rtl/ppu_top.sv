@@ -90,7 +90,7 @@ module ppu_top #(
 
   logic [4:0]  ev_log2;
   ppu_types_pkg::paddr_t ev_base;
-  logic        ev_restart, ev_error, ev_idle;
+  logic        ev_restart, ev_error, ev_idle, ev_fault;
   logic [31:0] ev_get, ev_put;
 
   logic [7:0]  task_dbg_sel;
@@ -117,7 +117,7 @@ module ppu_top #(
       .compute_reset, .compute_halt, .compute_resetting,
       .stat_chid, .stat_off, .stat_data,
       .fault_set, .nonstall_set(nonstall_set | comp_nonstall), .perf_inc,
-      .ev_log2, .ev_base, .ev_restart, .ev_get, .ev_put, .ev_error,
+      .ev_log2, .ev_base, .ev_restart, .ev_get, .ev_put, .ev_error, .ev_fault,
       .perf_add_valid(perf_copy_done), .perf_add(perf_copy_len),
       .task_dbg_sel, .task_ctrl, .task_dbg0, .task_dbg1, .task_dbg_next_cta, .task_dbg_exited,
       .task_dbg_tmd_va, .cu_dbg_sel, .cu_dbg0, .cu_dbg_pc, .cu_dbg_cta_id
@@ -380,7 +380,7 @@ module ppu_top #(
   // ---- event ring: faults and non-stall interrupts as records in memory ----
   ppu_evring #(.NUM_CHANNELS(NUM_CHANNELS)) u_evring (
       .clk, .rst_n, .log2(ev_log2), .base(ev_base), .restart(ev_restart), .get(ev_get),
-      .put(ev_put), .error(ev_error), .idle(ev_idle), .cycle(cycle[31:0]), .unbind, .unbind_chid,
+      .put(ev_put), .error(ev_error), .fault_unread(ev_fault), .idle(ev_idle), .cycle(cycle[31:0]), .unbind, .unbind_chid,
       .fault_set, .nonstall_set(nonstall_set | comp_nonstall),
       .wr_valid(wr_valid[4]), .wr_ready(wr_ready[4]), .wr_req(wr_req_ev),
       .wr_rsp_valid(wr_rsp_valid[4]), .wr_rsp_err

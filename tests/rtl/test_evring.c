@@ -13,6 +13,7 @@
 #define WAIT_CYCLES 200000
 
 static const uint32_t EV_INTR = PPU_FSET(PPU_INTR_EVENT, 1);
+static const uint32_t EV_FAULT = PPU_FSET(PPU_INTR_EVENT_FAULT, 1);
 
 struct ring {
 	struct rtl_env *env;
@@ -149,8 +150,10 @@ START_TEST(nonstalls_and_faults_are_records_not_pending_bits)
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_FAULT_PENDING), 0);
 	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_KIND, rtl_chan_reg(b, PPU_CHAN_FAULT_INFO)),
 			  PPU_FAULT_KIND_GP_PUT_RANGE);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), EV_INTR | EV_FAULT);
 	rtl_expect_irq_up(env->sim);
 	rtl_reg_write(env, PPU_REG_EVENT_RING_GET, 2);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), 0);
 	ck_assert_int_eq(ppu_sim_irq(env->sim), 0);
 
 	/* off again: the pending bits are back */
@@ -159,6 +162,61 @@ START_TEST(nonstalls_and_faults_are_records_not_pending_bits)
 	rtl_submit_and_wait(a, &pb, WAIT_CYCLES);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_NONSTALL_PENDING), 1u << 3);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_EVENT_RING_PUT), 0);
+
+	rtl_chan_destroy(a);
+	rtl_chan_destroy(b);
+	rtl_ctx_destroy(ctx);
+	rtl_env_finish(env);
+}
+END_TEST
+
+/*
+ * Software that holds non-stall events off (EVENT masked) still hears of
+ * a fault: EVENT_FAULT is up while a fault record lies past GET, and only
+ * then, whatever records come before or after it.
+ */
+START_TEST(a_fault_record_has_an_interrupt_bit_of_its_own_until_get_passes_it)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *a = rtl_chan_create(env, ctx, 1, 4, 0);
+	struct rtl_chan *b = rtl_chan_create(env, ctx, 7, 4, 0);
+	uint32_t buf[8];
+	struct ppu_pb pb;
+	struct ring r;
+
+	ring_alloc(&r, env, 4);
+	rtl_reg_write(env, PPU_REG_INTR_ENABLE, EV_FAULT);
+	ppu_pb_init(&pb, buf, 8);
+	ppu_pb_nonstall(&pb);
+	rtl_submit_and_wait(a, &pb, WAIT_CYCLES);
+	wait_put(env, 1, WAIT_CYCLES);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), EV_INTR);
+	ck_assert_int_eq(ppu_sim_irq(env->sim), 0);
+
+	fault_channel(b);
+	wait_put(env, 2, WAIT_CYCLES);
+	rtl_submit_and_wait(a, &pb, WAIT_CYCLES);
+	wait_put(env, 3, WAIT_CYCLES);
+	ck_assert_uint_eq(ring_word0(&r, 1), ev_word(PPU_EVENT_KIND_FAULT, 7));
+	ck_assert_uint_eq(ring_word0(&r, 2), ev_word(PPU_EVENT_KIND_NONSTALL, 1));
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), EV_INTR | EV_FAULT);
+	rtl_expect_irq_up(env->sim);
+	/* the non-stall record before it taken: the fault still waits */
+	rtl_reg_write(env, PPU_REG_EVENT_RING_GET, 1);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), EV_INTR | EV_FAULT);
+	/* the fault taken, the non-stall record after it not yet */
+	rtl_reg_write(env, PPU_REG_EVENT_RING_GET, 2);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), EV_INTR);
+	ck_assert_int_eq(ppu_sim_irq(env->sim), 0);
+	rtl_reg_write(env, PPU_REG_EVENT_RING_GET, 3);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), 0);
+
+	/* a ring set up anew forgets the fault record */
+	rtl_reg_write(env, PPU_REG_EVENT_RING_GET, 1);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), EV_INTR | EV_FAULT);
+	rtl_reg_write(env, PPU_REG_EVENT_RING_SIZE, 4);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), 0);
 
 	rtl_chan_destroy(a);
 	rtl_chan_destroy(b);
@@ -324,6 +382,7 @@ Suite *suite_evring(void)
 	tcase_set_timeout(tc, RTL_TEST_TIMEOUT);
 	tcase_add_test(tc, registers_read_back_and_a_size_write_restarts_the_ring);
 	tcase_add_test(tc, nonstalls_and_faults_are_records_not_pending_bits);
+	tcase_add_test(tc, a_fault_record_has_an_interrupt_bit_of_its_own_until_get_passes_it);
 	tcase_add_test(tc, a_full_ring_merges_waiting_events_and_loses_none);
 	tcase_add_test(tc, a_failed_write_stops_the_ring_and_keeps_the_event);
 	tcase_add_test(tc, unbinding_a_channel_drops_its_waiting_events);

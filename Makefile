@@ -326,7 +326,8 @@ lint-run: $(PPU_SVPKG)
 # ppu.ko and its ioctl-level tests in one boot of the co-simulated guest:
 # every program, a module unload/reload, the tests again with the PPU
 # scheduling by the driver's runlist (runlist_sched=1), and the interrupt
-# tests with the driver taking events from the event ring (event_ring=1).
+# tests with the driver reading the pending registers instead of the event
+# ring (event_ring=0).
 GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem \
 	--run /bin/test_vm --run /bin/test_chan --run /bin/test_sem --run /bin/test_lmem \
 	--run /bin/test_isolation --run /bin/test_limits --run /bin/test_unpriv --run /bin/test_watchdog --run /bin/test_random_pb \
@@ -342,7 +343,7 @@ GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem 
 	--run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko runlist_sched=1' \
 	--run /bin/test_irq --run /bin/test_vm --run /bin/test_chan --run /bin/test_sem \
 	--run /bin/test_get_param --run /bin/test_runtime \
-	--run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko event_ring=1' \
+	--run 'rmmod ppu && insmod /lib/modules/extra/ppu.ko event_ring=0' \
 	--run /bin/test_irq --run /bin/test_get_param
 guest-check: deps
 	@$(MAKE) --no-print-directory guest-check-run

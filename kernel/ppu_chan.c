@@ -128,6 +128,7 @@ static_assert(DRM_PPU_CHAN_PRIORITY_MAX <
  * @wd_settled: a stopped channel has left the PPU, or nothing more can be
  *              done to make it leave (the watchdog stops checking it)
  * @dying: being destroyed: lookups no longer find it, its id stays taken
+ * @close_node: on the list of a closing file's channels (ppu_chan_file_close())
  *
  * The wd_* fields are used under &ppu_device.chan_lock.
  */
@@ -150,6 +151,7 @@ struct ppu_chan {
 	bool wd_killed;
 	bool wd_settled;
 	bool dying;
+	struct list_head close_node;
 };
 
 /**
@@ -159,6 +161,7 @@ struct ppu_chan {
 void ppu_chan_init(struct ppu_device *ppu)
 {
 	mutex_init(&ppu->chan_lock);
+	mutex_init(&ppu->chan_sel_lock);
 }
 
 /* The channel @chid of @file, if it has one that is not being destroyed. */
@@ -260,16 +263,16 @@ err:
 /* Lists every channel id in use at its priority (scheduling by runlist). */
 static void ppu_chan_runlist_locked(struct ppu_device *ppu)
 {
-	u8 level[PPU_MAX_CHANNELS];
-	u32 chid, listed = 0;
+	u32 chid;
 
+	bitmap_zero(ppu->runlist_listed, ppu->caps.num_channels);
 	for (chid = 0; chid < ppu->caps.num_channels; chid++) {
 		if (!ppu->chans[chid])
 			continue;
-		level[chid] = ppu->chans[chid]->priority;
-		listed |= BIT(chid);
+		ppu->runlist_level[chid] = ppu->chans[chid]->priority;
+		__set_bit(chid, ppu->runlist_listed);
 	}
-	ppu_runlist_submit(ppu, level, listed);
+	ppu_runlist_submit(ppu, ppu->runlist_level, ppu->runlist_listed);
 }
 
 static void ppu_chan_write_entry(struct ppu_device *ppu, u32 chid, dma_addr_t inst,
@@ -292,10 +295,28 @@ static void ppu_chan_write_entry(struct ppu_device *ppu, u32 chid, dma_addr_t in
 	wmb();
 }
 
+/*
+ * Register @off of channel @chid's status window: the channel's own window
+ * where the register file has one for it, else the selected window
+ * (CHAN_SEL), under chan_sel_lock so that a select and its read are not
+ * split by another reader's select.
+ */
+static u32 ppu_chan_reg(struct ppu_device *ppu, u32 chid, u32 off)
+{
+	u32 v;
+
+	if (chid < PPU_CHAN_WINDOW_CHANNELS)
+		return ppu_read(ppu, PPU_CHAN_REG(chid, off));
+	mutex_lock(&ppu->chan_sel_lock);
+	ppu_write(ppu, PPU_REG_CHAN_SEL, PPU_FSET(PPU_CHAN_SEL_CHID, chid));
+	v = ppu_read(ppu, PPU_CHAN_SEL_BASE + off);
+	mutex_unlock(&ppu->chan_sel_lock);
+	return v;
+}
+
 static u32 ppu_chan_state(struct ppu_device *ppu, u32 chid)
 {
-	return PPU_FGET(PPU_CHAN_STATUS_STATE,
-			ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_STATUS)));
+	return PPU_FGET(PPU_CHAN_STATUS_STATE, ppu_chan_reg(ppu, chid, PPU_CHAN_STATUS));
 }
 
 /* Waits (wall time) up to @ms for the channel to read UNBOUND; 0 or -ETIMEDOUT. */
@@ -330,7 +351,7 @@ static int ppu_chan_stuck_engine(struct ppu_device *ppu, u32 chid, u32 state)
 {
 	if (state == PPU_CHAN_STATUS_STATE_ENGINE_BUSY)
 		return PPU_ENGINE_COPY;
-	if (ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_TASKS)))
+	if (ppu_chan_reg(ppu, chid, PPU_CHAN_TASKS))
 		return PPU_ENGINE_COMPUTE;
 	return -1;
 }
@@ -440,17 +461,17 @@ static int ppu_chan_release_locked(struct ppu_device *ppu, struct ppu_chan *chan
 		chan->file = NULL;
 		ppu->chan_gen[chid]++;
 		/* its owner's waiters see it gone; nobody's wake it from here on */
-		ppu_device_wake(ppu, BIT(chid));
+		ppu_device_wake_chan(ppu, chid);
 		RCU_INIT_POINTER(ppu->chan_wq[chid], NULL);
 		return ret;
 	}
-	atomic_andnot(BIT(chid), &ppu->irq_stats.faulted);
+	clear_bit(chid, ppu->irq_stats.faulted);
 	ppu->chan_gen[chid]++;
 	ppu->chans[chid] = NULL;
 	ppu_chan_runlist_locked(ppu);
 	ppu_chan_free(ppu, chan);
 	/* Waiters on this channel see it gone. */
-	ppu_device_wake(ppu, BIT(chid));
+	ppu_device_wake_chan(ppu, chid);
 	RCU_INIT_POINTER(ppu->chan_wq[chid], NULL);
 	return 0;
 }
@@ -497,7 +518,7 @@ int ppu_chan_restart(struct ppu_device *ppu, struct ppu_chan *chan)
 		drm_dev_exit(idx);
 	}
 	if (!ret) {
-		atomic_andnot(BIT(chan->chid), &ppu->irq_stats.faulted);
+		clear_bit(chan->chid, ppu->irq_stats.faulted);
 		ppu->chan_gen[chan->chid]++;
 	}
 	mutex_unlock(&ppu->chan_lock);
@@ -550,8 +571,7 @@ int ppu_chan_gen(struct ppu_device *ppu, struct drm_file *file, u32 chid, u32 *g
  */
 int ppu_chan_check(struct ppu_device *ppu, u32 chid, u32 gen)
 {
-	if (READ_ONCE(ppu->chan_gen[chid]) != gen ||
-	    atomic_read(&ppu->irq_stats.faulted) & BIT(chid))
+	if (READ_ONCE(ppu->chan_gen[chid]) != gen || test_bit(chid, ppu->irq_stats.faulted))
 		return -EIO;
 	return 0;
 }
@@ -563,26 +583,26 @@ int ppu_chan_check(struct ppu_device *ppu, u32 chid, u32 gen)
  */
 void ppu_chan_file_close(struct ppu_device *ppu, struct drm_file *file)
 {
-	struct ppu_chan *mine[PPU_MAX_CHANNELS];
-	unsigned int n = 0, i;
+	struct ppu_chan *chan, *next;
+	LIST_HEAD(mine);
 	u32 chid;
 
 	/* UNBIND them all at once, then wait for each without the lock */
 	mutex_lock(&ppu->chan_lock);
 	for (chid = 0; chid < ppu->caps.num_channels; chid++) {
-		struct ppu_chan *chan = ppu->chans[chid];
-
+		chan = ppu->chans[chid];
 		if (chan && chan->file == file && !chan->dying) {
 			ppu_chan_detach_locked(ppu, chan);
-			mine[n++] = chan;
+			list_add_tail(&chan->close_node, &mine);
 		}
 	}
 	mutex_unlock(&ppu->chan_lock);
-	for (i = 0; i < n; i++) {
-		int ret = ppu_chan_detach_settle(ppu, mine[i]);
+	list_for_each_entry_safe(chan, next, &mine, close_node) {
+		int ret = ppu_chan_detach_settle(ppu, chan);
 
+		list_del(&chan->close_node);
 		mutex_lock(&ppu->chan_lock);
-		ppu_chan_release_locked(ppu, mine[i], ret);
+		ppu_chan_release_locked(ppu, chan, ret);
 		mutex_unlock(&ppu->chan_lock);
 	}
 }
@@ -714,9 +734,10 @@ struct ppu_chan *ppu_chan_create(struct ppu_device *ppu, struct drm_file *file,
 	 * under the same lock, so that neither can mark the new channel dead.
 	 */
 	spin_lock_irqsave(&ppu->irq_lock, flags);
-	ppu_write(ppu, PPU_REG_FAULT_PENDING, BIT(chid));
+	if (chid < PPU_PENDING_CHANNELS)
+		ppu_write(ppu, PPU_REG_FAULT_PENDING, BIT(chid));
 	ppu_irq_drain_events(ppu, chid);
-	atomic_andnot(BIT(chid), &ppu->irq_stats.faulted);
+	clear_bit(chid, ppu->irq_stats.faulted);
 	spin_unlock_irqrestore(&ppu->irq_lock, flags);
 	ppu->chan_gen[chid]++;
 	chan->chid = chid;
@@ -820,7 +841,7 @@ int ppu_chan_status(struct ppu_device *ppu, struct drm_file *file,
 		/* taken off the PPU by the watchdog: the driver's own report */
 		args->state = PPU_CHAN_STATUS_STATE_FAULTED;
 		args->gp_get = chan->wd_get;
-		args->gp_put = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_PUT));
+		args->gp_put = ppu_chan_reg(ppu, chid, PPU_CHAN_GP_PUT);
 		args->fault_info = PPU_FSET(PPU_FAULT_INFO_KIND, PPU_FAULT_KIND_WATCHDOG) |
 				   PPU_FSET(PPU_FAULT_INFO_UNIT, PPU_FAULT_UNIT_DRIVER);
 		args->fault_addr = chan->wd_get;
@@ -828,11 +849,13 @@ int ppu_chan_status(struct ppu_device *ppu, struct drm_file *file,
 		ret = 0;
 	} else if (chan) {
 		args->state = ppu_chan_state(ppu, chid);
-		args->gp_get = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_GET));
-		args->gp_put = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_PUT));
-		args->fault_info = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_INFO));
-		args->fault_addr = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_ADDR));
-		args->fault_data = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_DATA));
+		if (args->state == PPU_CHAN_STATUS_STATE_FAULTED)
+			ppu_irq_note_fault(ppu, chid);
+		args->gp_get = ppu_chan_reg(ppu, chid, PPU_CHAN_GP_GET);
+		args->gp_put = ppu_chan_reg(ppu, chid, PPU_CHAN_GP_PUT);
+		args->fault_info = ppu_chan_reg(ppu, chid, PPU_CHAN_FAULT_INFO);
+		args->fault_addr = ppu_chan_reg(ppu, chid, PPU_CHAN_FAULT_ADDR);
+		args->fault_data = ppu_chan_reg(ppu, chid, PPU_CHAN_FAULT_DATA);
 		ret = 0;
 	}
 	mutex_unlock(&ppu->chan_lock);
@@ -880,11 +903,11 @@ static void ppu_chan_wd_kill(struct ppu_device *ppu, struct ppu_chan *chan, unsi
 	if (chan->doorbell && chan->file)
 		ppu_doorbell_revoke(ppu, chan->doorbell, chan->file);
 	/* dead from here on: waiters get -EIO, doorbells are refused */
-	atomic_or(BIT(chan->chid), &ppu->irq_stats.faulted);
+	set_bit(chan->chid, ppu->irq_stats.faulted);
 	ppu_fault_log(ppu, &rec);
 	/* the wait for it to leave is the later checks' (ppu_chan_wd_settle) */
 	ppu_chan_unbind_start(ppu, chan->chid);
-	ppu_device_wake(ppu, BIT(chan->chid));
+	ppu_device_wake_chan(ppu, chan->chid);
 	ppu_device_kick_fences(ppu);
 }
 
@@ -946,9 +969,10 @@ static void ppu_chan_wd_settle(struct ppu_device *ppu, struct ppu_chan *chan, un
  */
 unsigned int ppu_chan_watchdog(struct ppu_device *ppu, unsigned int ms)
 {
+	unsigned long *moved = ppu->wd_moved, *waiting = ppu->wd_waiting;
 	unsigned int chid, pass, killed = 0;
-	u32 moved = 0, waiting = 0, beats;
-	bool leaving = false;
+	bool leaving = false, any_moved;
+	u32 beats;
 	bool copying;
 
 	mutex_lock(&ppu->chan_lock);
@@ -956,6 +980,8 @@ unsigned int ppu_chan_watchdog(struct ppu_device *ppu, unsigned int ms)
 	beats = ppu_read(ppu, PPU_PERF_BASE + PPU_PERF_COPY_BEATS * 8);
 	copying = beats != ppu->wd_copy_beats;
 	ppu->wd_copy_beats = beats;
+	bitmap_zero(moved, ppu->caps.num_channels);
+	bitmap_zero(waiting, ppu->caps.num_channels);
 	for (chid = 0; chid < ppu->caps.num_channels; chid++) {
 		struct ppu_chan *chan = ppu->chans[chid];
 		u32 state, get, tasks;
@@ -975,14 +1001,14 @@ unsigned int ppu_chan_watchdog(struct ppu_device *ppu, unsigned int ms)
 			continue;
 		}
 		state = ppu_chan_state(ppu, chid);
-		get = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_GET));
-		tasks = chan->compute ? ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_TASKS)) : 0;
+		get = ppu_chan_reg(ppu, chid, PPU_CHAN_GP_GET);
+		tasks = chan->compute ? ppu_chan_reg(ppu, chid, PPU_CHAN_TASKS) : 0;
 		if (ppu_chan_wd_quiet(state) ||
 		    ppu_chan_wd_class(state) != ppu_chan_wd_class(chan->wd_state) ||
 		    get != chan->wd_get || tasks != chan->wd_tasks || !chan->wd_since ||
 		    (state == PPU_CHAN_STATUS_STATE_ENGINE_BUSY && copying)) {
 			if (!ppu_chan_wd_quiet(state))
-				moved |= BIT(chid);
+				__set_bit(chid, moved);
 			chan->wd_state = state;
 			chan->wd_get = get;
 			chan->wd_tasks = tasks;
@@ -994,22 +1020,23 @@ unsigned int ppu_chan_watchdog(struct ppu_device *ppu, unsigned int ms)
 			chan->wd_state = state;
 		if (state == PPU_CHAN_STATUS_STATE_READY ||
 		    state == PPU_CHAN_STATUS_STATE_ENGINE_WAIT)
-			waiting |= BIT(chid);
+			__set_bit(chid, waiting);
 	}
 	/*
 	 * Channels that wait for their turn last: one that waited for the
 	 * engine or the host behind a channel stopped now, or one still on its
 	 * way off the PPU (destroyed, or stopped earlier), gets a new deadline.
 	 */
+	any_moved = !bitmap_empty(moved, ppu->caps.num_channels);
 	for (pass = 0; pass < 2; pass++) {
 		for (chid = 0; chid < ppu->caps.num_channels; chid++) {
 			struct ppu_chan *chan = ppu->chans[chid];
 
 			if (!chan || !chan->file || chan->dying || chan->wd_killed ||
-			    (moved & BIT(chid)) ||
-			    !!(waiting & BIT(chid)) != pass)
+			    test_bit(chid, moved) || test_bit(chid, waiting) != pass)
 				continue;
-			if (pass && ((moved & ~BIT(chid)) || killed || leaving)) {
+			/* (a channel that moved is skipped above: any is another) */
+			if (pass && (any_moved || killed || leaving)) {
 				chan->wd_since = jiffies | 1;
 				continue;
 			}
@@ -1029,9 +1056,9 @@ static void ppu_chan_fault_record(struct ppu_device *ppu, u32 chid)
 	struct ppu_fault_rec rec = {
 		.time_ns = ktime_get_ns(),
 		.chid = chid,
-		.info = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_INFO)),
-		.addr = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_ADDR)),
-		.data = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_DATA)),
+		.info = ppu_chan_reg(ppu, chid, PPU_CHAN_FAULT_INFO),
+		.addr = ppu_chan_reg(ppu, chid, PPU_CHAN_FAULT_ADDR),
+		.data = ppu_chan_reg(ppu, chid, PPU_CHAN_FAULT_DATA),
 	};
 	struct ppu_chan *chan;
 
@@ -1048,14 +1075,14 @@ static void ppu_chan_fault_record(struct ppu_device *ppu, u32 chid)
 static void ppu_chan_fault_work(struct work_struct *work)
 {
 	struct ppu_device *ppu = container_of(work, struct ppu_device, fault_work);
-	unsigned long pending = atomic_xchg(&ppu->irq_stats.fault_new, 0);
 	unsigned int chid;
 	int idx;
 
 	if (!drm_dev_enter(&ppu->drm, &idx))
 		return;
-	for_each_set_bit(chid, &pending, PPU_MAX_CHANNELS)
-		ppu_chan_fault_record(ppu, chid);
+	for_each_set_bit(chid, ppu->irq_stats.fault_new, ppu->caps.num_channels)
+		if (test_and_clear_bit(chid, ppu->irq_stats.fault_new))
+			ppu_chan_fault_record(ppu, chid);
 	drm_dev_exit(idx);
 }
 
@@ -1125,12 +1152,12 @@ void ppu_chan_debugfs_show(struct ppu_device *ppu, struct seq_file *m)
 			seq_printf(m, "%4u %-8s", chid, "kernel");
 		seq_printf(m, " %4u %-12s %8u %8u %-4s", chan->priority,
 			   state < ARRAY_SIZE(states) ? states[state] : "?",
-			   ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_GET)),
-			   ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_GP_PUT)),
+			   ppu_chan_reg(ppu, chid, PPU_CHAN_GP_GET),
+			   ppu_chan_reg(ppu, chid, PPU_CHAN_GP_PUT),
 			   dead ? "yes" : "no");
 		if (chan->compute)
 			seq_printf(m, " compute %5u",
-				   ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_TASKS)));
+				   ppu_chan_reg(ppu, chid, PPU_CHAN_TASKS));
 		else
 			seq_printf(m, " copy    %5s", "-");
 		if (!dead) {
@@ -1142,7 +1169,7 @@ void ppu_chan_debugfs_show(struct ppu_device *ppu, struct seq_file *m)
 			info = PPU_FSET(PPU_FAULT_INFO_KIND, PPU_FAULT_KIND_WATCHDOG) |
 			       PPU_FSET(PPU_FAULT_INFO_UNIT, PPU_FAULT_UNIT_DRIVER);
 		else
-			info = ppu_read(ppu, PPU_CHAN_REG(chid, PPU_CHAN_FAULT_INFO));
+			info = ppu_chan_reg(ppu, chid, PPU_CHAN_FAULT_INFO);
 		seq_printf(m, " %s/%s\n", ppu_fault_unit_name(info), ppu_fault_kind_name(info));
 	}
 	mutex_unlock(&ppu->chan_lock);

@@ -220,7 +220,8 @@ static int ppu_debugfs_interrupts(struct seq_file *m, void *data)
 	seq_printf(m, "%-24s %lld\n", "CPU_HELD", atomic64_read(&stats->cpu_held));
 	seq_printf(m, "%-24s %lld\n", "RECOVERED", atomic64_read(&stats->recovered));
 	seq_printf(m, "%-24s %d\n", "LOST", ppu_lost(ppu));
-	seq_printf(m, "%-24s 0x%08x\n", "FAULTED", atomic_read(&stats->faulted));
+	/* (a list of channel ids, "3,5-7"; empty when none) */
+	seq_printf(m, "%-24s %*pbl\n", "FAULTED", ppu->caps.num_channels, stats->faulted);
 	for (chid = 0; chid < ppu->caps.num_channels; chid++) {
 		snprintf(name, sizeof(name), "CHAN%u_FAULTS", chid);
 		seq_printf(m, "%-24s %lld\n", name, atomic64_read(&stats->faults[chid]));

@@ -80,18 +80,43 @@ void ppu_device_check_lost(struct ppu_device *ppu, u32 reg)
  * channel &ppu_device.event_wq), so one client's events, however many,
  * wake no other client's waiters.  Callable from the interrupt handler.
  */
-void ppu_device_wake(struct ppu_device *ppu, unsigned long chans)
+void ppu_device_wake(struct ppu_device *ppu, const unsigned long *chans)
 {
 	unsigned int chid;
 
-	rcu_read_lock();
-	for_each_set_bit(chid, &chans, PPU_MAX_CHANNELS) {
-		wait_queue_head_t *wq = rcu_dereference(ppu->chan_wq[chid]);
+	for_each_set_bit(chid, chans, ppu->caps.num_channels)
+		ppu_device_wake_chan(ppu, chid);
+}
 
-		if (wq)
-			wake_up_all(wq);
-	}
+/**
+ * ppu_device_wake_chan() - ppu_device_wake() for one channel
+ * @ppu: the device
+ * @chid: the channel id
+ */
+void ppu_device_wake_chan(struct ppu_device *ppu, u32 chid)
+{
+	wait_queue_head_t *wq;
+
+	rcu_read_lock();
+	wq = rcu_dereference(ppu->chan_wq[chid]);
+	if (wq)
+		wake_up_all(wq);
 	rcu_read_unlock();
+}
+
+/**
+ * ppu_device_wake_all() - wake the owners of every channel
+ * @ppu: the device (its channel arrays may not exist yet: a PPU lost
+ *       during probe)
+ */
+void ppu_device_wake_all(struct ppu_device *ppu)
+{
+	unsigned int chid;
+
+	if (!ppu->chan_wq)
+		return;
+	for (chid = 0; chid < ppu->caps.num_channels; chid++)
+		ppu_device_wake_chan(ppu, chid);
 }
 
 /**
@@ -122,7 +147,7 @@ static void ppu_device_lost_work(struct work_struct *work)
 	if (!test_bit(PPU_FLAG_REMOVING, &ppu->flags) && ppu->drm.registered &&
 	    !drm_dev_is_unplugged(&ppu->drm))
 		drm_dev_unplug(&ppu->drm);
-	ppu_device_wake(ppu, ~0ul);
+	ppu_device_wake_all(ppu);
 	ppu_device_kick_fences(ppu);
 }
 
@@ -219,10 +244,40 @@ static void ppu_device_check_compute(struct ppu_device *ppu)
 			    PPU_FMASK(PPU_CAP_FEATURES_DEV_LAUNCH));
 }
 
+/* Per-channel-id state, sized by CAP_NUM_CHANNELS; freed with the device. */
+static int ppu_device_chan_arrays_alloc(struct ppu_device *ppu)
+{
+	struct drm_device *drm = &ppu->drm;
+	u32 n = ppu->caps.num_channels;
+	size_t words = BITS_TO_LONGS(n);
+
+	ppu->irq_stats.faults = drmm_kcalloc(drm, n, sizeof(atomic64_t), GFP_KERNEL);
+	ppu->irq_stats.nonstalls = drmm_kcalloc(drm, n, sizeof(atomic64_t), GFP_KERNEL);
+	ppu->irq_stats.faulted = drmm_kcalloc(drm, words, sizeof(long), GFP_KERNEL);
+	ppu->irq_stats.fault_new = drmm_kcalloc(drm, words, sizeof(long), GFP_KERNEL);
+	ppu->irq_woken = drmm_kcalloc(drm, words, sizeof(long), GFP_KERNEL);
+	ppu->chans = drmm_kcalloc(drm, n, sizeof(*ppu->chans), GFP_KERNEL);
+	ppu->chan_gen = drmm_kcalloc(drm, n, sizeof(u32), GFP_KERNEL);
+	ppu->runlist_level = drmm_kcalloc(drm, n, sizeof(u8), GFP_KERNEL);
+	ppu->runlist_listed = drmm_kcalloc(drm, words, sizeof(long), GFP_KERNEL);
+	ppu->wd_moved = drmm_kcalloc(drm, words, sizeof(long), GFP_KERNEL);
+	ppu->wd_waiting = drmm_kcalloc(drm, words, sizeof(long), GFP_KERNEL);
+	if (!ppu->irq_stats.faults || !ppu->irq_stats.nonstalls || !ppu->irq_stats.faulted ||
+	    !ppu->irq_stats.fault_new || !ppu->irq_woken || !ppu->chans || !ppu->chan_gen ||
+	    !ppu->runlist_level || !ppu->runlist_listed || !ppu->wd_moved || !ppu->wd_waiting)
+		return -ENOMEM;
+	/* (last: ppu_device_wake_all() takes it as the sign that all exist) */
+	ppu->chan_wq = drmm_kcalloc(drm, n, sizeof(*ppu->chan_wq), GFP_KERNEL);
+	if (!ppu->chan_wq)
+		return -ENOMEM;
+	return 0;
+}
+
 static int ppu_device_read_caps(struct ppu_device *ppu)
 {
 	struct ppu_caps *caps = &ppu->caps;
 	struct device *dev = &ppu->pdev->dev;
+	int ret;
 
 	caps->num_channels = ppu_read(ppu, PPU_REG_CAP_NUM_CHANNELS);
 	caps->num_cu = ppu_read(ppu, PPU_REG_CAP_NUM_CU);
@@ -245,13 +300,22 @@ static int ppu_device_read_caps(struct ppu_device *ppu)
 			caps->num_channels, PPU_MAX_CHANNELS);
 		return -ENODEV;
 	}
+	if (caps->num_channels > PPU_PENDING_CHANNELS &&
+	    !PPU_FGET(PPU_CAP_FEATURES_EVENT_RING, caps->features)) {
+		dev_err(dev, "CAP_NUM_CHANNELS %u without an event ring: the pending registers name %u\n",
+			caps->num_channels, PPU_PENDING_CHANNELS);
+		return -ENODEV;
+	}
 	/* Kernel structures (channel table, instance blocks) live in host RAM. */
 	if (!PPU_FGET(PPU_CAP_FEATURES_SYS_APERTURE, caps->features)) {
 		dev_err(dev, "no system aperture (CAP_FEATURES %#x)\n",
 			caps->features);
 		return -ENODEV;
 	}
-	ppu->chan_mask = GENMASK(caps->num_channels - 1, 0);
+	ppu->pending_mask = GENMASK(min_t(u32, caps->num_channels, PPU_PENDING_CHANNELS) - 1, 0);
+	ret = ppu_device_chan_arrays_alloc(ppu);
+	if (ret)
+		return ret;
 	ppu_device_check_compute(ppu);
 
 	dev_info(dev,
@@ -288,8 +352,8 @@ static void ppu_device_quiesce(struct ppu_device *ppu)
 	if (PPU_FGET(PPU_CAP_FEATURES_EVENT_RING, ppu->caps.features))
 		ppu_write(ppu, PPU_REG_EVENT_RING_SIZE, 0);
 	ppu_device_unbind_all(ppu);
-	ppu_write(ppu, PPU_REG_FAULT_PENDING, ppu->chan_mask);
-	ppu_write(ppu, PPU_REG_NONSTALL_PENDING, ppu->chan_mask);
+	ppu_write(ppu, PPU_REG_FAULT_PENDING, ppu->pending_mask);
+	ppu_write(ppu, PPU_REG_NONSTALL_PENDING, ppu->pending_mask);
 }
 
 static int ppu_device_chan_table_alloc(struct ppu_device *ppu)
@@ -334,15 +398,14 @@ static unsigned int ppu_device_events_log2(struct ppu_device *ppu)
 }
 
 /*
- * Off by default: with the ring, a fault shows in the channel's status a
- * record write before its interrupt (the pending bit's interrupt comes
- * first), and the interrupt caps hold faults back with non-stall events;
- * docs/kernel-driver.md "Interrupts".
+ * On by default where the PPU has a ring: records name any channel, the
+ * pending registers only the first 32.  Off, for comparison and for
+ * PPUs of at most 32 channels, the driver reads the pending registers.
  */
-static bool event_ring;
+static bool event_ring = true;
 module_param(event_ring, bool, 0444);
 MODULE_PARM_DESC(event_ring,
-		 "take faults and non-stall interrupts from the PPU's event ring where it has one, not its pending registers (default off)");
+		 "take faults and non-stall interrupts from the PPU's event ring where it has one, not its pending registers (default on; a PPU of more than 32 channels needs it)");
 
 /* The event ring, where the PPU has one and the driver uses it. */
 static int ppu_device_events_init(struct ppu_device *ppu)
@@ -350,8 +413,15 @@ static int ppu_device_events_init(struct ppu_device *ppu)
 	struct device *dev = &ppu->pdev->dev;
 	unsigned int log2 = ppu_device_events_log2(ppu);
 
-	if (!event_ring || !PPU_FGET(PPU_CAP_FEATURES_EVENT_RING, ppu->caps.features))
+	if (!PPU_FGET(PPU_CAP_FEATURES_EVENT_RING, ppu->caps.features))
 		return 0;
+	if (!event_ring) {
+		if (ppu->caps.num_channels <= PPU_PENDING_CHANNELS)
+			return 0;
+		dev_err(dev, "event_ring=0: the pending registers name %u of the %u channels\n",
+			PPU_PENDING_CHANNELS, ppu->caps.num_channels);
+		return -ENODEV;
+	}
 	if (log2 > PPU_EVENT_RING_LOG2_MAX)
 		return -EINVAL;
 	/* Zeroed, page aligned (the PPU needs 8 bytes). */

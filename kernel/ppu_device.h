@@ -27,8 +27,13 @@ struct ppu_client;
 struct ppu_kchan;
 struct ppu_vm;
 
-/* FAULT_PENDING and NONSTALL_PENDING have one bit per channel. */
-#define PPU_MAX_CHANNELS	32
+/* Channel ids are 12 bits wherever they cross the PPU's interfaces. */
+#define PPU_MAX_CHANNELS	4096
+/*
+ * FAULT_PENDING and NONSTALL_PENDING have a bit for each of the first 32
+ * channels; a PPU with more needs the event ring.
+ */
+#define PPU_PENDING_CHANNELS	32
 
 /**
  * struct ppu_caps - what the hardware reports about itself
@@ -88,17 +93,18 @@ struct ppu_irq_stats {
 	atomic64_t handled;
 	/** @events: incremented after each batch of events, for waiters. */
 	atomic64_t events;
-	/** @faults: FAULT_PENDING bits seen, per channel. */
-	atomic64_t faults[PPU_MAX_CHANNELS];
-	/** @nonstalls: NONSTALL_PENDING bits seen, per channel. */
-	atomic64_t nonstalls[PPU_MAX_CHANNELS];
+	/** @faults: fault events seen (pending bits or records), per channel. */
+	atomic64_t *faults;
+	/** @nonstalls: non-stall events seen, per channel. */
+	atomic64_t *nonstalls;
 	/**
-	 * @faulted: channels in the FAULTED state: set by the handler, cleared
-	 * when the channel id is unbound (destroyed or reused).
+	 * @faulted: bitmap of the channels in the FAULTED state: set by the
+	 * handler (or by whoever reads FAULTED first, ppu_irq_note_fault()),
+	 * cleared when the channel id is unbound (destroyed or reused).
 	 */
-	atomic_t faulted;
-	/** @fault_new: faults the fault worker has not logged yet. */
-	atomic_t fault_new;
+	unsigned long *faulted;
+	/** @fault_new: bitmap of the faults the fault worker has not logged yet. */
+	unsigned long *fault_new;
 	/** @throttled: interrupt storms that held non-stall interrupts off. */
 	atomic64_t throttled;
 	/** @rate_held: times the non-stall rate cap held interrupts off. */
@@ -184,7 +190,8 @@ struct ppu_fault_rec {
  * @pdev: the PCI function
  * @regs: BAR0, the register file (devres-managed mapping)
  * @caps: capabilities, constant after probe
- * @chan_mask: one bit per channel the hardware has
+ * @pending_mask: the bits of FAULT_PENDING and NONSTALL_PENDING that name
+ *                a channel the hardware has
  * @intr_mask: the INTR_ENABLE value the driver runs with
  * @chan_table: the channel table, in DMA-coherent host memory
  * @chan_table_dma: its bus address, programmed into CHAN_TABLE_LO/HI
@@ -209,10 +216,19 @@ struct ppu_fault_rec {
  *           driver's own channel: @event_wq), so that a channel's events
  *           wake only its owner's waiters; set and cleared under
  *           @chan_lock, read under RCU by the interrupt handler
+ * @irq_woken: scratch bitmap of the channels whose owners the interrupt
+ *             handler wakes; under @irq_lock
  * @chan_lock: serialises channel creation, destruction and use of @chans
+ * @chan_sel_lock: serialises users of the selected channel window
+ *                 (CHAN_SEL), so that a select and the read after it are
+ *                 not interleaved with another reader's
  * @chans: the channel using each hardware id, NULL when free
  * @chan_gen: bumped whenever an id is taken or given back, so that a
  *            waiter can tell its channel from a later one on the same id
+ * @runlist_level: scratch, per channel id its runlist LEVEL; under @chan_lock
+ * @runlist_listed: scratch bitmap, the ids to list; under @chan_lock
+ * @wd_moved: scratch bitmap of the watchdog's round; under @chan_lock
+ * @wd_waiting: scratch bitmap of the watchdog's round; under @chan_lock
  * @dbg_lock: serialises users of the select-register debug windows
  *            (TASK_DBG_SEL, CU_DBG_SEL) so that a select and the reads
  *            after it are not interleaved with another reader's
@@ -252,7 +268,7 @@ struct ppu_device {
 	struct pci_dev *pdev;
 	void __iomem *regs;
 	struct ppu_caps caps;
-	u32 chan_mask;
+	u32 pending_mask;
 	u32 intr_mask;
 
 	u32 *chan_table;
@@ -271,11 +287,17 @@ struct ppu_device {
 	struct delayed_work irq_throttle_work;
 	struct ratelimit_state irq_storm_rs;
 	wait_queue_head_t event_wq;
-	wait_queue_head_t __rcu *chan_wq[PPU_MAX_CHANNELS];
+	wait_queue_head_t __rcu **chan_wq;
+	unsigned long *irq_woken;
 
 	struct mutex chan_lock;
-	struct ppu_chan *chans[PPU_MAX_CHANNELS];
-	u32 chan_gen[PPU_MAX_CHANNELS];
+	struct mutex chan_sel_lock;
+	struct ppu_chan **chans;
+	u32 *chan_gen;
+	u8 *runlist_level;
+	unsigned long *runlist_listed;
+	unsigned long *wd_moved;
+	unsigned long *wd_waiting;
 
 	struct mutex dbg_lock;
 	struct mutex inv_lock;
@@ -402,7 +424,9 @@ int ppu_device_early_init(struct ppu_device *ppu);
 int ppu_device_init(struct ppu_device *ppu);
 void ppu_device_stop(struct ppu_device *ppu);
 int ppu_device_read_cycles(struct ppu_device *ppu, u64 *cycles);
-void ppu_device_wake(struct ppu_device *ppu, unsigned long chans);
+void ppu_device_wake(struct ppu_device *ppu, const unsigned long *chans);
+void ppu_device_wake_chan(struct ppu_device *ppu, u32 chid);
+void ppu_device_wake_all(struct ppu_device *ppu);
 void ppu_device_kick_fences(struct ppu_device *ppu);
 
 #endif /* __PPU_DEVICE_H__ */

@@ -320,7 +320,7 @@ static void ppu_pci_remove(struct pci_dev *pdev)
 	if (!drm_dev_is_unplugged(&ppu->drm))
 		drm_dev_unplug(&ppu->drm);
 	/* Waiters see the unplug; devres then quiesces and frees the rest. */
-	ppu_device_wake(ppu, ~0ul);
+	ppu_device_wake_all(ppu);
 }
 
 /* Reboot or kexec: the next kernel must not find the PPU reading our memory. */

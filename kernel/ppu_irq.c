@@ -82,7 +82,8 @@ MODULE_PARM_DESC(irq_nonstall_max_cpu,
 
 /*
  * The INTR bit that carries non-stall interrupts: NONSTALL, or EVENT with
- * the event ring, where faults come the same way and are held with them.
+ * the event ring (whose fault records also raise EVENT_FAULT, which no
+ * hold masks).
  */
 static u32 ppu_irq_ns_bit(struct ppu_device *ppu)
 {
@@ -144,23 +145,46 @@ static bool ppu_irq_cpu_take(struct ppu_irq_stats *stats, unsigned int pct, u64 
 	return false;
 }
 
-static void ppu_irq_count(atomic64_t *counters, unsigned long bits)
+/*
+ * A fault event of @chid: dead from now on (&ppu_irq_stats.faulted), and
+ * logged once by the fault worker even when the event comes twice (a
+ * caller that read FAULTED first, ppu_irq_note_fault()).  Returns whether
+ * the fault is new.  Called with irq_lock held.
+ */
+static bool ppu_irq_fault(struct ppu_device *ppu, u32 chid)
 {
-	unsigned int chid;
+	atomic64_inc(&ppu->irq_stats.faults[chid]);
+	__set_bit(chid, ppu->irq_woken);
+	if (test_and_set_bit(chid, ppu->irq_stats.faulted))
+		return false;
+	set_bit(chid, ppu->irq_stats.fault_new);
+	return true;
+}
 
-	for_each_set_bit(chid, &bits, PPU_MAX_CHANNELS)
-		atomic64_inc(&counters[chid]);
+static void ppu_irq_nonstall(struct ppu_device *ppu, u32 chid)
+{
+	atomic64_inc(&ppu->irq_stats.nonstalls[chid]);
+	__set_bit(chid, ppu->irq_woken);
+}
+
+/* The owners of the channels seen since the last call; irq_lock held. */
+static void ppu_irq_wake_seen(struct ppu_device *ppu)
+{
+	ppu_device_wake(ppu, ppu->irq_woken);
+	bitmap_zero(ppu->irq_woken, ppu->caps.num_channels);
 }
 
 /*
- * Takes the event ring's new records: the channels that faulted or raised
- * non-stall interrupts, into @fault and @nonstall.  A ring the PPU stopped
- * (a record write failed) is set up again; its waiting events follow.
+ * Takes the event ring's new records, but none of channel @skip (U32_MAX:
+ * none), whose id is being reused.  A ring the PPU stopped (a record write
+ * failed) is set up again; its waiting events follow.  Sets *@nonstall
+ * when a non-stall record was taken.  Returns whether a new fault was.
  * Called with irq_lock held.
  */
-static void ppu_irq_events(struct ppu_device *ppu, u32 *fault, u32 *nonstall)
+static bool ppu_irq_events(struct ppu_device *ppu, u32 skip, bool *nonstall)
 {
 	u32 size = 1u << ppu->events_log2, get = ppu->events_get, put;
+	bool fault = false;
 
 	put = ppu_read(ppu, PPU_REG_EVENT_RING_PUT);
 	/* (a record is in memory before PUT passes it) */
@@ -176,12 +200,14 @@ static void ppu_irq_events(struct ppu_device *ppu, u32 *fault, u32 *nonstall)
 							  (PPU_EVENT_BYTES / 4)]));
 		u32 chid = PPU_FGET(PPU_EVENT_CHID, w);
 
-		if (chid >= ppu->caps.num_channels)
+		if (chid >= ppu->caps.num_channels || chid == skip)
 			continue;
-		if (PPU_FGET(PPU_EVENT_KIND, w) == PPU_EVENT_KIND_FAULT)
-			*fault |= BIT(chid);
-		else if (PPU_FGET(PPU_EVENT_KIND, w) == PPU_EVENT_KIND_NONSTALL)
-			*nonstall |= BIT(chid);
+		if (PPU_FGET(PPU_EVENT_KIND, w) == PPU_EVENT_KIND_FAULT) {
+			fault |= ppu_irq_fault(ppu, chid);
+		} else if (PPU_FGET(PPU_EVENT_KIND, w) == PPU_EVENT_KIND_NONSTALL) {
+			ppu_irq_nonstall(ppu, chid);
+			*nonstall = true;
+		}
 	}
 	ppu->events_get = put;
 	ppu_write(ppu, PPU_REG_EVENT_RING_GET, put);
@@ -193,6 +219,16 @@ static void ppu_irq_events(struct ppu_device *ppu, u32 *fault, u32 *nonstall)
 		ppu_write(ppu, PPU_REG_EVENT_RING_SIZE,
 			  PPU_FSET(PPU_EVENT_RING_SIZE_LOG2, ppu->events_log2));
 	}
+	return fault;
+}
+
+/* The pending register @reg, acknowledged: its channel bits. */
+static unsigned long ppu_irq_pending(struct ppu_device *ppu, u32 reg)
+{
+	u32 bits = ppu_read(ppu, reg) & ppu->pending_mask;
+
+	ppu_write(ppu, reg, bits);
+	return bits;
 }
 
 /**
@@ -207,22 +243,33 @@ static void ppu_irq_events(struct ppu_device *ppu, u32 *fault, u32 *nonstall)
  */
 void ppu_irq_drain_events(struct ppu_device *ppu, u32 chid)
 {
-	u32 fault = 0, nonstall = 0;
+	bool nonstall = false;
 
 	if (!ppu->events)
 		return;
-	ppu_irq_events(ppu, &fault, &nonstall);
-	fault &= ~BIT(chid);
-	nonstall &= ~BIT(chid);
-	if (fault) {
-		atomic_or(fault, &ppu->irq_stats.faulted);
-		atomic_or(fault, &ppu->irq_stats.fault_new);
-		ppu_irq_count(ppu->irq_stats.faults, fault);
+	if (ppu_irq_events(ppu, chid, &nonstall))
 		schedule_work(&ppu->fault_work);
-	}
-	ppu_irq_count(ppu->irq_stats.nonstalls, nonstall);
-	if (fault | nonstall)
-		ppu_device_wake(ppu, fault | nonstall);
+	ppu_irq_wake_seen(ppu);
+}
+
+/**
+ * ppu_irq_note_fault() - a channel was read FAULTED before its event came
+ * @ppu: the device
+ * @chid: the channel, owned by the caller's file (under chan_lock)
+ *
+ * With the event ring, a fault shows in CHAN_STATUS a record write before
+ * its interrupt: whoever reads it first marks the channel dead, so that
+ * what its owner does next (a doorbell, a wait) sees the fault as well.
+ * The event, when it comes, is counted but not logged again.
+ */
+void ppu_irq_note_fault(struct ppu_device *ppu, u32 chid)
+{
+	if (test_and_set_bit(chid, ppu->irq_stats.faulted))
+		return;
+	set_bit(chid, ppu->irq_stats.fault_new);
+	schedule_work(&ppu->fault_work);
+	ppu_device_wake_chan(ppu, chid);
+	ppu_device_kick_fences(ppu);
 }
 
 /* Reads and acknowledges everything pending; called with irq_lock held. */
@@ -231,14 +278,16 @@ static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 	struct ppu_irq_stats *stats = &ppu->irq_stats;
 	unsigned int loops, rate = READ_ONCE(irq_nonstall_max_rate);
 	unsigned int pct = READ_ONCE(irq_nonstall_max_cpu);
-	unsigned long delay, hold = 0, woken = 0;
+	unsigned long delay, hold = 0;
 	bool cpu_cap = pct && pct < 100;
-	bool seen = false, ns_seen = false, slow = false;
+	bool seen = false, ns_seen = false, slow = false, faulted = false;
 	u64 t0 = ktime_get_ns();
 	u32 status, mask;
 
 	for (loops = 0; loops < PPU_IRQ_MAX_LOOPS; loops++) {
-		u32 fault = 0, nonstall = 0;
+		unsigned long bits;
+		bool nonstall = false;
+		u32 chid;
 
 		/* (INTR_STATUS shows held non-stall events too: not ours now) */
 		mask = ppu->intr_mask;
@@ -259,27 +308,23 @@ static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 			break;
 		}
 
-		if (status & PPU_FSET(PPU_INTR_EVENT, 1))
-			ppu_irq_events(ppu, &fault, &nonstall);
+		/* (held non-stall records come along with a fault's) */
+		if (status & (PPU_FSET(PPU_INTR_EVENT, 1) | PPU_FSET(PPU_INTR_EVENT_FAULT, 1)))
+			faulted |= ppu_irq_events(ppu, U32_MAX, &nonstall);
 		if (status & PPU_FSET(PPU_INTR_FAULT, 1)) {
-			fault = ppu_read(ppu, PPU_REG_FAULT_PENDING) & ppu->chan_mask;
-			ppu_write(ppu, PPU_REG_FAULT_PENDING, fault);
+			bits = ppu_irq_pending(ppu, PPU_REG_FAULT_PENDING);
+			for_each_set_bit(chid, &bits, PPU_PENDING_CHANNELS)
+				faulted |= ppu_irq_fault(ppu, chid);
 		}
 		if (status & PPU_FSET(PPU_INTR_NONSTALL, 1)) {
-			nonstall = ppu_read(ppu, PPU_REG_NONSTALL_PENDING) &
-				   ppu->chan_mask;
-			ppu_write(ppu, PPU_REG_NONSTALL_PENDING, nonstall);
+			bits = ppu_irq_pending(ppu, PPU_REG_NONSTALL_PENDING);
+			for_each_set_bit(chid, &bits, PPU_PENDING_CHANNELS) {
+				ppu_irq_nonstall(ppu, chid);
+				nonstall = true;
+			}
 		}
-		if (fault) {
-			atomic_or(fault, &stats->faulted);
-			atomic_or(fault, &stats->fault_new);
-			ppu_irq_count(stats->faults, fault);
-			schedule_work(&ppu->fault_work);
-		}
-		ppu_irq_count(stats->nonstalls, nonstall);
-		woken |= fault | nonstall;
 		seen = true;
-		ns_seen |= nonstall != 0;
+		ns_seen |= nonstall;
 		if (nonstall && rate && !ppu_irq_rate_take(stats, rate, &delay)) {
 			atomic64_inc(&stats->rate_held);
 			hold = delay;
@@ -319,9 +364,11 @@ static irqreturn_t ppu_irq_service(struct ppu_device *ppu)
 	if (hold)
 		ppu_irq_hold_nonstall(ppu, hold);
 
+	if (faulted)
+		schedule_work(&ppu->fault_work);
 	atomic64_inc(&stats->handled);
 	atomic64_inc(&stats->events);
-	ppu_device_wake(ppu, woken);
+	ppu_irq_wake_seen(ppu);
 	ppu_device_kick_fences(ppu);
 	return IRQ_HANDLED;
 }
@@ -480,7 +527,8 @@ int ppu_irq_init(struct ppu_device *ppu)
 	INIT_DELAYED_WORK(&ppu->irq_throttle_work, ppu_irq_unthrottle);
 	ratelimit_state_init(&ppu->irq_storm_rs, 60 * HZ, 1);
 	/* (with the event ring on, the pending registers stay clear) */
-	ppu->intr_mask = ppu->events ? PPU_FSET(PPU_INTR_EVENT, 1) :
+	ppu->intr_mask = ppu->events ?
+		PPU_FSET(PPU_INTR_EVENT, 1) | PPU_FSET(PPU_INTR_EVENT_FAULT, 1) :
 		PPU_FSET(PPU_INTR_FAULT, 1) | PPU_FSET(PPU_INTR_NONSTALL, 1);
 
 	/* Freed by the managed PCI device (pcim_enable_device()). */

@@ -13,5 +13,6 @@ void ppu_irq_watch_get(struct ppu_device *ppu);
 void ppu_irq_watch_put(struct ppu_device *ppu);
 void ppu_irq_lost_check(struct ppu_device *ppu);
 void ppu_irq_drain_events(struct ppu_device *ppu, u32 chid);
+void ppu_irq_note_fault(struct ppu_device *ppu, u32 chid);
 
 #endif /* __PPU_IRQ_H__ */

@@ -60,7 +60,7 @@ int ppu_runlist_init(struct ppu_device *ppu)
 	/* (coherent memory is page aligned: the 8-byte rule holds) */
 	ppu_write(ppu, PPU_REG_RUNLIST_LO, lower_32_bits(ppu->runlist_dma));
 	ppu_write(ppu, PPU_REG_RUNLIST_HI, ppu_addr_hi(ppu->runlist_dma, 1));
-	ppu_runlist_submit(ppu, NULL, 0);
+	ppu_runlist_submit(ppu, NULL, NULL);
 	return 0;
 }
 
@@ -84,13 +84,13 @@ static u32 ppu_runlist_status(struct ppu_device *ppu)
  * ppu_runlist_submit() - hand the PPU a new list
  * @ppu: the device, under &ppu_device.chan_lock
  * @level: per channel id, its LEVEL (the channel's priority)
- * @listed: the channel ids to list, one bit each
+ * @listed: bitmap of the channel ids to list (NULL: none)
  *
  * Does nothing without scheduling by runlist, or once the device is gone
  * (its registers are unmapped then; a channel given back after an unplug
  * comes here).
  */
-void ppu_runlist_submit(struct ppu_device *ppu, const u8 *level, u32 listed)
+void ppu_runlist_submit(struct ppu_device *ppu, const u8 *level, const unsigned long *listed)
 {
 	u32 chid, n = 0, st;
 	int ret, idx;
@@ -106,8 +106,8 @@ void ppu_runlist_submit(struct ppu_device *ppu, const u8 *level, u32 listed)
 		drm_err(&ppu->drm, "the PPU did not read the runlist (status %#x)\n", st);
 		goto out;
 	}
-	for (chid = 0; chid < ppu->caps.num_channels; chid++)
-		if (listed & BIT(chid))
+	for (chid = 0; listed && chid < ppu->caps.num_channels; chid++)
+		if (test_bit(chid, listed))
 			ppu->runlist[n++] = cpu_to_le32(PPU_FSET(PPU_RUNLIST_ENTRY_CHID, chid) |
 							PPU_FSET(PPU_RUNLIST_ENTRY_LEVEL, level[chid]));
 	/* the entries are in memory before the PPU is told to read them */

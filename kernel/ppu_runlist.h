@@ -11,6 +11,6 @@ struct ppu_device;
 
 int ppu_runlist_init(struct ppu_device *ppu);
 u32 ppu_runlist_sched_ctrl(struct ppu_device *ppu);
-void ppu_runlist_submit(struct ppu_device *ppu, const u8 *level, u32 listed);
+void ppu_runlist_submit(struct ppu_device *ppu, const u8 *level, const unsigned long *listed);
 
 #endif /* __PPU_RUNLIST_H__ */

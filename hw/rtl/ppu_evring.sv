@@ -53,6 +53,12 @@ module ppu_evring #(
   logic [31:0]   lf_idx;        // ... the last one, at this index
 
   wire        on    = log2 != '0;
+  // Events the ring takes: all while it is on; while it is off, those of
+  // the channels beyond the 32 the pending registers have bits for, which
+  // wait here until it is set up (ppu_regs keeps the others).
+  logic [NC-1:0] take;
+  always_comb
+    for (int i = 0; i < NC; i++) take[i] = on || i >= 32;
   wire [31:0] used  = put - get;
   wire        full  = used >= (32'd1 << log2);
 
@@ -149,9 +155,8 @@ module ppu_evring #(
           end
         end
       end
-      // (events arriving while the ring is off go to the pending registers)
-      fpend <= ((fpend & ~fclr) | (on ? fault_set : '0) | (rec_fault ? back_v : '0)) & ~ub_v;
-      npend <= ((npend & ~nclr) | (on ? nonstall_set : '0) | (rec_fault ? '0 : back_v)) & ~ub_v;
+      fpend <= ((fpend & ~fclr) | (fault_set & take) | (rec_fault ? back_v : '0)) & ~ub_v;
+      npend <= ((npend & ~nclr) | (nonstall_set & take) | (rec_fault ? '0 : back_v)) & ~ub_v;
       if (ub_rec && !rsp) dropped <= 1'b1;
       if (restart) begin
         put   <= '0;

@@ -96,14 +96,24 @@ module ppu_regs #(
   localparam int unsigned PERF_N = ppu_hw_pkg::PPU_PERF_COUNT;
 
   localparam int unsigned NC = NUM_CHANNELS;
+  // Channels with a pending bit (a 32-bit register) and a window of their
+  // own; the rest report events by the event ring and status by CHAN_SEL.
+  localparam int unsigned PN = NC < 32 ? NC : 32;
+  localparam int unsigned WN = NC < ppu_hw_pkg::PPU_CHAN_WINDOW_CHANNELS ?
+                               NC : ppu_hw_pkg::PPU_CHAN_WINDOW_CHANNELS;
 
   initial begin
-    if (NUM_CHANNELS < 1 || NUM_CHANNELS > 32)
-      $error("NUM_CHANNELS must be 1..32 (one pending bit per channel in a 32-bit register)");
+    if (NUM_CHANNELS < 1 || NUM_CHANNELS > 4096)
+      $error("NUM_CHANNELS must be 1..4096 (12-bit channel ids)");
   end
 
   logic [31:0] intr_enable;
-  logic [NC-1:0] fault_pend, nonstall_pend;
+  logic [PN-1:0] fault_pend, nonstall_pend;
+  logic [11:0]   r_chan_sel;
+  // (events of channels without a pending bit are the event ring's)
+  if (NC > PN) begin : g_no_pend
+    wire unused_events = ^{fault_set[NC-1:PN], nonstall_set[NC-1:PN]};
+  end
   logic [31:0] r_timeslice, r_retry, r_timeout, r_release_hold;
   logic        r_prio_mode, r_runlist;
   logic [31:0] rl_lo, rl_hi;
@@ -156,11 +166,16 @@ module ppu_regs #(
 
   // Channel window decode (also drives the host's status mux).
   wire in_chan = (32'(a) >= ppu_hw_pkg::PPU_CHAN_BASE) &&
-                 (32'(a) < ppu_hw_pkg::PPU_CHAN_BASE + NC * ppu_hw_pkg::PPU_CHAN_STRIDE);
+                 (32'(a) < ppu_hw_pkg::PPU_CHAN_BASE + WN * ppu_hw_pkg::PPU_CHAN_STRIDE);
+  wire in_sel  = (32'(a) >= ppu_hw_pkg::PPU_CHAN_SEL_BASE) &&
+                 (32'(a) < ppu_hw_pkg::PPU_CHAN_SEL_BASE + ppu_hw_pkg::PPU_CHAN_STRIDE);
+  wire sel_ok  = 32'(r_chan_sel) < NC;
   always_comb begin
     logic [15:0] rel;
     rel = a - 16'(ppu_hw_pkg::PPU_CHAN_BASE);
     stat_chid = 8'(rel >> $clog2(ppu_hw_pkg::PPU_CHAN_STRIDE));
+    // (both windows are CHAN_STRIDE aligned: the offset is the same bits)
+    if (in_sel) stat_chid = 8'(r_chan_sel);
     stat_off  = 5'(rel[$clog2(ppu_hw_pkg::PPU_CHAN_STRIDE)-1:0] >> 2);
   end
   wire in_perf = (32'(a) >= ppu_hw_pkg::PPU_PERF_BASE) && (32'(a) < ppu_hw_pkg::PPU_PERF_BASE + ppu_hw_pkg::PPU_PERF_COUNT * 8);
@@ -190,8 +205,10 @@ module ppu_regs #(
     logic [63:0] p;
     p = perf[perf_idx];
     rdata = '0;
-    if (in_chan) begin
+    if (in_chan || (in_sel && sel_ok)) begin
       rdata = stat_data;
+    end else if (in_sel) begin
+      rdata = '0;
     end else if (in_perf) begin
       rdata = a[2] ? p[63:32] : p[31:0];
     end else begin
@@ -215,6 +232,7 @@ module ppu_regs #(
         ppu_hw_pkg::PPU_REG_TASK_DBG_EXITED:      rdata = task_dbg_exited;
         ppu_hw_pkg::PPU_REG_TASK_DBG_TMD_VA:      rdata = task_dbg_tmd_va;
         ppu_hw_pkg::PPU_REG_CU_DBG_SEL:           rdata = 32'(r_cu_sel);
+        ppu_hw_pkg::PPU_REG_CHAN_SEL:             rdata = 32'(r_chan_sel);
         ppu_hw_pkg::PPU_REG_CU_DBG0:              rdata = cu_dbg0;
         ppu_hw_pkg::PPU_REG_CU_DBG_PC:            rdata = cu_dbg_pc;
         ppu_hw_pkg::PPU_REG_CU_DBG_CTA_ID:        rdata = cu_dbg_cta_id;
@@ -306,6 +324,7 @@ module ppu_regs #(
       r_task_sel    <= '0;
       r_task_ctrl   <= '0;
       r_cu_sel      <= '0;
+      r_chan_sel    <= '0;
       r_copy_halt   <= 1'b0;
       r_compute_halt <= 1'b0;
     end else begin
@@ -316,15 +335,17 @@ module ppu_regs #(
         perf[ppu_hw_pkg::PPU_PERF_COPY_BYTES] <= perf[ppu_hw_pkg::PPU_PERF_COPY_BYTES] + 64'(perf_add);
 
       // W1C first, then new events, so an event in the same cycle is kept.
-      if (wr && 32'(a) == ppu_hw_pkg::PPU_REG_FAULT_PENDING) fault_pend <= fault_pend & ~req_wdata[NC-1:0];
+      if (wr && 32'(a) == ppu_hw_pkg::PPU_REG_FAULT_PENDING) fault_pend <= fault_pend & ~req_wdata[PN-1:0];
       if (wr && 32'(a) == ppu_hw_pkg::PPU_REG_NONSTALL_PENDING)
-        nonstall_pend <= nonstall_pend & ~req_wdata[NC-1:0];
-      // (with the event ring on, events are the ring's)
-      if (|fault_set && !ev_on) fault_pend <= (wr && 32'(a) == ppu_hw_pkg::PPU_REG_FAULT_PENDING ?
-                                               fault_pend & ~req_wdata[NC-1:0] : fault_pend) | fault_set;
-      if (|nonstall_set && !ev_on)
+        nonstall_pend <= nonstall_pend & ~req_wdata[PN-1:0];
+      // (with the event ring on, events are the ring's; so are those of
+      // channels without a pending bit, which wait in it while it is off)
+      if (|fault_set[PN-1:0] && !ev_on)
+        fault_pend <= (wr && 32'(a) == ppu_hw_pkg::PPU_REG_FAULT_PENDING ?
+                       fault_pend & ~req_wdata[PN-1:0] : fault_pend) | fault_set[PN-1:0];
+      if (|nonstall_set[PN-1:0] && !ev_on)
         nonstall_pend <= (wr && 32'(a) == ppu_hw_pkg::PPU_REG_NONSTALL_PENDING ?
-                          nonstall_pend & ~req_wdata[NC-1:0] : nonstall_pend) | nonstall_set;
+                          nonstall_pend & ~req_wdata[PN-1:0] : nonstall_pend) | nonstall_set[PN-1:0];
       if (req_valid && req_write && db_put) begin
         doorbell           <= 1'b1;
         doorbell_put_valid <= 1'b1;
@@ -363,6 +384,8 @@ module ppu_regs #(
           ppu_hw_pkg::PPU_REG_TASK_DBG_SEL:      r_task_sel <= req_wdata[7:0];
           ppu_hw_pkg::PPU_REG_TASK_CTRL:         r_task_ctrl <= req_wdata[1:0];
           ppu_hw_pkg::PPU_REG_CU_DBG_SEL:        r_cu_sel <= req_wdata[15:0];
+          ppu_hw_pkg::PPU_REG_CHAN_SEL:
+            r_chan_sel <= req_wdata[ppu_hw_pkg::PPU_CHAN_SEL_CHID__MSB:ppu_hw_pkg::PPU_CHAN_SEL_CHID__LSB];
           ppu_hw_pkg::PPU_REG_SCHED_CTRL: begin
             r_prio_mode <= req_wdata[ppu_hw_pkg::PPU_SCHED_CTRL_PRIO_MODE__LSB];
             r_runlist   <= req_wdata[ppu_hw_pkg::PPU_SCHED_CTRL_RUNLIST__LSB];

@@ -172,6 +172,42 @@ uint64_t ppu_debugfs_value(const char *text, const char *name)
 	return 0;
 }
 
+bool ppu_debugfs_list_has(const char *text, const char *name, unsigned int id)
+{
+	size_t nlen = strlen(name);
+	const char *line = text;
+
+	while (line && *line) {
+		if (!strncmp(line, name, nlen) && (line[nlen] == ' ' || line[nlen] == '\t')) {
+			const char *p = line + nlen;
+
+			/* "3,5-7": ranges separated by commas, nothing when empty */
+			for (;;) {
+				unsigned long lo, hi;
+				char *end;
+
+				while (*p == ' ' || *p == '\t')
+					p++;
+				if (!isdigit((unsigned char)*p))
+					return false;
+				lo = hi = strtoul(p, &end, 10);
+				if (*end == '-')
+					hi = strtoul(end + 1, &end, 10);
+				if (id >= lo && id <= hi)
+					return true;
+				if (*end != ',')
+					return false;
+				p = end + 1;
+			}
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	ck_abort_msg("no %s in debugfs output:\n%s", name, text);
+	return false;
+}
+
 void ppu_sysfs_write(const char *path, const char *text)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -198,7 +234,8 @@ uint32_t ppu_intr_mask_expected(void)
 	static char text[8192];
 
 	ppu_debugfs_read("interrupts", text, sizeof(text));
-	return ppu_debugfs_value(text, "EVENT_RING") ? PPU_FMASK(PPU_INTR_EVENT) :
+	return ppu_debugfs_value(text, "EVENT_RING") ?
+		PPU_FMASK(PPU_INTR_EVENT) | PPU_FMASK(PPU_INTR_EVENT_FAULT) :
 		PPU_FMASK(PPU_INTR_FAULT) | PPU_FMASK(PPU_INTR_NONSTALL);
 }
 

@@ -7,6 +7,7 @@
 #ifndef PPU_GUEST_H
 #define PPU_GUEST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -51,6 +52,8 @@ int ppu_debugfs_write(const char *file, const char *text);
 int ppu_client_open(void);
 /* The value of the "NAME value" line (decimal or 0x hex); asserts it exists. */
 uint64_t ppu_debugfs_value(const char *text, const char *name);
+/* Whether the channel-id list @name ("3,5-7") in debugfs @text holds @id. */
+bool ppu_debugfs_list_has(const char *text, const char *name, unsigned int id);
 
 /* The driver's sysfs directory, for unbind/bind tests. */
 #define PPU_DRIVER_SYSFS "/sys/bus/pci/drivers/ppu"

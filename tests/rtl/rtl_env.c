@@ -401,6 +401,11 @@ void rtl_chan_submit(struct rtl_chan *ch, const struct ppu_pb *pb)
 
 uint32_t rtl_chan_reg(struct rtl_chan *ch, uint32_t off)
 {
+	/* (channels without a window of their own: the selected window) */
+	if (ch->chid >= PPU_CHAN_WINDOW_CHANNELS) {
+		rtl_reg_write(ch->env, PPU_REG_CHAN_SEL, PPU_FSET(PPU_CHAN_SEL_CHID, ch->chid));
+		return rtl_reg_read(ch->env, PPU_CHAN_SEL_BASE + off);
+	}
 	return rtl_reg_read(ch->env, PPU_CHAN_REG(ch->chid, off));
 }
 

@@ -272,7 +272,7 @@ static int ppu_debugfs_tasks(struct seq_file *m, void *data)
 		d1 = ppu_read(ppu, PPU_REG_TASK_DBG1);
 		seq_printf(m, "%3u %-10s %4u %4u %5u", tid,
 			   ppu_debugfs_name(ppu_task_states, ARRAY_SIZE(ppu_task_states), state),
-			   PPU_FGET(PPU_TASK_DBG0_CHID, d0), PPU_FGET(PPU_TASK_DBG0_PRIO, d0),
+			   PPU_FGET(PPU_TASK_DBG0_CHID, d0), PPU_FGET(PPU_TASK_DBG1_PRIO, d1),
 			   PPU_FGET(PPU_TASK_DBG0_DEPTH, d0));
 		if (PPU_FGET(PPU_TASK_DBG0_SLOT_VALID, d0))
 			seq_printf(m, " %4u %-10u %-10u", PPU_FGET(PPU_TASK_DBG0_TSLOT, d0),

@@ -359,7 +359,7 @@ static void on_switch(struct ppu_tl_model *m, const struct ppu_trace_rec *r)
 			    PPU_TL_SCOPE_LANE);
 		snprintf(in.name, sizeof(in.name), "served as guest");
 		ARG_U(&in, "channel", r->chid);
-		if (r->a != 0xff)
+		if (r->a != PPU_TRACE_CHID_NONE)
 			ARG_U(&in, "resident", r->a);
 		instant(m, &in);
 		return;
@@ -370,7 +370,7 @@ static void on_switch(struct ppu_tl_model *m, const struct ppu_trace_rec *r)
 		new_instant(&in, m->host_lane, r->cycle, "priority", PPU_TL_SCOPE_LANE);
 		snprintf(in.name, sizeof(in.name), "priority switch to channel %u", r->chid);
 		ARG_U(&in, "channel", r->chid);
-		if (r->a != 0xff)
+		if (r->a != PPU_TRACE_CHID_NONE)
 			ARG_U(&in, "previous", r->a);
 		instant(m, &in);
 	}
@@ -594,9 +594,9 @@ static void on_task(struct ppu_tl_model *m, const struct ppu_trace_rec *r)
 
 	switch (r->kind) {
 	case PPU_TRACE_TASK_LAUNCH:
-		k->chid = (r->a >> 8) & 0xff;
-		k->prio = (r->a >> 16) & 0xff;
-		k->depth = r->a >> 24;
+		k->chid = r->chid;
+		k->prio = (r->a >> 8) & 0xff;
+		k->depth = (r->a >> 16) & 0xff;
 		k->parent = r->b;
 		if (!m->ch[k->chid].engine)
 			m->ch[k->chid].engine = PPU_ENGINE_TYPE_COMPUTE;

@@ -146,7 +146,7 @@ enum ppu_trace_line ppu_trace_parse_line(const char *line, struct ppu_trace_rec 
 		return bad(err, errlen, "expected a record kind after the cycle number");
 	p = name + len;
 	if (!(p = field(p, "ch", 10, PPU_TRACE_MAX_CHID, &v)))
-		return bad(err, errlen, "expected ch=<channel 0..255>");
+		return bad(err, errlen, "expected ch=<channel 0..4095>");
 	rec->chid = (unsigned int)v;
 	if (!(p = field(p, "a", 16, UINT32_MAX, &v)))
 		return bad(err, errlen, "expected a=0x<32-bit hex>");

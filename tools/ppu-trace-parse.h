@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ppu/ppu_hw.h"
+
 struct ppu_trace_rec {
 	uint64_t cycle;
 	unsigned int kind;	/* PPU_TRACE_* */
@@ -43,8 +45,8 @@ enum ppu_trace_line {
 	PPU_TRACE_LINE_BAD,		/* malformed; err says why */
 };
 
-/* Channel ids are 8 bits on the trace ports. */
-#define PPU_TRACE_MAX_CHID 255u
+/* Channel ids are CHID_BITS wide on the trace ports. */
+#define PPU_TRACE_MAX_CHID ((1u << PPU_CHID_BITS) - 1)
 
 /*
  * Parses one line (with or without its newline).  On BAD, writes a short

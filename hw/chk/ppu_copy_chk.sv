@@ -14,7 +14,7 @@ module ppu_copy_chk #(
   input logic                       cmd_ready,
   input ppu_types_pkg::copy_cmd_t   cmd,
   input logic                       done_valid,
-  input logic [7:0]                 done_chid,
+  input logic [ppu_types_pkg::CHID_W-1:0] done_chid,
   input ppu_types_pkg::copy_done_t  done,
   input logic                       xs_req_valid,
   input logic                       xs_req_ready,

@@ -92,7 +92,7 @@ module ppu_host_chk #(
         logic [19:0] mask;
         logic        bind_now, bound;
         mask = (20'd1 << c_log2[i]) - 20'd1;
-        bind_now = trace.valid && trace.kind == 8'(ppu_hw_pkg::PPU_TRACE_BIND) && trace.chid == 8'(i);
+        bind_now = trace.valid && trace.kind == 8'(ppu_hw_pkg::PPU_TRACE_BIND) && trace.chid == ppu_types_pkg::CHID_W'(i);
         bound = c_st[i] != ST_UNBOUND && c_st[i] != ST_LOADING;
         // GP_GET and GP_PUT of a bound channel index its ring.
         if (bound && ((c_get[i] & ~mask) != '0 || (c_put[i] & ~mask) != '0))
@@ -116,17 +116,17 @@ module ppu_host_chk #(
       cl_held   <= cl_valid && !cl_ready;
       // A faulted channel runs nothing more: no method, no new semaphore
       // operation, copy or launch on its behalf.
-      if (trace.valid && trace.kind == 8'(ppu_hw_pkg::PPU_TRACE_METHOD) && trace.chid < 8'(NC) &&
+      if (trace.valid && trace.kind == 8'(ppu_hw_pkg::PPU_TRACE_METHOD) && trace.chid < ppu_types_pkg::CHID_W'(NC) &&
           faulted[trace.chid[$clog2(NC)-1:0]])
         ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d ran method %08x after its fault",
                                                              trace.chid, trace.a));
-      if (sem_valid && !sem_held && sem_req.chid < 8'(NC) && faulted[sem_req.chid[$clog2(NC)-1:0]])
+      if (sem_valid && !sem_held && sem_req.chid < ppu_types_pkg::CHID_W'(NC) && faulted[sem_req.chid[$clog2(NC)-1:0]])
         ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: semaphore operation after its fault",
                                                              sem_req.chid));
-      if (copy_valid && !copy_held && copy_cmd.chid < 8'(NC) && faulted[copy_cmd.chid[$clog2(NC)-1:0]])
+      if (copy_valid && !copy_held && copy_cmd.chid < ppu_types_pkg::CHID_W'(NC) && faulted[copy_cmd.chid[$clog2(NC)-1:0]])
         ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: copy launched after its fault",
                                                              copy_cmd.chid));
-      if (cl_valid && !cl_held && cl_req.chid < 8'(NC) && faulted[cl_req.chid[$clog2(NC)-1:0]])
+      if (cl_valid && !cl_held && cl_req.chid < ppu_types_pkg::CHID_W'(NC) && faulted[cl_req.chid[$clog2(NC)-1:0]])
         ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: kernel launched after its fault",
                                                              cl_req.chid));
     end

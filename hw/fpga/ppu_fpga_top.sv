@@ -148,7 +148,7 @@ module ppu_fpga_top #(
     // the PPU's event trace (ppu_top), for an on-chip logic analyser
     output logic [4:0]   trace_valid,
     output logic [39:0]  trace_kind,
-    output logic [39:0]  trace_chid,
+    output logic [5*ppu_types_pkg::CHID_W-1:0] trace_chid,
     output logic [159:0] trace_a,
     output logic [159:0] trace_b
 );

@@ -274,7 +274,7 @@ module ppu_compute #(
   logic [7:0]      rd_out, wr_out;     // accepted by the PPU, not answered
   logic [3:0]      ts_out, as_out;
   logic            cl_fly;             // a launch taken by the table, not answered
-  logic [7:0]      cl_fly_chid;
+  logic [ppu_types_pkg::CHID_W-1:0] cl_fly_chid;
   logic            r_rsp_v;            // the reset's answer (FAULTED) to it
   logic [NC-1:0]   rs_live;            // channels that held tasks: live until the reset ends
   logic [NC-1:0]   rs_hit;             // ... still to be told (R_REPORT)
@@ -352,7 +352,7 @@ module ppu_compute #(
     for (int c = NC - 1; c >= 0; c--)
       if (rs_hit[c]) rs_pick = $clog2(NC)'(c);
     rs_xf        = '0;
-    rs_xf.chid   = 8'(rs_pick);
+    rs_xf.chid   = ppu_types_pkg::CHID_W'(rs_pick);
     rs_xf.kind   = 8'(ppu_hw_pkg::PPU_FAULT_KIND_ENGINE_RESET);
     rs_xf.unit   = 4'(ppu_hw_pkg::PPU_FAULT_UNIT_COMPUTE);
     rs_xf.access = ppu_types_pkg::ACC_READ;

@@ -44,7 +44,7 @@ module ppu_copy #(
   output logic                       cmd_ready,
   input  ppu_types_pkg::copy_cmd_t   cmd,
   output logic                       done_valid,
-  output logic [7:0]                 done_chid,
+  output logic [ppu_types_pkg::CHID_W-1:0] done_chid,
   output ppu_types_pkg::copy_done_t  done,
   output logic                       busy,
   // MMU client ports: source (READ) and destination (WRITE)

@@ -50,7 +50,7 @@ module ppu_cu_lsu #(
   input  logic [63:0]                       push_wdata,  // [63:32] for size D only
   input  logic [31:0]                       push_pc,
   input  ppu_types_pkg::pt_root_t           push_root,
-  input  logic [7:0]                        push_chid,
+  input  logic [ppu_types_pkg::CHID_W-1:0]  push_chid,
   // micro-TLB port
   output logic                              lk_valid,
   output logic [31:0]                       lk_va,
@@ -152,7 +152,7 @@ module ppu_cu_lsu #(
   logic [63:0]    q_wdata [QDEPTH];
   logic [31:0]    q_pc    [QDEPTH];
   logic [22:0]    q_root  [QDEPTH];
-  logic [7:0]     q_chid  [QDEPTH];
+  logic [ppu_types_pkg::CHID_W-1:0] q_chid [QDEPTH];
   logic [QP_W-1:0] q_wp, q_rp;
   logic [QC_W-1:0] q_cnt;
   logic            pop;
@@ -183,7 +183,7 @@ module ppu_cu_lsu #(
   logic [31:0]    h_va, h_pc;
   logic [63:0]    h_wdata;
   logic [22:0]    h_root;
-  logic [7:0]     h_chid;
+  logic [ppu_types_pkg::CHID_W-1:0] h_chid;
   logic           h_load, h_store, h_atomic;
 
   assign h_valid  = q_cnt != '0;

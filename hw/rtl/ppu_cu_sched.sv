@@ -306,20 +306,21 @@ module ppu_cu_sched #(
   // Bit offsets of cu_disp_t fields (packed: the last field is at bit 0);
   // Yosys 0.23 has no struct-typed variables in loops or generate blocks.
   localparam int unsigned OFF_CTA_ID = 7 + 7 + 6 + 32 + 16 + 16 + 32 + 3 * 11 + 5 + 32 + 32 + 32 + 11;
+  localparam int unsigned CHW        = ppu_types_pkg::CHID_W;
   localparam int unsigned OFF_CHID   = OFF_CTA_ID + 32 + 23;
-  localparam int unsigned OFF_TSLOT  = OFF_CHID + 8 + 8;
+  localparam int unsigned OFF_TSLOT  = OFF_CHID + CHW + 8;
   localparam int unsigned OFF_NTHR   = OFF_CTA_ID - 11;
   localparam int unsigned OFF_ENTRY  = OFF_NTHR - 32;
   logic [CTX*ppu_types_pkg::CU_TSLOT_W-1:0] e_tslot;
   logic [CTX*32-1:0]                        e_ctaid;
-  logic [CTX*8-1:0]                         e_chid;
+  logic [CTX*CHW-1:0]                       e_chid;
 
   always_comb begin
     for (int e = 0; e < CTX; e++) begin
       e_tslot[e*ppu_types_pkg::CU_TSLOT_W +: ppu_types_pkg::CU_TSLOT_W] =
         rec_q[e][OFF_TSLOT +: ppu_types_pkg::CU_TSLOT_W];
       e_ctaid[e*32 +: 32] = rec_q[e][OFF_CTA_ID +: 32];
-      e_chid[e*8 +: 8]    = rec_q[e][OFF_CHID +: 8];
+      e_chid[e*CHW +: CHW] = rec_q[e][OFF_CHID +: CHW];
     end
   end
 
@@ -1054,7 +1055,7 @@ module ppu_cu_sched #(
 
       if (flt_latch) begin
         flt_busy_q <= 1'b1;
-        flt_q      <= {e_chid[32'(fp_idx)*8 +: 8], frec_q[fp_idx][66 +: 8], UNIT_COMPUTE,
+        flt_q      <= {e_chid[32'(fp_idx)*CHW +: CHW], frec_q[fp_idx][66 +: 8], UNIT_COMPUTE,
                        frec_q[fp_idx][65:0]};
       end else if (flt_ready) begin
         flt_busy_q <= 1'b0;

@@ -28,7 +28,7 @@ module ppu_evring #(
     // CHAN_CTRL UNBIND: the channel's waiting events go, and a record of it
     // in flight does not count
     input  logic                          unbind,
-    input  logic [7:0]                    unbind_chid,
+    input  logic [ppu_types_pkg::CHID_W-1:0] unbind_chid,
     // events
     input  logic [NUM_CHANNELS-1:0]       fault_set,
     input  logic [NUM_CHANNELS-1:0]       nonstall_set,

@@ -26,11 +26,11 @@ module ppu_host #(
     input  logic [31:0]                 now,          // cycle counter, low half
     // from the register block
     input  logic                        doorbell,
-    input  logic [7:0]                  doorbell_chid,
+    input  logic [ppu_types_pkg::CHID_W-1:0] doorbell_chid,
     input  logic                        doorbell_put_valid,  // GP_PUT carried (doorbell page)
     input  logic [31:0]                 doorbell_put,
     input  logic                        unbind,
-    input  logic [7:0]                  unbind_chid,
+    input  logic [ppu_types_pkg::CHID_W-1:0] unbind_chid,
     input  ppu_types_pkg::paddr_t       chan_table,
     input  logic [31:0]                 cfg_timeslice,
     input  logic [31:0]                 cfg_acq_retry,
@@ -46,7 +46,7 @@ module ppu_host #(
     output logic [15:0]                 rl_active,
     input  logic [31:0]                 cfg_release_hold,  // debug, see DEBUG_RELEASE_HOLD
     // per-channel status window, combinational read
-    input  logic [7:0]                  stat_chid,
+    input  logic [ppu_types_pkg::CHID_W-1:0] stat_chid,
     input  logic [4:0]                  stat_off,      // dword index in the window
     output logic [31:0]                 stat_data,
     // events to the register block
@@ -93,8 +93,8 @@ module ppu_host #(
     input  logic                        copy_ready,
     output ppu_types_pkg::copy_cmd_t    copy_cmd,
     input  logic                        copy_done_valid,
-    /* verilator lint_off UNUSEDSIGNAL */  // ids are 8 bits on every interface
-    input  logic [7:0]                  copy_done_chid,
+    /* verilator lint_off UNUSEDSIGNAL */  // ids are CHID_W bits on every interface
+    input  logic [ppu_types_pkg::CHID_W-1:0] copy_done_chid,
     /* verilator lint_on UNUSEDSIGNAL */
     input  ppu_types_pkg::copy_done_t   copy_done,
     // compute engine: launches, channel kill/live/clear, its faults
@@ -123,6 +123,7 @@ module ppu_host #(
 
   localparam int unsigned NC = NUM_CHANNELS;
   localparam int unsigned CHW = $clog2(NC);
+  localparam int unsigned CHID_W = ppu_types_pkg::CHID_W;
 
   // Channel states (the values software reads in CHAN_STATUS.STATE).
   localparam logic [3:0] ST_UNBOUND = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_UNBOUND);
@@ -511,7 +512,7 @@ module ppu_host #(
   always_comb begin
     sem_valid       = (hs == H_SEM_SEND);
     sem_req.rid     = '0;
-    sem_req.chid    = 8'(cur);
+    sem_req.chid    = CHID_W'(cur);
     sem_req.root    = c_root[cur];
     sem_req.va      = c_sem_va[cur];
     sem_req.exec    = sem_exec;
@@ -521,7 +522,7 @@ module ppu_host #(
   // Copy launch
   always_comb begin
     copy_valid           = (hs == H_LAUNCH) && engine_free;
-    copy_cmd.chid        = 8'(cur);
+    copy_cmd.chid        = CHID_W'(cur);
     copy_cmd.root        = c_root[cur];
     copy_cmd.src         = c_src[cur];
     copy_cmd.dst         = c_dst[cur];
@@ -535,7 +536,7 @@ module ppu_host #(
   logic cl_sent;
   always_comb begin
     cl_valid         = (hs == H_CLAUNCH) && !cl_sent;
-    cl_req.chid      = 8'(cur);
+    cl_req.chid      = CHID_W'(cur);
     cl_req.root      = c_root[cur];
     cl_req.tmd_va    = c_tmd[cur];
     cl_req.prio_min  = c_pmin[cur];
@@ -778,7 +779,7 @@ module ppu_host #(
         c_fdata[fx_ch] <= fx_data;
         fault_set[fx_ch] <= 1'b1;
         c_pend[fx_ch]  <= PEND_NONE;
-        trace_fault <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_FAULT), 8'(fx_ch), finfo(fx_kind, fx_acc, fx_unit), fx_addr};
+        trace_fault <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_FAULT), CHID_W'(fx_ch), finfo(fx_kind, fx_acc, fx_unit), fx_addr};
       end
 
       // Timed re-check of blocked acquires (retry interval, or the acquire
@@ -846,7 +847,7 @@ module ppu_host #(
                 c_fdata[sd_ch]  <= '0;
                 c_dead[sd_ch]   <= 1'b0;
                 if (res_v && res == sd_ch) res_v <= 1'b0;
-                tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_UNBIND), 8'(sd_ch), 32'd0, 32'd0};
+                tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_UNBIND), CHID_W'(sd_ch), 32'd0, 32'd0};
               end
               ppu_types_pkg::SCHED_DOORBELL: begin
                 c_stale[sd_ch] <= 1'b0;
@@ -874,7 +875,7 @@ module ppu_host #(
                 cur   <= sd_ch;
                 guest <= 1'b1;
                 hs    <= svc_first(c_pend[sd_ch], c_seg[sd_ch]);
-                tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_SWITCH), 8'(sd_ch), 32'(res), 32'(sd_reason)};
+                tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_SWITCH), CHID_W'(sd_ch), 32'(res), 32'(sd_reason)};
               end
               ppu_types_pkg::SCHED_RESUME: begin
                 cur     <= res;
@@ -894,8 +895,8 @@ module ppu_host #(
                 hs       <= svc_first(c_pend[sd_ch], c_seg[sd_ch]);
                 if (!res_v || res != sd_ch) begin
                   perf_switch <= 1'b1;
-                  tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_SWITCH), 8'(sd_ch),
-                         res_v ? 32'(res) : 32'hff, 32'(sd_reason)};
+                  tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_SWITCH), CHID_W'(sd_ch),
+                         res_v ? 32'(res) : ppu_hw_pkg::PPU_TRACE_CHID_NONE, 32'(sd_reason)};
                 end
               end
               ppu_types_pkg::SCHED_DROP: begin
@@ -993,7 +994,7 @@ module ppu_host #(
                     c_st[ph_ch]    <= (prd_rsp.data[19:0] != prd_rsp.data[51:32] || ld_auto) ? ST_READY
                                                                                                  : ST_IDLE;
                     c_last[ph_ch]  <= now;
-                    tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_BIND), 8'(ph_ch), 32'(ld_eng), prd_rsp.data[31:0]};
+                    tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_BIND), CHID_W'(ph_ch), 32'(ld_eng), prd_rsp.data[31:0]};
                     hs <= H_PICK;
                   end
                 end
@@ -1036,7 +1037,7 @@ module ppu_host #(
         H_PUT: begin
           logic [19:0] mask;
           mask = (20'd1 << c_log2[ph_ch]) - 20'd1;
-          tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_DOORBELL), 8'(ph_ch), ph_put, 32'(c_get[ph_ch])};
+          tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_DOORBELL), CHID_W'(ph_ch), ph_put, 32'(c_get[ph_ch])};
           if (c_auto[ph_ch]) begin
             // (an AUTO_PUT ring ignores a new GP_PUT)
             hs <= ph_back ? H_NEXT_ENTRY : H_PICK;
@@ -1087,7 +1088,7 @@ module ppu_host #(
           end else if (c_get[cur] == c_put[cur]) begin
             c_st[cur]  <= ST_IDLE;
             res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_IDLE);
-            tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_IDLE), 8'(cur), 32'(c_get[cur]), 32'd0};
+            tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_IDLE), CHID_W'(cur), 32'(c_get[cur]), 32'd0};
             hs <= H_END;
           end else if (yield_now) begin
             hs <= H_END;
@@ -1130,7 +1131,7 @@ module ppu_host #(
               logic [20:0] len;
               len = dw[ppu_hw_pkg::PPU_GP_ENTRY1_LENGTH__MSB:ppu_hw_pkg::PPU_GP_ENTRY1_LENGTH__LSB];
               perf_gp_entry <= 1'b1;
-              tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_GP_FETCH), 8'(cur), 32'(c_get[cur]), dw};
+              tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_GP_FETCH), CHID_W'(cur), 32'(c_get[cur]), dw};
               if (gp_dw0[ppu_hw_pkg::PPU_GP_ENTRY0_RSVD__MSB:ppu_hw_pkg::PPU_GP_ENTRY0_RSVD__LSB] != 0 ||
                   dw[ppu_hw_pkg::PPU_GP_ENTRY1_ADDR_HI__MSB:ppu_hw_pkg::PPU_GP_ENTRY1_ADDR_HI__LSB] != 0) begin
                 fx <= fault(cur, (dw[ppu_hw_pkg::PPU_GP_ENTRY1_ADDR_HI__MSB:ppu_hw_pkg::PPU_GP_ENTRY1_ADDR_HI__LSB] != 0) ? (ppu_hw_pkg::PPU_FAULT_KIND_VA_RANGE) : (ppu_hw_pkg::PPU_FAULT_KIND_PB_UNALIGNED),
@@ -1180,7 +1181,7 @@ module ppu_host #(
             hs <= H_END;
           end else if (ex_go) begin
             perf_method <= 1'b1;
-            tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_METHOD), 8'(cur), 32'(cur_m), ex_d};
+            tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_METHOD), CHID_W'(cur), 32'(cur_m), ex_d};
             if (!ex_imm) begin
               c_pbva[cur] <= c_pbva[cur] + 32'd4;
               c_left[cur] <= c_left[cur] - 21'd1;

@@ -34,11 +34,11 @@ module ppu_regs #(
     // to the blocks
     output logic [63:0]               cycle,
     output logic                      doorbell,
-    output logic [7:0]                doorbell_chid,
+    output logic [ppu_types_pkg::CHID_W-1:0] doorbell_chid,
     output logic                      doorbell_put_valid,  // a doorbell page write: GP_PUT carried
     output logic [31:0]               doorbell_put,
     output logic                      unbind,
-    output logic [7:0]                unbind_chid,
+    output logic [ppu_types_pkg::CHID_W-1:0] unbind_chid,
     output ppu_types_pkg::paddr_t     chan_table,
     output logic [31:0]               cfg_timeslice,
     output logic [31:0]               cfg_acq_retry,
@@ -61,7 +61,7 @@ module ppu_regs #(
     output logic                      compute_halt,
     input  logic                      compute_resetting,
     // per-channel status window (combinational read from the host)
-    output logic [7:0]                stat_chid,
+    output logic [ppu_types_pkg::CHID_W-1:0] stat_chid,
     output logic [4:0]                stat_off,
     input  logic [31:0]               stat_data,
     // events
@@ -96,6 +96,7 @@ module ppu_regs #(
   localparam int unsigned PERF_N = ppu_hw_pkg::PPU_PERF_COUNT;
 
   localparam int unsigned NC = NUM_CHANNELS;
+  localparam int unsigned CHID_W = ppu_types_pkg::CHID_W;
   // Channels with a pending bit (a 32-bit register) and a window of their
   // own; the rest report events by the event ring and status by CHAN_SEL.
   localparam int unsigned PN = NC < 32 ? NC : 32;
@@ -103,13 +104,19 @@ module ppu_regs #(
                                NC : ppu_hw_pkg::PPU_CHAN_WINDOW_CHANNELS;
 
   initial begin
-    if (NUM_CHANNELS < 1 || NUM_CHANNELS > 4096)
-      $error("NUM_CHANNELS must be 1..4096 (12-bit channel ids)");
+    if (NUM_CHANNELS < 1 || NUM_CHANNELS > (1 << CHID_W))
+      $error("NUM_CHANNELS must be 1..%0d (CHID_BITS-bit channel ids)", 1 << CHID_W);
+    // The id fields are taken whole: a wider id truncated here could name a
+    // live channel.
+    if (ppu_hw_pkg::PPU_DOORBELL_CHID__MSB - ppu_hw_pkg::PPU_DOORBELL_CHID__LSB + 1 != CHID_W ||
+        ppu_hw_pkg::PPU_CHAN_CTRL_CHID__MSB - ppu_hw_pkg::PPU_CHAN_CTRL_CHID__LSB + 1 != CHID_W ||
+        ppu_hw_pkg::PPU_CHAN_SEL_CHID__MSB - ppu_hw_pkg::PPU_CHAN_SEL_CHID__LSB + 1 != CHID_W)
+      $error("DOORBELL.CHID, CHAN_CTRL.CHID and CHAN_SEL.CHID must be CHID_BITS wide");
   end
 
   logic [31:0] intr_enable;
   logic [PN-1:0] fault_pend, nonstall_pend;
-  logic [11:0]   r_chan_sel;
+  logic [CHID_W-1:0] r_chan_sel;
   // (events of channels without a pending bit are the event ring's)
   if (NC > PN) begin : g_no_pend
     wire unused_events = ^{fault_set[NC-1:PN], nonstall_set[NC-1:PN]};
@@ -173,9 +180,9 @@ module ppu_regs #(
   always_comb begin
     logic [15:0] rel;
     rel = a - 16'(ppu_hw_pkg::PPU_CHAN_BASE);
-    stat_chid = 8'(rel >> $clog2(ppu_hw_pkg::PPU_CHAN_STRIDE));
+    stat_chid = CHID_W'(rel >> $clog2(ppu_hw_pkg::PPU_CHAN_STRIDE));
     // (both windows are CHAN_STRIDE aligned: the offset is the same bits)
-    if (in_sel) stat_chid = 8'(r_chan_sel);
+    if (in_sel) stat_chid = r_chan_sel;
     stat_off  = 5'(rel[$clog2(ppu_hw_pkg::PPU_CHAN_STRIDE)-1:0] >> 2);
   end
   wire in_perf = (32'(a) >= ppu_hw_pkg::PPU_PERF_BASE) && (32'(a) < ppu_hw_pkg::PPU_PERF_BASE + ppu_hw_pkg::PPU_PERF_COUNT * 8);
@@ -349,7 +356,7 @@ module ppu_regs #(
       if (req_valid && req_write && db_put) begin
         doorbell           <= 1'b1;
         doorbell_put_valid <= 1'b1;
-        doorbell_chid      <= 8'(db_rel >> DB_SHIFT);
+        doorbell_chid      <= CHID_W'(db_rel >> DB_SHIFT);
         doorbell_put       <= req_wdata;
       end
       if (wr) begin

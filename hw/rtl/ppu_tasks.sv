@@ -166,6 +166,7 @@ module ppu_tasks #(
   localparam int unsigned TS_W   = (S > 1) ? $clog2(S) : 1;
   localparam int unsigned CU_W   = (NUM_CU > 1) ? $clog2(NUM_CU) : 1;
   localparam int unsigned CH_W   = $clog2(NC);
+  localparam int unsigned CHID_W = ppu_types_pkg::CHID_W;
   localparam int unsigned LIVE_W = $clog2(NUM_TASKS + 1);
   localparam int unsigned KMAX   = ppu_hw_pkg::PPU_TASK_BLOCK_MAX_SLOTS;   // 32 save slots
   localparam int unsigned J_W    = $clog2(KMAX);
@@ -800,7 +801,7 @@ module ppu_tasks #(
     a_fill      = 1'b0;
     a_fault     = 1'b0;
     a_fault_rec = '0;
-    a_fault_rec.chid = 8'(f_chid);
+    a_fault_rec.chid = CHID_W'(f_chid);
     a_fault_rec.unit = U_TASKS;
     a_fault_rec.access = ppu_types_pkg::ACC_READ;
     a_nonstall  = 1'b0;
@@ -858,7 +859,7 @@ module ppu_tasks #(
             a_dfail     = 1'b1;
             tr_fsm_v    = 1'b1;
             tr_fsm.kind = TR_FAIL;
-            tr_fsm.chid = 8'(sl_chid[dr_slot]);
+            tr_fsm.chid = CHID_W'(sl_chid[dr_slot]);
             tr_fsm.a    = 32'h10 | dr_fail;
             tr_fsm.b    = dreq.arg;
           end else begin
@@ -932,7 +933,7 @@ module ppu_tasks #(
           // a child: bad TMD words are the thread's error, not a fault
           a_drsp = 1'b1;
           tr_fsm_v    = 1'b1;
-          tr_fsm.chid = 8'(f_chid);
+          tr_fsm.chid = CHID_W'(f_chid);
           if (v_any || killed[f_chid]) begin
             a_free      = 1'b1;
             a_drsp_a0   = ES_EINVAL;
@@ -942,7 +943,7 @@ module ppu_tasks #(
           end else begin
             a_append    = 1'b1;
             tr_fsm.kind = TR_LAUNCH;
-            tr_fsm.a    = {1'b0, d_depth[f_tid], 2'b0, d_prio[f_tid], 8'(f_chid), 8'(f_tid)};
+            tr_fsm.a    = {9'b0, d_depth[f_tid], 2'b0, d_prio[f_tid], 8'(f_tid)};
             tr_fsm.b    = 32'(d_parent[f_tid]);
           end
           st_n = S_IDLE;
@@ -958,7 +959,7 @@ module ppu_tasks #(
           a_rsp_st = ppu_types_pkg::TASK_LAUNCH_FAULTED;
           tr_fsm_v = 1'b1;
           tr_fsm.kind = TR_FAIL;
-          tr_fsm.chid = 8'(f_chid);
+          tr_fsm.chid = CHID_W'(f_chid);
           tr_fsm.a    = 32'(ppu_types_pkg::TASK_LAUNCH_FAULTED);
           tr_fsm.b    = f_va;
           st_n     = S_IDLE;
@@ -967,8 +968,8 @@ module ppu_tasks #(
           a_rsp    = 1'b1;
           tr_fsm_v = 1'b1;
           tr_fsm.kind = TR_LAUNCH;
-          tr_fsm.chid = 8'(f_chid);
-          tr_fsm.a    = {1'b0, 7'd1, 2'b0, c_prio, 8'(f_chid), 8'(f_tid)};
+          tr_fsm.chid = CHID_W'(f_chid);
+          tr_fsm.a    = {9'b0, 7'd1, 2'b0, c_prio, 8'(f_tid)};
           tr_fsm.b    = 32'hff;
           st_n     = S_IDLE;
         end
@@ -985,7 +986,7 @@ module ppu_tasks #(
           a_fill   = 1'b1;
           tr_fsm_v = 1'b1;
           tr_fsm.kind = TR_ACTIVATE;
-          tr_fsm.chid = 8'(f_chid);
+          tr_fsm.chid = CHID_W'(f_chid);
           tr_fsm.a    = {10'b0, d_prio[f_tid], 8'(f_slot), 8'(f_tid)};
           tr_fsm.b    = f_va;
           if (d_prog[f_tid]) begin
@@ -1058,7 +1059,7 @@ module ppu_tasks #(
         a_slot_free  = 1'b1;
         tr_fsm_v     = 1'b1;
         tr_fsm.kind  = TR_EVICT;
-        tr_fsm.chid  = 8'(f_chid);
+        tr_fsm.chid  = CHID_W'(f_chid);
         tr_fsm.a     = {10'b0, d_prio[f_tid], 8'(f_slot), 8'(f_tid)};
         tr_fsm.b     = f_va;
         st_n         = S_IDLE;
@@ -1090,7 +1091,7 @@ module ppu_tasks #(
         a_nonstall  = w[9][F_INTERRUPT];
         tr_fsm_v    = 1'b1;
         tr_fsm.kind = TR_COMPLETE;
-        tr_fsm.chid = 8'(f_chid);
+        tr_fsm.chid = CHID_W'(f_chid);
         tr_fsm.a    = {8'b0, w[9][7:0], 8'(f_slot), 8'(f_tid)};
         tr_fsm.b    = f_va;
         st_n        = S_IDLE;
@@ -1108,7 +1109,7 @@ module ppu_tasks #(
             a_rsp_st = ppu_types_pkg::TASK_LAUNCH_FAULTED;
             tr_fsm_v = 1'b1;
             tr_fsm.kind = TR_FAIL;
-            tr_fsm.chid = 8'(f_chid);
+            tr_fsm.chid = CHID_W'(f_chid);
             tr_fsm.a    = 32'(ppu_types_pkg::TASK_LAUNCH_FAULTED);
             tr_fsm.b    = f_va;
           end
@@ -1862,7 +1863,7 @@ module ppu_tasks #(
   always_comb begin
     sem_req         = '0;
     sem_req.rid     = '0;
-    sem_req.chid    = 8'(f_chid);
+    sem_req.chid    = CHID_W'(f_chid);
     sem_req.root    = f_root;
     sem_req.va      = (st == S_E_SEMREQ) ? ew_va : w[10];
     sem_req.payload = {32'b0, (st == S_E_SEMREQ) ? ew_data : w[11]};
@@ -2010,7 +2011,7 @@ module ppu_tasks #(
         dq.hdr_va     <= d_hdr;
         dq.tslot      <= TSW'(cand_slot);
         dq.tid        <= 8'(sl_tid[cand_slot]);
-        dq.chid       <= 8'(sl_chid[cand_slot]);
+        dq.chid       <= CHID_W'(sl_chid[cand_slot]);
         dq.root       <= ch_root[sl_chid[cand_slot]];
         dq.cta_id     <= d_cta;
         dq.nthreads   <= sl_t[cand_slot];
@@ -2057,26 +2058,26 @@ module ppu_tasks #(
         // (A bit 24: KILLED for CTA_EXIT, SAVED_WAIT for CTA_SAVED)
         trace_q.kind  <= (ev.kind == ppu_types_pkg::CU_EV_SAVED ||
                           ev.kind == ppu_types_pkg::CU_EV_SAVED_WAIT) ? TR_SAVED : TR_EXIT;
-        trace_q.chid  <= 8'(sl_chid[ev_slot]);
+        trace_q.chid  <= CHID_W'(sl_chid[ev_slot]);
         trace_q.a     <= {7'b0, !ev_exit && ev.kind != ppu_types_pkg::CU_EV_SAVED, 8'(ev_cu), 3'b0,
                           ev_j, 8'(sl_tid[ev_slot])};
         trace_q.b     <= ev.cta_id;
       end else if (disp_go) begin
         trace_q.valid <= 1'b1;
         trace_q.kind  <= d_resume ? TR_RESUME : TR_DISPATCH;
-        trace_q.chid  <= 8'(sl_chid[cand_slot]);
+        trace_q.chid  <= CHID_W'(sl_chid[cand_slot]);
         trace_q.a     <= {8'b0, 8'(place_cu), 3'b0, d_j, 8'(sl_tid[cand_slot])};
         trace_q.b     <= d_cta;
       end else if (evp_go) begin
         trace_q.valid <= 1'b1;
         trace_q.kind  <= TR_PREEMPT;
-        trace_q.chid  <= 8'(sl_chid[evc_slot]);
+        trace_q.chid  <= CHID_W'(sl_chid[evc_slot]);
         trace_q.a     <= {8'b0, 8'(epick_cu), 3'b0, epick_j, 8'(sl_tid[evc_slot])};
         trace_q.b     <= epick_cta;
       end else if (pre_go) begin
         trace_q.valid <= 1'b1;
         trace_q.kind  <= TR_PREEMPT;
-        trace_q.chid  <= 8'(sl_chid[ppick_s]);
+        trace_q.chid  <= CHID_W'(sl_chid[ppick_s]);
         trace_q.a     <= {8'b0, 8'(ppick_cu), 3'b0, ppick_j, 8'(sl_tid[ppick_s])};
         trace_q.b     <= ppick_cta;
       end
@@ -2134,7 +2135,7 @@ module ppu_tasks #(
     dbg            = '0;
     dbg.state      = (g_in && !id_free[g_tid]) ? d_state[g_tid] : ppu_types_pkg::TASK_ST_FREE;
     if (g_in && !id_free[g_tid]) begin
-      dbg.chid       = 8'(d_chid[g_tid]);
+      dbg.chid       = CHID_W'(d_chid[g_tid]);
       dbg.prio       = d_prio[g_tid];
       dbg.depth      = d_depth[g_tid];
       dbg.has_parent = d_has_par[g_tid];

@@ -59,7 +59,7 @@ module ppu_top #(
     // event trace: port 0 host, 1 copy, 2 semaphore, 3 faults, 4 compute
     output logic [4:0]   trace_valid,
     output logic [39:0]  trace_kind,
-    output logic [39:0]  trace_chid,
+    output logic [5*ppu_types_pkg::CHID_W-1:0] trace_chid,
     output logic [159:0] trace_a,
     output logic [159:0] trace_b
 );
@@ -75,7 +75,7 @@ module ppu_top #(
   logic [31:0] doorbell_put;
   logic        copy_reset, copy_halt, copy_resetting;
   logic        compute_reset, compute_halt, compute_resetting;
-  logic [7:0]  doorbell_chid, unbind_chid, stat_chid;
+  logic [ppu_types_pkg::CHID_W-1:0] doorbell_chid, unbind_chid, stat_chid;
   logic [4:0]  stat_off;
   logic [31:0] stat_data, cfg_timeslice, cfg_acq_retry, cfg_acq_timeout, cfg_release_hold;
   logic        cfg_prio_mode, cfg_runlist;
@@ -167,7 +167,7 @@ module ppu_top #(
   logic       copy_valid, copy_ready, copy_done_valid, copy_busy;
   ppu_types_pkg::copy_cmd_t  copy_cmd;
   ppu_types_pkg::copy_done_t copy_done;
-  logic [7:0] copy_done_chid;
+  logic [ppu_types_pkg::CHID_W-1:0] copy_done_chid;
 
   ppu_types_pkg::trace_t tr_host, tr_copy, tr_sem, tr_fault, tr_comp;
 
@@ -289,13 +289,13 @@ module ppu_top #(
       task_dbg0[ppu_hw_pkg::PPU_TASK_DBG0_SLOT_VALID__LSB] = td.slot_valid;
       task_dbg0[ppu_hw_pkg::PPU_TASK_DBG0_TSLOT__MSB:ppu_hw_pkg::PPU_TASK_DBG0_TSLOT__LSB] = 4'(td.tslot);
       task_dbg0[ppu_hw_pkg::PPU_TASK_DBG0_CHID__MSB:ppu_hw_pkg::PPU_TASK_DBG0_CHID__LSB] = td.chid;
-      task_dbg0[ppu_hw_pkg::PPU_TASK_DBG0_PRIO__MSB:ppu_hw_pkg::PPU_TASK_DBG0_PRIO__LSB] = td.prio;
       task_dbg0[ppu_hw_pkg::PPU_TASK_DBG0_DEPTH__MSB:ppu_hw_pkg::PPU_TASK_DBG0_DEPTH__LSB] = td.depth;
       task_dbg1 = '0;
       task_dbg1[ppu_hw_pkg::PPU_TASK_DBG1_PARENT__MSB:ppu_hw_pkg::PPU_TASK_DBG1_PARENT__LSB] = td.parent;
       task_dbg1[ppu_hw_pkg::PPU_TASK_DBG1_PARENT_J__MSB:ppu_hw_pkg::PPU_TASK_DBG1_PARENT_J__LSB] = td.parent_j;
       task_dbg1[ppu_hw_pkg::PPU_TASK_DBG1_HAS_PARENT__LSB] = td.has_parent;
       task_dbg1[ppu_hw_pkg::PPU_TASK_DBG1_CHILDREN__MSB:ppu_hw_pkg::PPU_TASK_DBG1_CHILDREN__LSB] = td.children;
+      task_dbg1[ppu_hw_pkg::PPU_TASK_DBG1_PRIO__MSB:ppu_hw_pkg::PPU_TASK_DBG1_PRIO__LSB] = td.prio;
       task_dbg_next_cta = td.next_cta;
       task_dbg_exited   = td.exited;
       task_dbg_tmd_va   = td.tmd_va;

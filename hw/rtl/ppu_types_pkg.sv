@@ -11,6 +11,9 @@ package ppu_types_pkg;
   localparam int unsigned MEM_BYTES = 8;      // memory beat (fixed: 64-bit port)
   localparam int unsigned MEM_DW = MEM_BYTES * 8;
   localparam int unsigned MEM_TAG_W = 3;      // memory client id echoed back
+  // A channel id between blocks: the software width, so that an id no
+  // channel has stays distinct from every channel's (NUM_CHANNELS <= 2^CHID_W).
+  localparam int unsigned CHID_W = ppu_hw_pkg::PPU_CHID_BITS;
 
   // Widths of the structs below, for flat vector ports: Yosys 0.23 drops
   // the packed dimension of an array of a typedef in a port, and it cannot
@@ -18,7 +21,7 @@ package ppu_types_pkg;
   localparam int unsigned PADDR_W = 1 + PA_W;                  // paddr_t
   localparam int unsigned XLATE_REQ_W = 32 + 23 + 2;           // xlate_req_t
   localparam int unsigned MEM_WR_REQ_W = PADDR_W + 64 + 8;     // mem_wr_req_t
-  localparam int unsigned SEM_REQ_W = 8 + 8 + 23 + 32 + 32 + 64;   // sem_req_t
+  localparam int unsigned SEM_REQ_W = 8 + CHID_W + 23 + 32 + 32 + 64;   // sem_req_t
 
   // A physical address with its aperture: sys = 1 for system memory.
   typedef struct packed {
@@ -70,7 +73,7 @@ package ppu_types_pkg;
   // ---- Semaphore unit request (host methods, copy completion, compute) ----
   typedef struct packed {
     logic [7:0]  rid;        // requester of an AMO: its LR/SC reservation (0 otherwise)
-    logic [7:0]  chid;
+    logic [CHID_W-1:0] chid;
     pt_root_t    root;
     logic [31:0] va;
     logic [31:0] exec;       // SEM_EXECUTE word (ppu_hw_pkg fields)
@@ -87,7 +90,7 @@ package ppu_types_pkg;
 
   // ---- Copy engine command (LAUNCH_DMA) ----
   typedef struct packed {
-    logic [7:0]  chid;
+    logic [CHID_W-1:0] chid;
     pt_root_t    root;
     logic [31:0] src;
     logic [31:0] dst;
@@ -120,7 +123,7 @@ package ppu_types_pkg;
   typedef struct packed {
     logic        valid;
     logic [7:0]  kind;       // PPU_TRACE_*
-    logic [7:0]  chid;
+    logic [CHID_W-1:0] chid;
     logic [31:0] a;
     logic [31:0] b;
   } trace_t;
@@ -242,7 +245,7 @@ package ppu_types_pkg;
   // = 0: no stack, sp = tp = stack_va); every other register reads 0.
   localparam int unsigned CU_TSLOT_W = 4;     // task-table slot index
   // Flat width of cu_disp_t (per-CTA tables store records as vectors).
-  localparam int unsigned CU_DISP_W = 1 + 32 + 32 + CU_TSLOT_W + 8 + 8 + 23 + 32 + 11 + 32 + 32 + 32 + 5
+  localparam int unsigned CU_DISP_W = 1 + 32 + 32 + CU_TSLOT_W + 8 + CHID_W + 23 + 32 + 11 + 32 + 32 + 32 + 5
                                       + 3 * 11 + 32 + 16 + 16 + 32 + 6 + 7 + 7;
 
   // resume = 1: the CTA was preempted; thread i's registers, PC and state
@@ -256,7 +259,7 @@ package ppu_types_pkg;
     logic [31:0] hdr_va;
     logic [CU_TSLOT_W-1:0] tslot;
     logic [7:0]  tid;          // hardware task id (PPU_TASKID)
-    logic [7:0]  chid;
+    logic [CHID_W-1:0] chid;
     pt_root_t    root;
     logic [31:0] cta_id;       // linear CTA index (PPU_CTAID)
     logic [10:0] nthreads;     // t, 1..1024 (more than the unit's contexts: waves)
@@ -300,7 +303,7 @@ package ppu_types_pkg;
     logic [31:0]           cta_id;
   } cu_kill_t;
 
-  localparam int unsigned CU_FAULT_W = 8 + 8 + 4 + 2 + 32 + 32;   // cu_fault_t
+  localparam int unsigned CU_FAULT_W = CHID_W + 8 + 4 + 2 + 32 + 32;   // cu_fault_t
 
   // Device-runtime ecalls a unit hands to the task table (LAUNCH,
   // WAIT_CHILDREN): the asking context, its CTA and a0.
@@ -337,7 +340,7 @@ package ppu_types_pkg;
   // data VA, or the PC for EXEC, ILLEGAL_INSTR and KERNEL_TRAP; data is the
   // PC, or the instruction (ILLEGAL_INSTR), or the trap code (KERNEL_TRAP).
   typedef struct packed {
-    logic [7:0]  chid;
+    logic [CHID_W-1:0] chid;
     logic [7:0]  kind;         // PPU_FAULT_KIND_*
     logic [3:0]  unit;         // PPU_FAULT_UNIT_*
     access_e     access;
@@ -382,10 +385,10 @@ package ppu_types_pkg;
 
   // Host -> task table: launch of the TMD at tmd_va for channel chid, with
   // the channel's configuration (latched per channel at every launch).
-  localparam int unsigned TASK_LAUNCH_W = 8 + 23 + 32 + 6 + 6 + 7;   // task_launch_t
+  localparam int unsigned TASK_LAUNCH_W = CHID_W + 23 + 32 + 6 + 6 + 7;   // task_launch_t
 
   typedef struct packed {
-    logic [7:0]  chid;
+    logic [CHID_W-1:0] chid;
     pt_root_t    root;
     logic [31:0] tmd_va;       // 64-byte aligned (TMD_INVALID otherwise)
     logic [5:0]  prio_min;     // PRIO is clamped to [prio_min, prio_max]
@@ -413,7 +416,7 @@ package ppu_types_pkg;
   // Debug read of one task id (combinational, no side effects).
   typedef struct packed {
     task_state_e state;
-    logic [7:0]  chid;
+    logic [CHID_W-1:0] chid;
     logic [5:0]  prio;
     logic [6:0]  depth;
     logic        slot_valid;   // tslot is meaningful (ACTIVE, COMPLETING)

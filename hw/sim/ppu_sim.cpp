@@ -34,6 +34,7 @@ typedef Vppu_top vtop;
 #endif
 #include "verilated_fst_c.h"
 
+#include "ppu/ppu_hw.h"
 #include "ppu_sim.h"
 #include "ppu_sim_axi.h"
 
@@ -418,7 +419,8 @@ void emit_events(ppu_sim *s, unsigned valid)
 			continue;
 		ev.cycle = s->cycle;
 		ev.kind = (t->trace_kind >> (8 * p)) & 0xff;
-		ev.chid = (t->trace_chid >> (8 * p)) & 0xff;
+		ev.chid = (uint32_t)(t->trace_chid >> (PPU_CHID_BITS * p)) &
+			  ((1u << PPU_CHID_BITS) - 1);
 		ev.a = t->trace_a[p];
 		ev.b = t->trace_b[p];
 		ev.port = p;

@@ -155,7 +155,7 @@ constexpr unsigned PA_W = 32 + PPU_FWIDTH(PPU_ADDR_HI_ADDR); // Sv32 physical ad
 constexpr unsigned BEAT = 8;                                 // MEM_BYTES
 constexpr unsigned KIND_W = PPU_FWIDTH(PPU_FAULT_INFO_KIND);
 constexpr unsigned UNIT_W = PPU_FWIDTH(PPU_FAULT_INFO_UNIT);
-constexpr unsigned CHID_W = PPU_FWIDTH(PPU_DOORBELL_CHID);
+constexpr unsigned CHID_W = PPU_CHID_BITS; // ppu_types_pkg::CHID_W
 constexpr unsigned ROOT_PPN_W = PPU_FWIDTH(PPU_INST_PT_ROOT_PPN);
 constexpr unsigned ACC_W = 2; // access_e
 
@@ -233,7 +233,7 @@ constexpr unsigned W = end_of(valid);
 static_assert(paddr::W == 1 + PA_W, "PADDR_W");
 static_assert(xreq::W == 32 + 23 + 2, "XLATE_REQ_W");
 static_assert(wreq::W == paddr::W + 64 + 8, "MEM_WR_REQ_W");
-static_assert(sreq::W == 8 + 8 + 23 + 32 + 32 + 64, "SEM_REQ_W");
+static_assert(sreq::W == 8 + CHID_W + 23 + 32 + 32 + 64, "SEM_REQ_W");
 } // namespace tp
 
 // ---------------------------------------------------------------------------

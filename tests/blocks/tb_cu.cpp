@@ -65,11 +65,11 @@ constexpr Field maxdepth = first(7), depth = after(maxdepth, 7), prio = after(de
 		stack_va = after(stack_log2, 32), param = after(stack_va, 32),
 		entry_pc = after(param, 32), nthreads = after(entry_pc, 11),
 		cta_id = after(nthreads, 32), root_ppn = after(cta_id, tp::ROOT_PPN_W),
-		root_sys = after(root_ppn, 1), chid = after(root_sys, 8), tid = after(chid, 8),
+		root_sys = after(root_ppn, 1), chid = after(root_sys, tp::CHID_W), tid = after(chid, 8),
 		tslot = after(tid, 4), hdr_va = after(tslot, 32), save_va = after(hdr_va, 32),
 		resume = after(save_va, 1);
 constexpr unsigned W = end_of(resume);
-static_assert(W == 401, "CU_DISP_W");
+static_assert(W == 393 + tp::CHID_W, "CU_DISP_W");
 } // namespace disp
 namespace ev { // cu_ev_t {kind, tslot, cta_id}
 constexpr Field cta_id = first(32), tslot = after(cta_id, 4), kind = after(tslot, 2);
@@ -79,7 +79,7 @@ constexpr Field cta_id = first(32), tslot = after(cta_id, 4), save = after(tslot
 }
 namespace flt { // cu_fault_t {chid, kind, unit, access, addr, data}
 constexpr Field data = first(32), addr = after(data, 32), access = after(addr, 2),
-		unit = after(access, 4), kind = after(unit, 8), chid = after(kind, 8);
+		unit = after(access, 4), kind = after(unit, 8), chid = after(kind, tp::CHID_W);
 }
 
 namespace dreq { // cu_dreq_t {launch, cu, ctx, tslot, cta_id, arg}

@@ -47,7 +47,7 @@ namespace lay {
 namespace launch { // task_launch_t {chid, root, tmd_va, prio_min, prio_max, max_depth}
 constexpr Field max_depth = first(7), prio_max = after(max_depth, 6), prio_min = after(prio_max, 6),
 		tmd_va = after(prio_min, 32), root_ppn = after(tmd_va, tp::ROOT_PPN_W),
-		root_sys = after(root_ppn, 1), chid = after(root_sys, 8);
+		root_sys = after(root_ppn, 1), chid = after(root_sys, tp::CHID_W);
 } // namespace launch
 namespace disp { // cu_disp_t
 constexpr Field maxdepth = first(7), depth = after(maxdepth, 7), prio = after(depth, 6),
@@ -56,7 +56,7 @@ constexpr Field maxdepth = first(7), depth = after(maxdepth, 7), prio = after(de
 		cta_x = after(cta_y, 11), stack_log2 = after(cta_x, 5), stack_va = after(stack_log2, 32),
 		param = after(stack_va, 32), entry_pc = after(param, 32), nthreads = after(entry_pc, 11),
 		cta_id = after(nthreads, 32), root_ppn = after(cta_id, tp::ROOT_PPN_W),
-		root_sys = after(root_ppn, 1), chid = after(root_sys, 8), tid = after(chid, 8),
+		root_sys = after(root_ppn, 1), chid = after(root_sys, tp::CHID_W), tid = after(chid, 8),
 		tslot = after(tid, 4), hdr_va = after(tslot, 32), save_va = after(hdr_va, 32),
 		resume = after(save_va, 1);
 constexpr unsigned W = end_of(resume);
@@ -70,14 +70,14 @@ constexpr Field cta_id = first(32), tslot = after(cta_id, 4), save = after(tslot
 } // namespace kill
 namespace fault { // cu_fault_t {chid, kind, unit, access, addr, data}
 constexpr Field data = first(32), addr = after(data, 32), access = after(addr, 2), unit = after(access, 4),
-		kind = after(unit, 8), chid = after(kind, 8);
+		kind = after(unit, 8), chid = after(kind, tp::CHID_W);
 constexpr unsigned W = end_of(chid);
 } // namespace fault
 namespace dbg { // task_dbg_t
 constexpr Field tmd_va = first(32), exited = after(tmd_va, 32), next_cta = after(exited, 32),
 		children = after(next_cta, 7), parent_j = after(children, 5), parent = after(parent_j, 8),
 		has_parent = after(parent, 1), tslot = after(has_parent, 4), slot_valid = after(tslot, 1),
-		depth = after(slot_valid, 7), prio = after(depth, 6), chid = after(prio, 8),
+		depth = after(slot_valid, 7), prio = after(depth, 6), chid = after(prio, tp::CHID_W),
 		state = after(chid, 3);
 } // namespace dbg
 } // namespace lay
@@ -764,9 +764,8 @@ private:
 			const Launch &l = launches[t];
 			unsigned prio = std::max(l.pmin, std::min(l.pmax, unsigned(l.tmd[PPU_TMD_PRIORITY] & 63)));
 			TB_EQ(tr.chid, l.chid);
-			TB_EQ((tr.a >> 8) & 0xff, l.chid);
-			TB_EQ((tr.a >> 16) & 0xff, prio);
-			TB_EQ(tr.a >> 24, 1u);
+			TB_EQ((tr.a >> 8) & 0xff, prio);
+			TB_EQ(tr.a >> 16, 1u);
 			TB_EQ(tr.b, 0xffu);
 			TB_TRUE(tid < NT);
 			if (tid_task_[tid] >= 0) {

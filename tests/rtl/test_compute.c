@@ -299,8 +299,11 @@ START_TEST(csrs_give_ids_dims_and_the_clamped_priority)
 
 	ev = rtl_log_find(f.env, PPU_TRACE_TASK_LAUNCH, -1, 0);
 	ck_assert_int_ge(ev, 0);
-	ck_assert_uint_eq((f.env->ev[ev].a >> 16) & 0xff, 12);
-	ck_assert_uint_eq((f.env->ev[ev].a >> 24) & 0xff, 1);
+	/* A = tid | prio << 8 | depth << 16; the channel is the record's own */
+	ck_assert_uint_eq(f.env->ev[ev].chid, ch->chid);
+	ck_assert_uint_eq((f.env->ev[ev].a >> 8) & 0xff, 12);
+	ck_assert_uint_eq((f.env->ev[ev].a >> 16) & 0xff, 1);
+	ck_assert_uint_eq(f.env->ev[ev].a >> 24, 0);
 	for (id = 0; id < THREADS; id++) {
 		cta = id / T;
 		tid = id % T;
@@ -578,7 +581,8 @@ START_TEST(unbind_kills_a_running_kernel)
 	struct rtl_klaunch l, l2;
 	struct rtl_chan *ch, *ch2;
 	struct cfx f;
-	uint32_t ring[8];
+	uint32_t ring[8], d0, d1;
+	long ev;
 	int i;
 
 	cfx_begin(&f, "checksum");
@@ -590,6 +594,18 @@ START_TEST(unbind_kills_a_running_kernel)
 	rtl_klaunch_submit(ch, &l, 0, 0);
 	ck_assert_int_eq(rtl_chan_wait_state(ch, PPU_CHAN_STATUS_STATE_WFI_WAIT, 16, 200000), 0);
 	ppu_sim_clock(f.env->sim, 5000);
+	/* the debug window shows the running task as its launch record did */
+	ev = rtl_log_find(f.env, PPU_TRACE_TASK_LAUNCH, 11, 0);
+	ck_assert_int_ge(ev, 0);
+	rtl_reg_write(f.env, PPU_REG_TASK_DBG_SEL, f.env->ev[ev].a & 0xff);
+	d0 = rtl_reg_read(f.env, PPU_REG_TASK_DBG0);
+	d1 = rtl_reg_read(f.env, PPU_REG_TASK_DBG1);
+	ck_assert_uint_eq(PPU_FGET(PPU_TASK_DBG0_STATE, d0), PPU_TASK_STATE_ACTIVE);
+	ck_assert_uint_eq(PPU_FWIDTH(PPU_TASK_DBG0_CHID), PPU_CHID_BITS);
+	ck_assert_uint_eq(PPU_FGET(PPU_TASK_DBG0_CHID, d0), 11);
+	ck_assert_uint_eq(PPU_FGET(PPU_TASK_DBG0_DEPTH, d0), 1);
+	ck_assert_uint_eq(PPU_FGET(PPU_TASK_DBG1_PRIO, d1), (f.env->ev[ev].a >> 8) & 0xff);
+	ck_assert_uint_eq(PPU_FGET(PPU_TASK_DBG1_HAS_PARENT, d1), 0);
 	rtl_reg_write(f.env, PPU_REG_CHAN_CTRL,
 		      PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) | 11);
 	ck_assert_int_eq(rtl_chan_wait_state(ch, PPU_CHAN_STATUS_STATE_UNBOUND, 16, 200000), 0);

@@ -701,6 +701,60 @@ START_TEST(doorbell_pages_ignore_everything_but_gp_put)
 }
 END_TEST
 
+/*
+ * DOORBELL and CHAN_CTRL take CHID_BITS-wide ids: an id no channel has is
+ * ignored, even when its low bits name a live channel (0x103 is not
+ * channel 3, nor is the channel count plus 3).
+ */
+START_TEST(doorbell_and_unbind_ignore_ids_of_no_channel)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, 3, 4, 0);
+	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	uint32_t nch = rtl_reg_read(env, PPU_REG_CAP_NUM_CHANNELS);
+	const uint32_t ids[] = { 0x100 + 3, nch + 3, PPU_FMAX(PPU_DOORBELL_CHID) - 0xf + 3 };
+	size_t i, doorbells;
+
+	ck_assert_uint_eq(PPU_FWIDTH(PPU_DOORBELL_CHID), PPU_CHID_BITS);
+	ck_assert_uint_eq(PPU_FWIDTH(PPU_CHAN_CTRL_CHID), PPU_CHID_BITS);
+	ck_assert_uint_le(nch, 0x100);
+	push_release(ch, sem.va, 1);
+	rtl_chan_doorbell(ch);
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 0), 1);
+	doorbells = rtl_log_count(env, PPU_TRACE_DOORBELL, ch->chid);
+
+	/* new work in USERD.GP_PUT: only a doorbell of channel 3 would read it */
+	push_release(ch, sem.va, 2);
+	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		ck_assert_uint_ge(ids[i], nch);
+		rtl_reg_write(env, PPU_REG_DOORBELL, PPU_FSET(PPU_DOORBELL_CHID, ids[i]));
+		rtl_reg_write(env, PPU_REG_CHAN_CTRL,
+			      PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) |
+			      PPU_FSET(PPU_CHAN_CTRL_CHID, ids[i]));
+	}
+	ppu_sim_clock(env->sim, 5000);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_DOORBELL, ch->chid), doorbells);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_GP_FETCH, ch->chid), 1);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_UNBIND, -1), 0);
+	ck_assert_uint_eq(rtl_chan_state(ch), PPU_CHAN_STATUS_STATE_IDLE);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), 1);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 0), 1);
+
+	/* still bound, and its own id still reaches it */
+	rtl_chan_doorbell(ch);
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 0), 2);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_BIND, ch->chid), 1);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_FAULT, -1), 0);
+
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_finish(env);
+}
+END_TEST
+
 Suite *suite_gpfifo(void)
 {
 	Suite *s = suite_create("gpfifo");
@@ -719,6 +773,7 @@ Suite *suite_gpfifo(void)
 	tcase_add_test(tc, auto_put_ring_runs_semaphore_guarded_entries_in_order);
 	tcase_add_test(tc, doorbell_page_carries_gp_put_past_a_stale_userd);
 	tcase_add_test(tc, doorbell_pages_ignore_everything_but_gp_put);
+	tcase_add_test(tc, doorbell_and_unbind_ignore_ids_of_no_channel);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -232,10 +232,11 @@ START_TEST(parse_reads_the_harness_format)
 	ck_assert_uint_eq(r.chid, 1);
 	ck_assert_uint_eq(r.a, 0x1a6000);
 	ck_assert_uint_eq(r.b, 0x4000);
-	ck_assert_int_eq(ppu_trace_parse_line("18446744073709551615 LAUNCH_FAIL ch=255 a=0xffffffff "
+	ck_assert_int_eq(ppu_trace_parse_line("18446744073709551615 LAUNCH_FAIL ch=4095 a=0xffffffff "
 					      "b=0x0", &r, &n, err, sizeof(err)),
 			 PPU_TRACE_LINE_RECORD);
 	ck_assert_uint_eq(r.cycle, UINT64_MAX);
+	ck_assert_uint_eq(r.chid, (1u << PPU_CHID_BITS) - 1);
 	ck_assert_uint_eq(r.kind, PPU_TRACE_LAUNCH_FAIL);
 	ck_assert_uint_eq(r.a, 0xffffffffu);
 }
@@ -270,7 +271,7 @@ START_TEST(parse_rejects_malformed_lines)
 	static const char *const bad[] = {
 		"COPY_START ch=1 a=0x1 b=0x2",		/* no cycle */
 		"12 COPY_START a=0x1 b=0x2",		/* no ch */
-		"12 COPY_START ch=256 a=0x1 b=0x2",	/* ch out of range */
+		"12 COPY_START ch=4096 a=0x1 b=0x2",	/* ch wider than CHID_BITS */
 		"12 COPY_START ch=1 a=0x1ffffffff b=0x2",	/* a wider than 32 bits */
 		"12 COPY_START ch=1 a=zz b=0x2",
 		"12 COPY_START ch=1 a=0x1 b=0x2 extra",
@@ -433,7 +434,7 @@ START_TEST(model_reports_unmatched_copies)
 {
 	static const char text[] =
 		"10 BIND ch=2 a=0x1 b=0x1\n"
-		"11 CHAN_SWITCH ch=2 a=0xff b=0x0\n"
+		"11 CHAN_SWITCH ch=2 a=0xffffffff b=0x0\n"
 		"20 COPY_END ch=2 a=0x5000 b=0x100\n"	/* no start */
 		"30 COPY_START ch=2 a=0x4000 b=0x100\n"
 		"40 GP_FETCH ch=2 a=0x1 b=0x0\n";	/* trace ends mid-copy */
@@ -452,16 +453,54 @@ START_TEST(model_reports_unmatched_copies)
 }
 END_TEST
 
+/* Ids are 12 bits: 0xff is channel 255, "none" is TRACE_CHID_NONE. */
+START_TEST(model_takes_12_bit_channel_ids)
+{
+	static const char text[] =
+		"# chan 4095 prio 1 label top\n"
+		"10 BIND ch=255 a=0x1 b=0x1\n"
+		"11 CHAN_SWITCH ch=255 a=0xffffffff b=0x7\n"
+		"20 BIND ch=4095 a=0x1 b=0x1\n"
+		"21 CHAN_SWITCH ch=4095 a=0x000000ff b=0x7\n"
+		"30 CHAN_IDLE ch=4095 a=0x0 b=0x0\n";
+	struct ppu_tl_stats st;
+	struct rec *r = model_text(text, &st);
+	int i, n = 0;
+
+	ck_assert_uint_gt(PPU_TRACE_CHID_NONE, PPU_TRACE_MAX_CHID);
+	for (i = 0; i < r->ni; i++) {
+		const char *prev;
+
+		if (strcmp(r->in[i].cat, "priority"))
+			continue;
+		prev = arg(r->in[i].args, r->in[i].nargs, "previous");
+		if (r->in[i].t == 11) {
+			ck_assert_ptr_null(prev);
+			ck_assert_str_eq(arg(r->in[i].args, r->in[i].nargs, "channel"), "255");
+		} else {
+			ck_assert_uint_eq(r->in[i].t, 21);
+			ck_assert_str_eq(prev, "255");
+			ck_assert_str_eq(arg(r->in[i].args, r->in[i].nargs, "channel"), "4095");
+		}
+		n++;
+	}
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(lane_at(r, PPU_TL_CHAN, 4095, 0)->group_name, "channel 4095 (copy) top, prio 1");
+	assert_no_overlap(r);
+	rec_free(r);
+}
+END_TEST
+
 START_TEST(model_fault_is_a_global_instant_and_ends_the_channel)
 {
 	static const char text[] =
 		"# chan 3 prio 2 label victim\n"
 		"5 BIND ch=3 a=0x1 b=0x3\n"
-		"6 CHAN_SWITCH ch=3 a=0xff b=0x0\n"
+		"6 CHAN_SWITCH ch=3 a=0xffffffff b=0x0\n"
 		"9 COPY_START ch=3 a=0x4000 b=0x1000\n"
 		"50 FAULT ch=3 a=0x00010203 b=0xdead0000\n"
 		"51 NONSTALL ch=4 a=0x0 b=0x0\n"
-		"60 CHAN_SWITCH ch=4 a=0xff b=0x0\n"
+		"60 CHAN_SWITCH ch=4 a=0xffffffff b=0x0\n"
 		"70 CHAN_IDLE ch=4 a=0x1 b=0x0\n";
 	struct ppu_tl_stats st;
 	struct rec *r = model_text(text, &st);
@@ -507,11 +546,11 @@ START_TEST(model_tasks_and_ctas)
 	 * evicts it from slot 0 and preempts one CTA, runs, completes; task 1
 	 * resumes and completes */
 	static const char text[] =
-		"100 TASK_LAUNCH ch=4 a=0x00000401 b=0xff\n"
+		"100 TASK_LAUNCH ch=4 a=0x00000001 b=0xff\n"
 		"110 TASK_ACTIVATE ch=4 a=0x00000001 b=0x10000\n"
 		"120 CTA_DISPATCH ch=4 a=0x00000001 b=0x0\n"
 		"121 CTA_DISPATCH ch=4 a=0x00000101 b=0x1\n"
-		"200 TASK_LAUNCH ch=5 a=0x00050502 b=0xff\n"
+		"200 TASK_LAUNCH ch=5 a=0x00000502 b=0xff\n"
 		"205 TASK_EVICT ch=4 a=0x00000001 b=0x10000\n"
 		"206 TASK_ACTIVATE ch=5 a=0x00050002 b=0x20000\n"
 		"210 CTA_PREEMPT ch=4 a=0x00000101 b=0x1\n"
@@ -588,12 +627,12 @@ START_TEST(model_kernels_row_shows_waits_for_a_unit)
 	 * prio 40) is launched, waits for the unit until CTA 1 of task 1 is
 	 * saved, runs; CTA 1 resumes; both complete */
 	static const char text[] =
-		"100 TASK_LAUNCH ch=0 a=0x01000001 b=0xff\n"
+		"100 TASK_LAUNCH ch=0 a=0x00010001 b=0xff\n"
 		"102 TASK_ACTIVATE ch=0 a=0x00000001 b=0x10000\n"
 		"104 CTA_DISPATCH ch=0 a=0x00000001 b=0x0\n"
 		"150 CTA_EXIT ch=0 a=0x00000001 b=0x0\n"
 		"152 CTA_DISPATCH ch=0 a=0x00000001 b=0x1\n"
-		"200 TASK_LAUNCH ch=1 a=0x01280102 b=0xff\n"
+		"200 TASK_LAUNCH ch=1 a=0x00012802 b=0xff\n"
 		"202 TASK_ACTIVATE ch=1 a=0x00280102 b=0x20000\n"
 		"203 CTA_PREEMPT ch=0 a=0x00000001 b=0x1\n"
 		"250 CTA_SAVED ch=0 a=0x00000001 b=0x1\n"
@@ -823,7 +862,7 @@ START_TEST(tool_svg_parses_as_xml)
 		 "task table slot 1,priority 0' 200 1", tmpdir, py, tmpdir);
 	ck_assert_int_eq(run(cmd), 0);
 	/* a fault adds its marker */
-	snprintf(cmd, sizeof(cmd), "printf '1 CHAN_SWITCH ch=0 a=0xff b=0x0\\n5 FAULT ch=0 a=0x1 "
+	snprintf(cmd, sizeof(cmd), "printf '1 CHAN_SWITCH ch=0 a=0xffffffff b=0x0\\n5 FAULT ch=0 a=0x1 "
 		 "b=0x2\\n9 CHAN_IDLE ch=1 a=0x0 b=0x0\\n' | " PPU_TRACE_BIN " -q -s %s/f.svg && "
 		 "python3 %s %s/f.svg 'fault,host scheduler' 50 2", tmpdir, py, tmpdir);
 	ck_assert_int_eq(run(cmd), 0);
@@ -895,7 +934,7 @@ static void write_big(FILE *f)
 		fprintf(f, "%llu COPY_START ch=%u a=0x00400000 b=0x00010000\n",
 			(unsigned long long)cyc + 10, ch);
 		fprintf(f, "%llu TASK_LAUNCH ch=9 a=0x%08x b=0x000000ff\n", (unsigned long long)cyc + 11,
-			tid | 9u << 8 | (i % 7) << 16);
+			tid | (i % 7) << 8);
 		fprintf(f, "%llu TASK_ACTIVATE ch=9 a=0x%08x b=0x00010000\n",
 			(unsigned long long)cyc + 12, tid | slot << 8 | (i % 7) << 16);
 		fprintf(f, "%llu CTA_DISPATCH ch=9 a=0x%08x b=0x%08x\n", (unsigned long long)cyc + 13,
@@ -987,6 +1026,7 @@ Suite *suite_trace(void)
 	tcase_add_test(tc, model_worked_example_prior_art_interleaves);
 	tcase_add_test(tc, model_chunked_copies_all_matched);
 	tcase_add_test(tc, model_reports_unmatched_copies);
+	tcase_add_test(tc, model_takes_12_bit_channel_ids);
 	tcase_add_test(tc, model_fault_is_a_global_instant_and_ends_the_channel);
 	tcase_add_test(tc, model_tasks_and_ctas);
 	tcase_add_test(tc, model_kernels_row_shows_waits_for_a_unit);

@@ -7,6 +7,11 @@
 # after hw/sim/sim.mk and tools/cosim.mk.
 
 PPUSIM_FPGA_DIR := build/hw-fpga
+# The FPGA-top model has more channels than the 32 the pending registers
+# and the per-channel windows serve, so that make check runs the driver's
+# and the RTL's paths for the channels beyond them (event ring only,
+# CHAN_SEL, 12-bit ids) on every run; synthesis keeps the default 16.
+PPU_FPGA_SIM_CHANNELS := 64
 PPUSIM_FPGA_LIB := $(PPUSIM_FPGA_DIR)/libppusim_fpga.a
 
 # A second harness build of hw/sim/sim.mk in its own directory; its own
@@ -15,7 +20,8 @@ PPUSIM_FPGA_LIB := $(PPUSIM_FPGA_DIR)/libppusim_fpga.a
 ifneq ($(PPUSIM_FPGA),1)
 .PHONY: ppusim-fpga
 ppusim-fpga:
-	@$(MAKE) --no-print-directory PPUSIM_DIR=$(PPUSIM_FPGA_DIR) PPUSIM_FPGA=1 ppusim
+	@$(MAKE) --no-print-directory PPUSIM_DIR=$(PPUSIM_FPGA_DIR) PPUSIM_FPGA=1 \
+		PPUSIM_VFLAGS="$(PPUSIM_VFLAGS) -GNUM_CHANNELS=$(PPU_FPGA_SIM_CHANNELS)" ppusim
 
 $(PPUSIM_FPGA_LIB): ppusim-fpga
 	@:
@@ -29,7 +35,7 @@ $(RTL_TEST_FPGA_BIN): $(RTL_TESTS) tests/rtl/rtl_main.c tests/rtl/rtl_suites.h $
 		$(RTL_COMPUTE) $(RTL_RUNTIME_SRCS) runtime/module_elf.h runtime/launch_plan.h \
 		$(ISS_SRCS) $(ISS_HDRS) $(RANDPB) | device-kernels
 	@mkdir -p $(@D)
-	$(CC) $(PPU_CFLAGS) $(CHECK_CFLAGS) -DPPU_RTL_FPGA -o $@ tests/rtl/rtl_main.c $(RTL_TESTS) \
+	$(CC) $(PPU_CFLAGS) $(CHECK_CFLAGS) -DPPU_RTL_FPGA -DRTL_NUM_CHANNELS=$(PPU_FPGA_SIM_CHANNELS) -o $@ tests/rtl/rtl_main.c $(RTL_TESTS) \
 		tests/examples/seeds_b.c tests/rtl/rtl_env.c tests/rtl/rtl_check.c tests/common/ppu_randpb.c \
 		tests/rtl/rtl_compute.c $(RTL_RUNTIME_SRCS) $(ISS_SRCS) $(PPUSIM_FPGA_LIB) $(PPUSIM_LDLIBS) \
 		$(CHECK_LIBS)
@@ -60,7 +66,7 @@ $(COSIM_DEV_FPGA): $(COSIM_DEV_SRCS) $(COSIM_DEV_HDRS) $(PPUSIM_FPGA_LIB) \
 GUEST_FPGA_LMEM_MIB := 16
 GUEST_FPGA_PROGS := test_get_param test_gem test_vm test_chan test_sem test_irq test_lmem \
 	test_compute seeds_b_guest test_device_errors
-GUEST_FPGA_ENV := PPU_TEST_LOCAL_MEM_MIB=$(GUEST_FPGA_LMEM_MIB)
+GUEST_FPGA_ENV := PPU_TEST_LOCAL_MEM_MIB=$(GUEST_FPGA_LMEM_MIB) PPU_TEST_NUM_CHANNELS=$(PPU_FPGA_SIM_CHANNELS)
 GUEST_FPGA_RUNS := --run '$(GUEST_FPGA_ENV) /bin/test_get_param' --run /bin/test_gem \
 	--run /bin/test_vm --run /bin/test_chan --run /bin/test_sem --run /bin/test_irq \
 	--run '$(GUEST_FPGA_ENV) /bin/test_lmem' --run /bin/test_compute \

@@ -55,7 +55,7 @@ void ppu_guest_setup_unlimited(void)
 {
 	ppu_guest_setup();
 	ppu_module_params_reset();
-	ppu_module_param_set("max_channels_per_file", 32);
+	ppu_module_param_set("max_channels_per_file", 4096);
 	ppu_module_param_set("lmem_mib_per_file", 1ul << 20);
 }
 
@@ -104,6 +104,20 @@ uint64_t ppu_guest_local_mem_mib(void)
 	ck_assert_msg(*end == '\0' && v > 0 && v <= 0xffff,
 		      "PPU_TEST_LOCAL_MEM_MIB=%s: not a size in MiB", env);
 	return v;
+}
+
+uint32_t ppu_guest_num_channels(void)
+{
+	const char *env = getenv("PPU_TEST_NUM_CHANNELS");
+	char *end;
+	unsigned long v;
+
+	if (!env || !*env)
+		return 16;
+	v = strtoul(env, &end, 0);
+	ck_assert_msg(*end == '\0' && v > 0 && v <= 4096,
+		      "PPU_TEST_NUM_CHANNELS=%s: not a channel count 1..4096", env);
+	return (uint32_t)v;
 }
 
 static int debugfs_open(const char *file, int flags, char *path, size_t len)

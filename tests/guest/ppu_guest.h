@@ -43,6 +43,8 @@ uint64_t ppu_param(uint32_t param);
  * --dev-arg=--local-mem-mib=N).  Tests check the driver against it.
  */
 uint64_t ppu_guest_local_mem_mib(void);
+/* The PPU's channels: PPU_TEST_NUM_CHANNELS, else the default 16. */
+uint32_t ppu_guest_num_channels(void);
 
 /* dri/<render minor>/<file>; mounts debugfs if needed.  Returns length. */
 size_t ppu_debugfs_read(const char *file, char *buf, size_t len);

@@ -113,12 +113,12 @@ END_TEST
 /* Faults every free id through the debugfs doorbell hook (INST_INVALID). */
 static void fault_free_ids(uint32_t n)
 {
-	uint64_t before[32];
-	char buf[8192], name[32], id[16];
+	uint64_t *before = calloc(n, sizeof(*before));
+	char buf[16384], name[32], id[16];
 	double end;
 	uint32_t i;
 
-	ck_assert_uint_le(n, 32);
+	ck_assert_ptr_nonnull(before);
 	ppu_debugfs_read("interrupts", buf, sizeof(buf));
 	for (i = 0; i < n; i++) {
 		snprintf(name, sizeof(name), "CHAN%u_FAULTS", i);
@@ -137,6 +137,7 @@ static void fault_free_ids(uint32_t n)
 		ck_assert_msg(ppu_now_s() < end, "no fault on channel %u", i);
 		usleep(1000);
 	}
+	free(before);
 }
 
 START_TEST(chan_reuses_an_id_left_faulted)
@@ -672,20 +673,21 @@ END_TEST
 START_TEST(chan_ids_run_out_with_ebusy)
 {
 	uint32_t n = (uint32_t)ppu_param(DRM_PPU_PARAM_NUM_USER_CHANNELS);
-	uint32_t chids[32], seen = 0, i, round;
+	uint32_t *chids = calloc(n, sizeof(*chids)), i, round;
+	bool *seen = calloc(n, sizeof(*seen));
 	struct drm_ppu_chan_create c;
 	struct ppu_tbo ring;
 
 	ck_assert_uint_ge(n, 1);
-	ck_assert_uint_le(n, 32);
+	ck_assert(chids && seen);
 	ppu_tbo_new(ppu_fd, &ring, PG);
 	for (round = 0; round < 2; round++) {
-		seen = 0;
+		memset(seen, 0, n * sizeof(*seen));
 		for (i = 0; i < n; i++) {
 			ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 4, ring.va, 0, &c), 0);
 			ck_assert_uint_lt(c.chid, n);
-			ck_assert(!(seen & (1u << c.chid)));
-			seen |= 1u << c.chid;
+			ck_assert(!seen[c.chid]);
+			seen[c.chid] = true;
 			chids[i] = c.chid;
 		}
 		ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 4, ring.va, 0, NULL), -EBUSY);
@@ -707,6 +709,8 @@ START_TEST(chan_ids_run_out_with_ebusy)
 	}
 	for (i = 0; i < n; i++)
 		ck_assert_int_eq(ppu_chan_create_full(ppu_fd, 0, 4, ring.va, 0, NULL), 0);
+	free(chids);
+	free(seen);
 }
 END_TEST
 

@@ -23,7 +23,6 @@
 #include "ppu_guest.h"
 
 /* The model's top-level parameter defaults (docs/hw-architecture.md). */
-#define DEFAULT_NUM_CHANNELS 16
 #define DEFAULT_COPY_CHUNK_BYTES 4096
 #define DEFAULT_MEM_DATA_BYTES 8
 #define DEFAULT_TLB_ENTRIES 16
@@ -52,7 +51,7 @@ START_TEST(get_param_reports_default_capabilities)
 
 	ck_assert_uint_eq(version >> 16, PPU_VERSION_MAJOR);
 	ck_assert_uint_eq(version >> 32, 0);
-	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_NUM_CHANNELS), DEFAULT_NUM_CHANNELS);
+	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_NUM_CHANNELS), ppu_guest_num_channels());
 	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_COPY_CHUNK_BYTES), DEFAULT_COPY_CHUNK_BYTES);
 	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_MEM_DATA_BYTES), DEFAULT_MEM_DATA_BYTES);
 	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_TLB_ENTRIES), DEFAULT_TLB_ENTRIES);
@@ -60,7 +59,7 @@ START_TEST(get_param_reports_default_capabilities)
 	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_PB_PREFETCH_BEATS), DEFAULT_PB_PREFETCH_BEATS);
 	/* The co-simulation device's local memory (64 MiB unless the run says). */
 	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE), ppu_guest_local_mem_mib() << 20);
-	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_NUM_USER_CHANNELS), DEFAULT_NUM_CHANNELS - 1);
+	ck_assert_uint_eq(ppu_param(DRM_PPU_PARAM_NUM_USER_CHANNELS), ppu_guest_num_channels() - 1);
 	/* The copy engine and host-memory access are what the driver needs. */
 	ck_assert(features & DRM_PPU_FEATURE_COPY_ENGINE);
 	ck_assert(features & DRM_PPU_FEATURE_SYS_APERTURE);

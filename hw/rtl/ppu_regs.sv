@@ -108,6 +108,8 @@ module ppu_regs #(
       $error("NUM_CHANNELS must be 1..%0d (CHID_BITS-bit channel ids)", 1 << CHID_W);
     // The id fields are taken whole: a wider id truncated here could name a
     // live channel.
+    if (CHID_W != ppu_hw_pkg::PPU_CHID_BITS)
+      $error("ppu_types_pkg::CHID_W must be PPU_CHID_BITS");
     if (ppu_hw_pkg::PPU_DOORBELL_CHID__MSB - ppu_hw_pkg::PPU_DOORBELL_CHID__LSB + 1 != CHID_W ||
         ppu_hw_pkg::PPU_CHAN_CTRL_CHID__MSB - ppu_hw_pkg::PPU_CHAN_CTRL_CHID__LSB + 1 != CHID_W ||
         ppu_hw_pkg::PPU_CHAN_SEL_CHID__MSB - ppu_hw_pkg::PPU_CHAN_SEL_CHID__LSB + 1 != CHID_W)

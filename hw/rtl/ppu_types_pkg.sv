@@ -13,7 +13,9 @@ package ppu_types_pkg;
   localparam int unsigned MEM_TAG_W = 3;      // memory client id echoed back
   // A channel id between blocks: the software width, so that an id no
   // channel has stays distinct from every channel's (NUM_CHANNELS <= 2^CHID_W).
-  localparam int unsigned CHID_W = ppu_hw_pkg::PPU_CHID_BITS;
+  // PPU_CHID_BITS, which ppu_regs checks: Yosys 0.23 cannot read one
+  // package's parameter in another.
+  localparam int unsigned CHID_W = 12;
 
   // Widths of the structs below, for flat vector ports: Yosys 0.23 drops
   // the packed dimension of an array of a typedef in a port, and it cannot

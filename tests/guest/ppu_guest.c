@@ -92,32 +92,29 @@ uint64_t ppu_param(uint32_t param)
 	return v;
 }
 
-uint64_t ppu_guest_local_mem_mib(void)
+/* A whole number from the environment variable @name, @def without it. */
+static unsigned long env_count(const char *name, unsigned long def, unsigned long max)
 {
-	const char *env = getenv("PPU_TEST_LOCAL_MEM_MIB");
+	const char *env = getenv(name);
 	char *end;
 	unsigned long v;
 
 	if (!env || !*env)
-		return 64;
+		return def;
 	v = strtoul(env, &end, 0);
-	ck_assert_msg(*end == '\0' && v > 0 && v <= 0xffff,
-		      "PPU_TEST_LOCAL_MEM_MIB=%s: not a size in MiB", env);
+	ck_assert_msg(*end == '\0' && v > 0 && v <= max, "%s=%s: not a number 1..%lu", name,
+		      env, max);
 	return v;
+}
+
+uint64_t ppu_guest_local_mem_mib(void)
+{
+	return env_count("PPU_TEST_LOCAL_MEM_MIB", 64, 0xffff);
 }
 
 uint32_t ppu_guest_num_channels(void)
 {
-	const char *env = getenv("PPU_TEST_NUM_CHANNELS");
-	char *end;
-	unsigned long v;
-
-	if (!env || !*env)
-		return 16;
-	v = strtoul(env, &end, 0);
-	ck_assert_msg(*end == '\0' && v > 0 && v <= 4096,
-		      "PPU_TEST_NUM_CHANNELS=%s: not a channel count 1..4096", env);
-	return (uint32_t)v;
+	return (uint32_t)env_count("PPU_TEST_NUM_CHANNELS", 16, 4096);
 }
 
 static int debugfs_open(const char *file, int flags, char *path, size_t len)

@@ -138,6 +138,18 @@ void rtl_chan_unbind(struct rtl_chan *ch)
 		      PPU_FSET(PPU_CHAN_CTRL_CHID, ch->chid));
 }
 
+void rtl_chan_fault_by_doorbell_page(struct rtl_chan *ch, uint64_t max_cycles)
+{
+	uint32_t buf[4];
+	struct ppu_pb pb;
+
+	ppu_pb_init(&pb, buf, 4);
+	ppu_pb_method(&pb, PPU_HOST_NOP, 0);
+	rtl_submit_and_wait(ch, &pb, max_cycles);
+	rtl_chan_doorbell_page(ch, 1u << ch->log2_entries);
+	rtl_expect_event(ch->env, PPU_TRACE_FAULT, (int)ch->chid, 16, max_cycles);
+}
+
 uint64_t rtl_engine_reset(struct rtl_env *env, uint32_t reset, uint64_t max_cycles)
 {
 	uint64_t t0 = ppu_sim_cycles(env->sim);

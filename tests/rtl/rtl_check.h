@@ -61,6 +61,11 @@ long rtl_expect_event(struct rtl_env *env, uint32_t kind, int chid, uint64_t ste
 void rtl_expect_state(struct rtl_chan *ch, uint32_t state, uint64_t step, uint64_t max_cycles);
 /* Writes CHAN_CTRL UNBIND for @ch (no wait). */
 void rtl_chan_unbind(struct rtl_chan *ch);
+/*
+ * Faults @ch, bound first by a NOP, through its doorbell page (a GP_PUT
+ * beyond its ring: GP_PUT_RANGE); waits for the FAULT record.
+ */
+void rtl_chan_fault_by_doorbell_page(struct rtl_chan *ch, uint64_t max_cycles);
 /* Writes the ENGINE_CTRL reset bit(s) @reset and clocks until they read 0, failing past
  * @max_cycles; returns the cycles it took. */
 uint64_t rtl_engine_reset(struct rtl_env *env, uint32_t reset, uint64_t max_cycles);

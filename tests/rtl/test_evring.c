@@ -67,22 +67,6 @@ static void wait_put(struct rtl_env *env, uint32_t put, uint64_t max)
 	ck_abort_msg("EVENT_RING_PUT %u, expected %u", rtl_reg_read(env, PPU_REG_EVENT_RING_PUT), put);
 }
 
-/*
- * A channel that ran a NOP (so it is bound) and then has its doorbell page
- * name a GP_PUT beyond its ring: GP_PUT_RANGE.
- */
-static void fault_channel(struct rtl_chan *ch)
-{
-	uint32_t buf[4];
-	struct ppu_pb pb;
-
-	ppu_pb_init(&pb, buf, 4);
-	ppu_pb_method(&pb, PPU_HOST_NOP, 0);
-	rtl_submit_and_wait(ch, &pb, WAIT_CYCLES);
-	rtl_chan_doorbell_page(ch, 1u << ch->log2_entries);
-	rtl_expect_event(ch->env, PPU_TRACE_FAULT, (int)ch->chid, 16, WAIT_CYCLES);
-}
-
 START_TEST(registers_read_back_and_a_size_write_restarts_the_ring)
 {
 	struct rtl_env *env = rtl_env_create(NULL);
@@ -144,7 +128,7 @@ START_TEST(nonstalls_and_faults_are_records_not_pending_bits)
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), 0);
 	ck_assert_int_eq(ppu_sim_irq(env->sim), 0);
 
-	fault_channel(b);
+	rtl_chan_fault_by_doorbell_page(b, WAIT_CYCLES);
 	wait_put(env, 2, WAIT_CYCLES);
 	ck_assert_uint_eq(ring_word0(&r, 1), ev_word(PPU_EVENT_KIND_FAULT, 5));
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_FAULT_PENDING), 0);
@@ -194,7 +178,7 @@ START_TEST(a_fault_record_has_an_interrupt_bit_of_its_own_until_get_passes_it)
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), EV_INTR);
 	ck_assert_int_eq(ppu_sim_irq(env->sim), 0);
 
-	fault_channel(b);
+	rtl_chan_fault_by_doorbell_page(b, WAIT_CYCLES);
 	wait_put(env, 2, WAIT_CYCLES);
 	rtl_submit_and_wait(a, &pb, WAIT_CYCLES);
 	wait_put(env, 3, WAIT_CYCLES);
@@ -253,7 +237,7 @@ START_TEST(a_full_ring_merges_waiting_events_and_loses_none)
 	ppu_pb_init(&pb, buf, 64);
 	ppu_pb_nonstall(&pb);
 	rtl_submit_and_wait(b, &pb, WAIT_CYCLES);
-	fault_channel(c);
+	rtl_chan_fault_by_doorbell_page(c, WAIT_CYCLES);
 	ppu_sim_clock(env->sim, 2000);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_EVENT_RING_PUT), 2);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_INTR_STATUS), EV_INTR);

@@ -95,19 +95,6 @@ END_TEST
 
 #define WAIT_CYCLES 200000
 
-/* A bound channel (a NOP ran) whose doorbell page names a GP_PUT beyond its ring. */
-static void fault_by_doorbell_page(struct rtl_chan *ch)
-{
-	uint32_t buf[4];
-	struct ppu_pb pb;
-
-	ppu_pb_init(&pb, buf, 4);
-	ppu_pb_method(&pb, PPU_HOST_NOP, 0);
-	rtl_submit_and_wait(ch, &pb, WAIT_CYCLES);
-	rtl_chan_doorbell_page(ch, 1u << ch->log2_entries);
-	rtl_expect_event(ch->env, PPU_TRACE_FAULT, (int)ch->chid, 16, WAIT_CYCLES);
-}
-
 static uint32_t sel_read(struct rtl_env *env, uint32_t chid, uint32_t off)
 {
 	rtl_reg_write(env, PPU_REG_CHAN_SEL, chid);
@@ -132,7 +119,7 @@ START_TEST(the_selected_window_shows_any_channels_status)
 	ppu_pb_init(&pb, buf, 4);
 	ppu_pb_method(&pb, PPU_HOST_NOP, 0);
 	rtl_submit_and_wait(a, &pb, WAIT_CYCLES);
-	fault_by_doorbell_page(b);
+	rtl_chan_fault_by_doorbell_page(b, WAIT_CYCLES);
 	ck_assert_uint_eq(PPU_FGET(PPU_CHAN_STATUS_STATE, sel_read(env, 5, PPU_CHAN_STATUS)),
 			  PPU_CHAN_STATUS_STATE_FAULTED);
 	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_KIND, sel_read(env, 5, PPU_CHAN_FAULT_INFO)),
@@ -205,7 +192,7 @@ START_TEST(the_highest_channel_runs_and_reports_its_events_and_status)
 				  PPU_FSET(PPU_EVENT_CHID, nc - 1));
 		rtl_reg_write(env, PPU_REG_EVENT_RING_GET, 1);
 	}
-	fault_by_doorbell_page(ch);
+	rtl_chan_fault_by_doorbell_page(ch, WAIT_CYCLES);
 	for (t = 0; t < WAIT_CYCLES && (rtl_reg_read(env, PPU_REG_INTR_STATUS) &
 					 PPU_FSET(PPU_INTR_EVENT_FAULT, 1)) == 0; t += 64)
 		ppu_sim_clock(env->sim, 64);

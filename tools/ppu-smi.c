@@ -388,7 +388,8 @@ static void live_note(struct live *lv, const char *what, int err)
 /* Everything the driver's debugfs says about the device behind @node. */
 static void read_live(const char *node, struct live *lv)
 {
-	static char buf[65536];
+	/* (the channels file has a line of some 80 bytes per channel in use) */
+	static char buf[SMI_MAX_CHANNELS * 96];
 	const char *minor = strstr(node, "renderD"), *missing;
 	int ret;
 
@@ -700,7 +701,8 @@ static int sample(const struct options *opt, unsigned long seq)
 	while ((dev = pci_device_next(iter))) {
 		char bdf[32], driver[PATH_MAX], node[PATH_MAX];
 		bool bound;
-		struct live lv;
+		/* (one device at a time; a channel table of 4096 is no stack variable) */
+		static struct live lv;
 
 		bdf_string(dev, bdf, sizeof(bdf));
 		if (opt->only && strcmp(opt->only, bdf) && strcmp(opt->only, bdf + 5))

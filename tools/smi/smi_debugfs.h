@@ -13,7 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SMI_MAX_CHANNELS 32
+/* Channel ids are 12 bits (CHID_BITS): a PPU has at most 4096 channels. */
+#define SMI_MAX_CHANNELS 4096
 #define SMI_MAX_FAULTS 16
 #define SMI_MAX_COUNTERS 64
 

@@ -90,7 +90,7 @@ enum drm_ppu_param {
 	 */
 	DRM_PPU_PARAM_VERSION = 0,
 	/**
-	 * @DRM_PPU_PARAM_NUM_CHANNELS: number of hardware channels (1..32).
+	 * @DRM_PPU_PARAM_NUM_CHANNELS: number of hardware channels (1..4096).
 	 */
 	DRM_PPU_PARAM_NUM_CHANNELS = 1,
 	/**

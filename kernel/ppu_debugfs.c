@@ -222,11 +222,19 @@ static int ppu_debugfs_interrupts(struct seq_file *m, void *data)
 	seq_printf(m, "%-24s %d\n", "LOST", ppu_lost(ppu));
 	/* (a list of channel ids, "3,5-7"; empty when none) */
 	seq_printf(m, "%-24s %*pbl\n", "FAULTED", ppu->caps.num_channels, stats->faulted);
+	/* (channels with events only: a PPU may have thousands) */
 	for (chid = 0; chid < ppu->caps.num_channels; chid++) {
-		snprintf(name, sizeof(name), "CHAN%u_FAULTS", chid);
-		seq_printf(m, "%-24s %lld\n", name, atomic64_read(&stats->faults[chid]));
-		snprintf(name, sizeof(name), "CHAN%u_NONSTALLS", chid);
-		seq_printf(m, "%-24s %lld\n", name, atomic64_read(&stats->nonstalls[chid]));
+		s64 faults = atomic64_read(&stats->faults[chid]);
+		s64 nonstalls = atomic64_read(&stats->nonstalls[chid]);
+
+		if (faults) {
+			snprintf(name, sizeof(name), "CHAN%u_FAULTS", chid);
+			seq_printf(m, "%-24s %lld\n", name, faults);
+		}
+		if (nonstalls) {
+			snprintf(name, sizeof(name), "CHAN%u_NONSTALLS", chid);
+			seq_printf(m, "%-24s %lld\n", name, nonstalls);
+		}
 	}
 	return 0;
 }

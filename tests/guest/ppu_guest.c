@@ -167,56 +167,60 @@ int ppu_debugfs_write(const char *file, const char *text)
 	return ret;
 }
 
-uint64_t ppu_debugfs_value(const char *text, const char *name)
+/* The text after "NAME" on the line that starts with it; NULL without one. */
+static const char *debugfs_field(const char *text, const char *name)
 {
 	size_t nlen = strlen(name);
 	const char *line = text;
 
 	while (line && *line) {
 		if (!strncmp(line, name, nlen) && isspace((unsigned char)line[nlen]))
-			return strtoull(line + nlen, NULL, 0);
+			return line + nlen;
 		line = strchr(line, '\n');
 		if (line)
 			line++;
 	}
-	ck_abort_msg("no %s in debugfs output:\n%s", name, text);
-	return 0;
+	return NULL;
+}
+
+uint64_t ppu_debugfs_value(const char *text, const char *name)
+{
+	const char *v = debugfs_field(text, name);
+
+	ck_assert_msg(v, "no %s in debugfs output:\n%s", name, text);
+	return strtoull(v, NULL, 0);
+}
+
+uint64_t ppu_debugfs_value_or(const char *text, const char *name, uint64_t def)
+{
+	const char *v = debugfs_field(text, name);
+
+	return v ? strtoull(v, NULL, 0) : def;
 }
 
 bool ppu_debugfs_list_has(const char *text, const char *name, unsigned int id)
 {
-	size_t nlen = strlen(name);
-	const char *line = text;
+	const char *p = debugfs_field(text, name);
 
-	while (line && *line) {
-		if (!strncmp(line, name, nlen) && (line[nlen] == ' ' || line[nlen] == '\t')) {
-			const char *p = line + nlen;
+	ck_assert_msg(p, "no %s in debugfs output:\n%s", name, text);
+	/* "3,5-7": ranges separated by commas, nothing when empty */
+	for (;;) {
+		unsigned long lo, hi;
+		char *end;
 
-			/* "3,5-7": ranges separated by commas, nothing when empty */
-			for (;;) {
-				unsigned long lo, hi;
-				char *end;
-
-				while (*p == ' ' || *p == '\t')
-					p++;
-				if (!isdigit((unsigned char)*p))
-					return false;
-				lo = hi = strtoul(p, &end, 10);
-				if (*end == '-')
-					hi = strtoul(end + 1, &end, 10);
-				if (id >= lo && id <= hi)
-					return true;
-				if (*end != ',')
-					return false;
-				p = end + 1;
-			}
-		}
-		line = strchr(line, '\n');
-		if (line)
-			line++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			return false;
+		lo = hi = strtoul(p, &end, 10);
+		if (*end == '-')
+			hi = strtoul(end + 1, &end, 10);
+		if (id >= lo && id <= hi)
+			return true;
+		if (*end != ',')
+			return false;
+		p = end + 1;
 	}
-	ck_abort_msg("no %s in debugfs output:\n%s", name, text);
-	return false;
 }
 
 void ppu_sysfs_write(const char *path, const char *text)

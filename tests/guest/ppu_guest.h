@@ -54,6 +54,8 @@ int ppu_debugfs_write(const char *file, const char *text);
 int ppu_client_open(void);
 /* The value of the "NAME value" line (decimal or 0x hex); asserts it exists. */
 uint64_t ppu_debugfs_value(const char *text, const char *name);
+/* The value of the "NAME value" line, or @def when there is none. */
+uint64_t ppu_debugfs_value_or(const char *text, const char *name, uint64_t def);
 /* Whether the channel-id list @name ("3,5-7") in debugfs @text holds @id. */
 bool ppu_debugfs_list_has(const char *text, const char *name, unsigned int id);
 

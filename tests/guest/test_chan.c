@@ -122,7 +122,7 @@ static void fault_free_ids(uint32_t n)
 	ppu_debugfs_read("interrupts", buf, sizeof(buf));
 	for (i = 0; i < n; i++) {
 		snprintf(name, sizeof(name), "CHAN%u_FAULTS", i);
-		before[i] = ppu_debugfs_value(buf, name);
+		before[i] = ppu_debugfs_value_or(buf, name, 0);
 		snprintf(id, sizeof(id), "%u", i);
 		ck_assert_int_eq(ppu_debugfs_write("doorbell", id), 0);
 	}
@@ -130,7 +130,7 @@ static void fault_free_ids(uint32_t n)
 	for (i = 0; i < n;) {
 		ppu_debugfs_read("interrupts", buf, sizeof(buf));
 		snprintf(name, sizeof(name), "CHAN%u_FAULTS", i);
-		if (ppu_debugfs_value(buf, name) > before[i]) {
+		if (ppu_debugfs_value_or(buf, name, 0) > before[i]) {
 			i++;
 			continue;
 		}

@@ -35,7 +35,8 @@ static uint64_t chan_count(const char *text, unsigned int chid, const char *what
 	char name[32];
 
 	snprintf(name, sizeof(name), "CHAN%u_%s", chid, what);
-	return ppu_debugfs_value(text, name);
+	/* (the driver lists channels with events only) */
+	return ppu_debugfs_value_or(text, name, 0);
 }
 
 static double now_s(void)

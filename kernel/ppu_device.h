@@ -27,13 +27,11 @@ struct ppu_client;
 struct ppu_kchan;
 struct ppu_vm;
 
-/* Channel ids are 12 bits wherever they cross the PPU's interfaces. */
-#define PPU_MAX_CHANNELS	4096
 /*
- * FAULT_PENDING and NONSTALL_PENDING have a bit for each of the first 32
- * channels; a PPU with more needs the event ring.
+ * Channel ids are CHID_BITS wide wherever they cross the PPU's interfaces;
+ * the pending registers name the first PENDING_CHANNELS (ppu_regs.def).
  */
-#define PPU_PENDING_CHANNELS	32
+#define PPU_MAX_CHANNELS	(1u << PPU_CHID_BITS)
 
 /**
  * struct ppu_caps - what the hardware reports about itself

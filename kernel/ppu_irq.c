@@ -149,16 +149,22 @@ static bool ppu_irq_cpu_take(struct ppu_irq_stats *stats, unsigned int pct, u64 
  * A fault event of @chid: dead from now on (&ppu_irq_stats.faulted), and
  * logged once by the fault worker even when the event comes twice (a
  * caller that read FAULTED first, ppu_irq_note_fault()).  Returns whether
- * the fault is new.  Called with irq_lock held.
+ * the fault is new.
  */
-static bool ppu_irq_fault(struct ppu_device *ppu, u32 chid)
+static bool ppu_irq_mark_dead(struct ppu_device *ppu, u32 chid)
 {
-	atomic64_inc(&ppu->irq_stats.faults[chid]);
-	__set_bit(chid, ppu->irq_woken);
 	if (test_and_set_bit(chid, ppu->irq_stats.faulted))
 		return false;
 	set_bit(chid, ppu->irq_stats.fault_new);
 	return true;
+}
+
+/* A fault event (record or pending bit): counted, and the channel dead. irq_lock held. */
+static bool ppu_irq_fault(struct ppu_device *ppu, u32 chid)
+{
+	atomic64_inc(&ppu->irq_stats.faults[chid]);
+	__set_bit(chid, ppu->irq_woken);
+	return ppu_irq_mark_dead(ppu, chid);
 }
 
 static void ppu_irq_nonstall(struct ppu_device *ppu, u32 chid)
@@ -264,9 +270,8 @@ void ppu_irq_drain_events(struct ppu_device *ppu, u32 chid)
  */
 void ppu_irq_note_fault(struct ppu_device *ppu, u32 chid)
 {
-	if (test_and_set_bit(chid, ppu->irq_stats.faulted))
+	if (!ppu_irq_mark_dead(ppu, chid))
 		return;
-	set_bit(chid, ppu->irq_stats.fault_new);
 	schedule_work(&ppu->fault_work);
 	ppu_device_wake_chan(ppu, chid);
 	ppu_device_kick_fences(ppu);

@@ -58,7 +58,7 @@ module ppu_evring #(
   // wait here until it is set up (ppu_regs keeps the others).
   logic [NC-1:0] take;
   always_comb
-    for (int i = 0; i < NC; i++) take[i] = on || i >= 32;
+    for (int i = 0; i < NC; i++) take[i] = on || i >= ppu_hw_pkg::PPU_PENDING_CHANNELS;
   wire [31:0] used  = put - get;
   wire        full  = used >= (32'd1 << log2);
 

@@ -99,7 +99,8 @@ module ppu_regs #(
   localparam int unsigned CHID_W = ppu_types_pkg::CHID_W;
   // Channels with a pending bit (a 32-bit register) and a window of their
   // own; the rest report events by the event ring and status by CHAN_SEL.
-  localparam int unsigned PN = NC < 32 ? NC : 32;
+  localparam int unsigned PN = NC < ppu_hw_pkg::PPU_PENDING_CHANNELS ?
+                               NC : ppu_hw_pkg::PPU_PENDING_CHANNELS;
   localparam int unsigned WN = NC < ppu_hw_pkg::PPU_CHAN_WINDOW_CHANNELS ?
                                NC : ppu_hw_pkg::PPU_CHAN_WINDOW_CHANNELS;
 

@@ -5,9 +5,10 @@
 // Scheduling (the prior-art policy of US 9483423, see docs/hw-architecture.md):
 // one channel at a time is *resident*; it keeps the host until it blocks,
 // runs out of work, or its time slice has expired at a switch point while
-// another channel is waiting.  The next resident is the waiting channel that
-// was serviced least recently.  While the resident's copy is on the engine
-// the host serves other channels as *guests*: their host methods (semaphore
+// another channel is waiting.  The next resident is the next waiting
+// channel in ring order after the last service (ppu_sched).  While the
+// resident's copy is on the engine the host serves other channels as
+// *guests*: their host methods (semaphore
 // increments in particular) run at once, and a guest that reaches an engine
 // launch waits for the engine.  A channel does not execute the method after
 // a LAUNCH_DMA until its copy has completed, so a blocking acquire that
@@ -181,7 +182,6 @@ module ppu_host #(
   logic [31:0] c_chk     [NC];   // cycle of the last failed check
   logic        c_acq_on  [NC];   // c_acq_t0 is valid
   logic [31:0] c_acq_t0  [NC];   // first failure of the current acquire
-  logic [31:0] c_last    [NC];   // last service, for least-recently-serviced
   logic [31:0] c_finfo   [NC];
   logic [31:0] c_faddr   [NC];
   logic [31:0] c_fdata   [NC];
@@ -234,8 +234,7 @@ module ppu_host #(
 
   // Scheduling policy
   logic [NC*4-1:0]  st_flat;
-  logic [NC*32-1:0] last_flat;
-  logic [NC*8-1:0]  prio_flat;
+  logic [NC*6-1:0]  level_flat;
   logic [NC-1:0]    wake_v, stale_v, unbind_v, comp_v;
   always_comb begin
     for (int i = 0; i < NC; i++) begin
@@ -249,8 +248,9 @@ module ppu_host #(
                             (fx_valid && fx_ch == CHW'(i))) ? ST_FAULTED : c_st[i];
       // (a compute channel's copy waits for the copy engine like any copy)
       comp_v[i]          = c_comp[i] && !c_ecopy[i];
-      last_flat[i*32+:32] = c_last[i];
-      prio_flat[i*8+:8]   = cfg_runlist ? 8'(rl_level[i]) : c_prio[i];
+      // (PRIORITY.MAX above the scheduler's 64 levels ranks as the top one)
+      level_flat[i*6+:6]  = cfg_runlist ? rl_level[i] :
+                            !cfg_prio_mode ? 6'd0 : (c_prio[i] > 8'd63) ? 6'd63 : c_prio[i][5:0];
       wake_v[i]          = c_wake[i];
       stale_v[i]         = c_stale[i];
       unbind_v[i]        = c_unbind[i] && (!c_comp[i] || chan_clear[i]);
@@ -262,12 +262,17 @@ module ppu_host #(
   logic [CHW-1:0]            sd_ch;
   logic [3:0]                sd_reason;
 
+  // A service ends (below): the scheduler's round robin goes on after it.
+  logic           served;
+  logic [CHW-1:0] served_ch;
+
   ppu_sched #(.NUM_CHANNELS(NC)) u_sched (
-      .st(st_flat), .wake(wake_v), .stale(stale_v), .unbind(unbind_v), .last(last_flat),
-      .prio(prio_flat), .prio_mode(cfg_prio_mode || cfg_runlist),
+      .clk, .rst_n,
+      .st(st_flat), .wake(wake_v), .stale(stale_v), .unbind(unbind_v), .level(level_flat),
       .member(cfg_runlist ? rl_in : '1),
       .comp(comp_v), .can_accept,
-      .now, .copy_ready, .res_v, .res, .expired, .yielded, .res_reason, .guest,
+      .copy_ready, .res_v, .res, .expired, .yielded, .res_reason, .guest,
+      .served, .served_ch,
       .engine_free, .preempt(sd_preempt),
       .dec(sd_dec), .dec_ch(sd_ch), .dec_reason(sd_reason), .dec_renew(sd_renew)
   );
@@ -556,6 +561,22 @@ module ppu_host #(
   // The unbind the state machine carries out in this cycle, if any.
   wire unbind_now = (hs == H_PICK) && f_idle && !rl_req && (sd_dec == ppu_types_pkg::SCHED_UNBIND);
 
+  // A service ends: the resident switches away or is dropped, a guest
+  // becomes resident or finishes (the cases of the state machine below).
+  always_comb begin
+    served    = 1'b0;
+    served_ch = res;
+    if (hs == H_PICK && f_idle && !rl_req &&
+        ((sd_dec == ppu_types_pkg::SCHED_SWITCH && res_v) || sd_dec == ppu_types_pkg::SCHED_DROP))
+      served = 1'b1;
+    if (hs == H_LAUNCH && engine_free && guest && res_v) served = 1'b1;
+    if (hs == H_END && guest) begin
+      served    = 1'b1;
+      served_ch = cur;
+    end
+  end
+
+
   ppu_types_pkg::paddr_t cur_userd;
   always_comb cur_userd = c_userd[cur];
 
@@ -720,7 +741,6 @@ module ppu_host #(
         c_chk[i]    <= '0;
         c_acq_on[i] <= 1'b0;
         c_acq_t0[i] <= '0;
-        c_last[i]   <= '0;
         c_finfo[i]  <= '0;
         c_faddr[i]  <= '0;
         c_fdata[i]  <= '0;
@@ -885,7 +905,6 @@ module ppu_host #(
                 hs      <= svc_first(c_pend[res], c_seg[res]);
               end
               ppu_types_pkg::SCHED_SWITCH: begin
-                if (res_v) c_last[res] <= now;
                 res_v    <= 1'b1;
                 res      <= sd_ch;
                 cur      <= sd_ch;
@@ -900,7 +919,6 @@ module ppu_host #(
                 end
               end
               ppu_types_pkg::SCHED_DROP: begin
-                c_last[res] <= now;
                 res_v <= 1'b0;
               end
               default: ;
@@ -993,7 +1011,6 @@ module ppu_host #(
                     c_pend[ph_ch]  <= PEND_NONE;
                     c_st[ph_ch]    <= (prd_rsp.data[19:0] != prd_rsp.data[51:32] || ld_auto) ? ST_READY
                                                                                                  : ST_IDLE;
-                    c_last[ph_ch]  <= now;
                     tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_BIND), CHID_W'(ph_ch), 32'(ld_eng), prd_rsp.data[31:0]};
                     hs <= H_PICK;
                   end
@@ -1367,7 +1384,6 @@ module ppu_host #(
             res_reason  <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ENGINE_BUSY);
             if (guest) begin
               // the engine was free after all: this channel becomes resident
-              if (res_v) c_last[res] <= now;
               res_v    <= 1'b1;
               res      <= cur;
               slice_t0 <= now;
@@ -1472,7 +1488,6 @@ module ppu_host #(
 
         H_END: begin
           // service over: the channel's state is already saved in c_*
-          if (guest) c_last[cur] <= now;
           guest <= 1'b0;
           hs <= H_PICK;
         end

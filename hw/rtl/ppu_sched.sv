@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Scheduling policy of one engine: which channel the host serves next.
-// Purely combinational; ppu_host owns the state and carries out the
-// decision.  The policy is the prior art of US 9483423 (a time-sliced,
-// priority-unaware round robin): keeping it in one module leaves room for a
-// priority-aware policy to be compared against it.
+// The decision is combinational; ppu_host owns the channels' state and
+// carries the decision out.  The policy is the prior art of US 9483423
+// (time-sliced, priority-unaware) with ranks added for comparison:
 //
 //  - Pending unbinds first, then doorbells (binding, GP_PUT re-reads).
 //  - While the resident's copy is on the engine, other ready channels are
@@ -11,35 +10,42 @@
 //  - The resident keeps the host while it can run, unless its time slice
 //    has expired (then blocked acquires are re-checked too) or it yielded,
 //    and another channel is waiting.
-//  - A new resident is the waiting channel serviced least recently.
+//  - A new resident is the next waiting channel of the highest waiting
+//    level in ring order after the channel of that level whose service
+//    ended last (a round robin per level, NVIDIA's runlist order): among
+//    channels that keep work this is the one that received work least
+//    recently, which is the prior art's rule.  A channel that was idle is
+//    taken in its ring position, not ahead of the others.
 //  - A compute channel waiting to launch (ENGINE_WAIT) becomes eligible
 //    when the task table has a free task id; it never holds the copy engine.
 //
-// The runlist (SCHED_CTRL.RUNLIST) is PRIO_MODE with the ranks the runlist
-// gives (its LEVEL) and only its channels admitted (member): ppu_host
-// passes them in prio and member.
+// Levels: the runlist's LEVEL with SCHED_CTRL.RUNLIST (only its channels
+// admitted: member), else the instance PRIORITY.MAX with PRIO_MODE, else
+// 0 for every channel; ppu_host passes them in level.  Higher levels are
+// strict priorities: a higher-level channel takes the host from the
+// resident at the next method boundary or copy completion, and time
+// slices only rotate channels of the resident's own level.  Copies
+// already on the engine are never preempted.
 //
-// PRIO_MODE (off by default, for comparison with the semaphore technique):
-// channels are ranked by their instance PRIORITY.MAX; the waiting channel of
-// highest priority is chosen (least recently serviced among equals), a
-// higher-priority channel takes the host from the resident at the next
-// method boundary or copy completion, and time slices only rotate channels
-// of the resident's own priority.  Copies already on the engine are never
-// preempted.
+// The cost of a decision does not depend on comparing channels with one
+// another: the levels present are an OR of one-hot vectors, the highest
+// is a priority encoder, and the pick in a level is a masked
+// find-first-set after the level's round-robin pointer (no time stamps
+// per channel).
 module ppu_sched #(
-    parameter int unsigned NUM_CHANNELS = 16
+    parameter int unsigned NUM_CHANNELS = 16,
+    parameter int unsigned LEVEL_W = 6             // 2^LEVEL_W levels
 ) (
+    input  logic                        clk,
+    input  logic                        rst_n,
     input  logic [NUM_CHANNELS*4-1:0]   st,          // CHAN_STATUS.STATE per channel
     input  logic [NUM_CHANNELS-1:0]     wake,        // blocked acquire may be re-checked
     input  logic [NUM_CHANNELS-1:0]     stale,       // doorbell pending
     input  logic [NUM_CHANNELS-1:0]     unbind,      // unbind pending
-    input  logic [NUM_CHANNELS*32-1:0]  last,        // cycle of last service
-    input  logic [NUM_CHANNELS*8-1:0]   prio,        // channel priority (PRIO_MODE)
-    input  logic                        prio_mode,
+    input  logic [NUM_CHANNELS*LEVEL_W-1:0] level,   // channel's level (all 0 without ranks)
     input  logic [NUM_CHANNELS-1:0]     member,      // may run (the runlist; all without one)
     input  logic [NUM_CHANNELS-1:0]     comp,        // compute channel (launches go to the task table)
     input  logic                        can_accept,  // the task table has a free task id
-    input  logic [31:0]                 now,
     input  logic                        copy_ready,  // engine idle
     input  logic                        res_v,
     input  logic [$clog2(NUM_CHANNELS)-1:0] res,
@@ -47,6 +53,10 @@ module ppu_sched #(
     input  logic                        yielded,     // resident executed YIELD
     input  logic [3:0]                  res_reason,  // why the resident stopped
     input  logic                        guest,       // current service is a guest
+    // a service ended (the resident switched away or dropped, a guest
+    // finished): its level's round robin continues after it
+    input  logic                        served,
+    input  logic [$clog2(NUM_CHANNELS)-1:0] served_ch,
     output logic                        engine_free,
     output logic                        preempt,     // end the current service at a method boundary
     output ppu_types_pkg::sched_dec_e   dec,
@@ -54,51 +64,76 @@ module ppu_sched #(
     output logic [3:0]                  dec_reason,  // PPU_SWITCH_REASON_* for SWITCH
     output logic                        dec_renew    // RESUME with a fresh time slice
 );
-  localparam int unsigned NC = NUM_CHANNELS;
+  localparam int unsigned NC  = NUM_CHANNELS;
   localparam int unsigned CHW = $clog2(NC);
+  localparam int unsigned NL  = 1 << LEVEL_W;
 
   localparam logic [3:0] ST_READY = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_READY);
   localparam logic [3:0] ST_ACQ   = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_ACQ_BLOCKED);
   localparam logic [3:0] ST_EWAIT = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_ENGINE_WAIT);
   localparam logic [3:0] ST_EBUSY = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_ENGINE_BUSY);
 
-  // Least recently serviced channel of a mask; MSB set = none.
-  function automatic logic [CHW:0] lrs(input logic [NC-1:0] mask, input logic [31:0] t,
-                                       input logic [NC*32-1:0] l);
-    logic [31:0] best_age, age;
-    logic [CHW:0] best;
-    best = '1;
-    best_age = '0;
-    for (int i = 0; i < NC; i++) begin
-      age = t - l[i*32+:32];
-      if (mask[i] && (best[CHW] || age > best_age)) begin
-        best = {1'b0, CHW'(i)};
-        best_age = age;
-      end
-    end
-    lrs = best;
+  // Channels whose index has bit b set: a one-hot vector's index is one
+  // AND-reduce per index bit.
+  function automatic logic [NC-1:0] index_bit(input int b);
+    for (int i = 0; i < NC; i++) index_bit[i] = 1'((i >> b) & 1);
   endfunction
 
+  // Lowest set channel of a mask; MSB set = none.
   function automatic logic [CHW:0] first_set(input logic [NC-1:0] mask);
-    logic [CHW:0] r;
-    r = '1;
-    for (int i = NC - 1; i >= 0; i--)
-      if (mask[i]) r = {1'b0, CHW'(i)};
-    first_set = r;
+    logic [NC-1:0] low;
+    low = mask & (~mask + NC'(1));
+    first_set[CHW] = (mask == '0);
+    for (int b = 0; b < CHW; b++) first_set[b] = |(low & index_bit(b));
   endfunction
 
-  // Channels of the highest priority in a mask (all of the mask when
-  // priorities are off).
-  function automatic logic [NC-1:0] top_prio(input logic [NC-1:0] mask, input logic [NC*8-1:0] p,
-                                             input logic on);
-    logic [7:0] best;
-    logic [NC-1:0] r;
-    best = '0;
-    for (int i = 0; i < NC; i++)
-      if (mask[i] && p[i*8+:8] > best) best = p[i*8+:8];
-    for (int i = 0; i < NC; i++)
-      r[i] = mask[i] && (!on || p[i*8+:8] == best);
-    top_prio = r;
+  // Round robin in a mask of one level: the first channel at or after
+  // the level's pointer, else the first one.
+  function automatic logic [CHW:0] rr(input logic [NC-1:0] mask, input logic [CHW-1:0] from);
+    logic [CHW:0] hi;
+    hi = first_set(mask & ~((NC'(1) << from) - NC'(1)));
+    rr = hi[CHW] ? first_set(mask) : hi;
+  endfunction
+
+  // The levels a mask's channels are at: an OR of one-hot vectors.
+  function automatic logic [NL-1:0] levels_of(input logic [NC-1:0] mask,
+                                              input logic [NC*NL-1:0] oh);
+    levels_of = '0;
+    for (int i = 0; i < NC; i++) if (mask[i]) levels_of = levels_of | oh[i*NL+:NL];
+  endfunction
+
+  function automatic logic [LEVEL_W-1:0] highest(input logic [NL-1:0] v);
+    highest = '0;
+    for (int l = 0; l < NL; l++) if (v[l]) highest = LEVEL_W'(l);
+  endfunction
+
+  function automatic logic [NC-1:0] at_level(input logic [LEVEL_W-1:0] l,
+                                             input logic [NC*LEVEL_W-1:0] lv);
+    for (int i = 0; i < NC; i++) at_level[i] = (lv[i*LEVEL_W+:LEVEL_W] == l);
+  endfunction
+
+  // Round-robin pointer per level: the channel after the one of that
+  // level whose service ended last.
+  logic [NL*CHW-1:0] ptr;
+  always_ff @(posedge clk) begin
+    if (!rst_n)
+      ptr <= '0;
+    else if (served)
+      ptr[32'(level[32'(served_ch)*LEVEL_W+:LEVEL_W])*CHW+:CHW] <=
+          (32'(served_ch) == NC - 1) ? '0 : served_ch + CHW'(1);
+  end
+
+  logic [NC*NL-1:0] lv_oh;   // each channel's level, one-hot
+  always_comb
+    for (int i = 0; i < NC; i++) lv_oh[i*NL+:NL] = NL'(1) << level[i*LEVEL_W+:LEVEL_W];
+
+  // The channel a mask's highest level runs next; MSB set = none.
+  function automatic logic [CHW:0] pick(input logic [NC-1:0] mask, input logic [NC*NL-1:0] oh,
+                                        input logic [NC*LEVEL_W-1:0] lv,
+                                        input logic [NL*CHW-1:0] p);
+    logic [LEVEL_W-1:0] top;
+    top  = highest(levels_of(mask, oh));
+    pick = rr(mask & at_level(top, lv), p[32'(top)*CHW+:CHW]);
   endfunction
 
   logic [NC-1:0] m_ready, m_acq, m_ewait, m_ebusy, m_elig, m_unbind, m_stale, res_bit;
@@ -126,15 +161,14 @@ module ppu_sched #(
   wire res_busy = |(res_bit & m_ebusy);
   wire res_elig = |(res_bit & m_elig);
 
-  // Priority of the resident, and who outranks it (PRIO_MODE only).
-  logic [7:0]    res_prio;
-  logic [NC-1:0] higher, same;
+  // The resident's level, and the levels above it.
+  logic [LEVEL_W-1:0] res_lv;
+  logic [NC-1:0]      same;
+  logic [NL-1:0]      above;
   always_comb begin
-    res_prio = prio[res*8+:8];
-    for (int i = 0; i < NC; i++) begin
-      higher[i] = prio_mode && (prio[i*8+:8] > res_prio);
-      same[i]   = !prio_mode || (prio[i*8+:8] == res_prio);
-    end
+    res_lv = level[32'(res)*LEVEL_W+:LEVEL_W];
+    same   = at_level(res_lv, level);
+    above  = ~((NL'(2) << res_lv) - NL'(1));
   end
 
   // At the resident's switch point its own copy may still count as on the
@@ -144,19 +178,30 @@ module ppu_sched #(
   // renew its slice for ever while they wait.
   wire engine_free_but_res = !(|(m_ebusy & ~res_bit));
 
-  logic [NC-1:0] others;
-  logic [CHW:0] p_unbind, p_stale, p_guest, p_other, p_any, p_higher;
+  // A decision that ends the resident's service (a switch, a drop) goes
+  // on after the resident in its level; a guest is chosen while the
+  // resident keeps its service, after the last service that ended.
+  logic [NL*CHW-1:0] ptr_end;
   always_comb begin
-    // time-slice rotation: waiting channels of the resident's priority,
+    ptr_end = ptr;
+    if (res_v)
+      ptr_end[32'(res_lv)*CHW+:CHW] = (32'(res) == NC - 1) ? '0 : res + CHW'(1);
+  end
+
+  logic [NC-1:0] others;
+  logic [CHW:0] p_unbind, p_stale, p_guest, p_yield, p_other, p_any, p_higher;
+  always_comb begin
+    // time-slice rotation: waiting channels of the resident's level,
     // and blocked acquires get re-checked
     others = (m_elig | (engine_free_but_res ? (m_ewait & ~comp & member) : '0)) & ~res_bit & same;
     if (expired) others = others | (m_acq & member & ~res_bit & same);
     p_unbind = first_set(m_unbind);
     p_stale  = first_set(m_stale);
-    p_guest  = lrs(top_prio(m_elig & ~res_bit, prio, prio_mode), now, last);
-    p_other  = lrs(others, now, last);
-    p_any    = lrs(top_prio(m_elig, prio, prio_mode), now, last);
-    p_higher = lrs(top_prio(m_elig & higher, prio, prio_mode), now, last);
+    p_guest  = pick(m_elig & ~res_bit, lv_oh, level, ptr);
+    p_yield  = pick(m_elig & ~res_bit, lv_oh, level, ptr_end);
+    p_other  = rr(others, ptr_end[32'(res_lv)*CHW+:CHW]);
+    p_any    = pick(m_elig, lv_oh, level, ptr_end);
+    p_higher = (|(levels_of(m_elig, lv_oh) & above)) ? p_any : {1'b1, CHW'(0)};
   end
 
   assign preempt = (|m_stale) || (|m_unbind) || (guest && !res_busy) ||
@@ -190,9 +235,9 @@ module ppu_sched #(
         dec        = ppu_types_pkg::SCHED_SWITCH;
         dec_ch     = p_other[CHW-1:0];
         dec_reason = 4'(ppu_hw_pkg::PPU_SWITCH_REASON_TIMESLICE);
-      end else if (yielded && !p_guest[CHW]) begin
+      end else if (yielded && !p_yield[CHW]) begin
         dec        = ppu_types_pkg::SCHED_SWITCH;
-        dec_ch     = p_guest[CHW-1:0];
+        dec_ch     = p_yield[CHW-1:0];
         dec_reason = 4'(ppu_hw_pkg::PPU_SWITCH_REASON_YIELD);
       end else begin
         dec       = ppu_types_pkg::SCHED_RESUME;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Scheduling: time-slice expiry, long slices, switching away from a failed
- * acquire, guests served while the resident copies, least-recently-serviced
- * choice, and all 16 channels at once.
+ * acquire, guests served while the resident copies, the round robin's ring
+ * order, and all 16 channels at once.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -273,14 +273,24 @@ START_TEST(guest_host_methods_run_while_the_resident_copies)
 }
 END_TEST
 
-START_TEST(least_recently_serviced_channel_is_chosen_among_three)
+/*
+ * The next resident is the next waiting channel in ring order after the
+ * channel whose service ended last (the runlist's round robin), whatever
+ * order the others were serviced in before or rang their doorbells in.
+ * Channel 1 holds the host while 3, 0 and 2 get work; earlier services
+ * went 0, 3, 2.  Ring order after 1 is 2, 3, 0 (least recently serviced
+ * would be 0, 3, 2; doorbell order 3, 0, 2; lowest id first 0, 2, 3).
+ */
+START_TEST(next_resident_follows_ring_order_after_the_last_service)
 {
 	struct rtl_env *env = rtl_env_create(NULL);
 	struct rtl_ctx *ctx = rtl_ctx_create(env);
 	struct rtl_chan *ch[4];
 	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
 	static uint32_t buf[4096];
-	static const int first[3] = { 2, 0, 1 }, doorbell_order[3] = { 1, 0, 2 };
+	static const int first[3] = { 0, 3, 2 }, doorbell_order[3] = { 3, 0, 2 };
+	static const int want[3] = { 2, 3, 0 };
+	const int holder = 1;
 	uint64_t t0;
 	struct ppu_sim_event rel[16];
 	struct ppu_pb pb;
@@ -290,24 +300,23 @@ START_TEST(least_recently_serviced_channel_is_chosen_among_three)
 	for (i = 0; i < 4; i++)
 		ch[i] = rtl_chan_create(env, ctx, i, 4, 0);
 	rtl_ring_all(ch, 4, WAIT_CYCLES);
-	/* service 2, then 0, then 1, one at a time */
 	for (i = 0; i < 3; i++) {
 		ppu_pb_init(&pb, buf, 32);
 		ppu_pb_sem_release(&pb, sem.va + 4 * first[i], 0x10 + first[i]);
 		rtl_submit_and_wait(ch[first[i]], &pb, WAIT_CYCLES);
 		ppu_sim_clock(env->sim, 200);
 	}
-	/* channel 3 holds the host while 1, 0, 2 (in that order) get work */
+	/* the holder keeps the host while the others get work */
 	ppu_pb_init(&pb, buf, 4096);
 	for (j = 0; j < 48; j++) {
 		ppu_pb_push(&pb, ppu_mthd(PPU_MTHD_OP_NONINC, PPU_HOST_NOP, 63));
 		for (k = 0; k < 63; k++)
 			ppu_pb_push(&pb, 0);
 	}
-	ppu_pb_sem_release(&pb, sem.va + 12, 0x13);
-	rtl_submit_pb(ch[3], &pb);
+	ppu_pb_sem_release(&pb, sem.va + 4 * holder, 0x10 + holder);
+	rtl_submit_pb(ch[holder], &pb);
 	t0 = ppu_sim_cycles(env->sim);
-	while (rtl_log_count(env, PPU_TRACE_METHOD, 3) < 64) {
+	while (rtl_log_count(env, PPU_TRACE_METHOD, holder) < 64) {
 		ck_assert_uint_lt(ppu_sim_cycles(env->sim) - t0, WAIT_CYCLES);
 		ppu_sim_clock(env->sim, 8);
 	}
@@ -319,18 +328,19 @@ START_TEST(least_recently_serviced_channel_is_chosen_among_three)
 		ppu_pb_sem_release(&pb, sem.va + 16 + 4 * c, 0x20 + c);
 		rtl_submit_pb(ch[c], &pb);
 	}
-	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_SEM_RELEASE, 3), 0);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_SEM_RELEASE, holder), 0);
 	ck_assert_int_eq(rtl_wait_all(ch, 4, WAIT_CYCLES), 0);
 
 	n = rtl_log_records(env, PPU_TRACE_SEM_RELEASE, -1, rel, 16);
 	ck_assert_uint_eq(n, 4);
-	ck_assert_uint_eq(rel[0].chid, 3);
+	ck_assert_uint_eq(rel[0].chid, holder);
 	for (i = 0; i < 3; i++)
-		ck_assert_msg(rel[1 + i].chid == (uint32_t)first[i],
-			      "service %d went to channel %u, want %d (least recently serviced)",
-			      i, rel[1 + i].chid, first[i]);
-	for (i = 0; i < 3; i++)
-		ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 16 + 4 * i), 0x20 + i);
+		ck_assert_msg(rel[1 + i].chid == (uint32_t)want[i],
+			      "service %d went to channel %u, want %d (ring order after channel %d)",
+			      i, rel[1 + i].chid, want[i], holder);
+	for (i = 0; i < 4; i++)
+		if (i != holder)
+			ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 16 + 4 * i), 0x20 + i);
 
 	for (i = 0; i < 4; i++)
 		rtl_chan_destroy(ch[i]);
@@ -475,7 +485,7 @@ Suite *suite_sched(void)
 	tcase_add_test(tc, long_timeslice_lets_one_channel_finish_all_its_copies_first);
 	tcase_add_test(tc, failed_acquire_switches_away_before_the_slice_ends);
 	tcase_add_test(tc, guest_host_methods_run_while_the_resident_copies);
-	tcase_add_test(tc, least_recently_serviced_channel_is_chosen_among_three);
+	tcase_add_test(tc, next_resident_follows_ring_order_after_the_last_service);
 	tcase_add_test(tc, sixteen_channels_working_at_once_all_complete);
 	tcase_add_test(tc, priority_mode_is_off_by_default_and_can_be_enabled);
 	tcase_add_loop_test(tc, priority_mode_lets_a_high_channel_overtake_queued_low_copies, 0, 2);

@@ -89,37 +89,50 @@ PPU_FPGA_LINT_VARIANT := -GNUM_CU=0 -GDMA_DATA_W=64 -GDDR_DATA_W=64 -GAXIL_ADDR_
 
 # Synthesis for real parts (docs/fpga.md "Synthesis figures"): Yosys
 # synth_xilinx for UltraScale+ (xcup) and 7-series (xc7), per block and in
-# total.  Too slow for `make bench` on two cores, so `make synth-fpga` runs
-# it and caches the figures in build/synth-fpga/bench.txt, which `make
-# bench` prints.  SYNTH_FPGA_CONFIGS: shell (hw/fpga alone, ppu_top a
-# black box: minutes), small (the reduced compute engine of `make lint`:
-# one unit of 4 contexts, 2 task slots, 8 task ids; well over an hour on
-# two shared cores, most of it in abc's LUT mapping and the techmap of
-# its LUTs: docs/fpga.md) and/or default (the PPU's default parameters;
-# longer still).  Each run leaves the wall time per pass in stages.txt.
-SYNTH_FPGA_CONFIGS ?= shell small
+# total.  SYNTH_FPGA_CONFIGS: shell (hw/fpga alone, ppu_top a black box),
+# small (the reduced compute engine of `make lint`: one unit of 4
+# contexts, 2 task slots, 8 task ids) and default (the PPU's default
+# parameters).  tools/ppu-synth-fpga runs one Yosys process per module,
+# two at a time; each run leaves the wall time per module in stages.txt.
+# A run's figures are kept in build/synth-fpga/<family>-<config>/ with
+# the hash of everything they depend on (sources, parameters, scripts,
+# Yosys version): `make bench` prints them and runs again only the ones
+# that are missing or stale, saying so first (the default configuration
+# takes most of an hour per family on two cores: docs/fpga.md).
+SYNTH_FPGA_CONFIGS ?= shell small default
 SYNTH_FPGA_FAMILIES ?= xcup xc7
 SYNTH_FPGA_small := NUM_CU=1 CU_CONTEXTS=4 TASK_SLOTS=2 NUM_TASKS=8
 SYNTH_FPGA_default :=
+# What a run's figures depend on (the report is made again from its
+# statistics each time, so it is not among them).
+SYNTH_FPGA_INPUTS = $(PPUSIM_VSRCS) $(PPU_FPGA_SRCS) tools/ppu-synth-fpga
 .PHONY: synth-fpga synth-fpga-run synth-fpga-bench
 synth-fpga: deps
 	@$(MAKE) --no-print-directory synth-fpga-run
 
+# SYNTH_FPGA_ONLY_STALE=1: only the runs whose figures are missing or stale.
 synth-fpga-run: $(PPU_SVPKG)
 	@set -e; for c in $(SYNTH_FPGA_CONFIGS); do for f in $(SYNTH_FPGA_FAMILIES); do \
+		d=build/synth-fpga/$$f-$$c; \
 		case $$c in small) p="$(SYNTH_FPGA_small)" ;; *) p="$(SYNTH_FPGA_default)" ;; esac; \
+		key=$$( { cat $(SYNTH_FPGA_INPUTS); yosys -V; echo "$$f $$c $$p"; } | sha256sum | cut -c1-16); \
+		if [ "$(SYNTH_FPGA_ONLY_STALE)" = 1 ] && [ -s $$d/stat.txt ] && \
+		   [ "$$(cat $$d/key 2>/dev/null)" = "$$key" ]; then continue; fi; \
+		echo "synth-fpga: $$f $$c ($${p:-default parameters}): synthesising (the default" \
+			"configuration takes most of an hour per family on two cores)"; \
+		rm -f $$d/key; \
 		PPU_SYNTH_SHELL_ONLY=$$([ $$c = shell ] && echo 1 || echo 0) \
-		PPU_SYNTH_FAMILY=$$f PPU_SYNTH_PARAMS="$$p" PPU_SYNTH_OUT=build/synth-fpga/$$f-$$c \
+		PPU_SYNTH_FAMILY=$$f PPU_SYNTH_PARAMS="$$p" PPU_SYNTH_OUT=$$d \
 			tools/ppu-synth-fpga $(PPUSIM_VSRCS) $(PPU_FPGA_SRCS); \
-		tools/ppu-synth-fpga-report $$f build/synth-fpga/$$f-$$c/stat.txt \
-			> build/synth-fpga/$$f-$$c/report.md; \
-		tools/ppu-synth-fpga-report --bench fpga_synth_$${f}_$$c $$f \
-			build/synth-fpga/$$f-$$c/stat.txt > build/synth-fpga/$$f-$$c/bench.txt; \
-		cat build/synth-fpga/$$f-$$c/report.md; \
+		echo "$$key" > $$d/key; \
+		tools/ppu-synth-fpga-report $$f $$d/stat.txt > $$d/report.md; \
+		cat $$d/report.md; \
 	done; done
-	@cat build/synth-fpga/*/bench.txt > build/synth-fpga/bench.txt
-	@echo "figures cached in build/synth-fpga/bench.txt (make bench prints them)"
 
-synth-fpga-bench:
-	@if [ -s build/synth-fpga/bench.txt ]; then cat build/synth-fpga/bench.txt; \
-	else echo "synth-fpga: no cached synthesis figures (run make synth-fpga)"; fi
+# The figures of every configured run, synthesising the missing or stale
+# ones first.
+synth-fpga-bench: $(PPU_SVPKG)
+	@$(MAKE) --no-print-directory synth-fpga-run SYNTH_FPGA_ONLY_STALE=1 >&2
+	@set -e; for c in $(SYNTH_FPGA_CONFIGS); do for f in $(SYNTH_FPGA_FAMILIES); do \
+		tools/ppu-synth-fpga-report --bench fpga_synth_$${f}_$$c $$f build/synth-fpga/$$f-$$c/stat.txt; \
+	done; done

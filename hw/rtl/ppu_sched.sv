@@ -127,14 +127,6 @@ module ppu_sched #(
   always_comb
     for (int i = 0; i < NC; i++) lv_oh[i*NL+:NL] = NL'(1) << level[i*LEVEL_W+:LEVEL_W];
 
-  // The channel a mask's highest level runs next; MSB set = none.
-  function automatic logic [CHW:0] pick(input logic [NC-1:0] mask, input logic [NC*NL-1:0] oh,
-                                        input logic [NC*LEVEL_W-1:0] lv,
-                                        input logic [NL*CHW-1:0] p);
-    logic [LEVEL_W-1:0] top;
-    top  = highest(levels_of(mask, oh));
-    pick = rr(mask & at_level(top, lv), p[32'(top)*CHW+:CHW]);
-  endfunction
 
   logic [NC-1:0] m_ready, m_acq, m_ewait, m_ebusy, m_elig, m_unbind, m_stale, res_bit;
   always_comb begin
@@ -188,6 +180,20 @@ module ppu_sched #(
       ptr_end[32'(res_lv)*CHW+:CHW] = (32'(res) == NC - 1) ? '0 : res + CHW'(1);
   end
 
+  // The highest levels with a waiting channel: of all of them (any), and
+  // of those other than the resident (guest, yield); each found once.
+  logic [NL-1:0]      lv_any, lv_oth;
+  logic [LEVEL_W-1:0] top_any, top_oth;
+  logic [NC-1:0]      m_any, m_oth;
+  always_comb begin
+    lv_any  = levels_of(m_elig, lv_oh);
+    lv_oth  = levels_of(m_elig & ~res_bit, lv_oh);
+    top_any = highest(lv_any);
+    top_oth = highest(lv_oth);
+    m_any   = m_elig & at_level(top_any, level);
+    m_oth   = m_elig & ~res_bit & at_level(top_oth, level);
+  end
+
   logic [NC-1:0] others;
   logic [CHW:0] p_unbind, p_stale, p_guest, p_yield, p_other, p_any, p_higher;
   always_comb begin
@@ -197,11 +203,11 @@ module ppu_sched #(
     if (expired) others = others | (m_acq & member & ~res_bit & same);
     p_unbind = first_set(m_unbind);
     p_stale  = first_set(m_stale);
-    p_guest  = pick(m_elig & ~res_bit, lv_oh, level, ptr);
-    p_yield  = pick(m_elig & ~res_bit, lv_oh, level, ptr_end);
+    p_guest  = rr(m_oth, ptr[32'(top_oth)*CHW+:CHW]);
+    p_yield  = rr(m_oth, ptr_end[32'(top_oth)*CHW+:CHW]);
     p_other  = rr(others, ptr_end[32'(res_lv)*CHW+:CHW]);
-    p_any    = pick(m_elig, lv_oh, level, ptr_end);
-    p_higher = (|(levels_of(m_elig, lv_oh) & above)) ? p_any : {1'b1, CHW'(0)};
+    p_any    = rr(m_any, ptr_end[32'(top_any)*CHW+:CHW]);
+    p_higher = (|(lv_any & above)) ? p_any : {1'b1, CHW'(0)};
   end
 
   assign preempt = (|m_stale) || (|m_unbind) || (guest && !res_busy) ||

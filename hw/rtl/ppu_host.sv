@@ -576,7 +576,6 @@ module ppu_host #(
     end
   end
 
-
   ppu_types_pkg::paddr_t cur_userd;
   always_comb cur_userd = c_userd[cur];
 

@@ -41,6 +41,7 @@ UNIT_TESTS := $(sort $(wildcard tests/unit/test_*.c))
 BENCH_SRCS := $(sort $(wildcard tests/bench/*.c))
 
 RTL_TEST_BIN := build/tests/rtl_tests
+include hw/sim/wide.mk
 UNIT_TEST_BIN := build/tests/unit_tests
 BENCH_BIN := build/bench/ppu_bench
 DEMO_BIN := build/examples/seeds_b_demo
@@ -92,7 +93,8 @@ build-all: $(PPUSIM_LIB) $(RTL_TEST_BIN) $(UNIT_TEST_BIN) $(BENCH_BIN) $(DEMO_BI
 	$(BLOCKS_BINS) $(FUZZ_BIN) \
 	cosim-tools kmod kmod-guest-tests runtime runtime-guest-tests $(RT_GUEST_PROGS) \
 	$(RT_EXAMPLE_BINS) $(PPU_SMI) $(ISS_TEST_BIN) device-kernels $(RANDPB_GUEST) $(PPU_TRACE) \
-	$(RTL_TEST_FPGA_BIN) $(COSIM_DEV_FPGA)
+	$(RTL_TEST_FPGA_BIN) $(COSIM_DEV_FPGA) $(RTL_TEST_WIDE_BIN) $(BENCH_SCALE_BIN) \
+	$(BENCH_SCALE_WIDE_BIN)
 
 $(PPU_TRACE): tools/ppu-trace.c $(PPU_TRACE_SRCS) $(PPU_TRACE_HDRS) include/ppu/*.h include/ppu/*.def
 	@mkdir -p $(@D)
@@ -159,7 +161,7 @@ check: deps
 # of hw/chk are linted bound into the RTL, never synthesised.
 check-run: build-all
 	@tools/run-tests "$(UNIT_TEST_BIN)" "$(MAKE) --no-print-directory timeline-docs-check" "$(ISS_TEST_BIN)" $(BLOCKS_BINS) "$(RTL_TEST_BIN)" \
-		"$(RTL_TEST_FPGA_BIN)" \
+		"$(RTL_TEST_FPGA_BIN)" "$(RTL_TEST_WIDE_BIN)" \
 		"$(DEMO_BIN) --check" "$(KPRIO_DEMO_BIN) --check" \
 		"$(MAKE) --no-print-directory cosim-smoke" "$(MAKE) --no-print-directory guest-check-run" \
 		"$(MAKE) --no-print-directory guest-check-fpga-run" \
@@ -273,9 +275,10 @@ timeline-docs-check: $(PPU_TRACE)
 bench: deps
 	@$(MAKE) --no-print-directory bench-run
 
-bench-run: $(BENCH_BIN)
+bench-run: $(BENCH_BIN) $(BENCH_SCALE_BIN) $(BENCH_SCALE_WIDE_BIN)
 	@mkdir -p build
-	set -o pipefail; $(BENCH_BIN) | tee build/bench.txt.tmp
+	set -o pipefail; { $(BENCH_BIN) && $(BENCH_SCALE_BIN) && $(BENCH_SCALE_WIDE_BIN); } | \
+		tee build/bench.txt.tmp
 	@grep '^bench: ' build/bench.txt.tmp > build/bench.txt; rm -f build/bench.txt.tmp
 	@$(MAKE) --no-print-directory synth-fpga-bench | tee -a build/bench.txt
 	@$(MAKE) --no-print-directory cosim-bench-run

@@ -39,7 +39,7 @@ module ppu_host_chk #(
   input logic [19:0]                 c_get [NUM_CHANNELS],
   input logic [19:0]                 c_put [NUM_CHANNELS],
   input logic [4:0]                  c_log2 [NUM_CHANNELS],
-  input logic [3:0]                  c_st [NUM_CHANNELS],
+  input logic [NUM_CHANNELS*4-1:0]   c_st,
   input logic                        c_auto [NUM_CHANNELS]
 );
   localparam int unsigned NC = NUM_CHANNELS;
@@ -65,9 +65,10 @@ module ppu_host_chk #(
   ppu_chk_hs #(.W($bits(xf)), .NAME("compute fault")) u_hs_xf (
       .clk, .rst_n, .valid(xf_valid), .ready(xf_ready), .payload(xf));
 
-  logic [19:0]   get_q [NC];
-  logic [19:0]   put_q [NC];
-  logic [3:0]    st_q [NC];
+  // (packed: a delayed assignment to an unpacked array element in a loop
+  // is beyond Verilator at thousands of channels)
+  logic [NC*20-1:0] get_q, put_q;
+  logic [NC*4-1:0]  st_q;
   // Fault reported (fault_set, registered like the host's own state) and
   // the channel not bound again since.  Work the host decided in the cycle
   // before it saw the fault shows one cycle after fault_set, when this is
@@ -78,11 +79,11 @@ module ppu_host_chk #(
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      for (int i = 0; i < NC; i++) begin
-        get_q[i] <= '0;
-        put_q[i] <= '0;
-        st_q[i]  <= ST_UNBOUND;
-      end
+      /* verilator lint_off WIDTHCONCAT */  // (4096 channels: 80 kbit)
+      get_q <= '0;
+      put_q <= '0;
+      st_q  <= {NC{ST_UNBOUND}};
+      /* verilator lint_on WIDTHCONCAT */
       faulted   <= '0;
       sem_held  <= 1'b0;
       copy_held <= 1'b0;
@@ -93,21 +94,21 @@ module ppu_host_chk #(
         logic        bind_now, bound;
         mask = (20'd1 << c_log2[i]) - 20'd1;
         bind_now = trace.valid && trace.kind == 8'(ppu_hw_pkg::PPU_TRACE_BIND) && trace.chid == ppu_types_pkg::CHID_W'(i);
-        bound = c_st[i] != ST_UNBOUND && c_st[i] != ST_LOADING;
+        bound = c_st[i*4 +: 4] != ST_UNBOUND && c_st[i*4 +: 4] != ST_LOADING;
         // GP_GET and GP_PUT of a bound channel index its ring.
         if (bound && ((c_get[i] & ~mask) != '0 || (c_put[i] & ~mask) != '0))
           ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: GP_GET %0d or GP_PUT %0d outside its ring of %0d",
                                                                i, c_get[i], c_put[i], mask + 20'd1));
         // GP_GET moves one entry at a time and never past GP_PUT (an
         // AUTO_PUT ring has no GP_PUT to pass).
-        if (bound && !bind_now && st_q[i] != ST_UNBOUND && st_q[i] != ST_LOADING &&
-            c_get[i] != get_q[i] &&
-            (selftest || c_get[i] != ((get_q[i] + 20'd1) & mask) || (!c_auto[i] && get_q[i] == put_q[i])))
+        if (bound && !bind_now && st_q[i*4 +: 4] != ST_UNBOUND && st_q[i*4 +: 4] != ST_LOADING &&
+            c_get[i] != get_q[i*20 +: 20] &&
+            (selftest || c_get[i] != ((get_q[i*20 +: 20] + 20'd1) & mask) || (!c_auto[i] && get_q[i*20 +: 20] == put_q[i*20 +: 20])))
           ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: GP_GET %0d -> %0d with GP_PUT %0d",
-                                                               i, get_q[i], c_get[i], put_q[i]));
-        get_q[i] <= c_get[i];
-        put_q[i] <= c_put[i];
-        st_q[i]  <= c_st[i];
+                                                               i, get_q[i*20 +: 20], c_get[i], put_q[i*20 +: 20]));
+        get_q[i*20 +: 20] <= c_get[i];
+        put_q[i*20 +: 20] <= c_put[i];
+        st_q[i*4 +: 4]  <= c_st[i*4 +: 4];
         if (fault_set[i]) faulted[i] <= 1'b1;
         else if (bind_now) faulted[i] <= 1'b0;
       end
@@ -116,17 +117,17 @@ module ppu_host_chk #(
       cl_held   <= cl_valid && !cl_ready;
       // A faulted channel runs nothing more: no method, no new semaphore
       // operation, copy or launch on its behalf.
-      if (trace.valid && trace.kind == 8'(ppu_hw_pkg::PPU_TRACE_METHOD) && trace.chid < ppu_types_pkg::CHID_W'(NC) &&
+      if (trace.valid && trace.kind == 8'(ppu_hw_pkg::PPU_TRACE_METHOD) && 32'(trace.chid) < NC &&
           faulted[trace.chid[$clog2(NC)-1:0]])
         ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d ran method %08x after its fault",
                                                              trace.chid, trace.a));
-      if (sem_valid && !sem_held && sem_req.chid < ppu_types_pkg::CHID_W'(NC) && faulted[sem_req.chid[$clog2(NC)-1:0]])
+      if (sem_valid && !sem_held && 32'(sem_req.chid) < NC && faulted[sem_req.chid[$clog2(NC)-1:0]])
         ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: semaphore operation after its fault",
                                                              sem_req.chid));
-      if (copy_valid && !copy_held && copy_cmd.chid < ppu_types_pkg::CHID_W'(NC) && faulted[copy_cmd.chid[$clog2(NC)-1:0]])
+      if (copy_valid && !copy_held && 32'(copy_cmd.chid) < NC && faulted[copy_cmd.chid[$clog2(NC)-1:0]])
         ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: copy launched after its fault",
                                                              copy_cmd.chid));
-      if (cl_valid && !cl_held && cl_req.chid < ppu_types_pkg::CHID_W'(NC) && faulted[cl_req.chid[$clog2(NC)-1:0]])
+      if (cl_valid && !cl_held && 32'(cl_req.chid) < NC && faulted[cl_req.chid[$clog2(NC)-1:0]])
         ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: kernel launched after its fault",
                                                              cl_req.chid));
     end

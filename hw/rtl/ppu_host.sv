@@ -144,20 +144,30 @@ module ppu_host #(
   // ---------------------------------------------------------------------
   // Per-channel state
   // ---------------------------------------------------------------------
-  logic [3:0]  c_st      [NC];
+  // What every channel needs in every cycle (the scheduler's inputs, the
+  // events that arrive for any channel) is kept in packed vectors: reset
+  // and swept as whole vectors, with no loop over the channels.  The rest
+  // is a channel's context, read and written one channel at a time and
+  // set when the channel is bound; it has no reset (docs/channels-at-scale.md).
+  logic [NC*4-1:0]    c_st;      // 4 bits per channel (Yosys: no packed arrays of vectors)
+  logic [NC-1:0]      c_stale;   // doorbell seen: GP_PUT must be re-read
+  logic [NC-1:0]      c_dbput_v; // ... and the doorbell carried it: no USERD read
+  logic [NC-1:0]      c_unbind;
+  logic [NC-1:0]      c_wake;    // blocked acquire may be re-checked
+  logic [NC-1:0]      c_comp;    // engine type COMPUTE
+  logic [NC-1:0]      c_ecopy;   // the pending launch is a copy (compute channels copy too)
+  logic [NC-1:0]      c_dead;    // a compute fault was recorded: FAULTED until unbound
+  logic [NC*6-1:0]    c_lvl;     // INST PRIORITY.MAX clamped to the 64 levels (PRIO_MODE)
+  // The context
   logic [31:0] c_gpva    [NC];
   logic [4:0]  c_log2    [NC];
   logic [ppu_types_pkg::PADDR_W-1:0] c_userd [NC];  // paddr_t (Yosys: no arrays of structs)
   logic [22:0] c_root    [NC];   // pt_root_t
   logic [31:0] c_slice   [NC];
-  logic [7:0]  c_prio    [NC];   // INST PRIORITY.MAX: the channel's priority in PRIO_MODE
   logic [19:0] c_get     [NC];
   logic [19:0] c_put     [NC];
-  logic        c_stale   [NC];   // doorbell seen: GP_PUT must be re-read
-  logic        c_dbput_v [NC];   // ... and the doorbell carried it: no USERD read
   logic [31:0] c_dbput   [NC];
   logic        c_auto    [NC];   // AUTO_PUT: GP_PUT = GP_GET - 1, USERD.GP_PUT unused
-  logic        c_unbind  [NC];
   logic        c_seg     [NC];   // inside a pushbuffer segment
   logic [31:0] c_pbva    [NC];   // next pushbuffer dword
   logic [20:0] c_left    [NC];   // dwords left in the segment
@@ -171,30 +181,25 @@ module ppu_host #(
   logic [31:0] c_pay_hi  [NC];
   logic [31:0] c_src     [NC];
   logic [31:0] c_tmd     [NC];   // compute: TMD_ADDR (same method offset as a copy's source)
-  logic        c_ecopy   [NC];   // the pending launch is a copy (compute channels copy too)
   logic [31:0] c_dst     [NC];
   logic [31:0] c_len     [NC];
   logic [31:0] c_csem    [NC];
   logic [31:0] c_cpay    [NC];
   logic [1:0]  c_pend    [NC];   // operation to retry when serviced again
   logic [31:0] c_pexec   [NC];   // its SEM_EXECUTE / LAUNCH_DMA word
-  logic        c_wake    [NC];   // blocked acquire may be re-checked
   logic [31:0] c_chk     [NC];   // cycle of the last failed check
   logic        c_acq_on  [NC];   // c_acq_t0 is valid
   logic [31:0] c_acq_t0  [NC];   // first failure of the current acquire
   logic [31:0] c_finfo   [NC];
   logic [31:0] c_faddr   [NC];
   logic [31:0] c_fdata   [NC];
-  logic        c_comp    [NC];   // engine type COMPUTE
   logic [5:0]  c_pmin    [NC];   // compute: launch priority bounds (INST PRIORITY)
   logic [5:0]  c_pmax    [NC];
   logic [6:0]  c_maxd    [NC];   // compute: max nesting depth
-  logic        c_dead    [NC];   // a compute fault was recorded: FAULTED until unbound
 
   // Runlist in force (rl_in, rl_level) and the one being read (rl_n*).
   logic [NC-1:0] rl_in, rl_nin;
-  logic [5:0]    rl_level  [NC];
-  logic [5:0]    rl_nlevel [NC];
+  logic [NC*6-1:0] rl_level, rl_nlevel;   // 6 bits per channel
   logic          rl_req;          // a submitted list waits to be read
   logic          rl_busy;         // ... is being read
   ppu_types_pkg::paddr_t rl_req_base;
@@ -244,13 +249,12 @@ module ppu_host #(
       // A fault raised by the state machine takes effect a cycle later
       // (fx): the channel is not picked in that cycle, or its service
       // would run after the fault and could leave it IDLE over it.
-      st_flat[i*4+:4]    = ((c_comp[i] && c_unbind[i] && c_st[i] != ST_EBUSY) ||
-                            (fx_valid && fx_ch == CHW'(i))) ? ST_FAULTED : c_st[i];
+      st_flat[i*4+:4]    = ((c_comp[i] && c_unbind[i] && c_st[i*4 +: 4] != ST_EBUSY) ||
+                            (fx_valid && fx_ch == CHW'(i))) ? ST_FAULTED : c_st[i*4 +: 4];
       // (a compute channel's copy waits for the copy engine like any copy)
       comp_v[i]          = c_comp[i] && !c_ecopy[i];
       // (PRIORITY.MAX above the scheduler's 64 levels ranks as the top one)
-      level_flat[i*6+:6]  = cfg_runlist ? rl_level[i] :
-                            !cfg_prio_mode ? 6'd0 : (c_prio[i] > 8'd63) ? 6'd63 : c_prio[i][5:0];
+      level_flat[i*6+:6]  = cfg_runlist ? rl_level[i*6 +: 6] : !cfg_prio_mode ? 6'd0 : c_lvl[i*6 +: 6];
       wake_v[i]          = c_wake[i];
       stale_v[i]         = c_stale[i];
       unbind_v[i]        = c_unbind[i] && (!c_comp[i] || chan_clear[i]);
@@ -553,7 +557,7 @@ module ppu_host #(
   // faulted or is being unbound.
   always_comb
     for (int i = 0; i < NC; i++)
-      chan_kill[i] = c_comp[i] && (c_dead[i] || c_st[i] == ST_FAULTED || c_unbind[i]);
+      chan_kill[i] = c_comp[i] && (c_dead[i] || c_st[i*4 +: 4] == ST_FAULTED || c_unbind[i]);
 
   // Compute faults are recorded in a cycle without another fault report.
   assign xf_ready = !fx_valid && !(copy_done_valid && copy_done.fault) && !cf_hold.valid;
@@ -593,19 +597,22 @@ module ppu_host #(
   // Status window
   always_comb begin
     logic [CHW-1:0] s;
+    logic           bound;
     s = stat_chid[CHW-1:0];
+    bound = c_st[s*4 +: 4] != ST_UNBOUND;
     stat_data = '0;
     if (32'(stat_chid) < NC) begin
+      // (an unbound channel has no context: it reads as zero)
       case (stat_off)
         5'(ppu_hw_pkg::PPU_CHAN_STATUS / 4): begin
-          stat_data[ppu_hw_pkg::PPU_CHAN_STATUS_STATE__MSB:ppu_hw_pkg::PPU_CHAN_STATUS_STATE__LSB] = c_st[s];
+          stat_data[ppu_hw_pkg::PPU_CHAN_STATUS_STATE__MSB:ppu_hw_pkg::PPU_CHAN_STATUS_STATE__LSB] = c_st[s*4 +: 4];
           stat_data[ppu_hw_pkg::PPU_CHAN_STATUS_RESIDENT__LSB] = res_v && (res == s);
         end
-        5'(ppu_hw_pkg::PPU_CHAN_GP_GET / 4): stat_data = 32'(c_get[s]);
-        5'(ppu_hw_pkg::PPU_CHAN_GP_PUT / 4): stat_data = 32'(c_put[s]);
-        5'(ppu_hw_pkg::PPU_CHAN_FAULT_INFO / 4): stat_data = c_finfo[s];
-        5'(ppu_hw_pkg::PPU_CHAN_FAULT_ADDR / 4): stat_data = c_faddr[s];
-        5'(ppu_hw_pkg::PPU_CHAN_FAULT_DATA / 4): stat_data = c_fdata[s];
+        5'(ppu_hw_pkg::PPU_CHAN_GP_GET / 4): stat_data = bound ? 32'(c_get[s]) : '0;
+        5'(ppu_hw_pkg::PPU_CHAN_GP_PUT / 4): stat_data = bound ? 32'(c_put[s]) : '0;
+        5'(ppu_hw_pkg::PPU_CHAN_FAULT_INFO / 4): stat_data = bound ? c_finfo[s] : '0;
+        5'(ppu_hw_pkg::PPU_CHAN_FAULT_ADDR / 4): stat_data = bound ? c_faddr[s] : '0;
+        5'(ppu_hw_pkg::PPU_CHAN_FAULT_DATA / 4): stat_data = bound ? c_fdata[s] : '0;
         5'(ppu_hw_pkg::PPU_CHAN_TASKS / 4): stat_data = 32'(chan_tasks[s*8 +: 8]);
         default: stat_data = '0;
       endcase
@@ -699,56 +706,20 @@ module ppu_host #(
       for (int i = 0; i < 8; i++) inst_dw[i] <= '0;
       inst_pa    <= '0;
       cf_hold    <= '0;
-      for (int i = 0; i < NC; i++) begin
-        c_st[i]     <= ST_UNBOUND;
-        c_gpva[i]   <= '0;
-        c_log2[i]   <= '0;
-        c_userd[i]  <= '0;
-        c_root[i]   <= '0;
-        c_slice[i]  <= '0;
-        c_prio[i]   <= '0;
-        c_get[i]    <= '0;
-        c_put[i]    <= '0;
-        c_stale[i]  <= 1'b0;
-        c_dbput_v[i] <= 1'b0;
-        c_dbput[i]  <= '0;
-        rl_level[i] <= '0;
-        rl_nlevel[i] <= '0;
-        c_auto[i]   <= 1'b0;
-        c_unbind[i] <= 1'b0;
-        c_seg[i]    <= 1'b0;
-        c_pbva[i]   <= '0;
-        c_left[i]   <= '0;
-        c_maddr[i]  <= '0;
-        c_mcnt[i]   <= '0;
-        c_mop[i]    <= '0;
-        c_msub[i]   <= 1'b0;
-        c_tmd[i]    <= '0;
-        c_ecopy[i]  <= 1'b0;
-        c_imm[i]    <= '0;
-        c_sem_va[i] <= '0;
-        c_pay_lo[i] <= '0;
-        c_pay_hi[i] <= '0;
-        c_src[i]    <= '0;
-        c_dst[i]    <= '0;
-        c_len[i]    <= '0;
-        c_csem[i]   <= '0;
-        c_cpay[i]   <= '0;
-        c_pend[i]   <= PEND_NONE;
-        c_pexec[i]  <= '0;
-        c_wake[i]   <= 1'b0;
-        c_chk[i]    <= '0;
-        c_acq_on[i] <= 1'b0;
-        c_acq_t0[i] <= '0;
-        c_finfo[i]  <= '0;
-        c_faddr[i]  <= '0;
-        c_fdata[i]  <= '0;
-        c_comp[i]   <= 1'b0;
-        c_pmin[i]   <= '0;
-        c_pmax[i]   <= '0;
-        c_maxd[i]   <= '0;
-        c_dead[i]   <= 1'b0;
-      end
+      // (the context of a channel is set when it is bound)
+      /* verilator lint_off WIDTHCONCAT */  // (4096 channels: 16 kbit)
+      c_st      <= {NC{ST_UNBOUND}};
+      c_lvl     <= '0;
+      rl_level  <= '0;
+      rl_nlevel <= '0;
+      /* verilator lint_on WIDTHCONCAT */
+      c_stale   <= '0;
+      c_dbput_v <= '0;
+      c_unbind  <= '0;
+      c_wake    <= '0;
+      c_comp    <= '0;
+      c_ecopy   <= '0;
+      c_dead    <= '0;
     end else begin
       // ---- copy completion (the engine owner is never the serviced channel)
       if (copy_done_valid) begin
@@ -757,7 +728,7 @@ module ppu_host #(
         perf_copy_done <= !copy_done.fault;
         perf_copy_len  <= c_len[d];
         if (copy_done.fault) begin
-          c_st[d]    <= ST_FAULTED;
+          c_st[d*4 +: 4]    <= ST_FAULTED;
           // (a compute channel's kernel may have faulted first: it wins)
           if (c_finfo[d] == 32'd0) begin
             c_finfo[d] <= finfo(copy_done.kind, {2'b00, copy_done.access}, copy_done.unit);
@@ -768,7 +739,7 @@ module ppu_host #(
         end else begin
           // (a channel that faulted while its copy ran, e.g. a doorbell page
           // store of a GP_PUT beyond its ring, stays faulted)
-          if (c_st[d] != ST_FAULTED) c_st[d] <= ST_READY;
+          if (c_st[d*4 +: 4] != ST_FAULTED) c_st[d*4 +: 4] <= ST_READY;
           if (c_pexec[d][ppu_hw_pkg::PPU_LAUNCH_DMA_INTERRUPT__LSB]) nonstall_set[d] <= 1'b1;
         end
         c_pend[d] <= PEND_NONE;
@@ -792,7 +763,7 @@ module ppu_host #(
 
       // ---- faults raised by the state machine (registered one cycle later)
       if (fx_valid) begin
-        c_st[fx_ch]    <= ST_FAULTED;
+        c_st[fx_ch*4 +: 4]    <= ST_FAULTED;
         c_finfo[fx_ch] <= finfo(fx_kind, fx_acc, fx_unit);
         c_faddr[fx_ch] <= fx_addr;
         c_fdata[fx_ch] <= fx_data;
@@ -804,7 +775,7 @@ module ppu_host #(
       // Timed re-check of blocked acquires (retry interval, or the acquire
       // timeout so that it fires on time); a re-arm in this cycle wins.
       for (int i = 0; i < NC; i++)
-        if (c_st[i] == ST_ACQ &&
+        if (c_st[i*4 +: 4] == ST_ACQ &&
             ((now - c_chk[i]) >= cfg_acq_retry ||
              (c_acq_on[i] && cfg_acq_timeout != 0 && (now - c_acq_t0[i]) >= cfg_acq_timeout)))
           c_wake[i] <= 1'b1;
@@ -815,7 +786,7 @@ module ppu_host #(
         d = xf.chid[CHW-1:0];
         // (a launch answered FAULTED may have marked the channel dead
         // before its TMD fault arrives here: FAULT_INFO decides)
-        if (32'(xf.chid) < NC && c_st[d] != ST_UNBOUND && c_finfo[d] == 32'd0) begin
+        if (32'(xf.chid) < NC && c_st[d*4 +: 4] != ST_UNBOUND && c_finfo[d] == 32'd0) begin
           c_dead[d]    <= 1'b1;
           c_finfo[d]   <= finfo(xf.kind, {2'b00, xf.access}, xf.unit);
           c_faddr[d]   <= xf.addr;
@@ -829,7 +800,7 @@ module ppu_host #(
 
       // ---- WFI: a compute channel runs again once its tasks are gone
       for (int i = 0; i < NC; i++)
-        if (c_st[i] == ST_WFI && !chan_live[i]) c_st[i] <= ST_READY;
+        if (c_st[i*4 +: 4] == ST_WFI && !chan_live[i]) c_st[i*4 +: 4] <= ST_READY;
 
       case (hs)
         H_RESET_WAIT: hs <= H_PICK;
@@ -852,7 +823,7 @@ module ppu_host #(
           end else if (f_idle) begin
             case (sd_dec)
               ppu_types_pkg::SCHED_UNBIND: begin
-                c_st[sd_ch]     <= ST_UNBOUND;
+                c_st[sd_ch*4 +: 4]     <= ST_UNBOUND;
                 c_unbind[sd_ch] <= 1'b0;
                 c_stale[sd_ch]  <= 1'b0;
                 c_dbput_v[sd_ch] <= 1'b0;
@@ -875,15 +846,22 @@ module ppu_host #(
                 ph_back        <= 1'b0;
                 ph_issued      <= 1'b0;
                 ph_put         <= c_dbput[sd_ch];
-                if (c_st[sd_ch] == ST_UNBOUND) begin
+                if (c_st[sd_ch*4 +: 4] == ST_UNBOUND) begin
                   // (binding reads USERD.GP_PUT, written before any doorbell)
-                  c_st[sd_ch] <= ST_LOADING;
+                  c_st[sd_ch*4 +: 4] <= ST_LOADING;
+                  // (what the status window shows until the bind, or of a
+                  // load that faults)
+                  c_get[sd_ch]   <= '0;
+                  c_put[sd_ch]   <= '0;
+                  c_finfo[sd_ch] <= '0;
+                  c_faddr[sd_ch] <= '0;
+                  c_fdata[sd_ch] <= '0;
                   ph_what     <= PH_CT;
                   ph_pa       <= chan_table;
                   ph_pa.addr  <= chan_table.addr +
                                  ppu_types_pkg::PA_W'(32'(sd_ch) * ppu_hw_pkg::PPU_CHAN_ENTRY_BYTES);
                   hs          <= H_PRD;
-                end else if (c_st[sd_ch] != ST_FAULTED && c_st[sd_ch] != ST_LOADING) begin
+                end else if (c_st[sd_ch*4 +: 4] != ST_FAULTED && c_st[sd_ch*4 +: 4] != ST_LOADING) begin
                   // (a dead channel ignores doorbells until it is unbound)
                   ph_what <= PH_USERD_PUT;
                   ph_pa   <= c_userd[sd_ch];
@@ -996,7 +974,9 @@ module ppu_host #(
                                               inst_dw[ppu_hw_pkg::PPU_INST_USERD_LO/4]}};
                     c_root[ph_ch]  <= {inst_dw[ppu_hw_pkg::PPU_INST_PT_ROOT/4][ppu_hw_pkg::PPU_INST_PT_ROOT_SYS__LSB], inst_dw[ppu_hw_pkg::PPU_INST_PT_ROOT/4][ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__MSB:ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__LSB]};
                     c_slice[ph_ch] <= inst_dw[ppu_hw_pkg::PPU_INST_TIMESLICE/4];
-                    c_prio[ph_ch]  <= inst_dw[ppu_hw_pkg::PPU_INST_PRIORITY/4][ppu_hw_pkg::PPU_INST_PRIORITY_MAX__MSB:ppu_hw_pkg::PPU_INST_PRIORITY_MAX__LSB];
+                    // (PRIORITY.MAX above the scheduler's 64 levels ranks as the top one)
+                    c_lvl[ph_ch*6 +: 6]   <= (ld_pmax > 8'd63) ? 6'd63 : ld_pmax[5:0];
+                    c_acq_on[ph_ch] <= 1'b0;
                     c_comp[ph_ch]  <= ld_comp;
                     c_pmin[ph_ch]  <= ld_pmin[5:0];
                     c_pmax[ph_ch]  <= ld_pmax[5:0];
@@ -1008,7 +988,7 @@ module ppu_host #(
                     c_seg[ph_ch]   <= 1'b0;
                     c_mcnt[ph_ch]  <= '0;
                     c_pend[ph_ch]  <= PEND_NONE;
-                    c_st[ph_ch]    <= (prd_rsp.data[19:0] != prd_rsp.data[51:32] || ld_auto) ? ST_READY
+                    c_st[ph_ch*4 +: 4]    <= (prd_rsp.data[19:0] != prd_rsp.data[51:32] || ld_auto) ? ST_READY
                                                                                                  : ST_IDLE;
                     tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_BIND), CHID_W'(ph_ch), 32'(ld_eng), prd_rsp.data[31:0]};
                     hs <= H_PICK;
@@ -1025,7 +1005,7 @@ module ppu_host #(
                     id = prd_rsp.data[k*32 + ppu_hw_pkg::PPU_RUNLIST_ENTRY_CHID__LSB +: 12];
                     if (16'(k) < rl_left && 32'(id) < NC) begin
                       rl_nin[id[CHW-1:0]]    <= 1'b1;
-                      rl_nlevel[id[CHW-1:0]] <=
+                      rl_nlevel[id[CHW-1:0]*6 +: 6] <=
                           prd_rsp.data[k*32 + ppu_hw_pkg::PPU_RUNLIST_ENTRY_LEVEL__LSB +: 6];
                     end
                   end
@@ -1042,7 +1022,7 @@ module ppu_host #(
         // -----------------------------------------------------------------
         H_RL_DONE: begin
           rl_in     <= rl_nin;
-          for (int i = 0; i < NC; i++) rl_level[i] <= rl_nlevel[i];
+          rl_level  <= rl_nlevel;
           rl_active <= rl_fcount;
           rl_busy   <= 1'b0;
           rl_error  <= 1'b0;
@@ -1065,8 +1045,8 @@ module ppu_host #(
             if (ph_back) res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
           end else begin
             c_put[ph_ch] <= ph_put[19:0];
-            if (c_st[ph_ch] == ST_IDLE && ph_put[19:0] != c_get[ph_ch])
-              c_st[ph_ch] <= ST_READY;
+            if (c_st[ph_ch*4 +: 4] == ST_IDLE && ph_put[19:0] != c_get[ph_ch])
+              c_st[ph_ch*4 +: 4] <= ST_READY;
             hs <= ph_back ? H_NEXT_ENTRY : H_PICK;
           end
         end
@@ -1102,7 +1082,7 @@ module ppu_host #(
             ph_put    <= c_dbput[cur];
             hs        <= c_dbput_v[cur] ? H_PUT : H_PRD;
           end else if (c_get[cur] == c_put[cur]) begin
-            c_st[cur]  <= ST_IDLE;
+            c_st[cur*4 +: 4]  <= ST_IDLE;
             res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_IDLE);
             tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_IDLE), CHID_W'(cur), 32'(c_get[cur]), 32'd0};
             hs <= H_END;
@@ -1234,7 +1214,7 @@ module ppu_host #(
                     ex_d[ppu_hw_pkg::PPU_SEM_EXECUTE_RELEASE_WFI__LSB]) begin
                   // RELEASE_WFI: the release waits for the channel's tasks,
                   // then runs like a retried acquire
-                  c_st[cur]    <= ST_WFI;
+                  c_st[cur*4 +: 4]    <= ST_WFI;
                   c_pend[cur]  <= PEND_ACQ;
                   c_pexec[cur] <= ex_d;
                   res_reason   <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_WFI);
@@ -1258,7 +1238,7 @@ module ppu_host #(
               end
               MX_WFI: begin
                 if (chan_live[cur]) begin
-                  c_st[cur]  <= ST_WFI;
+                  c_st[cur*4 +: 4]  <= ST_WFI;
                   res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_WFI);
                   f_flush    <= 1'b1;
                   hs         <= H_END;
@@ -1347,7 +1327,7 @@ module ppu_host #(
                   c_acq_on[cur] <= 1'b1;
                   c_acq_t0[cur] <= now;
                 end
-                c_st[cur]    <= ST_ACQ;
+                c_st[cur*4 +: 4]    <= ST_ACQ;
                 c_pend[cur]  <= PEND_ACQ;
                 c_pexec[cur] <= sem_exec;
                 c_wake[cur]  <= 1'b0;
@@ -1359,7 +1339,7 @@ module ppu_host #(
             end else begin
               c_pend[cur]   <= PEND_NONE;
               c_acq_on[cur] <= 1'b0;
-              c_st[cur]     <= ST_READY;
+              c_st[cur*4 +: 4]     <= ST_READY;
               if (cfg_release_hold != 0 &&
                   sem_writes(sem_exec[ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__MSB:
                                       ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__LSB])) begin
@@ -1378,7 +1358,7 @@ module ppu_host #(
         H_LAUNCH: begin
           if (engine_free) begin
             // copy_valid is high: the engine takes the command this cycle
-            c_st[cur]   <= ST_EBUSY;
+            c_st[cur*4 +: 4]   <= ST_EBUSY;
             c_pend[cur] <= PEND_LAUNCH;
             res_reason  <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ENGINE_BUSY);
             if (guest) begin
@@ -1390,7 +1370,7 @@ module ppu_host #(
             end
             hs <= H_HOLD;
           end else begin
-            c_st[cur]  <= ST_EWAIT;
+            c_st[cur*4 +: 4]  <= ST_EWAIT;
             c_pend[cur] <= PEND_LAUNCH;
             res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ENGINE_BUSY);
             f_flush <= 1'b1;
@@ -1436,14 +1416,14 @@ module ppu_host #(
               ppu_types_pkg::TASK_LAUNCH_OK: begin
                 c_pend[cur] <= PEND_NONE;
                 if (no_stream) begin
-                  c_st[cur] <= ST_READY;
+                  c_st[cur*4 +: 4] <= ST_READY;
                   hs <= H_SVC_START;
                 end else begin
                   hs <= H_RUN;
                 end
               end
               ppu_types_pkg::TASK_LAUNCH_RETRY: begin
-                c_st[cur]   <= ST_EWAIT;
+                c_st[cur*4 +: 4]   <= ST_EWAIT;
                 c_pend[cur] <= PEND_LAUNCH;
                 res_reason  <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ENGINE_BUSY);
                 f_flush     <= 1'b1;
@@ -1498,7 +1478,7 @@ module ppu_host #(
       // cycle the state machine clears the same flag is not lost.
       // ---- wake-ups of blocked acquires: any semaphore write, or the retry timer
       for (int i = 0; i < NC; i++)
-        if (c_st[i] == ST_ACQ && sem_written) c_wake[i] <= 1'b1;
+        if (c_st[i*4 +: 4] == ST_ACQ && sem_written) c_wake[i] <= 1'b1;
 
       // ---- doorbells and unbind requests (recorded, acted on in H_PICK)
       if (doorbell && 32'(doorbell_chid) < NC) begin
@@ -1520,7 +1500,7 @@ module ppu_host #(
       // A channel with a compute fault stays FAULTED whatever its service
       // was doing when the fault arrived, until it is unbound.
       for (int i = 0; i < NC; i++)
-        if (c_dead[i] && !(unbind_now && sd_ch == CHW'(i))) c_st[i] <= ST_FAULTED;
+        if (c_dead[i] && !(unbind_now && sd_ch == CHW'(i))) c_st[i*4 +: 4] <= ST_FAULTED;
 
     end
   end
@@ -1532,7 +1512,7 @@ module ppu_host #(
     idle = (hs == H_PICK) && f_idle && !fx_valid && !cf_hold.valid &&
            !(|fault_set) && !(|nonstall_set);
     for (int i = 0; i < NC; i++)
-      if (!(c_st[i] == ST_UNBOUND || c_st[i] == ST_IDLE || c_st[i] == ST_FAULTED) ||
+      if (!(c_st[i*4 +: 4] == ST_UNBOUND || c_st[i*4 +: 4] == ST_IDLE || c_st[i*4 +: 4] == ST_FAULTED) ||
           c_stale[i] || c_unbind[i])
         idle = 1'b0;
   end

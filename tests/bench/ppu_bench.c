@@ -10,50 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
 #include "rtl_env.h"
 #include "seeds_b.h"
-
-struct ppu_sim_config bench_cfg(void)
-{
-	struct ppu_sim_config c;
-
-	ppu_sim_config_default(&c);
-	c.local_mem_bytes = 80u << 20;
-	c.sys_mem_bytes = 40u << 20;
-	c.local_latency = 40;
-	c.sys_latency = 200;
-	c.local_bytes_per_cycle = 8;
-	c.sys_bytes_per_cycle = 8;
-	return c;
-}
-
-void bench_emit(const char *name, double v, const char *unit)
-{
-	printf("bench: %s %.4g %s\n", name, v, unit);
-	fflush(stdout);
-}
-
-static double bench_now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-void bench_measuring(const char *what)
-{
-	static double t0;
-	double now = bench_now_s();
-
-	if (!t0)
-		t0 = now;
-	fprintf(stderr, "measuring: %s ... (%.0f s into the run)\n", what, now - t0);
-	fflush(stderr);
-}
 
 /* Engine time of one copy (COPY_START to COPY_END). */
 static uint64_t copy_cycles(struct rtl_env *env, struct rtl_chan *ch, struct rtl_buf *src,

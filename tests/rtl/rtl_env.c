@@ -65,7 +65,10 @@ struct rtl_env *rtl_env_create(const struct ppu_sim_config *cfg)
 	env->next_pa[1] = PAGE;
 	ppu_sim_set_event_cb(env->sim, on_event, env);
 
-	env->chan_table_pa = rtl_alloc_pa(env, 0, PAGE, PAGE);
+	/* one 8-byte entry per channel the PPU has, whole pages */
+	env->chan_table_pa = rtl_alloc_pa(env, 0,
+		((uint64_t)rtl_reg_read(env, PPU_REG_CAP_NUM_CHANNELS) * 8 + PAGE - 1) &
+		~(uint64_t)(PAGE - 1), PAGE);
 	(void)e;
 	rtl_reg_write(env, PPU_REG_CHAN_TABLE_LO, (uint32_t)env->chan_table_pa);
 	rtl_reg_write(env, PPU_REG_CHAN_TABLE_HI, ppu_addr_hi(env->chan_table_pa, 0));
@@ -299,9 +302,9 @@ void rtl_buf_wr32(struct rtl_env *env, const struct rtl_buf *b, uint32_t off, ui
 	wr32(env, b->sys, b->pa + off, v);
 }
 
-struct rtl_chan *rtl_chan_create_ex(struct rtl_env *env, struct rtl_ctx *ctx,
+static struct rtl_chan *chan_create(struct rtl_env *env, struct rtl_ctx *ctx,
 				    unsigned int chid, unsigned int log2_entries,
-				    uint32_t timeslice, uint32_t engine)
+				    uint32_t timeslice, uint32_t engine, uint32_t pb_bytes)
 {
 	struct rtl_chan *ch = calloc(1, sizeof(*ch));
 	struct ppu_inst_desc d;
@@ -315,7 +318,7 @@ struct rtl_chan *rtl_chan_create_ex(struct rtl_env *env, struct rtl_ctx *ctx,
 	ch->chid = chid;
 	ch->log2_entries = log2_entries;
 	ch->gpfifo = rtl_buf_alloc(ctx, 0, (8u << log2_entries));
-	ch->pb = rtl_buf_alloc(ctx, 0, 256 * 1024);
+	ch->pb = rtl_buf_alloc(ctx, 0, pb_bytes);
 	ch->userd_pa = rtl_alloc_pa(env, 0, PPU_USERD_BYTES, 64);
 	ch->inst_pa = rtl_alloc_pa(env, 0, PPU_INST_BYTES, 64);
 
@@ -333,6 +336,19 @@ struct rtl_chan *rtl_chan_create_ex(struct rtl_env *env, struct rtl_ctx *ctx,
 	wr32(env, 0, env->chan_table_pa + 8 * chid, ent[0]);
 	wr32(env, 0, env->chan_table_pa + 8 * chid + 4, ent[1]);
 	return ch;
+}
+
+struct rtl_chan *rtl_chan_create_ex(struct rtl_env *env, struct rtl_ctx *ctx,
+				    unsigned int chid, unsigned int log2_entries,
+				    uint32_t timeslice, uint32_t engine)
+{
+	return chan_create(env, ctx, chid, log2_entries, timeslice, engine, 256 * 1024);
+}
+
+struct rtl_chan *rtl_chan_create_small(struct rtl_env *env, struct rtl_ctx *ctx,
+				       unsigned int chid, unsigned int log2_entries)
+{
+	return chan_create(env, ctx, chid, log2_entries, 0, PPU_ENGINE_TYPE_COPY, PAGE);
 }
 
 struct rtl_chan *rtl_chan_create(struct rtl_env *env, struct rtl_ctx *ctx, unsigned int chid,

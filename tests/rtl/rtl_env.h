@@ -107,6 +107,10 @@ struct rtl_chan *rtl_chan_create(struct rtl_env *env, struct rtl_ctx *ctx, unsig
 struct rtl_chan *rtl_chan_create_ex(struct rtl_env *env, struct rtl_ctx *ctx,
 				    unsigned int chid, unsigned int log2_entries,
 				    uint32_t timeslice, uint32_t engine);
+/* A COPY channel with a one-page pushbuffer arena, for tests that bind
+ * thousands of channels (rtl_chan_create's arena is 256 KiB). */
+struct rtl_chan *rtl_chan_create_small(struct rtl_env *env, struct rtl_ctx *ctx,
+				       unsigned int chid, unsigned int log2_entries);
 void rtl_chan_destroy(struct rtl_chan *ch);
 /* Sets the instance PRIORITY.MAX (the channel's rank in SCHED_CTRL.PRIO_MODE);
  * takes effect when the channel binds, i.e. call it before the first doorbell. */

@@ -39,12 +39,11 @@ module ppu_host_chk #(
   input logic [19:0]                 c_get [NUM_CHANNELS],
   input logic [19:0]                 c_put [NUM_CHANNELS],
   input logic [4:0]                  c_log2 [NUM_CHANNELS],
-  input logic [NUM_CHANNELS*4-1:0]   c_st,
+  input logic [NUM_CHANNELS-1:0]     s_unbound,
+  input logic [NUM_CHANNELS-1:0]     s_loading,
   input logic                        c_auto [NUM_CHANNELS]
 );
   localparam int unsigned NC = NUM_CHANNELS;
-  localparam logic [3:0] ST_UNBOUND = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_UNBOUND);
-  localparam logic [3:0] ST_LOADING = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_LOADING);
 
   // The pushbuffer prefetcher withdraws its translation and read requests
   // when its stream is flushed (ppu_pb_fetch): allowed there, and only there.
@@ -65,10 +64,6 @@ module ppu_host_chk #(
   ppu_chk_hs #(.W($bits(xf)), .NAME("compute fault")) u_hs_xf (
       .clk, .rst_n, .valid(xf_valid), .ready(xf_ready), .payload(xf));
 
-  // (packed: a delayed assignment to an unpacked array element in a loop
-  // is beyond Verilator at thousands of channels)
-  logic [NC*20-1:0] get_q, put_q;
-  logic [NC*4-1:0]  st_q;
   // Fault reported (fault_set, registered like the host's own state) and
   // the channel not bound again since.  Work the host decided in the cycle
   // before it saw the fault shows one cycle after fault_set, when this is
@@ -76,42 +71,55 @@ module ppu_host_chk #(
   logic [NC-1:0] faulted;
   logic          sem_held, copy_held, cl_held;
   logic          selftest;
+  // Bound (neither UNBOUND nor LOADING) now and in the last cycle; a BIND
+  // record of this cycle, per channel.
+  logic [NC-1:0] bound, bound_q, bind_now;
+  always_comb begin
+    bound    = ~(s_unbound | s_loading);
+    bind_now = (trace.valid && trace.kind == 8'(ppu_hw_pkg::PPU_TRACE_BIND) && 32'(trace.chid) < NC)
+               ? (NC'(1) << trace.chid[$clog2(NC)-1:0]) : '0;
+  end
+
+  // GP_GET and GP_PUT of the last cycle, per channel.  (Updated with
+  // blocking assignments after each channel's check: a delayed assignment
+  // to an unpacked array element in a loop is beyond Verilator at
+  // thousands of channels, and a packed vector of them costs a call per
+  // slice.  Read only while bound_q is set, which a bind passes through
+  // bind_now first, so they need no reset.)
+  logic [19:0] get_q [NC];
+  logic [19:0] put_q [NC];
+  /* verilator lint_off BLKSEQ */
+  always @(posedge clk) begin
+    if (rst_n)
+      for (int i = 0; i < NC; i++) begin
+        logic [19:0] mask;
+        mask = (20'd1 << c_log2[i]) - 20'd1;
+        // GP_GET and GP_PUT of a bound channel index its ring.
+        if (bound[i] && ((c_get[i] & ~mask) != '0 || (c_put[i] & ~mask) != '0))
+          ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: GP_GET %0d or GP_PUT %0d outside its ring of %0d",
+                                                               i, c_get[i], c_put[i], mask + 20'd1));
+        // GP_GET moves one entry at a time and never past GP_PUT (an
+        // AUTO_PUT ring has no GP_PUT to pass).
+        if (bound[i] && !bind_now[i] && bound_q[i] && c_get[i] != get_q[i] &&
+            (selftest || c_get[i] != ((get_q[i] + 20'd1) & mask) || (!c_auto[i] && get_q[i] == put_q[i])))
+          ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: GP_GET %0d -> %0d with GP_PUT %0d",
+                                                               i, get_q[i], c_get[i], put_q[i]));
+        get_q[i] = c_get[i];
+        put_q[i] = c_put[i];
+      end
+  end
+  /* verilator lint_on BLKSEQ */
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      /* verilator lint_off WIDTHCONCAT */  // (4096 channels: 80 kbit)
-      get_q <= '0;
-      put_q <= '0;
-      st_q  <= {NC{ST_UNBOUND}};
-      /* verilator lint_on WIDTHCONCAT */
+      bound_q   <= '0;
       faulted   <= '0;
       sem_held  <= 1'b0;
       copy_held <= 1'b0;
       cl_held   <= 1'b0;
     end else begin
-      for (int i = 0; i < NC; i++) begin
-        logic [19:0] mask;
-        logic        bind_now, bound;
-        mask = (20'd1 << c_log2[i]) - 20'd1;
-        bind_now = trace.valid && trace.kind == 8'(ppu_hw_pkg::PPU_TRACE_BIND) && trace.chid == ppu_types_pkg::CHID_W'(i);
-        bound = c_st[i*4 +: 4] != ST_UNBOUND && c_st[i*4 +: 4] != ST_LOADING;
-        // GP_GET and GP_PUT of a bound channel index its ring.
-        if (bound && ((c_get[i] & ~mask) != '0 || (c_put[i] & ~mask) != '0))
-          ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: GP_GET %0d or GP_PUT %0d outside its ring of %0d",
-                                                               i, c_get[i], c_put[i], mask + 20'd1));
-        // GP_GET moves one entry at a time and never past GP_PUT (an
-        // AUTO_PUT ring has no GP_PUT to pass).
-        if (bound && !bind_now && st_q[i*4 +: 4] != ST_UNBOUND && st_q[i*4 +: 4] != ST_LOADING &&
-            c_get[i] != get_q[i*20 +: 20] &&
-            (selftest || c_get[i] != ((get_q[i*20 +: 20] + 20'd1) & mask) || (!c_auto[i] && get_q[i*20 +: 20] == put_q[i*20 +: 20])))
-          ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: GP_GET %0d -> %0d with GP_PUT %0d",
-                                                               i, get_q[i*20 +: 20], c_get[i], put_q[i*20 +: 20]));
-        get_q[i*20 +: 20] <= c_get[i];
-        put_q[i*20 +: 20] <= c_put[i];
-        st_q[i*4 +: 4]  <= c_st[i*4 +: 4];
-        if (fault_set[i]) faulted[i] <= 1'b1;
-        else if (bind_now) faulted[i] <= 1'b0;
-      end
+      bound_q   <= bound;
+      faulted   <= fault_set | (faulted & ~bind_now);
       sem_held  <= sem_valid && !sem_ready;
       copy_held <= copy_valid && !copy_ready;
       cl_held   <= cl_valid && !cl_ready;

@@ -70,19 +70,23 @@ module ppu_evring #(
     pick_v     = 1'b0;
     pick_fault = 1'b0;
     pick_ch    = '0;
-    for (int i = NC - 1; i >= 0; i--) begin
-      if (npend[i]) begin
-        pick_v  = 1'b1;
-        pick_ch = CHW'(i);
+    // (the searches run only when something waits: a simulation of
+    // thousands of channels need not pay for them in every cycle)
+    if (|npend)
+      for (int i = NC - 1; i >= 0; i--) begin
+        if (npend[i]) begin
+          pick_v  = 1'b1;
+          pick_ch = CHW'(i);
+        end
       end
-    end
-    for (int i = NC - 1; i >= 0; i--) begin
-      if (fpend[i]) begin
-        pick_v     = 1'b1;
-        pick_fault = 1'b1;
-        pick_ch    = CHW'(i);
+    if (|fpend)
+      for (int i = NC - 1; i >= 0; i--) begin
+        if (fpend[i]) begin
+          pick_v     = 1'b1;
+          pick_fault = 1'b1;
+          pick_ch    = CHW'(i);
+        end
       end
-    end
   end
 
   // (GET past the record: its distance from GET exceeds what is unread)

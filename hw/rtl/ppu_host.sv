@@ -149,7 +149,12 @@ module ppu_host #(
   // and swept as whole vectors, with no loop over the channels.  The rest
   // is a channel's context, read and written one channel at a time and
   // set when the channel is bound; it has no reset (docs/channels-at-scale.md).
-  logic [NC*4-1:0]    c_st;      // 4 bits per channel (Yosys: no packed arrays of vectors)
+  // The state (CHAN_STATUS.STATE) as one vector per value: the
+  // scheduler's masks are these vectors themselves, and the code is built
+  // only for the one channel the status window shows.  Set with
+  // `PPU_HOST_ST (exactly one vector holds a channel).
+  logic [NC-1:0]      s_unbound, s_idle, s_ready, s_acq, s_ewait, s_ebusy, s_faulted,
+                      s_loading, s_wfi;
   logic [NC-1:0]      c_stale;   // doorbell seen: GP_PUT must be re-read
   logic [NC-1:0]      c_dbput_v; // ... and the doorbell carried it: no USERD read
   logic [NC-1:0]      c_unbind;
@@ -157,7 +162,16 @@ module ppu_host #(
   logic [NC-1:0]      c_comp;    // engine type COMPUTE
   logic [NC-1:0]      c_ecopy;   // the pending launch is a copy (compute channels copy too)
   logic [NC-1:0]      c_dead;    // a compute fault was recorded: FAULTED until unbound
-  logic [NC*6-1:0]    c_lvl;     // INST PRIORITY.MAX clamped to the 64 levels (PRIO_MODE)
+  // INST PRIORITY.MAX clamped to the 64 levels (PRIO_MODE), as 6 bit
+  // planes (bit b of channel i at b*NC + i: the scheduler's layout)
+  logic [NC*6-1:0]    c_lvl;
+`define PPU_HOST_ST(ch, v) begin \
+    s_unbound[ch] <= (v) == ST_UNBOUND; s_idle[ch]    <= (v) == ST_IDLE; \
+    s_ready[ch]   <= (v) == ST_READY;   s_acq[ch]     <= (v) == ST_ACQ; \
+    s_ewait[ch]   <= (v) == ST_EWAIT;   s_ebusy[ch]   <= (v) == ST_EBUSY; \
+    s_faulted[ch] <= (v) == ST_FAULTED; s_loading[ch] <= (v) == ST_LOADING; \
+    s_wfi[ch]     <= (v) == ST_WFI; \
+  end
   // The context
   logic [31:0] c_gpva    [NC];
   logic [4:0]  c_log2    [NC];
@@ -199,7 +213,7 @@ module ppu_host #(
 
   // Runlist in force (rl_in, rl_level) and the one being read (rl_n*).
   logic [NC-1:0] rl_in, rl_nin;
-  logic [NC*6-1:0] rl_level, rl_nlevel;   // 6 bits per channel
+  logic [NC*6-1:0] rl_level, rl_nlevel;   // 6 bit planes, as c_lvl
   logic          rl_req;          // a submitted list waits to be read
   logic          rl_busy;         // ... is being read
   ppu_types_pkg::paddr_t rl_req_base;
@@ -237,28 +251,27 @@ module ppu_host #(
   logic [31:0]    fx_addr, fx_data;
   assign {fx_valid, fx_ch, fx_kind, fx_unit, fx_acc, fx_addr, fx_data} = fx;
 
-  // Scheduling policy
-  logic [NC*4-1:0]  st_flat;
+  // Scheduling policy: whole vectors, no loop over the channels.
+  // A compute channel being unbound runs nothing more; its unbind is
+  // carried out once the task table holds nothing of it.  A copy it has
+  // on the engine finishes first, as on copy channels.  A fault raised by
+  // the state machine takes effect a cycle later (fx): the channel is not
+  // picked in that cycle, or its service would run after the fault and
+  // could leave it IDLE over it.  Such channels count as FAULTED (in
+  // none of the scheduler's masks).
+  logic [NC-1:0]    fx_oh, off, off_busy;
   logic [NC*6-1:0]  level_flat;
-  logic [NC-1:0]    wake_v, stale_v, unbind_v, comp_v;
+  logic [NC-1:0]    unbind_v, comp_v;
   always_comb begin
-    for (int i = 0; i < NC; i++) begin
-      // A compute channel being unbound runs nothing more; its unbind is
-      // carried out once the task table holds nothing of it.
-      // A copy it has on the engine finishes first, as on copy channels.
-      // A fault raised by the state machine takes effect a cycle later
-      // (fx): the channel is not picked in that cycle, or its service
-      // would run after the fault and could leave it IDLE over it.
-      st_flat[i*4+:4]    = ((c_comp[i] && c_unbind[i] && c_st[i*4 +: 4] != ST_EBUSY) ||
-                            (fx_valid && fx_ch == CHW'(i))) ? ST_FAULTED : c_st[i*4 +: 4];
-      // (a compute channel's copy waits for the copy engine like any copy)
-      comp_v[i]          = c_comp[i] && !c_ecopy[i];
-      // (PRIORITY.MAX above the scheduler's 64 levels ranks as the top one)
-      level_flat[i*6+:6]  = cfg_runlist ? rl_level[i*6 +: 6] : !cfg_prio_mode ? 6'd0 : c_lvl[i*6 +: 6];
-      wake_v[i]          = c_wake[i];
-      stale_v[i]         = c_stale[i];
-      unbind_v[i]        = c_unbind[i] && (!c_comp[i] || chan_clear[i]);
-    end
+    fx_oh    = fx_valid ? (NC'(1) << fx_ch) : '0;
+    off      = (c_comp & c_unbind & ~s_ebusy) | fx_oh;
+    off_busy = fx_oh;
+    // (a compute channel's copy waits for the copy engine like any copy)
+    comp_v   = c_comp & ~c_ecopy;
+    unbind_v = c_unbind & (~c_comp | chan_clear);
+    /* verilator lint_off WIDTHCONCAT */  // (4096 channels: 24 kbit)
+    level_flat = cfg_runlist ? rl_level : !cfg_prio_mode ? '0 : c_lvl;
+    /* verilator lint_on WIDTHCONCAT */
   end
 
   logic                      engine_free, yield_now, sd_preempt, sd_renew;
@@ -272,7 +285,9 @@ module ppu_host #(
 
   ppu_sched #(.NUM_CHANNELS(NC)) u_sched (
       .clk, .rst_n,
-      .st(st_flat), .wake(wake_v), .stale(stale_v), .unbind(unbind_v), .level(level_flat),
+      .ready(s_ready & ~off), .acq(s_acq & ~off), .ewait(s_ewait & ~off),
+      .ebusy(s_ebusy & ~off_busy),
+      .wake(c_wake), .stale(c_stale), .unbind(unbind_v), .level(level_flat),
       .member(cfg_runlist ? rl_in : '1),
       .comp(comp_v), .can_accept,
       .copy_ready, .res_v, .res, .expired, .yielded, .res_reason, .guest,
@@ -491,9 +506,8 @@ module ppu_host #(
   // resident's own doorbell is taken at its next entry, as usual).
   logic hold_break;
   always_comb begin
-    hold_break = (sd_dec == ppu_types_pkg::SCHED_GUEST) || rl_req;
-    for (int i = 0; i < NC; i++)
-      if (CHW'(i) != cur && (c_stale[i] || c_unbind[i])) hold_break = 1'b1;
+    hold_break = (sd_dec == ppu_types_pkg::SCHED_GUEST) || rl_req ||
+                 (|((c_stale | c_unbind) & ~(NC'(1) << cur)));
   end
 
   // Method currently at the decoder
@@ -555,9 +569,7 @@ module ppu_host #(
 
   // The task table is told to drop everything of a compute channel that
   // faulted or is being unbound.
-  always_comb
-    for (int i = 0; i < NC; i++)
-      chan_kill[i] = c_comp[i] && (c_dead[i] || c_st[i*4 +: 4] == ST_FAULTED || c_unbind[i]);
+  assign chan_kill = c_comp & (c_dead | s_faulted | c_unbind);
 
   // Compute faults are recorded in a cycle without another fault report.
   assign xf_ready = !fx_valid && !(copy_done_valid && copy_done.fault) && !cf_hold.valid;
@@ -594,18 +606,31 @@ module ppu_host #(
     wr_req.strb      = 8'hf0;
   end
 
+  // A channel's state code (CHAN_STATUS.STATE) from the state vectors.
+  function automatic logic [3:0] st_code(input logic [CHW-1:0] ch);
+    st_code = ST_UNBOUND;
+    if (s_idle[ch])    st_code = ST_IDLE;
+    if (s_ready[ch])   st_code = ST_READY;
+    if (s_acq[ch])     st_code = ST_ACQ;
+    if (s_ewait[ch])   st_code = ST_EWAIT;
+    if (s_ebusy[ch])   st_code = ST_EBUSY;
+    if (s_faulted[ch]) st_code = ST_FAULTED;
+    if (s_loading[ch]) st_code = ST_LOADING;
+    if (s_wfi[ch])     st_code = ST_WFI;
+  endfunction
+
   // Status window
   always_comb begin
     logic [CHW-1:0] s;
     logic           bound;
     s = stat_chid[CHW-1:0];
-    bound = c_st[s*4 +: 4] != ST_UNBOUND;
+    bound = !s_unbound[s];
     stat_data = '0;
     if (32'(stat_chid) < NC) begin
       // (an unbound channel has no context: it reads as zero)
       case (stat_off)
         5'(ppu_hw_pkg::PPU_CHAN_STATUS / 4): begin
-          stat_data[ppu_hw_pkg::PPU_CHAN_STATUS_STATE__MSB:ppu_hw_pkg::PPU_CHAN_STATUS_STATE__LSB] = c_st[s*4 +: 4];
+          stat_data[ppu_hw_pkg::PPU_CHAN_STATUS_STATE__MSB:ppu_hw_pkg::PPU_CHAN_STATUS_STATE__LSB] = st_code(s);
           stat_data[ppu_hw_pkg::PPU_CHAN_STATUS_RESIDENT__LSB] = res_v && (res == s);
         end
         5'(ppu_hw_pkg::PPU_CHAN_GP_GET / 4): stat_data = bound ? 32'(c_get[s]) : '0;
@@ -708,7 +733,8 @@ module ppu_host #(
       cf_hold    <= '0;
       // (the context of a channel is set when it is bound)
       /* verilator lint_off WIDTHCONCAT */  // (4096 channels: 16 kbit)
-      c_st      <= {NC{ST_UNBOUND}};
+      s_unbound <= '1;
+      {s_idle, s_ready, s_acq, s_ewait, s_ebusy, s_faulted, s_loading, s_wfi} <= '0;
       c_lvl     <= '0;
       rl_level  <= '0;
       rl_nlevel <= '0;
@@ -728,7 +754,7 @@ module ppu_host #(
         perf_copy_done <= !copy_done.fault;
         perf_copy_len  <= c_len[d];
         if (copy_done.fault) begin
-          c_st[d*4 +: 4]    <= ST_FAULTED;
+          `PPU_HOST_ST(d, ST_FAULTED)
           // (a compute channel's kernel may have faulted first: it wins)
           if (c_finfo[d] == 32'd0) begin
             c_finfo[d] <= finfo(copy_done.kind, {2'b00, copy_done.access}, copy_done.unit);
@@ -739,7 +765,7 @@ module ppu_host #(
         end else begin
           // (a channel that faulted while its copy ran, e.g. a doorbell page
           // store of a GP_PUT beyond its ring, stays faulted)
-          if (c_st[d*4 +: 4] != ST_FAULTED) c_st[d*4 +: 4] <= ST_READY;
+          if (!s_faulted[d]) `PPU_HOST_ST(d, ST_READY)
           if (c_pexec[d][ppu_hw_pkg::PPU_LAUNCH_DMA_INTERRUPT__LSB]) nonstall_set[d] <= 1'b1;
         end
         c_pend[d] <= PEND_NONE;
@@ -763,7 +789,7 @@ module ppu_host #(
 
       // ---- faults raised by the state machine (registered one cycle later)
       if (fx_valid) begin
-        c_st[fx_ch*4 +: 4]    <= ST_FAULTED;
+        `PPU_HOST_ST(fx_ch, ST_FAULTED)
         c_finfo[fx_ch] <= finfo(fx_kind, fx_acc, fx_unit);
         c_faddr[fx_ch] <= fx_addr;
         c_fdata[fx_ch] <= fx_data;
@@ -774,11 +800,15 @@ module ppu_host #(
 
       // Timed re-check of blocked acquires (retry interval, or the acquire
       // timeout so that it fires on time); a re-arm in this cycle wins.
-      for (int i = 0; i < NC; i++)
-        if (c_st[i*4 +: 4] == ST_ACQ &&
-            ((now - c_chk[i]) >= cfg_acq_retry ||
-             (c_acq_on[i] && cfg_acq_timeout != 0 && (now - c_acq_t0[i]) >= cfg_acq_timeout)))
-          c_wake[i] <= 1'b1;
+      // (This and the other sweeps over the channels run only in cycles
+      // where a channel can match: a simulation of thousands of channels
+      // pays for them only then.)
+      if (|s_acq)
+        for (int i = 0; i < NC; i++)
+          if (s_acq[i] &&
+              ((now - c_chk[i]) >= cfg_acq_retry ||
+               (c_acq_on[i] && cfg_acq_timeout != 0 && (now - c_acq_t0[i]) >= cfg_acq_timeout)))
+            c_wake[i] <= 1'b1;
 
       // ---- compute faults (first fault of a channel wins, as for copies)
       if (xf_valid && xf_ready) begin
@@ -786,7 +816,7 @@ module ppu_host #(
         d = xf.chid[CHW-1:0];
         // (a launch answered FAULTED may have marked the channel dead
         // before its TMD fault arrives here: FAULT_INFO decides)
-        if (32'(xf.chid) < NC && c_st[d*4 +: 4] != ST_UNBOUND && c_finfo[d] == 32'd0) begin
+        if (32'(xf.chid) < NC && !s_unbound[d] && c_finfo[d] == 32'd0) begin
           c_dead[d]    <= 1'b1;
           c_finfo[d]   <= finfo(xf.kind, {2'b00, xf.access}, xf.unit);
           c_faddr[d]   <= xf.addr;
@@ -799,8 +829,9 @@ module ppu_host #(
       end
 
       // ---- WFI: a compute channel runs again once its tasks are gone
-      for (int i = 0; i < NC; i++)
-        if (c_st[i*4 +: 4] == ST_WFI && !chan_live[i]) c_st[i*4 +: 4] <= ST_READY;
+      if (|s_wfi)
+        for (int i = 0; i < NC; i++)
+          if (s_wfi[i] && !chan_live[i]) `PPU_HOST_ST(i, ST_READY)
 
       case (hs)
         H_RESET_WAIT: hs <= H_PICK;
@@ -823,7 +854,7 @@ module ppu_host #(
           end else if (f_idle) begin
             case (sd_dec)
               ppu_types_pkg::SCHED_UNBIND: begin
-                c_st[sd_ch*4 +: 4]     <= ST_UNBOUND;
+                `PPU_HOST_ST(sd_ch, ST_UNBOUND)
                 c_unbind[sd_ch] <= 1'b0;
                 c_stale[sd_ch]  <= 1'b0;
                 c_dbput_v[sd_ch] <= 1'b0;
@@ -846,9 +877,9 @@ module ppu_host #(
                 ph_back        <= 1'b0;
                 ph_issued      <= 1'b0;
                 ph_put         <= c_dbput[sd_ch];
-                if (c_st[sd_ch*4 +: 4] == ST_UNBOUND) begin
+                if (s_unbound[sd_ch]) begin
                   // (binding reads USERD.GP_PUT, written before any doorbell)
-                  c_st[sd_ch*4 +: 4] <= ST_LOADING;
+                  `PPU_HOST_ST(sd_ch, ST_LOADING)
                   // (what the status window shows until the bind, or of a
                   // load that faults)
                   c_get[sd_ch]   <= '0;
@@ -861,7 +892,7 @@ module ppu_host #(
                   ph_pa.addr  <= chan_table.addr +
                                  ppu_types_pkg::PA_W'(32'(sd_ch) * ppu_hw_pkg::PPU_CHAN_ENTRY_BYTES);
                   hs          <= H_PRD;
-                end else if (c_st[sd_ch*4 +: 4] != ST_FAULTED && c_st[sd_ch*4 +: 4] != ST_LOADING) begin
+                end else if (!s_faulted[sd_ch] && !s_loading[sd_ch]) begin
                   // (a dead channel ignores doorbells until it is unbound)
                   ph_what <= PH_USERD_PUT;
                   ph_pa   <= c_userd[sd_ch];
@@ -975,7 +1006,8 @@ module ppu_host #(
                     c_root[ph_ch]  <= {inst_dw[ppu_hw_pkg::PPU_INST_PT_ROOT/4][ppu_hw_pkg::PPU_INST_PT_ROOT_SYS__LSB], inst_dw[ppu_hw_pkg::PPU_INST_PT_ROOT/4][ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__MSB:ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__LSB]};
                     c_slice[ph_ch] <= inst_dw[ppu_hw_pkg::PPU_INST_TIMESLICE/4];
                     // (PRIORITY.MAX above the scheduler's 64 levels ranks as the top one)
-                    c_lvl[ph_ch*6 +: 6]   <= (ld_pmax > 8'd63) ? 6'd63 : ld_pmax[5:0];
+                    for (int b = 0; b < 6; b++)
+                      c_lvl[b*NC + 32'(ph_ch)] <= (ld_pmax > 8'd63) ? 1'b1 : ld_pmax[b];
                     c_acq_on[ph_ch] <= 1'b0;
                     c_comp[ph_ch]  <= ld_comp;
                     c_pmin[ph_ch]  <= ld_pmin[5:0];
@@ -988,8 +1020,7 @@ module ppu_host #(
                     c_seg[ph_ch]   <= 1'b0;
                     c_mcnt[ph_ch]  <= '0;
                     c_pend[ph_ch]  <= PEND_NONE;
-                    c_st[ph_ch*4 +: 4]    <= (prd_rsp.data[19:0] != prd_rsp.data[51:32] || ld_auto) ? ST_READY
-                                                                                                 : ST_IDLE;
+                    `PPU_HOST_ST(ph_ch, (prd_rsp.data[19:0] != prd_rsp.data[51:32] || ld_auto) ? ST_READY : ST_IDLE)
                     tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_BIND), CHID_W'(ph_ch), 32'(ld_eng), prd_rsp.data[31:0]};
                     hs <= H_PICK;
                   end
@@ -1005,8 +1036,9 @@ module ppu_host #(
                     id = prd_rsp.data[k*32 + ppu_hw_pkg::PPU_RUNLIST_ENTRY_CHID__LSB +: 12];
                     if (16'(k) < rl_left && 32'(id) < NC) begin
                       rl_nin[id[CHW-1:0]]    <= 1'b1;
-                      rl_nlevel[id[CHW-1:0]*6 +: 6] <=
-                          prd_rsp.data[k*32 + ppu_hw_pkg::PPU_RUNLIST_ENTRY_LEVEL__LSB +: 6];
+                      for (int b = 0; b < 6; b++)
+                        rl_nlevel[b*NC + 32'(id[CHW-1:0])] <=
+                            prd_rsp.data[k*32 + ppu_hw_pkg::PPU_RUNLIST_ENTRY_LEVEL__LSB + b];
                     end
                   end
                   ph_pa.addr <= ph_pa.addr + ppu_types_pkg::PA_W'(8);
@@ -1045,8 +1077,8 @@ module ppu_host #(
             if (ph_back) res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
           end else begin
             c_put[ph_ch] <= ph_put[19:0];
-            if (c_st[ph_ch*4 +: 4] == ST_IDLE && ph_put[19:0] != c_get[ph_ch])
-              c_st[ph_ch*4 +: 4] <= ST_READY;
+            if (s_idle[ph_ch] && ph_put[19:0] != c_get[ph_ch])
+              `PPU_HOST_ST(ph_ch, ST_READY)
             hs <= ph_back ? H_NEXT_ENTRY : H_PICK;
           end
         end
@@ -1082,7 +1114,7 @@ module ppu_host #(
             ph_put    <= c_dbput[cur];
             hs        <= c_dbput_v[cur] ? H_PUT : H_PRD;
           end else if (c_get[cur] == c_put[cur]) begin
-            c_st[cur*4 +: 4]  <= ST_IDLE;
+            `PPU_HOST_ST(cur, ST_IDLE)
             res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_IDLE);
             tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_IDLE), CHID_W'(cur), 32'(c_get[cur]), 32'd0};
             hs <= H_END;
@@ -1214,7 +1246,7 @@ module ppu_host #(
                     ex_d[ppu_hw_pkg::PPU_SEM_EXECUTE_RELEASE_WFI__LSB]) begin
                   // RELEASE_WFI: the release waits for the channel's tasks,
                   // then runs like a retried acquire
-                  c_st[cur*4 +: 4]    <= ST_WFI;
+                  `PPU_HOST_ST(cur, ST_WFI)
                   c_pend[cur]  <= PEND_ACQ;
                   c_pexec[cur] <= ex_d;
                   res_reason   <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_WFI);
@@ -1238,7 +1270,7 @@ module ppu_host #(
               end
               MX_WFI: begin
                 if (chan_live[cur]) begin
-                  c_st[cur*4 +: 4]  <= ST_WFI;
+                  `PPU_HOST_ST(cur, ST_WFI)
                   res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_WFI);
                   f_flush    <= 1'b1;
                   hs         <= H_END;
@@ -1327,7 +1359,7 @@ module ppu_host #(
                   c_acq_on[cur] <= 1'b1;
                   c_acq_t0[cur] <= now;
                 end
-                c_st[cur*4 +: 4]    <= ST_ACQ;
+                `PPU_HOST_ST(cur, ST_ACQ)
                 c_pend[cur]  <= PEND_ACQ;
                 c_pexec[cur] <= sem_exec;
                 c_wake[cur]  <= 1'b0;
@@ -1339,7 +1371,7 @@ module ppu_host #(
             end else begin
               c_pend[cur]   <= PEND_NONE;
               c_acq_on[cur] <= 1'b0;
-              c_st[cur*4 +: 4]     <= ST_READY;
+              `PPU_HOST_ST(cur, ST_READY)
               if (cfg_release_hold != 0 &&
                   sem_writes(sem_exec[ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__MSB:
                                       ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__LSB])) begin
@@ -1358,7 +1390,7 @@ module ppu_host #(
         H_LAUNCH: begin
           if (engine_free) begin
             // copy_valid is high: the engine takes the command this cycle
-            c_st[cur*4 +: 4]   <= ST_EBUSY;
+            `PPU_HOST_ST(cur, ST_EBUSY)
             c_pend[cur] <= PEND_LAUNCH;
             res_reason  <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ENGINE_BUSY);
             if (guest) begin
@@ -1370,7 +1402,7 @@ module ppu_host #(
             end
             hs <= H_HOLD;
           end else begin
-            c_st[cur*4 +: 4]  <= ST_EWAIT;
+            `PPU_HOST_ST(cur, ST_EWAIT)
             c_pend[cur] <= PEND_LAUNCH;
             res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ENGINE_BUSY);
             f_flush <= 1'b1;
@@ -1416,14 +1448,14 @@ module ppu_host #(
               ppu_types_pkg::TASK_LAUNCH_OK: begin
                 c_pend[cur] <= PEND_NONE;
                 if (no_stream) begin
-                  c_st[cur*4 +: 4] <= ST_READY;
+                  `PPU_HOST_ST(cur, ST_READY)
                   hs <= H_SVC_START;
                 end else begin
                   hs <= H_RUN;
                 end
               end
               ppu_types_pkg::TASK_LAUNCH_RETRY: begin
-                c_st[cur*4 +: 4]   <= ST_EWAIT;
+                `PPU_HOST_ST(cur, ST_EWAIT)
                 c_pend[cur] <= PEND_LAUNCH;
                 res_reason  <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ENGINE_BUSY);
                 f_flush     <= 1'b1;
@@ -1477,8 +1509,9 @@ module ppu_host #(
       // Applied after the state machine so that an event arriving in the
       // cycle the state machine clears the same flag is not lost.
       // ---- wake-ups of blocked acquires: any semaphore write, or the retry timer
-      for (int i = 0; i < NC; i++)
-        if (c_st[i*4 +: 4] == ST_ACQ && sem_written) c_wake[i] <= 1'b1;
+      if (sem_written)
+        for (int i = 0; i < NC; i++)
+          if (s_acq[i]) c_wake[i] <= 1'b1;
 
       // ---- doorbells and unbind requests (recorded, acted on in H_PICK)
       if (doorbell && 32'(doorbell_chid) < NC) begin
@@ -1499,8 +1532,9 @@ module ppu_host #(
 
       // A channel with a compute fault stays FAULTED whatever its service
       // was doing when the fault arrived, until it is unbound.
-      for (int i = 0; i < NC; i++)
-        if (c_dead[i] && !(unbind_now && sd_ch == CHW'(i))) c_st[i*4 +: 4] <= ST_FAULTED;
+      if (|c_dead)
+        for (int i = 0; i < NC; i++)
+          if (c_dead[i] && !(unbind_now && sd_ch == CHW'(i))) `PPU_HOST_ST(i, ST_FAULTED)
 
     end
   end
@@ -1511,10 +1545,9 @@ module ppu_host #(
     // register block: the interrupt it raises must not wait for a clock)
     idle = (hs == H_PICK) && f_idle && !fx_valid && !cf_hold.valid &&
            !(|fault_set) && !(|nonstall_set);
-    for (int i = 0; i < NC; i++)
-      if (!(c_st[i*4 +: 4] == ST_UNBOUND || c_st[i*4 +: 4] == ST_IDLE || c_st[i*4 +: 4] == ST_FAULTED) ||
-          c_stale[i] || c_unbind[i])
-        idle = 1'b0;
+    if (|(~(s_unbound | s_idle | s_faulted) | c_stale | c_unbind)) idle = 1'b0;
   end
+
+`undef PPU_HOST_ST
 
 endmodule

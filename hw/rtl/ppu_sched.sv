@@ -28,21 +28,28 @@
 // already on the engine are never preempted.
 //
 // The cost of a decision does not depend on comparing channels with one
-// another: the levels present are an OR of one-hot vectors, the highest
-// is a priority encoder, and the pick in a level is a masked
-// find-first-set after the level's round-robin pointer (no time stamps
-// per channel).
+// another: the highest level with a waiting channel is found bit by bit
+// over the levels' bit planes (LEVEL_W steps of whole-mask operations),
+// and the pick in a level is a masked find-first-set after the level's
+// round-robin pointer (no time stamps per channel).
 module ppu_sched #(
     parameter int unsigned NUM_CHANNELS = 16,
     parameter int unsigned LEVEL_W = 6             // 2^LEVEL_W levels
 ) (
     input  logic                        clk,
     input  logic                        rst_n,
-    input  logic [NUM_CHANNELS*4-1:0]   st,          // CHAN_STATUS.STATE per channel
+    // channels in CHAN_STATUS.STATE READY, ACQ_BLOCKED, ENGINE_WAIT and
+    // ENGINE_BUSY (ppu_host keeps its state as one vector per value)
+    input  logic [NUM_CHANNELS-1:0]     ready,
+    input  logic [NUM_CHANNELS-1:0]     acq,
+    input  logic [NUM_CHANNELS-1:0]     ewait,
+    input  logic [NUM_CHANNELS-1:0]     ebusy,
     input  logic [NUM_CHANNELS-1:0]     wake,        // blocked acquire may be re-checked
     input  logic [NUM_CHANNELS-1:0]     stale,       // doorbell pending
     input  logic [NUM_CHANNELS-1:0]     unbind,      // unbind pending
-    input  logic [NUM_CHANNELS*LEVEL_W-1:0] level,   // channel's level (all 0 without ranks)
+    // the channels' levels (all 0 without ranks) as LEVEL_W bit planes:
+    // bit b of channel i's level is level[b*NUM_CHANNELS + i]
+    input  logic [NUM_CHANNELS*LEVEL_W-1:0] level,
     input  logic [NUM_CHANNELS-1:0]     member,      // may run (the runlist; all without one)
     input  logic [NUM_CHANNELS-1:0]     comp,        // compute channel (launches go to the task table)
     input  logic                        can_accept,  // the task table has a free task id
@@ -68,23 +75,28 @@ module ppu_sched #(
   localparam int unsigned CHW = $clog2(NC);
   localparam int unsigned NL  = 1 << LEVEL_W;
 
-  localparam logic [3:0] ST_READY = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_READY);
-  localparam logic [3:0] ST_ACQ   = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_ACQ_BLOCKED);
-  localparam logic [3:0] ST_EWAIT = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_ENGINE_WAIT);
-  localparam logic [3:0] ST_EBUSY = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_ENGINE_BUSY);
-
-  // Channels whose index has bit b set: a one-hot vector's index is one
-  // AND-reduce per index bit.
-  function automatic logic [NC-1:0] index_bit(input int b);
-    for (int i = 0; i < NC; i++) index_bit[i] = 1'((i >> b) & 1);
-  endfunction
-
-  // Lowest set channel of a mask; MSB set = none.
+  // Lowest set channel of a mask; MSB set = none.  Two levels of at most
+  // 64: the first word of 64 channels with one set (an OR per word), then
+  // the first set in that word, so that neither level is wider than 64
+  // at 4096 channels.
+  localparam int unsigned WB  = (CHW < 6) ? CHW : 6;   // bits of the index in a word
+  localparam int unsigned WW  = 1 << WB;               // channels per word
+  localparam int unsigned NW  = (NC + WW - 1) / WW;    // words
+  localparam int unsigned NWB = (CHW > WB) ? CHW - WB : 1;
   function automatic logic [CHW:0] first_set(input logic [NC-1:0] mask);
-    logic [NC-1:0] low;
-    low = mask & (~mask + NC'(1));
-    first_set[CHW] = (mask == '0);
-    for (int b = 0; b < CHW; b++) first_set[b] = |(low & index_bit(b));
+    logic [NW*WW-1:0] m;   // (padded: NUM_CHANNELS need not be a power of two)
+    logic [NW-1:0]  any;
+    logic [NWB-1:0] w;
+    logic [WW-1:0]  word;
+    logic [WB-1:0]  b;
+    m = (NW*WW)'(mask);
+    for (int i = 0; i < NW; i++) any[i] = |m[i*WW+:WW];
+    w = '0;
+    for (int i = NW - 1; i >= 0; i--) if (any[i]) w = NWB'(i);
+    word = m[32'(w)*WW+:WW];
+    b = '0;
+    for (int i = WW - 1; i >= 0; i--) if (word[i]) b = WB'(i);
+    first_set = {(any == '0), CHW'({w, b})};
   endfunction
 
   // Round robin in a mask of one level: the first channel at or after
@@ -95,47 +107,30 @@ module ppu_sched #(
     rr = hi[CHW] ? first_set(mask) : hi;
   endfunction
 
-  // The levels a mask's channels are at: an OR of one-hot vectors.
-  function automatic logic [NL-1:0] levels_of(input logic [NC-1:0] mask,
-                                              input logic [NC*NL-1:0] oh);
-    levels_of = '0;
-    for (int i = 0; i < NC; i++) if (mask[i]) levels_of = levels_of | oh[i*NL+:NL];
-  endfunction
 
-  function automatic logic [LEVEL_W-1:0] highest(input logic [NL-1:0] v);
-    highest = '0;
-    for (int l = 0; l < NL; l++) if (v[l]) highest = LEVEL_W'(l);
-  endfunction
-
-  function automatic logic [NC-1:0] at_level(input logic [LEVEL_W-1:0] l,
-                                             input logic [NC*LEVEL_W-1:0] lv);
-    for (int i = 0; i < NC; i++) at_level[i] = (lv[i*LEVEL_W+:LEVEL_W] == l);
-  endfunction
 
   // Round-robin pointer per level: the channel after the one of that
   // level whose service ended last.
   logic [NL*CHW-1:0] ptr;
+  logic [LEVEL_W-1:0] served_lv, res_lv;   // (the resident's level)
+  always_comb
+    for (int b = 0; b < LEVEL_W; b++) begin
+      served_lv[b] = level[b*NC + 32'(served_ch)];
+      res_lv[b]    = level[b*NC + 32'(res)];
+    end
   always_ff @(posedge clk) begin
     if (!rst_n)
       ptr <= '0;
     else if (served)
-      ptr[32'(level[32'(served_ch)*LEVEL_W+:LEVEL_W])*CHW+:CHW] <=
-          (32'(served_ch) == NC - 1) ? '0 : served_ch + CHW'(1);
+      ptr[32'(served_lv)*CHW+:CHW] <= (32'(served_ch) == NC - 1) ? '0 : served_ch + CHW'(1);
   end
-
-  logic [NC*NL-1:0] lv_oh;   // each channel's level, one-hot
-  always_comb
-    for (int i = 0; i < NC; i++) lv_oh[i*NL+:NL] = NL'(1) << level[i*LEVEL_W+:LEVEL_W];
-
 
   logic [NC-1:0] m_ready, m_acq, m_ewait, m_ebusy, m_elig, m_unbind, m_stale, res_bit;
   always_comb begin
-    for (int i = 0; i < NC; i++) begin
-      m_ready[i] = (st[i*4+:4] == ST_READY);
-      m_acq[i]   = (st[i*4+:4] == ST_ACQ);
-      m_ewait[i] = (st[i*4+:4] == ST_EWAIT);
-      m_ebusy[i] = (st[i*4+:4] == ST_EBUSY);
-    end
+    m_ready = ready;
+    m_acq   = acq;
+    m_ewait = ewait;
+    m_ebusy = ebusy;
     res_bit = '0;
     res_bit[res] = res_v;
   end
@@ -153,14 +148,12 @@ module ppu_sched #(
   wire res_busy = |(res_bit & m_ebusy);
   wire res_elig = |(res_bit & m_elig);
 
-  // The resident's level, and the levels above it.
-  logic [LEVEL_W-1:0] res_lv;
-  logic [NC-1:0]      same;
-  logic [NL-1:0]      above;
+  // The channels at the resident's level.
+  logic [NC-1:0] same;
   always_comb begin
-    res_lv = level[32'(res)*LEVEL_W+:LEVEL_W];
-    same   = at_level(res_lv, level);
-    above  = ~((NL'(2) << res_lv) - NL'(1));
+    same = '1;
+    for (int b = 0; b < LEVEL_W; b++)
+      same = same & (res_lv[b] ? level[b*NC+:NC] : ~level[b*NC+:NC]);
   end
 
   // At the resident's switch point its own copy may still count as on the
@@ -180,18 +173,22 @@ module ppu_sched #(
       ptr_end[32'(res_lv)*CHW+:CHW] = (32'(res) == NC - 1) ? '0 : res + CHW'(1);
   end
 
-  // The highest levels with a waiting channel: of all of them (any), and
-  // of those other than the resident (guest, yield); each found once.
-  logic [NL-1:0]      lv_any, lv_oth;
+  // The highest level with a waiting channel, and the waiting channels at
+  // it: of all of them (any), and of those other than the resident (guest,
+  // yield); each found once.  A search over the level's bits from the top,
+  // each step keeping the channels that have the bit if any does: LEVEL_W
+  // steps of whole-mask ANDs and OR-reduces, nothing per channel.
   logic [LEVEL_W-1:0] top_any, top_oth;
   logic [NC-1:0]      m_any, m_oth;
   always_comb begin
-    lv_any  = levels_of(m_elig, lv_oh);
-    lv_oth  = levels_of(m_elig & ~res_bit, lv_oh);
-    top_any = highest(lv_any);
-    top_oth = highest(lv_oth);
-    m_any   = m_elig & at_level(top_any, level);
-    m_oth   = m_elig & ~res_bit & at_level(top_oth, level);
+    m_any = m_elig;
+    m_oth = m_elig & ~res_bit;
+    for (int b = LEVEL_W - 1; b >= 0; b--) begin
+      top_any[b] = |(m_any & level[b*NC+:NC]);
+      top_oth[b] = |(m_oth & level[b*NC+:NC]);
+      m_any = m_any & (top_any[b] ? level[b*NC+:NC] : ~level[b*NC+:NC]);
+      m_oth = m_oth & (top_oth[b] ? level[b*NC+:NC] : ~level[b*NC+:NC]);
+    end
   end
 
   logic [NC-1:0] others;
@@ -207,7 +204,7 @@ module ppu_sched #(
     p_yield  = rr(m_oth, ptr_end[32'(top_oth)*CHW+:CHW]);
     p_other  = rr(others, ptr_end[32'(res_lv)*CHW+:CHW]);
     p_any    = rr(m_any, ptr_end[32'(top_any)*CHW+:CHW]);
-    p_higher = (|(lv_any & above)) ? p_any : {1'b1, CHW'(0)};
+    p_higher = (|m_elig && top_any > res_lv) ? p_any : {1'b1, CHW'(0)};
   end
 
   assign preempt = (|m_stale) || (|m_unbind) || (guest && !res_busy) ||

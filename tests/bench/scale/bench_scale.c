@@ -52,6 +52,13 @@ static void push_nop(struct rtl_chan *ch)
 	rtl_chan_push_entry(ch, rtl_chan_pb_put(ch, pb.dw, pb.len), pb.len);
 }
 
+/* Room for 4096 channels (two pages each) and channel 0's 16 MiB copy. */
+static struct ppu_sim_config local_room(struct ppu_sim_config c)
+{
+	c.local_mem_bytes = 256u << 20;
+	return c;
+}
+
 static void wait_all(struct rtl_chan **ch, uint32_t n)
 {
 	if (rtl_wait_all(ch, (int)n, 400000000ull)) {
@@ -62,7 +69,7 @@ static void wait_all(struct rtl_chan **ch, uint32_t n)
 
 static void scale(uint32_t nb, uint32_t nch)
 {
-	struct ppu_sim_config c = bench_cfg();
+	struct ppu_sim_config c = local_room(bench_cfg());
 	struct rtl_env *env = rtl_env_create(&c);
 	struct rtl_ctx *ctx = rtl_ctx_create(env);
 	struct rtl_chan **ch = calloc(nb, sizeof(*ch));

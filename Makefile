@@ -27,9 +27,13 @@ include runtime/examples/examples.mk
 include tools/cosim-bench.mk
 include runtime/device/device.mk
 include tests/iss/iss.mk
-include hw/fpga/fpga.mk
 
 RTL_ENV := tests/rtl/rtl_env.c tests/rtl/rtl_env.h
+# The compute tests load the sample kernels (build/device/*.elf) with the
+# runtime's ELF loader and size their task blocks with its launch plan,
+# and compare them with the instruction-set reference model.
+RTL_RUNTIME_SRCS := runtime/module_elf.c runtime/launch_plan.c
+RTL_COMPUTE := tests/rtl/rtl_compute.c tests/rtl/rtl_compute.h
 # The random-pushbuffer generator, shared with the guest program.
 RANDPB := tests/common/ppu_randpb.c tests/common/ppu_randpb.h
 RANDPB_GUEST := build/guest/test_random_pb
@@ -41,6 +45,8 @@ UNIT_TESTS := $(sort $(wildcard tests/unit/test_*.c))
 BENCH_SRCS := $(sort $(wildcard tests/bench/*.c))
 
 RTL_TEST_BIN := build/tests/rtl_tests
+# (after the variables their rules' prerequisites name: read when included)
+include hw/fpga/fpga.mk
 include hw/sim/wide.mk
 UNIT_TEST_BIN := build/tests/unit_tests
 BENCH_BIN := build/bench/ppu_bench
@@ -118,11 +124,7 @@ build/tests/unit_tests: $(UNIT_TESTS) tests/unit/unit_main.c $(PPU_SVPKG) includ
 		tests/unit/unit_main.c $(UNIT_TESTS) $(RUNTIME_PURE) $(COSIM_RUNNER_LIB_SRCS) \
 		tools/smi/smi_debugfs.c $(PPU_TRACE_SRCS) $(CHECK_LIBS) -lm
 
-# The compute tests load the sample kernels (build/device/*.elf) with the
-# runtime's ELF loader and size their task blocks with its launch plan.
-RTL_RUNTIME_SRCS := runtime/module_elf.c runtime/launch_plan.c
-RTL_COMPUTE := tests/rtl/rtl_compute.c tests/rtl/rtl_compute.h
-# ... and compare them with the instruction-set reference model.
+# (the compute tests' sources: RTL_RUNTIME_SRCS, RTL_COMPUTE, above)
 $(RTL_TEST_BIN): $(RTL_TESTS) tests/rtl/rtl_main.c tests/rtl/rtl_suites.h $(RTL_ENV) \
 		tests/rtl/rtl_check.c tests/rtl/rtl_check.h $(SEEDS_B) $(PPUSIM_LIB) include/ppu/*.h \
 		$(RTL_COMPUTE) $(RTL_RUNTIME_SRCS) runtime/module_elf.h runtime/launch_plan.h \
@@ -316,6 +318,7 @@ lint-run: $(PPU_SVPKG)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_top $(PPUSIM_VSRCS)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_top -GNUM_CU=0 $(PPUSIM_VSRCS)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_top $(PPUSIM_VSRCS) $(PPU_CHK_SRCS)
+	$(VERILATOR) --lint-only -Wall --top-module ppu_top -GCHAN_CACHE=4 $(PPUSIM_VSRCS) $(PPU_CHK_SRCS)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_fpga_top $(PPUSIM_VSRCS) $(PPU_FPGA_SRCS)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_fpga_top $(PPU_FPGA_LINT_VARIANT) \
 		$(PPUSIM_VSRCS) $(PPU_FPGA_SRCS)

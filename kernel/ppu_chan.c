@@ -278,18 +278,20 @@ static void ppu_chan_runlist_locked(struct ppu_device *ppu)
 static void ppu_chan_write_entry(struct ppu_device *ppu, u32 chid, dma_addr_t inst,
 				 bool valid)
 {
+	/* (the rest of the entry is the PPU's save area: not touched) */
+	u32 *ent = ppu->chan_table + chid * (PPU_CHAN_ENTRY_BYTES / 4);
 	u32 entry[2];
 
 	ppu_chan_entry(entry, inst, 1, valid);
 	if (valid) {
 		/* Instance block and high word are visible before VALID. */
-		WRITE_ONCE(ppu->chan_table[chid * 2 + 1], entry[1]);
+		WRITE_ONCE(ent[PPU_CHAN_ENTRY_HI / 4], entry[1]);
 		dma_wmb();
-		WRITE_ONCE(ppu->chan_table[chid * 2], entry[0]);
+		WRITE_ONCE(ent[PPU_CHAN_ENTRY_LO / 4], entry[0]);
 	} else {
-		WRITE_ONCE(ppu->chan_table[chid * 2], 0);
+		WRITE_ONCE(ent[PPU_CHAN_ENTRY_LO / 4], 0);
 		dma_wmb();
-		WRITE_ONCE(ppu->chan_table[chid * 2 + 1], 0);
+		WRITE_ONCE(ent[PPU_CHAN_ENTRY_HI / 4], 0);
 	}
 	/* The entry reaches memory before any later register write. */
 	wmb();

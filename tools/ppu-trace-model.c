@@ -832,6 +832,10 @@ int ppu_tl_feed(struct ppu_tl_model *m, const struct ppu_trace_rec *r)
 	case PPU_TRACE_LAUNCH_FAIL:
 		chan_instant(m, r, "error", "launch failed");
 		break;
+	case PPU_TRACE_CHAN_LOAD:
+		chan_instant(m, r, "cache", (r->a & 0x10000) ? "channel cache: slot for a bind"
+							 : "channel cache: context loaded");
+		break;
 	default:
 		/* GP_FETCH, METHOD: too fine for a timeline */
 		break;

@@ -18,12 +18,15 @@ module ppu_host_chk #(
   input logic                        prd_valid,
   input logic                        prd_ready,
   input ppu_types_pkg::paddr_t       prd_pa,
+  input logic                        prd_rsp_valid,
   input logic                        frd_valid,
   input logic                        frd_ready,
   input ppu_types_pkg::paddr_t       frd_pa,
+  input logic                        frd_rsp_valid,
   input logic                        wr_valid,
   input logic                        wr_ready,
   input ppu_types_pkg::mem_wr_req_t  wr_req,
+  input logic                        wr_rsp_valid,
   input logic                        sem_valid,
   input logic                        sem_ready,
   input ppu_types_pkg::sem_req_t     sem_req,
@@ -53,6 +56,17 @@ module ppu_host_chk #(
       .clk, .rst_n, .valid(prd_valid), .ready(prd_ready), .payload(prd_pa));
   ppu_chk_hs #(.W($bits(frd_pa)), .NAME("host fetch read"), .WITHDRAW(1'b1)) u_hs_frd (
       .clk, .rst_n, .valid(frd_valid), .ready(frd_ready), .payload(frd_pa));
+  // Answers against requests on the host's memory ports: physical reads
+  // and writes (up to a channel-cache burst in flight), and the fetch's
+  // reads, counted on ready alone (a read the fetch withdrew while the
+  // memory arbiter held its grant is still issued and answered).
+  logic [15:0] prd_pend, frd_pend, wr_pend;
+  ppu_chk_rsp #(.MAX(16), .NAME("host physical read")) u_rsp_prd (
+      .clk, .rst_n, .fire(prd_valid && prd_ready), .rsp(prd_rsp_valid), .pending(prd_pend));
+  ppu_chk_rsp #(.MAX(256), .NAME("host fetch read")) u_rsp_frd (
+      .clk, .rst_n, .fire(frd_ready), .rsp(frd_rsp_valid), .pending(frd_pend));
+  ppu_chk_rsp #(.MAX(16), .NAME("host write")) u_rsp_wr (
+      .clk, .rst_n, .fire(wr_valid && wr_ready), .rsp(wr_rsp_valid), .pending(wr_pend));
   ppu_chk_hs #(.W($bits(wr_req)), .NAME("host write")) u_hs_wr (
       .clk, .rst_n, .valid(wr_valid), .ready(wr_ready), .payload(wr_req));
   ppu_chk_hs #(.W($bits(sem_req)), .NAME("host semaphore")) u_hs_sem (

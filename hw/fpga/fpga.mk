@@ -12,6 +12,10 @@ PPUSIM_FPGA_DIR := build/hw-fpga
 # and the RTL's paths for the channels beyond them (event ring only,
 # CHAN_SEL, 12-bit ids) on every run; synthesis keeps the default 16.
 PPU_FPGA_SIM_CHANNELS := 64
+# ... and keeps the host context of only 8 of them on chip (the channel
+# cache, docs/channels-at-scale.md): the RTL suites and the guest batch
+# against this model load and write back channels all the time.
+PPU_FPGA_SIM_CHAN_CACHE := 8
 PPUSIM_FPGA_LIB := $(PPUSIM_FPGA_DIR)/libppusim_fpga.a
 
 # A second harness build of hw/sim/sim.mk in its own directory; its own
@@ -21,7 +25,8 @@ ifneq ($(PPUSIM_FPGA),1)
 .PHONY: ppusim-fpga
 ppusim-fpga:
 	@$(MAKE) --no-print-directory PPUSIM_DIR=$(PPUSIM_FPGA_DIR) PPUSIM_FPGA=1 \
-		PPUSIM_VFLAGS="$(PPUSIM_VFLAGS) -GNUM_CHANNELS=$(PPU_FPGA_SIM_CHANNELS)" ppusim
+		PPUSIM_VFLAGS="$(PPUSIM_VFLAGS) -GNUM_CHANNELS=$(PPU_FPGA_SIM_CHANNELS) \
+		-GCHAN_CACHE=$(PPU_FPGA_SIM_CHAN_CACHE)" ppusim
 
 $(PPUSIM_FPGA_LIB): ppusim-fpga
 	@:

@@ -20,7 +20,10 @@
 module ppu_host #(
     parameter int unsigned NUM_CHANNELS = 16,
     parameter int unsigned PB_PREFETCH_BEATS = 16,
-    parameter bit          COMPUTE = 1'b0     // a compute engine is attached
+    parameter bit          COMPUTE = 1'b0,    // a compute engine is attached
+    // Channels whose context is on chip (the channel cache); NUM_CHANNELS:
+    // every channel has its own slot and the save areas are never used
+    parameter int unsigned CACHE_SLOTS = NUM_CHANNELS
 ) (
     input  logic                        clk,
     input  logic                        rst_n,
@@ -125,6 +128,14 @@ module ppu_host #(
   localparam int unsigned NC = NUM_CHANNELS;
   localparam int unsigned CHW = $clog2(NC);
   localparam int unsigned CHID_W = ppu_types_pkg::CHID_W;
+  localparam int unsigned CC = CACHE_SLOTS;
+  localparam bit          DIRECT = CC >= NC;   // slot = channel id, never a miss
+  localparam int unsigned SLW = (CC > 1) ? $clog2(CC) : 1;
+  // (a miss needs a slot that is neither the resident's, nor the copy
+  // engine's, nor that of a fault being recorded)
+  if (!DIRECT && CC < 4) begin : g_cache_too_small
+    $error("ppu_host: CACHE_SLOTS must be at least 4 (or NUM_CHANNELS)");
+  end
 
   // Channel states (the values software reads in CHAN_STATUS.STATE).
   localparam logic [3:0] ST_UNBOUND = 4'(ppu_hw_pkg::PPU_CHAN_STATUS_STATE_UNBOUND);
@@ -172,44 +183,89 @@ module ppu_host #(
     s_faulted[ch] <= (v) == ST_FAULTED; s_loading[ch] <= (v) == ST_LOADING; \
     s_wfi[ch]     <= (v) == ST_WFI; \
   end
-  // The context
-  logic [31:0] c_gpva    [NC];
+  // A channel's context, in two parts.  What the status window shows and
+  // what events of any channel write (GP_GET/GP_PUT, the fault registers,
+  // the doorbell's GP_PUT, USERD and the ring size, the acquire timers) is
+  // kept per channel, one channel at a time.  The rest, which only a
+  // service of the channel reads or writes, is in the channel cache: CC
+  // slots; a channel not in it has that part in its channel-table save
+  // area (CHAN_ENTRY.SAVE, CHAN_SAVE_* fields), loaded when the scheduler
+  // picks it (docs/channels-at-scale.md).
   logic [4:0]  c_log2    [NC];
   logic [ppu_types_pkg::PADDR_W-1:0] c_userd [NC];  // paddr_t (Yosys: no arrays of structs)
-  logic [22:0] c_root    [NC];   // pt_root_t
-  logic [31:0] c_slice   [NC];
   logic [19:0] c_get     [NC];
   logic [19:0] c_put     [NC];
   logic [31:0] c_dbput   [NC];
   logic        c_auto    [NC];   // AUTO_PUT: GP_PUT = GP_GET - 1, USERD.GP_PUT unused
-  logic        c_seg     [NC];   // inside a pushbuffer segment
-  logic [31:0] c_pbva    [NC];   // next pushbuffer dword
-  logic [20:0] c_left    [NC];   // dwords left in the segment
-  logic [11:0] c_maddr   [NC];   // current method (dword address)
-  logic [12:0] c_mcnt    [NC];   // data dwords left for the current header
-  logic [2:0]  c_mop     [NC];
-  logic        c_msub    [NC];   // current header is on the copy subchannel (compute channels)
-  logic [12:0] c_imm     [NC];   // data of an immediate header
-  logic [31:0] c_sem_va  [NC];
-  logic [31:0] c_pay_lo  [NC];
-  logic [31:0] c_pay_hi  [NC];
-  logic [31:0] c_src     [NC];
-  logic [31:0] c_tmd     [NC];   // compute: TMD_ADDR (same method offset as a copy's source)
-  logic [31:0] c_dst     [NC];
-  logic [31:0] c_len     [NC];
-  logic [31:0] c_csem    [NC];
-  logic [31:0] c_cpay    [NC];
-  logic [1:0]  c_pend    [NC];   // operation to retry when serviced again
-  logic [31:0] c_pexec   [NC];   // its SEM_EXECUTE / LAUNCH_DMA word
   logic [31:0] c_chk     [NC];   // cycle of the last failed check
   logic        c_acq_on  [NC];   // c_acq_t0 is valid
   logic [31:0] c_acq_t0  [NC];   // first failure of the current acquire
   logic [31:0] c_finfo   [NC];
   logic [31:0] c_faddr   [NC];
   logic [31:0] c_fdata   [NC];
-  logic [5:0]  c_pmin    [NC];   // compute: launch priority bounds (INST PRIORITY)
-  logic [5:0]  c_pmax    [NC];
-  logic [6:0]  c_maxd    [NC];   // compute: max nesting depth
+  // The cached part, by slot.
+  logic [31:0] c_gpva    [CC];
+  logic [22:0] c_root    [CC];   // pt_root_t
+  logic [31:0] c_slice   [CC];
+  logic        c_seg     [CC];   // inside a pushbuffer segment
+  logic [31:0] c_pbva    [CC];   // next pushbuffer dword
+  logic [20:0] c_left    [CC];   // dwords left in the segment
+  logic [11:0] c_maddr   [CC];   // current method (dword address)
+  logic [12:0] c_mcnt    [CC];   // data dwords left for the current header
+  logic [2:0]  c_mop     [CC];
+  logic        c_msub    [CC];   // current header is on the copy subchannel (compute channels)
+  logic [12:0] c_imm     [CC];   // data of an immediate header
+  logic [31:0] c_sem_va  [CC];
+  logic [31:0] c_pay_lo  [CC];
+  logic [31:0] c_pay_hi  [CC];
+  logic [31:0] c_src     [CC];
+  logic [31:0] c_tmd     [CC];   // compute: TMD_ADDR (same method offset as a copy's source)
+  logic [31:0] c_dst     [CC];
+  logic [31:0] c_len     [CC];
+  logic [31:0] c_csem    [CC];
+  logic [31:0] c_cpay    [CC];
+  logic [1:0]  c_pend    [CC];   // operation to retry when serviced again
+  logic [31:0] c_pexec   [CC];   // its SEM_EXECUTE / LAUNCH_DMA word
+  logic [5:0]  c_pmin    [CC];   // compute: launch priority bounds (INST PRIORITY)
+  logic [5:0]  c_pmax    [CC];
+  logic [6:0]  c_maxd    [CC];   // compute: max nesting depth
+
+  // ---- The channel cache: which channel each slot holds.  With DIRECT
+  // (a slot per channel) slot = channel id and nothing below is used.
+  logic [CC*CHW-1:0] sl_ch;       // (flat: Yosys 0.23)
+  logic [CC-1:0]     sl_v;
+  logic [SLW-1:0]    cur_sl, ph_sl, eng_sl;
+  logic              eng_v;       // a copy of channel eng_ch is on the engine
+  logic [CHW-1:0]    eng_ch;
+  logic [SLW-1:0]    k_vic;       // the next slot to give to a miss
+  // A miss being served: the slot (k_sl) is written back for channel
+  // k_wch if it held one (k_wb), then loaded for k_ch (k_fill), beat by beat
+  // through k_buf.
+  localparam int unsigned SAVE_BEATS = ppu_hw_pkg::PPU_CHAN_SAVE_BYTES / 8;
+  localparam int unsigned SAVE_W = SAVE_BEATS * 64;
+  logic [SLW-1:0]    k_sl;
+  logic [CHW-1:0]    k_ch, k_wch;
+  logic              k_fill;
+  logic [3:0]        k_beat;      // beats answered
+  logic [3:0]        k_sent;      // beats issued (all may be in flight: answers come in order)
+  logic              k_err;       // an answer was an error
+  logic [SAVE_W-1:0] k_buf;
+
+  // Lookup: {hit, slot}.
+  function automatic logic [SLW:0] sl_find(input logic [CHW-1:0] ch, input logic [CC*CHW-1:0] tags,
+                                           input logic [CC-1:0] v);
+    sl_find = '0;
+    if (DIRECT)
+      sl_find = {1'b1, SLW'(ch)};
+    else
+      for (int k = 0; k < CC; k++)
+        if (v[k] && tags[k*CHW +: CHW] == ch) sl_find = {1'b1, SLW'(k)};
+  endfunction
+
+  // A slot's context as the save area lays it out.
+  function automatic logic [31:0] sv_dw(input int unsigned off, input logic [SAVE_W-1:0] buf_);
+    sv_dw = buf_[off*8 +: 32];
+  endfunction
 
   // Runlist in force (rl_in, rl_level) and the one being read (rl_n*).
   logic [NC-1:0] rl_in, rl_nin;
@@ -235,7 +291,7 @@ module ppu_host #(
   logic [CHW-1:0] cur;            // channel being serviced
 
   logic [31:0] res_slice;
-  always_comb res_slice = (c_slice[res] != 0) ? c_slice[res] : cfg_timeslice;
+  always_comb res_slice = (c_slice[res_sl] != 0) ? c_slice[res_sl] : cfg_timeslice;
   wire expired = res_v && ((now - slice_t0) >= res_slice);
 
   // Fault capture from the state machine (one per cycle).
@@ -311,7 +367,7 @@ module ppu_host #(
 
   ppu_pb_fetch #(.DEPTH(PB_PREFETCH_BEATS)) u_fetch (
       .clk, .rst_n,
-      .start(f_start), .start_va(f_va), .start_ndw(f_ndw), .start_root(c_root[cur]),
+      .start(f_start), .start_va(f_va), .start_ndw(f_ndw), .start_root(c_root[cur_sl]),
       .flush(f_flush), .idle(f_idle),
       .dw_valid, .dw_ready, .dw, .dw_fault, .dw_fault_kind, .dw_fault_va,
       .x_req_valid, .x_req_ready, .x_req, .x_rsp_valid, .x_rsp,
@@ -440,7 +496,10 @@ module ppu_host #(
     H_PUT,            // take a new GP_PUT (ph_put), from USERD or a doorbell page
     H_RL_DONE,        // the runlist read: it is in force from here
     H_CLAUNCH,        // compute launch: TMD to the task table, fetch stream kept
-    H_END
+    H_END,
+    H_CWB,            // channel cache miss: write the slot's channel to its save area
+    H_CFILL,          // ... read the picked channel's save area
+    H_CDONE           // ... the slot holds the picked channel
   } hstate_e;
   hstate_e hs;
 
@@ -483,8 +542,102 @@ module ppu_host #(
   endfunction
   logic           no_stream;      // this launch was retried from c_pend: no fetch stream
 
-  assign prd_valid = (hs == H_PRD) && !ph_issued;
-  assign prd_pa    = ph_pa;
+  // The save-area beat a miss reads or writes next: the written-back
+  // channel's in H_CWB, the loaded one's in H_CFILL (k_sent beats on).
+  logic [31:0]           k_off;
+  ppu_types_pkg::paddr_t k_pa, k_save;
+  always_comb begin
+    k_off       = ((hs == H_CWB) ? 32'(k_wch) : 32'(k_ch)) * ppu_hw_pkg::PPU_CHAN_ENTRY_BYTES +
+                  ppu_hw_pkg::PPU_CHAN_ENTRY_SAVE;
+    k_save      = chan_table;
+    k_save.addr = chan_table.addr + ppu_types_pkg::PA_W'(k_off);
+    k_pa        = k_save;
+    k_pa.addr   = k_save.addr + ppu_types_pkg::PA_W'({k_sent, 3'b000});
+  end
+
+  // Slots of the channels the decision, the resident, a fault and the
+  // compute engine's fault report refer to.
+  logic [CHW-1:0] xf_ch;
+  logic           sd_hit, fx_hit, xf_hit;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic           res_hit;   // (always: the resident's slot is never taken)
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [SLW-1:0] sd_sl, res_sl, fx_sl, xf_sl;
+  assign xf_ch = xf.chid[CHW-1:0];
+  always_comb begin
+    {sd_hit, sd_sl}   = sl_find(sd_ch, sl_ch, sl_v);
+    {res_hit, res_sl} = sl_find(res, sl_ch, sl_v);
+    {fx_hit, fx_sl}   = sl_find(fx_ch, sl_ch, sl_v);
+    {xf_hit, xf_sl}   = sl_find(xf_ch, sl_ch, sl_v);
+  end
+
+  // The slot a miss takes: a free one, else one whose channel is none of
+  // the resident, the copy engine's owner and a fault being recorded,
+  // searched from k_vic on (which moves past each slot taken).
+  logic [SLW-1:0] vic;
+  always_comb begin
+    logic found;
+    vic   = k_vic;
+    found = DIRECT;   // (no misses: nothing to search)
+    for (int j = 0; j < CC; j++) begin
+      int unsigned k;
+      k = 32'(k_vic) + 32'(j);
+      if (k >= CC) k = k - CC;
+      if (!found && !sl_v[k]) begin
+        vic   = SLW'(k);
+        found = 1'b1;
+      end
+    end
+    for (int j = 0; j < CC; j++) begin
+      int unsigned k;
+      logic [CHW-1:0] t;
+      k = 32'(k_vic) + 32'(j);
+      if (k >= CC) k = k - CC;
+      t = sl_ch[k*CHW +: CHW];
+      if (!found && !(res_v && t == res) && !(eng_v && t == eng_ch) && !(fx_valid && t == fx_ch)) begin
+        vic   = SLW'(k);
+        found = 1'b1;
+      end
+    end
+  end
+
+  // The victim's context as its save area lays it out.
+  logic [SAVE_W-1:0] vic_save;
+  always_comb begin
+    vic_save = '0;
+    if (!DIRECT) begin
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_GPFIFO_VA*8 +: 32] = c_gpva[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_PB_VA*8 +: 32]     = c_pbva[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_DECODE*8 + ppu_hw_pkg::PPU_CHAN_SAVE_DECODE_LEFT__LSB +: 21] = c_left[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_DECODE*8 + ppu_hw_pkg::PPU_CHAN_SAVE_DECODE_SEG__LSB]         = c_seg[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_DECODE*8 + ppu_hw_pkg::PPU_CHAN_SAVE_DECODE_SUBCH_COPY__LSB]  = c_msub[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_DECODE*8 + ppu_hw_pkg::PPU_CHAN_SAVE_DECODE_OP__LSB +: 3]     = c_mop[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_DECODE*8 + ppu_hw_pkg::PPU_CHAN_SAVE_DECODE_PEND__LSB +: 2]   = c_pend[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_METHOD*8 + ppu_hw_pkg::PPU_CHAN_SAVE_METHOD_ADDR__LSB +: 12]  = c_maddr[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_METHOD*8 + ppu_hw_pkg::PPU_CHAN_SAVE_METHOD_COUNT__LSB +: 13] = c_mcnt[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_LIMITS*8 + ppu_hw_pkg::PPU_CHAN_SAVE_LIMITS_IMMD__LSB +: 13]      = c_imm[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_LIMITS*8 + ppu_hw_pkg::PPU_CHAN_SAVE_LIMITS_PRIO_MIN__LSB +: 6]   = c_pmin[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_LIMITS*8 + ppu_hw_pkg::PPU_CHAN_SAVE_LIMITS_PRIO_MAX__LSB +: 6]   = c_pmax[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_LIMITS*8 + ppu_hw_pkg::PPU_CHAN_SAVE_LIMITS_MAX_DEPTH__LSB +: 7]  = c_maxd[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_PT_ROOT*8 + ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__LSB +: 22]          = c_root[vic][21:0];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_PT_ROOT*8 + ppu_hw_pkg::PPU_INST_PT_ROOT_SYS__LSB]                = c_root[vic][22];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_TIMESLICE*8 +: 32]        = c_slice[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_SEM_ADDR*8 +: 32]         = c_sem_va[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_SEM_PAYLOAD_LO*8 +: 32]   = c_pay_lo[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_SEM_PAYLOAD_HI*8 +: 32]   = c_pay_hi[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_COPY_SRC*8 +: 32]         = c_src[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_TMD_ADDR*8 +: 32]         = c_tmd[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_COPY_DST*8 +: 32]         = c_dst[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_COPY_LENGTH*8 +: 32]      = c_len[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_COPY_SEM_ADDR*8 +: 32]    = c_csem[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_COPY_SEM_PAYLOAD*8 +: 32] = c_cpay[vic];
+    vic_save[ppu_hw_pkg::PPU_CHAN_SAVE_PEND_EXEC*8 +: 32]        = c_pexec[vic];
+    end
+  end
+
+  wire k_more = 32'(k_sent) < SAVE_BEATS;
+  assign prd_valid = ((hs == H_PRD) && !ph_issued) || ((hs == H_CFILL) && k_more);
+  assign prd_pa    = (hs == H_CFILL) ? k_pa : ph_pa;
 
   // Fetch stream: the decoder pops in H_GP_ENTRY and H_RUN.
   logic run_pop;
@@ -511,23 +664,23 @@ module ppu_host #(
   end
 
   // Method currently at the decoder
-  wire [13:0] cur_m = {c_maddr[cur], 2'b00};
+  wire [13:0] cur_m = {c_maddr[cur_sl], 2'b00};
   // A method executes when its data is at the head of the stream, or at
   // once for an immediate (its data came with the header).
-  wire        ex_imm = (32'(c_mop[cur]) == ppu_hw_pkg::PPU_MTHD_OP_IMMD);
-  wire [31:0] ex_d   = ex_imm ? 32'(c_imm[cur]) : dw;
-  wire        ex_go  = (c_mcnt[cur] != 0) && (ex_imm || (dw_valid && !dw_fault));
+  wire        ex_imm = (32'(c_mop[cur_sl]) == ppu_hw_pkg::PPU_MTHD_OP_IMMD);
+  wire [31:0] ex_d   = ex_imm ? 32'(c_imm[cur_sl]) : dw;
+  wire        ex_go  = (c_mcnt[cur_sl] != 0) && (ex_imm || (dw_valid && !dw_fault));
   mx_e mx;
   // On a compute channel a header on the copy subchannel addresses the copy class.
-  wire        cls_copy = !c_comp[cur] || c_msub[cur];
+  wire        cls_copy = !c_comp[cur] || c_msub[cur_sl];
   always_comb mx = classify(cur_m, ex_d, c_comp[cur], cls_copy);
 
   // run_pop: the decoder consumes the dword at the head of the stream
   always_comb begin
     run_pop = 1'b0;
     if (hs == H_RUN && dw_valid && !dw_fault) begin
-      if (c_mcnt[cur] != 0) run_pop = (32'(c_mop[cur]) != ppu_hw_pkg::PPU_MTHD_OP_IMMD);
-      else if (c_left[cur] != 0 && !yield_now) run_pop = 1'b1;
+      if (c_mcnt[cur_sl] != 0) run_pop = (32'(c_mop[cur_sl]) != ppu_hw_pkg::PPU_MTHD_OP_IMMD);
+      else if (c_left[cur_sl] != 0 && !yield_now) run_pop = 1'b1;
     end
   end
 
@@ -536,23 +689,23 @@ module ppu_host #(
     sem_valid       = (hs == H_SEM_SEND);
     sem_req.rid     = '0;
     sem_req.chid    = CHID_W'(cur);
-    sem_req.root    = c_root[cur];
-    sem_req.va      = c_sem_va[cur];
+    sem_req.root    = c_root[cur_sl];
+    sem_req.va      = c_sem_va[cur_sl];
     sem_req.exec    = sem_exec;
-    sem_req.payload = {c_pay_hi[cur], c_pay_lo[cur]};
+    sem_req.payload = {c_pay_hi[cur_sl], c_pay_lo[cur_sl]};
   end
 
   // Copy launch
   always_comb begin
     copy_valid           = (hs == H_LAUNCH) && engine_free;
     copy_cmd.chid        = CHID_W'(cur);
-    copy_cmd.root        = c_root[cur];
-    copy_cmd.src         = c_src[cur];
-    copy_cmd.dst         = c_dst[cur];
-    copy_cmd.len         = c_len[cur];
-    copy_cmd.sem_mode    = c_pexec[cur][ppu_hw_pkg::PPU_LAUNCH_DMA_SEMAPHORE__MSB:ppu_hw_pkg::PPU_LAUNCH_DMA_SEMAPHORE__LSB];
-    copy_cmd.sem_va      = c_csem[cur];
-    copy_cmd.sem_payload = c_cpay[cur];
+    copy_cmd.root        = c_root[cur_sl];
+    copy_cmd.src         = c_src[cur_sl];
+    copy_cmd.dst         = c_dst[cur_sl];
+    copy_cmd.len         = c_len[cur_sl];
+    copy_cmd.sem_mode    = c_pexec[cur_sl][ppu_hw_pkg::PPU_LAUNCH_DMA_SEMAPHORE__MSB:ppu_hw_pkg::PPU_LAUNCH_DMA_SEMAPHORE__LSB];
+    copy_cmd.sem_va      = c_csem[cur_sl];
+    copy_cmd.sem_payload = c_cpay[cur_sl];
   end
 
   // Compute launch
@@ -560,11 +713,11 @@ module ppu_host #(
   always_comb begin
     cl_valid         = (hs == H_CLAUNCH) && !cl_sent;
     cl_req.chid      = CHID_W'(cur);
-    cl_req.root      = c_root[cur];
-    cl_req.tmd_va    = c_tmd[cur];
-    cl_req.prio_min  = c_pmin[cur];
-    cl_req.prio_max  = c_pmax[cur];
-    cl_req.max_depth = c_maxd[cur];
+    cl_req.root      = c_root[cur_sl];
+    cl_req.tmd_va    = c_tmd[cur_sl];
+    cl_req.prio_min  = c_pmin[cur_sl];
+    cl_req.prio_max  = c_pmax[cur_sl];
+    cl_req.max_depth = c_maxd[cur_sl];
   end
 
   // The task table is told to drop everything of a compute channel that
@@ -577,12 +730,18 @@ module ppu_host #(
   // The unbind the state machine carries out in this cycle, if any.
   wire unbind_now = (hs == H_PICK) && f_idle && !rl_req && (sd_dec == ppu_types_pkg::SCHED_UNBIND);
 
+  // The decision in H_PICK needs a channel the cache does not hold: a
+  // service (guest, switch) or a bind.
+  wire miss_now = !DIRECT && (hs == H_PICK) && f_idle && !rl_req && !sd_hit &&
+                  (sd_dec == ppu_types_pkg::SCHED_GUEST || sd_dec == ppu_types_pkg::SCHED_SWITCH ||
+                   (sd_dec == ppu_types_pkg::SCHED_DOORBELL && s_unbound[sd_ch]));
+
   // A service ends: the resident switches away or is dropped, a guest
   // becomes resident or finishes (the cases of the state machine below).
   always_comb begin
     served    = 1'b0;
     served_ch = res;
-    if (hs == H_PICK && f_idle && !rl_req &&
+    if (hs == H_PICK && f_idle && !rl_req && !miss_now &&
         ((sd_dec == ppu_types_pkg::SCHED_SWITCH && res_v) || sd_dec == ppu_types_pkg::SCHED_DROP))
       served = 1'b1;
     if (hs == H_LAUNCH && engine_free && guest && res_v) served = 1'b1;
@@ -599,11 +758,16 @@ module ppu_host #(
   logic [19:0] get_next;
   always_comb get_next = (c_get[cur] + 20'd1) & ((20'd1 << c_log2[cur]) - 20'd1);
   always_comb begin
-    wr_valid         = (hs == H_WB_GET);
+    wr_valid         = (hs == H_WB_GET) || ((hs == H_CWB) && k_more);
     wr_req.pa        = cur_userd;
     wr_req.pa.addr   = {cur_userd.addr[ppu_types_pkg::PA_W-1:3], 3'b000};
     wr_req.data      = {12'd0, get_next, 32'd0};
     wr_req.strb      = 8'hf0;
+    if (hs == H_CWB) begin
+      wr_req.pa   = k_pa;
+      wr_req.data = k_buf[32'(k_sent)*64 +: 64];
+      wr_req.strb = 8'hff;
+    end
   end
 
   // A channel's state code (CHAN_STATUS.STATE) from the state vectors.
@@ -741,6 +905,22 @@ module ppu_host #(
       /* verilator lint_on WIDTHCONCAT */
       c_stale   <= '0;
       c_dbput_v <= '0;
+      sl_v      <= '0;
+      sl_ch     <= '0;
+      cur_sl    <= '0;
+      ph_sl     <= '0;
+      eng_sl    <= '0;
+      eng_v     <= 1'b0;
+      eng_ch    <= '0;
+      k_vic     <= '0;
+      k_sl      <= '0;
+      k_ch      <= '0;
+      k_wch     <= '0;
+      k_fill    <= 1'b0;
+      k_beat    <= '0;
+      k_sent    <= '0;
+      k_err     <= 1'b0;
+      k_buf     <= '0;
       c_unbind  <= '0;
       c_wake    <= '0;
       c_comp    <= '0;
@@ -752,23 +932,24 @@ module ppu_host #(
         logic [CHW-1:0] d;
         d = copy_done_chid[CHW-1:0];
         perf_copy_done <= !copy_done.fault;
-        perf_copy_len  <= c_len[d];
+        perf_copy_len  <= c_len[eng_sl];
+        eng_v          <= 1'b0;
         if (copy_done.fault) begin
           `PPU_HOST_ST(d, ST_FAULTED)
           // (a compute channel's kernel may have faulted first: it wins)
           if (c_finfo[d] == 32'd0) begin
             c_finfo[d] <= finfo(copy_done.kind, {2'b00, copy_done.access}, copy_done.unit);
             c_faddr[d] <= copy_done.addr;
-            c_fdata[d] <= c_pexec[d];
+            c_fdata[d] <= c_pexec[eng_sl];
             fault_set[d] <= 1'b1;
           end
         end else begin
           // (a channel that faulted while its copy ran, e.g. a doorbell page
           // store of a GP_PUT beyond its ring, stays faulted)
           if (!s_faulted[d]) `PPU_HOST_ST(d, ST_READY)
-          if (c_pexec[d][ppu_hw_pkg::PPU_LAUNCH_DMA_INTERRUPT__LSB]) nonstall_set[d] <= 1'b1;
+          if (c_pexec[eng_sl][ppu_hw_pkg::PPU_LAUNCH_DMA_INTERRUPT__LSB]) nonstall_set[d] <= 1'b1;
         end
-        c_pend[d] <= PEND_NONE;
+        c_pend[eng_sl] <= PEND_NONE;
       end
 
       // Copy faults are traced here; one that meets a state-machine fault in
@@ -794,7 +975,7 @@ module ppu_host #(
         c_faddr[fx_ch] <= fx_addr;
         c_fdata[fx_ch] <= fx_data;
         fault_set[fx_ch] <= 1'b1;
-        c_pend[fx_ch]  <= PEND_NONE;
+        if (fx_hit) c_pend[fx_sl] <= PEND_NONE;
         trace_fault <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_FAULT), CHID_W'(fx_ch), finfo(fx_kind, fx_acc, fx_unit), fx_addr};
       end
 
@@ -821,7 +1002,9 @@ module ppu_host #(
           c_finfo[d]   <= finfo(xf.kind, {2'b00, xf.access}, xf.unit);
           c_faddr[d]   <= xf.addr;
           c_fdata[d]   <= xf.data;
-          c_pend[d]    <= PEND_NONE;
+          // (a channel that is not cached is dead: what it had pending
+          // in its save area is never looked at again)
+          if (xf_hit) c_pend[xf_sl] <= PEND_NONE;
           fault_set[d] <= 1'b1;
           trace_fault  <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_FAULT), xf.chid,
                            finfo(xf.kind, {2'b00, xf.access}, xf.unit), xf.addr};
@@ -851,16 +1034,37 @@ module ppu_host #(
             ph_back   <= 1'b0;
             ph_issued <= 1'b0;
             hs        <= (rl_req_count == 0) ? H_RL_DONE : H_PRD;
+          end else if (miss_now) begin
+            // The picked channel is not in the channel cache: take a slot,
+            // write back the channel it holds, read the picked one's save
+            // area (not for a bind: binding sets the context), then decide
+            // again.
+            k_sl      <= vic;
+            k_ch      <= sd_ch;
+            k_wch     <= sl_ch[32'(vic)*CHW +: CHW];
+            k_fill    <= !s_unbound[sd_ch];
+            k_buf     <= vic_save;
+            k_beat    <= '0;
+            k_sent    <= '0;
+            k_err     <= 1'b0;
+            sl_v[vic] <= 1'b0;
+            k_vic     <= (32'(vic) == CC - 1) ? '0 : vic + SLW'(1);
+            tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_LOAD), CHID_W'(sd_ch),
+                   32'(vic) | (s_unbound[sd_ch] ? 32'h10000 : 32'd0),
+                   sl_v[vic] ? 32'(sl_ch[32'(vic)*CHW +: CHW]) : ppu_hw_pkg::PPU_TRACE_CHID_NONE};
+            hs        <= sl_v[vic] ? H_CWB : !s_unbound[sd_ch] ? H_CFILL : H_CDONE;
           end else if (f_idle) begin
             case (sd_dec)
               ppu_types_pkg::SCHED_UNBIND: begin
                 `PPU_HOST_ST(sd_ch, ST_UNBOUND)
+                // (binding sets the cached context again)
+                if (!DIRECT && sd_hit) sl_v[sd_sl] <= 1'b0;
                 c_unbind[sd_ch] <= 1'b0;
                 c_stale[sd_ch]  <= 1'b0;
                 c_dbput_v[sd_ch] <= 1'b0;
-                c_seg[sd_ch]    <= 1'b0;
-                c_mcnt[sd_ch]   <= '0;
-                c_pend[sd_ch]   <= PEND_NONE;
+                c_seg[sd_sl]    <= 1'b0;
+                c_mcnt[sd_sl]   <= '0;
+                c_pend[sd_sl]   <= PEND_NONE;
                 c_wake[sd_ch]   <= 1'b0;
                 c_acq_on[sd_ch] <= 1'b0;
                 c_finfo[sd_ch]  <= '0;
@@ -874,6 +1078,7 @@ module ppu_host #(
                 c_stale[sd_ch] <= 1'b0;
                 c_dbput_v[sd_ch] <= 1'b0;
                 ph_ch          <= sd_ch;
+                ph_sl          <= sd_sl;
                 ph_back        <= 1'b0;
                 ph_issued      <= 1'b0;
                 ph_put         <= c_dbput[sd_ch];
@@ -901,25 +1106,28 @@ module ppu_host #(
               end
               ppu_types_pkg::SCHED_GUEST: begin
                 cur   <= sd_ch;
+                cur_sl <= sd_sl;
                 guest <= 1'b1;
-                hs    <= svc_first(c_pend[sd_ch], c_seg[sd_ch]);
+                hs    <= svc_first(c_pend[sd_sl], c_seg[sd_sl]);
                 tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_SWITCH), CHID_W'(sd_ch), 32'(res), 32'(sd_reason)};
               end
               ppu_types_pkg::SCHED_RESUME: begin
                 cur     <= res;
+                cur_sl  <= res_sl;
                 guest   <= 1'b0;
                 yielded <= 1'b0;
                 if (sd_renew) slice_t0 <= now;
-                hs      <= svc_first(c_pend[res], c_seg[res]);
+                hs      <= svc_first(c_pend[res_sl], c_seg[res_sl]);
               end
               ppu_types_pkg::SCHED_SWITCH: begin
                 res_v    <= 1'b1;
                 res      <= sd_ch;
                 cur      <= sd_ch;
+                cur_sl   <= sd_sl;
                 guest    <= 1'b0;
                 yielded  <= 1'b0;
                 slice_t0 <= now;
-                hs       <= svc_first(c_pend[sd_ch], c_seg[sd_ch]);
+                hs       <= svc_first(c_pend[sd_sl], c_seg[sd_sl]);
                 if (!res_v || res != sd_ch) begin
                   perf_switch <= 1'b1;
                   tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_SWITCH), CHID_W'(sd_ch),
@@ -999,27 +1207,27 @@ module ppu_host #(
                                 prd_rsp.data[31:0], prd_rsp.data[63:32]);
                     hs       <= H_PICK;
                   end else begin
-                    c_gpva[ph_ch]  <= inst_dw[ppu_hw_pkg::PPU_INST_GPFIFO_VA/4];
+                    c_gpva[ph_sl]  <= inst_dw[ppu_hw_pkg::PPU_INST_GPFIFO_VA/4];
                     c_log2[ph_ch]  <= ld_log2;
                     c_userd[ph_ch] <= {inst_dw[ppu_hw_pkg::PPU_INST_USERD_HI/4][ppu_hw_pkg::PPU_ADDR_HI_SYS__LSB], {inst_dw[ppu_hw_pkg::PPU_INST_USERD_HI/4][1:0],
                                               inst_dw[ppu_hw_pkg::PPU_INST_USERD_LO/4]}};
-                    c_root[ph_ch]  <= {inst_dw[ppu_hw_pkg::PPU_INST_PT_ROOT/4][ppu_hw_pkg::PPU_INST_PT_ROOT_SYS__LSB], inst_dw[ppu_hw_pkg::PPU_INST_PT_ROOT/4][ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__MSB:ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__LSB]};
-                    c_slice[ph_ch] <= inst_dw[ppu_hw_pkg::PPU_INST_TIMESLICE/4];
+                    c_root[ph_sl]  <= {inst_dw[ppu_hw_pkg::PPU_INST_PT_ROOT/4][ppu_hw_pkg::PPU_INST_PT_ROOT_SYS__LSB], inst_dw[ppu_hw_pkg::PPU_INST_PT_ROOT/4][ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__MSB:ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__LSB]};
+                    c_slice[ph_sl] <= inst_dw[ppu_hw_pkg::PPU_INST_TIMESLICE/4];
                     // (PRIORITY.MAX above the scheduler's 64 levels ranks as the top one)
                     for (int b = 0; b < 6; b++)
                       c_lvl[b*NC + 32'(ph_ch)] <= (ld_pmax > 8'd63) ? 1'b1 : ld_pmax[b];
                     c_acq_on[ph_ch] <= 1'b0;
                     c_comp[ph_ch]  <= ld_comp;
-                    c_pmin[ph_ch]  <= ld_pmin[5:0];
-                    c_pmax[ph_ch]  <= ld_pmax[5:0];
-                    c_maxd[ph_ch]  <= (ld_maxd == 8'd0) ? 7'd1 : ld_maxd[6:0];
+                    c_pmin[ph_sl]  <= ld_pmin[5:0];
+                    c_pmax[ph_sl]  <= ld_pmax[5:0];
+                    c_maxd[ph_sl]  <= (ld_maxd == 8'd0) ? 7'd1 : ld_maxd[6:0];
                     c_dead[ph_ch]  <= 1'b0;
                     c_auto[ph_ch]  <= ld_auto;
                     c_put[ph_ch]   <= ld_auto ? (prd_rsp.data[51:32] - 20'd1) & mask : prd_rsp.data[19:0];
                     c_get[ph_ch]   <= prd_rsp.data[51:32];
-                    c_seg[ph_ch]   <= 1'b0;
-                    c_mcnt[ph_ch]  <= '0;
-                    c_pend[ph_ch]  <= PEND_NONE;
+                    c_seg[ph_sl]   <= 1'b0;
+                    c_mcnt[ph_sl]  <= '0;
+                    c_pend[ph_sl]  <= PEND_NONE;
                     `PPU_HOST_ST(ph_ch, (prd_rsp.data[19:0] != prd_rsp.data[51:32] || ld_auto) ? ST_READY : ST_IDLE)
                     tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_BIND), CHID_W'(ph_ch), 32'(ld_eng), prd_rsp.data[31:0]};
                     hs <= H_PICK;
@@ -1085,16 +1293,16 @@ module ppu_host #(
 
         // -----------------------------------------------------------------
         H_SVC_START: begin
-          if (c_pend[cur] == PEND_ACQ) begin
-            sem_exec <= c_pexec[cur];
+          if (c_pend[cur_sl] == PEND_ACQ) begin
+            sem_exec <= c_pexec[cur_sl];
             c_wake[cur] <= 1'b0;
             hs <= H_SEM_SEND;
-          end else if (c_pend[cur] == PEND_LAUNCH) begin
+          end else if (c_pend[cur_sl] == PEND_LAUNCH) begin
             no_stream <= 1'b1;
             hs <= (c_comp[cur] && !c_ecopy[cur]) ? H_CLAUNCH : H_LAUNCH;
-          end else if (c_seg[cur]) begin
-            f_va  <= c_pbva[cur];
-            f_ndw <= c_left[cur];
+          end else if (c_seg[cur_sl]) begin
+            f_va  <= c_pbva[cur_sl];
+            f_ndw <= c_left[cur_sl];
             f_next_is_pb <= 1'b1;
             hs <= H_FSTART;
           end else begin
@@ -1107,6 +1315,7 @@ module ppu_host #(
             c_stale[cur] <= 1'b0;
             c_dbput_v[cur] <= 1'b0;
             ph_ch     <= cur;
+            ph_sl     <= cur_sl;
             ph_back   <= 1'b1;
             ph_issued <= 1'b0;
             ph_what   <= PH_USERD_PUT;
@@ -1122,7 +1331,7 @@ module ppu_host #(
             hs <= H_END;
             res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_TIMESLICE);
           end else begin
-            f_va  <= c_gpva[cur] + {9'd0, c_get[cur], 3'b000};
+            f_va  <= c_gpva[cur_sl] + {9'd0, c_get[cur], 3'b000};
             f_ndw <= 21'd2;
             f_next_is_pb <= 1'b0;
             gp_have0 <= 1'b0;
@@ -1174,10 +1383,10 @@ module ppu_host #(
               end else begin
                 // Both dwords taken: nothing of the entry's range is left
                 // in flight, so the pushbuffer stream starts at once.
-                c_seg[cur]  <= 1'b1;
-                c_pbva[cur] <= gp_dw0;
-                c_left[cur] <= len;
-                c_mcnt[cur] <= '0;
+                c_seg[cur_sl]  <= 1'b1;
+                c_pbva[cur_sl] <= gp_dw0;
+                c_left[cur_sl] <= len;
+                c_mcnt[cur_sl] <= '0;
                 f_va  <= gp_dw0;
                 f_ndw <= len;
                 f_next_is_pb <= 1'b1;
@@ -1198,12 +1407,12 @@ module ppu_host #(
             res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
             f_flush <= 1'b1;
             hs <= H_END;
-          end else if (c_mcnt[cur] == 0 && c_left[cur] == 0) begin
+          end else if (c_mcnt[cur_sl] == 0 && c_left[cur_sl] == 0) begin
             // segment executed: advance GP_GET
-            c_seg[cur] <= 1'b0;
+            c_seg[cur_sl] <= 1'b0;
             f_flush <= 1'b1;
             hs <= H_WB_GET;
-          end else if (c_mcnt[cur] == 0 && yield_now) begin
+          end else if (c_mcnt[cur_sl] == 0 && yield_now) begin
             f_flush <= 1'b1;
             res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_TIMESLICE);
             hs <= H_END;
@@ -1211,33 +1420,33 @@ module ppu_host #(
             perf_method <= 1'b1;
             tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_METHOD), CHID_W'(cur), 32'(cur_m), ex_d};
             if (!ex_imm) begin
-              c_pbva[cur] <= c_pbva[cur] + 32'd4;
-              c_left[cur] <= c_left[cur] - 21'd1;
+              c_pbva[cur_sl] <= c_pbva[cur_sl] + 32'd4;
+              c_left[cur_sl] <= c_left[cur_sl] - 21'd1;
             end
             // advance to the next method of this header
-            c_mcnt[cur] <= c_mcnt[cur] - 13'd1;
-            if (32'(c_mop[cur]) == ppu_hw_pkg::PPU_MTHD_OP_INC) c_maddr[cur] <= c_maddr[cur] + 12'd1;
-            if (32'(c_mop[cur]) == ppu_hw_pkg::PPU_MTHD_OP_ONEINC) begin
-              c_maddr[cur] <= c_maddr[cur] + 12'd1;
-              c_mop[cur]   <= 3'(ppu_hw_pkg::PPU_MTHD_OP_NONINC);
+            c_mcnt[cur_sl] <= c_mcnt[cur_sl] - 13'd1;
+            if (32'(c_mop[cur_sl]) == ppu_hw_pkg::PPU_MTHD_OP_INC) c_maddr[cur_sl] <= c_maddr[cur_sl] + 12'd1;
+            if (32'(c_mop[cur_sl]) == ppu_hw_pkg::PPU_MTHD_OP_ONEINC) begin
+              c_maddr[cur_sl] <= c_maddr[cur_sl] + 12'd1;
+              c_mop[cur_sl]   <= 3'(ppu_hw_pkg::PPU_MTHD_OP_NONINC);
             end
             case (32'(cur_m))
-              ppu_hw_pkg::PPU_HOST_SEM_ADDR_LO:    c_sem_va[cur] <= ex_d;
-              ppu_hw_pkg::PPU_HOST_SEM_PAYLOAD_LO: c_pay_lo[cur] <= ex_d;
-              ppu_hw_pkg::PPU_HOST_SEM_PAYLOAD_HI: c_pay_hi[cur] <= ex_d;
+              ppu_hw_pkg::PPU_HOST_SEM_ADDR_LO:    c_sem_va[cur_sl] <= ex_d;
+              ppu_hw_pkg::PPU_HOST_SEM_PAYLOAD_LO: c_pay_lo[cur_sl] <= ex_d;
+              ppu_hw_pkg::PPU_HOST_SEM_PAYLOAD_HI: c_pay_hi[cur_sl] <= ex_d;
               default: ;
             endcase
             if (cls_copy) begin
               case (32'(cur_m))
-                ppu_hw_pkg::PPU_COPY_SRC_ADDR_LO: c_src[cur]  <= ex_d;
-                ppu_hw_pkg::PPU_COPY_DST_ADDR_LO: c_dst[cur]  <= ex_d;
-                ppu_hw_pkg::PPU_COPY_LENGTH:      c_len[cur]  <= ex_d;
-                ppu_hw_pkg::PPU_COPY_SEM_ADDR_LO: c_csem[cur] <= ex_d;
-                ppu_hw_pkg::PPU_COPY_SEM_PAYLOAD: c_cpay[cur] <= ex_d;
+                ppu_hw_pkg::PPU_COPY_SRC_ADDR_LO: c_src[cur_sl]  <= ex_d;
+                ppu_hw_pkg::PPU_COPY_DST_ADDR_LO: c_dst[cur_sl]  <= ex_d;
+                ppu_hw_pkg::PPU_COPY_LENGTH:      c_len[cur_sl]  <= ex_d;
+                ppu_hw_pkg::PPU_COPY_SEM_ADDR_LO: c_csem[cur_sl] <= ex_d;
+                ppu_hw_pkg::PPU_COPY_SEM_PAYLOAD: c_cpay[cur_sl] <= ex_d;
                 default: ;
               endcase
             end else if (32'(cur_m) == ppu_hw_pkg::PPU_COMPUTE_TMD_ADDR_LO) begin
-              c_tmd[cur] <= ex_d;
+              c_tmd[cur_sl] <= ex_d;
             end
             case (mx)
               MX_CONT: ;
@@ -1247,8 +1456,8 @@ module ppu_host #(
                   // RELEASE_WFI: the release waits for the channel's tasks,
                   // then runs like a retried acquire
                   `PPU_HOST_ST(cur, ST_WFI)
-                  c_pend[cur]  <= PEND_ACQ;
-                  c_pexec[cur] <= ex_d;
+                  c_pend[cur_sl]  <= PEND_ACQ;
+                  c_pexec[cur_sl] <= ex_d;
                   res_reason   <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_WFI);
                   f_flush      <= 1'b1;
                   hs           <= H_END;
@@ -1258,7 +1467,7 @@ module ppu_host #(
                 end
               end
               MX_LAUNCH: begin
-                c_pexec[cur] <= ex_d;
+                c_pexec[cur_sl] <= ex_d;
                 c_ecopy[cur] <= 1'b1;
                 no_stream <= 1'b0;
                 hs <= H_LAUNCH;
@@ -1301,37 +1510,37 @@ module ppu_host #(
             hs <= H_END;
           end else if (run_pop) begin
             // method header
-            c_pbva[cur] <= c_pbva[cur] + 32'd4;
-            c_left[cur] <= c_left[cur] - 21'd1;
+            c_pbva[cur_sl] <= c_pbva[cur_sl] + 32'd4;
+            c_left[cur_sl] <= c_left[cur_sl] - 21'd1;
             if (h_rsvd || !(h_subch == 3'(ppu_hw_pkg::PPU_MTHD_SUBCH_ENGINE) ||
                             (c_comp[cur] && h_subch == 3'(ppu_hw_pkg::PPU_MTHD_SUBCH_COPY))) ||
                 !(32'(h_op) == ppu_hw_pkg::PPU_MTHD_OP_INC || 32'(h_op) == ppu_hw_pkg::PPU_MTHD_OP_NONINC ||
                   32'(h_op) == ppu_hw_pkg::PPU_MTHD_OP_ONEINC || 32'(h_op) == ppu_hw_pkg::PPU_MTHD_OP_IMMD)) begin
               fx <= fault(cur, ppu_hw_pkg::PPU_FAULT_KIND_ILLEGAL_OPCODE,
                           ppu_hw_pkg::PPU_FAULT_UNIT_HOST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
-                          c_pbva[cur], dw);
+                          c_pbva[cur_sl], dw);
               res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
               f_flush <= 1'b1;
               hs <= H_END;
             end else if (32'(h_op) == ppu_hw_pkg::PPU_MTHD_OP_IMMD) begin
               // one method, its data in the header
-              c_maddr[cur] <= h_addr;
-              c_mcnt[cur]  <= 13'd1;
-              c_mop[cur]   <= 3'(ppu_hw_pkg::PPU_MTHD_OP_IMMD);
-              c_msub[cur]  <= (h_subch == 3'(ppu_hw_pkg::PPU_MTHD_SUBCH_COPY));
-              c_imm[cur]   <= dw[ppu_hw_pkg::PPU_MTHD_IMMD__MSB:ppu_hw_pkg::PPU_MTHD_IMMD__LSB];
-            end else if (21'(h_cnt) > c_left[cur] - 21'd1) begin
+              c_maddr[cur_sl] <= h_addr;
+              c_mcnt[cur_sl]  <= 13'd1;
+              c_mop[cur_sl]   <= 3'(ppu_hw_pkg::PPU_MTHD_OP_IMMD);
+              c_msub[cur_sl]  <= (h_subch == 3'(ppu_hw_pkg::PPU_MTHD_SUBCH_COPY));
+              c_imm[cur_sl]   <= dw[ppu_hw_pkg::PPU_MTHD_IMMD__MSB:ppu_hw_pkg::PPU_MTHD_IMMD__LSB];
+            end else if (21'(h_cnt) > c_left[cur_sl] - 21'd1) begin
               fx <= fault(cur, ppu_hw_pkg::PPU_FAULT_KIND_PB_RUNAWAY,
                           ppu_hw_pkg::PPU_FAULT_UNIT_HOST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
-                          c_pbva[cur], dw);
+                          c_pbva[cur_sl], dw);
               res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
               f_flush <= 1'b1;
               hs <= H_END;
             end else begin
-              c_maddr[cur] <= h_addr;
-              c_mcnt[cur]  <= h_cnt;
-              c_mop[cur]   <= h_op;
-              c_msub[cur]  <= (h_subch == 3'(ppu_hw_pkg::PPU_MTHD_SUBCH_COPY));
+              c_maddr[cur_sl] <= h_addr;
+              c_mcnt[cur_sl]  <= h_cnt;
+              c_mop[cur_sl]   <= h_op;
+              c_msub[cur_sl]  <= (h_subch == 3'(ppu_hw_pkg::PPU_MTHD_SUBCH_COPY));
             end
           end
         end
@@ -1343,7 +1552,7 @@ module ppu_host #(
             if (sem_rsp.fault) begin
               fx <= fault(cur, 32'(sem_rsp.kind),
                           ppu_hw_pkg::PPU_FAULT_UNIT_SEM, 32'(sem_rsp.access),
-                          c_sem_va[cur], sem_exec);
+                          c_sem_va[cur_sl], sem_exec);
               res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
               f_flush <= 1'b1;
               hs <= H_END;
@@ -1352,7 +1561,7 @@ module ppu_host #(
                   (now - c_acq_t0[cur]) >= cfg_acq_timeout) begin
                 fx <= fault(cur, ppu_hw_pkg::PPU_FAULT_KIND_ACQ_TIMEOUT,
                             ppu_hw_pkg::PPU_FAULT_UNIT_SEM, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
-                            c_sem_va[cur], sem_rsp.value);
+                            c_sem_va[cur_sl], sem_rsp.value);
                 res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
               end else begin
                 if (!c_acq_on[cur]) begin
@@ -1360,8 +1569,8 @@ module ppu_host #(
                   c_acq_t0[cur] <= now;
                 end
                 `PPU_HOST_ST(cur, ST_ACQ)
-                c_pend[cur]  <= PEND_ACQ;
-                c_pexec[cur] <= sem_exec;
+                c_pend[cur_sl]  <= PEND_ACQ;
+                c_pexec[cur_sl] <= sem_exec;
                 c_wake[cur]  <= 1'b0;
                 c_chk[cur]   <= now;
                 res_reason   <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ACQ_FAIL);
@@ -1369,7 +1578,7 @@ module ppu_host #(
               f_flush <= 1'b1;
               hs <= H_END;
             end else begin
-              c_pend[cur]   <= PEND_NONE;
+              c_pend[cur_sl]   <= PEND_NONE;
               c_acq_on[cur] <= 1'b0;
               `PPU_HOST_ST(cur, ST_READY)
               if (cfg_release_hold != 0 &&
@@ -1381,7 +1590,7 @@ module ppu_host #(
                 hs <= H_DBG_HOLD;
               end else begin
                 // a resumed service has no fetch stream yet
-                hs <= (c_pend[cur] == PEND_ACQ) ? H_SVC_START : H_RUN;
+                hs <= (c_pend[cur_sl] == PEND_ACQ) ? H_SVC_START : H_RUN;
               end
             end
           end
@@ -1391,7 +1600,10 @@ module ppu_host #(
           if (engine_free) begin
             // copy_valid is high: the engine takes the command this cycle
             `PPU_HOST_ST(cur, ST_EBUSY)
-            c_pend[cur] <= PEND_LAUNCH;
+            eng_v  <= 1'b1;     // (its slot stays until the copy is done)
+            eng_ch <= cur;
+            eng_sl <= cur_sl;
+            c_pend[cur_sl] <= PEND_LAUNCH;
             res_reason  <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ENGINE_BUSY);
             if (guest) begin
               // the engine was free after all: this channel becomes resident
@@ -1403,7 +1615,7 @@ module ppu_host #(
             hs <= H_HOLD;
           end else begin
             `PPU_HOST_ST(cur, ST_EWAIT)
-            c_pend[cur] <= PEND_LAUNCH;
+            c_pend[cur_sl] <= PEND_LAUNCH;
             res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ENGINE_BUSY);
             f_flush <= 1'b1;
             hs <= H_END;
@@ -1446,7 +1658,7 @@ module ppu_host #(
             cl_sent <= 1'b0;
             case (cl_rsp_status)
               ppu_types_pkg::TASK_LAUNCH_OK: begin
-                c_pend[cur] <= PEND_NONE;
+                c_pend[cur_sl] <= PEND_NONE;
                 if (no_stream) begin
                   `PPU_HOST_ST(cur, ST_READY)
                   hs <= H_SVC_START;
@@ -1456,13 +1668,13 @@ module ppu_host #(
               end
               ppu_types_pkg::TASK_LAUNCH_RETRY: begin
                 `PPU_HOST_ST(cur, ST_EWAIT)
-                c_pend[cur] <= PEND_LAUNCH;
+                c_pend[cur_sl] <= PEND_LAUNCH;
                 res_reason  <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ENGINE_BUSY);
                 f_flush     <= 1'b1;
                 hs          <= H_END;
               end
               default: begin
-                c_pend[cur] <= PEND_NONE;
+                c_pend[cur_sl] <= PEND_NONE;
                 c_dead[cur] <= 1'b1;
                 res_reason  <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
                 f_flush     <= 1'b1;
@@ -1495,6 +1707,77 @@ module ppu_host #(
         H_DBG_HOLD: begin
           if (dbg_left <= 32'd1) hs <= H_SVC_START;
           dbg_left <= dbg_left - 32'd1;
+        end
+
+        // ---- channel cache miss (started in H_PICK)
+        H_CWB: begin
+          if (wr_valid && wr_ready) k_sent <= k_sent + 4'd1;
+          if (wr_rsp_valid) begin
+            k_beat <= k_beat + 4'd1;
+            // (the written-back channel's context is lost: it faults, once)
+            if (wr_rsp_err && !k_err) begin
+              k_err <= 1'b1;
+              fx    <= fault(k_wch, ppu_hw_pkg::PPU_FAULT_KIND_BUS_ERROR,
+                             ppu_hw_pkg::PPU_FAULT_UNIT_INST, ppu_hw_pkg::PPU_FAULT_ACCESS_WRITE,
+                             k_save.addr[31:0], '0);
+            end
+            if (32'(k_beat) == SAVE_BEATS - 1) begin
+              k_beat <= '0;
+              k_sent <= '0;
+              k_err  <= 1'b0;
+              hs     <= k_fill ? H_CFILL : H_CDONE;
+            end
+          end
+        end
+        H_CFILL: begin
+          if (prd_valid && prd_ready) k_sent <= k_sent + 4'd1;
+          if (prd_rsp_valid) begin
+            k_beat <= k_beat + 4'd1;
+            k_buf[32'(k_beat)*64 +: 64] <= prd_rsp.data;
+            if (prd_rsp.err && !k_err) begin
+              // (the channel cannot run without its context: it faults and
+              // its slot stays free)
+              k_err <= 1'b1;
+              fx    <= fault(k_ch, ppu_hw_pkg::PPU_FAULT_KIND_BUS_ERROR,
+                             ppu_hw_pkg::PPU_FAULT_UNIT_INST, ppu_hw_pkg::PPU_FAULT_ACCESS_READ,
+                             k_save.addr[31:0], '0);
+            end
+            if (32'(k_beat) == SAVE_BEATS - 1)
+              hs <= (k_err || prd_rsp.err) ? H_PICK : H_CDONE;
+          end
+        end
+        H_CDONE: begin
+          if (k_fill) begin
+            c_gpva[k_sl]  <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_GPFIFO_VA*8 +: 32];
+            c_pbva[k_sl]  <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_PB_VA*8 +: 32];
+            c_left[k_sl]  <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_DECODE*8 + ppu_hw_pkg::PPU_CHAN_SAVE_DECODE_LEFT__LSB +: 21];
+            c_seg[k_sl]   <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_DECODE*8 + ppu_hw_pkg::PPU_CHAN_SAVE_DECODE_SEG__LSB];
+            c_msub[k_sl]  <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_DECODE*8 + ppu_hw_pkg::PPU_CHAN_SAVE_DECODE_SUBCH_COPY__LSB];
+            c_mop[k_sl]   <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_DECODE*8 + ppu_hw_pkg::PPU_CHAN_SAVE_DECODE_OP__LSB +: 3];
+            c_pend[k_sl]  <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_DECODE*8 + ppu_hw_pkg::PPU_CHAN_SAVE_DECODE_PEND__LSB +: 2];
+            c_maddr[k_sl] <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_METHOD*8 + ppu_hw_pkg::PPU_CHAN_SAVE_METHOD_ADDR__LSB +: 12];
+            c_mcnt[k_sl]  <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_METHOD*8 + ppu_hw_pkg::PPU_CHAN_SAVE_METHOD_COUNT__LSB +: 13];
+            c_imm[k_sl]   <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_LIMITS*8 + ppu_hw_pkg::PPU_CHAN_SAVE_LIMITS_IMMD__LSB +: 13];
+            c_pmin[k_sl]  <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_LIMITS*8 + ppu_hw_pkg::PPU_CHAN_SAVE_LIMITS_PRIO_MIN__LSB +: 6];
+            c_pmax[k_sl]  <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_LIMITS*8 + ppu_hw_pkg::PPU_CHAN_SAVE_LIMITS_PRIO_MAX__LSB +: 6];
+            c_maxd[k_sl]  <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_LIMITS*8 + ppu_hw_pkg::PPU_CHAN_SAVE_LIMITS_MAX_DEPTH__LSB +: 7];
+            c_root[k_sl]  <= {k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_PT_ROOT*8 + ppu_hw_pkg::PPU_INST_PT_ROOT_SYS__LSB],
+                              k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_PT_ROOT*8 + ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__LSB +: 22]};
+            c_slice[k_sl] <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_TIMESLICE*8 +: 32];
+            c_sem_va[k_sl] <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_SEM_ADDR*8 +: 32];
+            c_pay_lo[k_sl] <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_SEM_PAYLOAD_LO*8 +: 32];
+            c_pay_hi[k_sl] <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_SEM_PAYLOAD_HI*8 +: 32];
+            c_src[k_sl]   <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_COPY_SRC*8 +: 32];
+            c_tmd[k_sl]   <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_TMD_ADDR*8 +: 32];
+            c_dst[k_sl]   <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_COPY_DST*8 +: 32];
+            c_len[k_sl]   <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_COPY_LENGTH*8 +: 32];
+            c_csem[k_sl]  <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_COPY_SEM_ADDR*8 +: 32];
+            c_cpay[k_sl]  <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_COPY_SEM_PAYLOAD*8 +: 32];
+            c_pexec[k_sl] <= k_buf[ppu_hw_pkg::PPU_CHAN_SAVE_PEND_EXEC*8 +: 32];
+          end
+          sl_v[k_sl] <= 1'b1;
+          sl_ch[32'(k_sl)*CHW +: CHW] <= k_ch;
+          hs <= H_PICK;
         end
 
         H_END: begin

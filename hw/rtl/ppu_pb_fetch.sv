@@ -252,7 +252,9 @@ module ppu_pb_fetch #(
                 (more && va_wrap && room && !dropping);
         used <= used + CW'(alloc) - CW'(pop_slot);
       end
-      rd_out <= rd_out + CW'(rd_fire) - CW'(rd_rsp_valid);
+      // (counted on rd_ready alone: a read withdrawn by a flush while the
+      // memory arbiter held its grant is still issued, and answered)
+      rd_out <= rd_out + CW'(rd_ready) - CW'(rd_rsp_valid);
       if (used <= CW'(DEPTH / 2)) filling <= 1'b1;
       else if (used == CW'(DEPTH)) filling <= 1'b0;
       // ---- flush / start ----

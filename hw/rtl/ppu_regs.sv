@@ -8,6 +8,7 @@ module ppu_regs #(
     parameter int unsigned COPY_MAX_READS = 256,
     parameter int unsigned TLB_ENTRIES = 16,
     parameter int unsigned PB_PREFETCH_BEATS = 16,
+    parameter int unsigned CHAN_CACHE = 16,
     // compute engine (NUM_CU = 0: none; the other compute CAPs then read 0)
     parameter int unsigned NUM_CU = 0,
     parameter int unsigned CU_CONTEXTS = 8,
@@ -253,6 +254,7 @@ module ppu_regs #(
         ppu_hw_pkg::PPU_REG_CAP_PB_PREFETCH_BEATS: rdata = PB_PREFETCH_BEATS;
         ppu_hw_pkg::PPU_REG_CAP_FEATURES:         rdata = features;
         ppu_hw_pkg::PPU_REG_CAP_LOCAL_MEM_MIB:    rdata = 32'(local_mem_mib);
+        ppu_hw_pkg::PPU_REG_CAP_CHAN_CACHE:       rdata = CHAN_CACHE;
         ppu_hw_pkg::PPU_REG_INTR_STATUS:          rdata = intr_status;
         ppu_hw_pkg::PPU_REG_INTR_ENABLE:          rdata = intr_enable;
         ppu_hw_pkg::PPU_REG_NONSTALL_PENDING:     rdata = 32'(nonstall_pend);

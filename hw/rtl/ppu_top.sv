@@ -12,6 +12,9 @@ module ppu_top #(
     parameter int unsigned COPY_MAX_READS = 256,
     parameter int unsigned TLB_ENTRIES = 16,
     parameter int unsigned PB_PREFETCH_BEATS = 16,
+    // Channels whose host state is on chip at a time (docs/channels-at-scale.md);
+    // 0 or NUM_CHANNELS and above: every channel (no save areas are used)
+    parameter int unsigned CHAN_CACHE = 0,
     // compute engine; NUM_CU = 0 builds a PPU without one
     parameter int unsigned NUM_CU = 4,
     parameter int unsigned CU_CONTEXTS = 8,
@@ -67,6 +70,8 @@ module ppu_top #(
   // Threads of one CTA: at most one per context until CTAs run in waves.
   localparam int unsigned MAX_CTA_THREADS = ppu_hw_pkg::PPU_MAX_CTA_THREADS;   // waves beyond CU_CONTEXTS
   localparam bit HAS_CU = NUM_CU > 0;
+  localparam int unsigned CACHE_SLOTS =
+      (CHAN_CACHE == 0 || CHAN_CACHE >= NUM_CHANNELS) ? NUM_CHANNELS : CHAN_CACHE;
 
   // ---- register block ----
   logic [63:0] cycle;
@@ -102,7 +107,7 @@ module ppu_top #(
   ppu_regs #(
       .NUM_CHANNELS(NUM_CHANNELS), .COPY_CHUNK_BYTES(COPY_CHUNK_BYTES),
       .COPY_MAX_READS(COPY_MAX_READS), .TLB_ENTRIES(TLB_ENTRIES),
-      .PB_PREFETCH_BEATS(PB_PREFETCH_BEATS),
+      .PB_PREFETCH_BEATS(PB_PREFETCH_BEATS), .CHAN_CACHE(CACHE_SLOTS),
       .NUM_CU(NUM_CU), .CU_CONTEXTS(CU_CONTEXTS), .TASK_SLOTS(TASK_SLOTS),
       .NUM_TASKS(NUM_TASKS), .MAX_CTA_THREADS(MAX_CTA_THREADS), .ICACHE_BYTES(ICACHE_BYTES)
   ) u_regs (
@@ -213,7 +218,8 @@ module ppu_top #(
   logic mmu_inv_pending;
 
   ppu_host #(
-      .NUM_CHANNELS(NUM_CHANNELS), .PB_PREFETCH_BEATS(PB_PREFETCH_BEATS), .COMPUTE(HAS_CU)
+      .NUM_CHANNELS(NUM_CHANNELS), .PB_PREFETCH_BEATS(PB_PREFETCH_BEATS), .COMPUTE(HAS_CU),
+      .CACHE_SLOTS(CACHE_SLOTS)
   ) u_host (
       .clk, .rst_n, .now(cycle[31:0]),
       .doorbell, .doorbell_chid, .doorbell_put_valid, .doorbell_put,

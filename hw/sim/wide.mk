@@ -9,6 +9,10 @@
 # Included by the top-level Makefile after hw/sim/sim.mk.
 
 PPU_WIDE_CHANNELS ?= 4096
+# Host contexts on chip (the channel cache): the others wait in their
+# channel-table save areas, so the suite loads and writes back contexts
+# thousands of times.
+PPU_WIDE_CHAN_CACHE ?= 64
 PPUSIM_WIDE_DIR := build/hw-wide
 PPUSIM_WIDE_LIB := $(PPUSIM_WIDE_DIR)/libppusim.a
 
@@ -17,7 +21,8 @@ ifneq ($(PPUSIM_WIDE),1)
 .PHONY: ppusim-wide
 ppusim-wide:
 	@$(MAKE) --no-print-directory PPUSIM_DIR=$(PPUSIM_WIDE_DIR) PPUSIM_WIDE=1 \
-		PPUSIM_VFLAGS="$(PPUSIM_VFLAGS) -GNUM_CHANNELS=$(PPU_WIDE_CHANNELS) -GNUM_CU=0" ppusim
+		PPUSIM_VFLAGS="$(PPUSIM_VFLAGS) -GNUM_CHANNELS=$(PPU_WIDE_CHANNELS) -GNUM_CU=0 \
+		-GCHAN_CACHE=$(PPU_WIDE_CHAN_CACHE)" ppusim
 
 $(PPUSIM_WIDE_LIB): ppusim-wide
 	@:

@@ -55,6 +55,9 @@ struct rtl_env *rtl_env_create(const struct ppu_sim_config *cfg)
 	else
 		default_config(&c);
 	env->verbose = getenv("PPU_TEST_VERBOSE") != NULL;
+	/* a waveform of every model the test builds (slow: one test at a time) */
+	if (!c.fst_path && getenv("PPU_TEST_FST"))
+		c.fst_path = getenv("PPU_TEST_FST");
 	env->sim = ppu_sim_create(&c);
 	if (!env->sim)
 		die("ppu_sim_create failed");
@@ -65,9 +68,9 @@ struct rtl_env *rtl_env_create(const struct ppu_sim_config *cfg)
 	env->next_pa[1] = PAGE;
 	ppu_sim_set_event_cb(env->sim, on_event, env);
 
-	/* one 8-byte entry per channel the PPU has, whole pages */
+	/* one entry per channel the PPU has, whole pages */
 	env->chan_table_pa = rtl_alloc_pa(env, 0,
-		((uint64_t)rtl_reg_read(env, PPU_REG_CAP_NUM_CHANNELS) * 8 + PAGE - 1) &
+		((uint64_t)rtl_reg_read(env, PPU_REG_CAP_NUM_CHANNELS) * PPU_CHAN_ENTRY_BYTES + PAGE - 1) &
 		~(uint64_t)(PAGE - 1), PAGE);
 	(void)e;
 	rtl_reg_write(env, PPU_REG_CHAN_TABLE_LO, (uint32_t)env->chan_table_pa);
@@ -333,8 +336,8 @@ static struct rtl_chan *chan_create(struct rtl_env *env, struct rtl_ctx *ctx,
 	for (i = 0; i < 16; i++)
 		wr32(env, 0, ch->inst_pa + 4 * i, inst[i]);
 	ppu_chan_entry(ent, ch->inst_pa, 0, 1);
-	wr32(env, 0, env->chan_table_pa + 8 * chid, ent[0]);
-	wr32(env, 0, env->chan_table_pa + 8 * chid + 4, ent[1]);
+	wr32(env, 0, env->chan_table_pa + PPU_CHAN_ENTRY_BYTES * chid + PPU_CHAN_ENTRY_LO, ent[0]);
+	wr32(env, 0, env->chan_table_pa + PPU_CHAN_ENTRY_BYTES * chid + PPU_CHAN_ENTRY_HI, ent[1]);
 	return ch;
 }
 

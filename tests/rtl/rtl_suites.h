@@ -28,6 +28,7 @@ Suite *suite_random_pb(void);
 Suite *suite_runlist(void);
 Suite *suite_fpga(void);
 Suite *suite_evring(void);
+Suite *suite_cache(void);
 
 #ifdef PPU_RTL_FPGA
 /*
@@ -39,14 +40,14 @@ Suite *suite_evring(void);
  */
 static Suite *(*const rtl_suites[])(void) = {
 	suite_fpga, suite_regs, suite_gpfifo, suite_methods, suite_sem, suite_copy,
-	suite_mmu, suite_faults,
+	suite_mmu, suite_faults, suite_cache,
 };
 #else
 static Suite *(*const rtl_suites[])(void) = {
 	suite_regs, suite_gpfifo, suite_methods, suite_sem, suite_copy,
 	suite_mmu, suite_faults, suite_sched, suite_seeds_b, suite_harness, suite_compute,
 	suite_children, suite_workq, suite_compute_copy, suite_inv, suite_reset, suite_compute_reset, suite_random_pb,
-	suite_runlist, suite_evring,
+	suite_runlist, suite_evring, suite_cache,
 };
 #endif
 

@@ -627,9 +627,9 @@ START_TEST(channel_table_instance_userd_and_tables_in_system_memory)
 	rtl_mem_wr32(env, 1, userd + PPU_USERD_GP_PUT, 1);
 	rtl_mem_wr32(env, 1, userd + PPU_USERD_GP_GET, 0);
 	ppu_chan_entry(ent, inst, 1, 1);
-	ck_assert_int_eq(ppu_sim_mem_write(env->sim, 1, table + 3 * 8, ent, 8), 0);
+	ck_assert_int_eq(ppu_sim_mem_write(env->sim, 1, table + 3 * PPU_CHAN_ENTRY_BYTES, ent, 8), 0);
 	/* the local structures rtl_env built are invalid from here on */
-	rtl_mem_wr32(env, 0, env->chan_table_pa + 3 * 8, 0);
+	rtl_mem_wr32(env, 0, env->chan_table_pa + 3 * PPU_CHAN_ENTRY_BYTES, 0);
 	rtl_userd_wr32(ch, PPU_USERD_GP_PUT, 0xdead);
 	rtl_reg_write(env, PPU_REG_CHAN_TABLE_LO, (uint32_t)table);
 	rtl_reg_write(env, PPU_REG_CHAN_TABLE_HI, ppu_addr_hi(table, 1));

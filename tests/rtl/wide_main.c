@@ -93,7 +93,7 @@ START_TEST(every_channel_binds_and_copies_with_its_data_checked)
 {
 	struct wide w;
 	uint64_t copies0;
-	uint32_t i;
+	uint32_t i, slots;
 
 	wide_create(&w);
 	copies0 = rtl_perf_read(w.env, PPU_PERF_COPIES);
@@ -105,6 +105,12 @@ START_TEST(every_channel_binds_and_copies_with_its_data_checked)
 	ck_assert_uint_eq(rtl_perf_read(w.env, PPU_PERF_COPIES) - copies0, NCH);
 	ck_assert_uint_eq(rtl_log_count(w.env, PPU_TRACE_BIND, -1), NCH);
 	ck_assert_uint_eq(rtl_log_count(w.env, PPU_TRACE_FAULT, -1), 0);
+	/* with fewer slots than channels, each bind beyond them took a slot */
+	slots = rtl_reg_read(w.env, PPU_REG_CAP_CHAN_CACHE);
+	if (slots < NCH)
+		ck_assert_uint_ge(rtl_log_count(w.env, PPU_TRACE_CHAN_LOAD, -1), NCH);
+	else
+		ck_assert_uint_eq(rtl_log_count(w.env, PPU_TRACE_CHAN_LOAD, -1), 0);
 	wide_destroy(&w);
 }
 END_TEST

@@ -304,8 +304,8 @@ START_TEST(kind_names_come_from_the_def)
 		named++;
 		ck_assert_int_eq(ppu_trace_kind_of(n, strlen(n)), (int)k);
 	}
-	/* every record kind of ppu_trace.def, DOORBELL .. LAUNCH_FAIL */
-	ck_assert_uint_eq(named, PPU_TRACE_LAUNCH_FAIL - PPU_TRACE_DOORBELL + 1);
+	/* every record kind of ppu_trace.def, DOORBELL .. CHAN_LOAD */
+	ck_assert_uint_eq(named, PPU_TRACE_CHAN_LOAD - PPU_TRACE_DOORBELL + 1);
 	ck_assert_str_eq(ppu_trace_kind_name(PPU_TRACE_SEM_ACQ_FAIL), "SEM_ACQ_FAIL");
 	/* SWITCH_REASON values share numbers with kinds but are not kinds */
 	ck_assert_int_eq(ppu_trace_kind_of("TIMESLICE", 9), -1);

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The host's channel cache (suite cache): a PPU whose CAP_CHAN_CACHE is
+ * below CAP_NUM_CHANNELS keeps the rest of its channels' contexts in their
+ * channel-table save areas (CHAN_ENTRY.SAVE).  More channels than slots are
+ * stopped in the states a context can be saved in (inside a pushbuffer
+ * segment, an acquire pending, a copy waiting for the engine, faulted),
+ * evicted, loaded again, and must finish as if nothing had happened.
+ *
+ * The same tests run on a PPU with a slot per channel (the default
+ * model): there nothing may be loaded or written back, and the save areas
+ * stay as software left them.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rtl_check.h"
+#include "rtl_suites.h"
+
+#define MAX_CH 24
+#define COPY_LEN 2048u
+#define WAIT_CYCLES 4000000ull
+
+struct cache_t {
+	struct rtl_env *env;
+	struct rtl_ctx *ctx;
+	struct rtl_chan *ch[MAX_CH];
+	struct rtl_buf src[MAX_CH], dst[MAX_CH], sem;
+	uint8_t *img[MAX_CH];
+	unsigned int n, slots, nchan;
+};
+
+static unsigned int cache_slots(struct rtl_env *env)
+{
+	return rtl_reg_read(env, PPU_REG_CAP_CHAN_CACHE);
+}
+
+/* @n channels (fewer if the PPU has fewer), each with 2 x COPY_LEN of data. */
+static void cache_init(struct cache_t *t, unsigned int n, uint32_t timeslice)
+{
+	unsigned int i;
+
+	memset(t, 0, sizeof(*t));
+	t->env = rtl_env_create(NULL);
+	t->ctx = rtl_ctx_create(t->env);
+	t->nchan = rtl_reg_read(t->env, PPU_REG_CAP_NUM_CHANNELS);
+	t->slots = cache_slots(t->env);
+	ck_assert_uint_ge(t->slots, 1);
+	ck_assert_uint_le(t->slots, t->nchan);
+	t->n = n < t->nchan ? n : t->nchan;
+	t->sem = rtl_buf_alloc(t->ctx, 0, 4096);
+	for (i = 0; i < t->n; i++) {
+		t->ch[i] = rtl_chan_create(t->env, t->ctx, i, 4, timeslice);
+		t->src[i] = rtl_buf_alloc(t->ctx, i & 1, 2 * COPY_LEN);
+		t->dst[i] = rtl_buf_alloc(t->ctx, 0, 2 * COPY_LEN);
+		t->img[i] = rtl_buf_randomize(t->env, &t->src[i]);
+	}
+}
+
+static void cache_fini(struct cache_t *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++) {
+		rtl_chan_destroy(t->ch[i]);
+		free(t->img[i]);
+	}
+	rtl_ctx_destroy(t->ctx);
+	rtl_env_finish(t->env);
+}
+
+/* The channel-table save area of @chid, dword @off. */
+static uint32_t save_rd(struct rtl_env *env, unsigned int chid, uint32_t off)
+{
+	return rtl_mem_rd32(env, 0, env->chan_table_pa + (uint64_t)chid * PPU_CHAN_ENTRY_BYTES +
+					    PPU_CHAN_ENTRY_SAVE + off);
+}
+
+/* Semaphore dwords: GO at 0 (released by the test), channel i's marks at 64 + 8i. */
+#define SEM_GO 0u
+#define SEM_MARK(i) (64u + 8u * (i))
+
+/*
+ * One segment per channel: copy the first half, mark 1; set up the second
+ * copy's addresses and length; block on GO; launch it; mark 2.  The
+ * channel is switched out inside the segment with an acquire pending and
+ * the second copy's method registers set, then waits for the engine.
+ */
+static void submit_blocking_segment(struct cache_t *t, unsigned int i)
+{
+	uint32_t buf[128], launch;
+	struct ppu_pb pb;
+
+	ppu_pb_init(&pb, buf, 128);
+	ppu_pb_copy(&pb, t->src[i].va, t->dst[i].va, COPY_LEN, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0,
+		    0);
+	ppu_pb_sem_release(&pb, t->sem.va + SEM_MARK(i), 1);
+	ppu_pb_method(&pb, PPU_COPY_SRC_ADDR_LO, t->src[i].va + COPY_LEN);
+	ppu_pb_method(&pb, PPU_COPY_DST_ADDR_LO, t->dst[i].va + COPY_LEN);
+	ppu_pb_method(&pb, PPU_COPY_LENGTH, COPY_LEN);
+	ppu_pb_method(&pb, PPU_COPY_SEM_ADDR_LO, t->sem.va + SEM_MARK(i) + 4);
+	ppu_pb_method(&pb, PPU_COPY_SEM_PAYLOAD, 0xc0de0000u | i);
+	ppu_pb_sem_acquire(&pb, t->sem.va + SEM_GO, 1);
+	launch = PPU_FSET(PPU_LAUNCH_DMA_SEMAPHORE, PPU_LAUNCH_DMA_SEMAPHORE_RELEASE);
+	ppu_pb_method(&pb, PPU_COPY_LAUNCH_DMA, launch);
+	ppu_pb_sem_release(&pb, t->sem.va + SEM_MARK(i), 2);
+	rtl_submit_pb(t->ch[i], &pb);
+}
+
+static void expect_done(struct cache_t *t, unsigned int i)
+{
+	ck_assert_uint_eq(rtl_chan_state(t->ch[i]), PPU_CHAN_STATUS_STATE_IDLE);
+	ck_assert_uint_eq(rtl_buf_rd32(t->env, &t->sem, SEM_MARK(i)), 2);
+	ck_assert_uint_eq(rtl_buf_rd32(t->env, &t->sem, SEM_MARK(i) + 4), 0xc0de0000u | i);
+	rtl_expect_buf(t->env, &t->dst[i], 0, t->img[i], 2 * COPY_LEN);
+}
+
+/* Loads (not binds) and write-backs of the trace. */
+static void count_loads(struct rtl_env *env, size_t *loads, size_t *binds, size_t *wbs)
+{
+	size_t k;
+
+	*loads = *binds = *wbs = 0;
+	for (k = 0; k < env->nev; k++) {
+		const struct ppu_sim_event *e = &env->ev[k];
+
+		if (e->kind != PPU_TRACE_CHAN_LOAD)
+			continue;
+		ck_assert_uint_lt(e->a & 0xffff, cache_slots(env));
+		if (e->a & 0x10000)
+			(*binds)++;
+		else
+			(*loads)++;
+		if (e->b != PPU_TRACE_CHID_NONE)
+			(*wbs)++;
+	}
+}
+
+START_TEST(more_channels_than_slots_resume_inside_their_segments)
+{
+	struct cache_t t;
+	size_t loads, binds, wbs;
+	unsigned int i;
+
+	/* short slices: channels also leave between methods of a segment */
+	cache_init(&t, MAX_CH, 300);
+	for (i = 0; i < t.n; i++)
+		submit_blocking_segment(&t, i);
+	/* every channel copies its first half and blocks on GO */
+	for (i = 0; i < t.n; i++) {
+		ck_assert_int_eq(rtl_chan_wait_state(t.ch[i], PPU_CHAN_STATUS_STATE_ACQ_BLOCKED, 500,
+						     WAIT_CYCLES), 0);
+		ck_assert_uint_eq(rtl_buf_rd32(t.env, &t.sem, SEM_MARK(i)), 1);
+	}
+	ppu_sim_clock(t.env->sim, 5000);
+	rtl_buf_wr32(t.env, &t.sem, SEM_GO, 1);
+	ck_assert_int_eq(rtl_wait_all(t.ch, (int)t.n, WAIT_CYCLES), 0);
+	for (i = 0; i < t.n; i++)
+		expect_done(&t, i);
+
+	count_loads(t.env, &loads, &binds, &wbs);
+	if (t.slots < t.n) {
+		/* each channel beyond the slots was bound into a taken slot, and
+		 * each of them ran again after GO from its save area */
+		ck_assert_uint_eq(binds, t.n);
+		ck_assert_uint_ge(wbs, t.n - t.slots);
+		ck_assert_uint_ge(loads, t.n - t.slots);
+	} else {
+		ck_assert_uint_eq(loads + binds + wbs, 0);
+	}
+	cache_fini(&t);
+}
+END_TEST
+
+/*
+ * The save area of a channel blocked inside a segment holds what the
+ * CHAN_SAVE fields say: its acquire pending, the semaphore address and
+ * SEM_EXECUTE, the copy's addresses and length.
+ */
+START_TEST(save_area_of_a_blocked_channel_is_the_documented_layout)
+{
+	struct cache_t t;
+	uint32_t dec, exec;
+	unsigned int i, victim = 0;
+
+	cache_init(&t, MAX_CH, 0);
+	for (i = 0; i < t.n; i++)
+		submit_blocking_segment(&t, i);
+	for (i = 0; i < t.n; i++)
+		ck_assert_int_eq(rtl_chan_wait_state(t.ch[i], PPU_CHAN_STATUS_STATE_ACQ_BLOCKED, 500,
+						     WAIT_CYCLES), 0);
+	if (t.slots >= t.n) {
+		/* a slot per channel: nothing is ever written there */
+		for (i = 0; i < t.n; i++)
+			for (uint32_t off = 0; off < PPU_CHAN_SAVE_BYTES; off += 4)
+				ck_assert_uint_eq(save_rd(t.env, i, off), 0);
+		rtl_buf_wr32(t.env, &t.sem, SEM_GO, 1);
+		ck_assert_int_eq(rtl_wait_all(t.ch, (int)t.n, WAIT_CYCLES), 0);
+		cache_fini(&t);
+		return;
+	}
+	/* channel 0 bound first and blocked before the last binds: written back */
+	for (i = 0; i < t.env->nev; i++)
+		if (t.env->ev[i].kind == PPU_TRACE_CHAN_LOAD && t.env->ev[i].b == victim)
+			break;
+	ck_assert_msg(i < t.env->nev, "channel %u never written back", victim);
+	dec = save_rd(t.env, victim, PPU_CHAN_SAVE_DECODE);
+	ck_assert_uint_eq(PPU_FGET(PPU_CHAN_SAVE_DECODE_PEND, dec), 1);	/* acquire */
+	ck_assert_uint_eq(PPU_FGET(PPU_CHAN_SAVE_DECODE_SEG, dec), 1);
+	ck_assert_uint_gt(PPU_FGET(PPU_CHAN_SAVE_DECODE_LEFT, dec), 0);
+	ck_assert_uint_eq(save_rd(t.env, victim, PPU_CHAN_SAVE_SEM_ADDR), t.sem.va + SEM_GO);
+	exec = save_rd(t.env, victim, PPU_CHAN_SAVE_PEND_EXEC);
+	ck_assert_uint_eq(PPU_FGET(PPU_SEM_EXECUTE_OPERATION, exec),
+			  PPU_SEM_EXECUTE_OPERATION_ACQUIRE);
+	ck_assert_uint_eq(save_rd(t.env, victim, PPU_CHAN_SAVE_COPY_SRC),
+			  t.src[victim].va + COPY_LEN);
+	ck_assert_uint_eq(save_rd(t.env, victim, PPU_CHAN_SAVE_COPY_DST),
+			  t.dst[victim].va + COPY_LEN);
+	ck_assert_uint_eq(save_rd(t.env, victim, PPU_CHAN_SAVE_COPY_LENGTH), COPY_LEN);
+	ck_assert_uint_eq(save_rd(t.env, victim, PPU_CHAN_SAVE_GPFIFO_VA), t.ch[victim]->gpfifo.va);
+	/* and the entry software wrote is untouched */
+	ck_assert_uint_eq(rtl_mem_rd32(t.env, 0, t.env->chan_table_pa +
+					       (uint64_t)victim * PPU_CHAN_ENTRY_BYTES) &
+			  PPU_FMASK(PPU_CHAN_ENTRY_LO_VALID), PPU_FMASK(PPU_CHAN_ENTRY_LO_VALID));
+	rtl_buf_wr32(t.env, &t.sem, SEM_GO, 1);
+	ck_assert_int_eq(rtl_wait_all(t.ch, (int)t.n, WAIT_CYCLES), 0);
+	for (i = 0; i < t.n; i++)
+		expect_done(&t, i);
+	cache_fini(&t);
+}
+END_TEST
+
+/*
+ * A channel that faults while others push it out of the cache keeps its
+ * fault registers; unbound and bound again it runs; nobody else is hurt.
+ */
+START_TEST(faulted_channel_out_of_the_cache_keeps_its_fault_and_binds_again)
+{
+	struct cache_t t;
+	uint32_t buf[64];
+	struct ppu_pb pb;
+	unsigned int i, bad;
+
+	cache_init(&t, MAX_CH, 0);
+	bad = t.n / 2;
+	for (i = 0; i < t.n; i++) {
+		if (i != bad) {
+			submit_blocking_segment(&t, i);
+			continue;
+		}
+		ppu_pb_init(&pb, buf, 64);
+		/* a copy from an address nothing maps */
+		ppu_pb_copy(&pb, 0x7ff00000u, t.dst[i].va, 64, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
+		rtl_submit_pb(t.ch[i], &pb);
+	}
+	ck_assert_int_eq(rtl_chan_wait(t.ch[bad], WAIT_CYCLES), 1);
+	for (i = 0; i < t.n; i++)
+		if (i != bad)
+			ck_assert_int_eq(rtl_chan_wait_state(t.ch[i],
+							     PPU_CHAN_STATUS_STATE_ACQ_BLOCKED, 500,
+							     WAIT_CYCLES), 0);
+	ck_assert_uint_eq(rtl_chan_state(t.ch[bad]), PPU_CHAN_STATUS_STATE_FAULTED);
+	ck_assert_uint_eq(PPU_FGET(PPU_FAULT_INFO_KIND, rtl_chan_reg(t.ch[bad], PPU_CHAN_FAULT_INFO)),
+			  PPU_FAULT_KIND_PTE_NOT_PRESENT);
+	ck_assert_uint_eq(rtl_chan_reg(t.ch[bad], PPU_CHAN_FAULT_ADDR), 0x7ff00000u);
+
+	/* the others run on; the faulted one is unbound and bound again */
+	rtl_buf_wr32(t.env, &t.sem, SEM_GO, 1);
+	rtl_chan_unbind(t.ch[bad]);
+	rtl_expect_state(t.ch[bad], PPU_CHAN_STATUS_STATE_UNBOUND, 10, WAIT_CYCLES);
+	rtl_userd_wr32(t.ch[bad], PPU_USERD_GP_PUT, 0);
+	rtl_userd_wr32(t.ch[bad], PPU_USERD_GP_GET, 0);
+	t.ch[bad]->put = 0;
+	submit_blocking_segment(&t, bad);
+	for (i = 0; i < t.n; i++)
+		ck_assert_int_eq(rtl_chan_wait(t.ch[i], WAIT_CYCLES), 0);
+	for (i = 0; i < t.n; i++)
+		expect_done(&t, i);
+	cache_fini(&t);
+}
+END_TEST
+
+Suite *suite_cache(void)
+{
+	Suite *s = suite_create("cache");
+	TCase *tc = tcase_create("cache");
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, more_channels_than_slots_resume_inside_their_segments);
+	tcase_add_test(tc, save_area_of_a_blocked_channel_is_the_documented_layout);
+	tcase_add_test(tc, faulted_channel_out_of_the_cache_keeps_its_fault_and_binds_again);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -54,6 +54,7 @@ static const struct ppu_reg_name ppu_cap_regs[] = {
 	PPU_REG_NAME(CAP_NUM_TASKS),
 	PPU_REG_NAME(CAP_MAX_CTA_THREADS),
 	PPU_REG_NAME(CAP_ICACHE_BYTES),
+	PPU_REG_NAME(CAP_CHAN_CACHE),
 };
 
 /* Identity, interrupt state and setup: printed in hex. */

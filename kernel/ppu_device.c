@@ -294,6 +294,7 @@ static int ppu_device_read_caps(struct ppu_device *ppu)
 	caps->num_tasks = ppu_read(ppu, PPU_REG_CAP_NUM_TASKS);
 	caps->max_cta_threads = ppu_read(ppu, PPU_REG_CAP_MAX_CTA_THREADS);
 	caps->icache_bytes = ppu_read(ppu, PPU_REG_CAP_ICACHE_BYTES);
+	caps->chan_cache = ppu_read(ppu, PPU_REG_CAP_CHAN_CACHE);
 
 	if (caps->num_channels < 1 || caps->num_channels > PPU_MAX_CHANNELS) {
 		dev_err(dev, "CAP_NUM_CHANNELS %u out of range 1..%u\n",
@@ -304,6 +305,11 @@ static int ppu_device_read_caps(struct ppu_device *ppu)
 	    !PPU_FGET(PPU_CAP_FEATURES_EVENT_RING, caps->features)) {
 		dev_err(dev, "CAP_NUM_CHANNELS %u without an event ring: the pending registers name %u\n",
 			caps->num_channels, PPU_PENDING_CHANNELS);
+		return -ENODEV;
+	}
+	if (caps->chan_cache < 1 || caps->chan_cache > caps->num_channels) {
+		dev_err(dev, "CAP_CHAN_CACHE %u out of range 1..%u\n", caps->chan_cache,
+			caps->num_channels);
 		return -ENODEV;
 	}
 	/* Kernel structures (channel table, instance blocks) live in host RAM. */

@@ -52,6 +52,7 @@ struct ppu_vm;
  * @num_tasks: CAP_NUM_TASKS, hardware task ids
  * @max_cta_threads: CAP_MAX_CTA_THREADS
  * @icache_bytes: CAP_ICACHE_BYTES, per compute unit
+ * @chan_cache: CAP_CHAN_CACHE, channels whose host context is on chip
  *
  * The compute capabilities are 0 without a compute engine; the driver
  * clears PPU_CAP_FEATURES_COMPUTE_ENGINE in @features when they do not
@@ -78,6 +79,7 @@ struct ppu_caps {
 	u32 num_tasks;
 	u32 max_cta_threads;
 	u32 icache_bytes;
+	u32 chan_cache;
 };
 
 /**

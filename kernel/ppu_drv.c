@@ -145,6 +145,9 @@ static int ppu_ioctl_get_param(struct drm_device *drm, void *data,
 	case DRM_PPU_PARAM_THREAD_RECORD_BYTES:
 		args->value = PPU_THREAD_RECORD_BYTES;
 		break;
+	case DRM_PPU_PARAM_CHAN_CACHE:
+		args->value = caps->chan_cache;
+		break;
 	default:
 		drm_dbg(drm, "GET_PARAM: unknown param %u\n", args->param);
 		return -EINVAL;

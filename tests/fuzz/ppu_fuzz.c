@@ -114,6 +114,9 @@
 #include "ppu/ppu_encode.h"
 #include "ppu_node.h"
 
+/* The last GET_PARAM the uapi defines: the fuzzer reads them all. */
+#define PARAM_LAST DRM_PPU_PARAM_CHAN_CACHE
+
 #define PROG "ppu_fuzz"
 
 #define MAX_CHILDREN	32
@@ -417,7 +420,7 @@ struct client {
 	pthread_mutex_t lock;
 
 	/* device */
-	uint64_t caps[DRM_PPU_PARAM_THREAD_RECORD_BYTES + 1];
+	uint64_t caps[PARAM_LAST + 1];
 	uint32_t nchan, nuser;
 	uint64_t features, lmem;
 	bool root;
@@ -1820,8 +1823,8 @@ static void gen_get_param(struct thr *t, void *a)
 	struct drm_ppu_get_param *p = a;
 	struct rng *r = &t->r;
 
-	p->param = pct(r, 88) ? rn(r, DRM_PPU_PARAM_THREAD_RECORD_BYTES + 1) :
-		   near32(r, DRM_PPU_PARAM_THREAD_RECORD_BYTES + 1);
+	p->param = pct(r, 88) ? rn(r, PARAM_LAST + 1) :
+		   near32(r, PARAM_LAST + 1);
 	p->pad = gen_pad(r);
 	p->value = pct(r, 90) ? 0 : rnd(r);
 }
@@ -1831,7 +1834,7 @@ static void done_get_param(struct thr *t, void *a, int err)
 	struct drm_ppu_get_param *p = a;
 	struct client *c = t->c;
 
-	if (err || p->param > DRM_PPU_PARAM_THREAD_RECORD_BYTES ||
+	if (err || p->param > PARAM_LAST ||
 	    p->param == DRM_PPU_PARAM_CYCLE_COUNTER)
 		return;
 	if (p->value != c->caps[p->param])
@@ -4119,7 +4122,7 @@ static int client_main(int idx, uint64_t budget, double deadline)
 	c->root = geteuid() == 0;
 
 	/* The device, and the values GET_PARAM must keep returning. */
-	for (uint32_t p = 0; p <= DRM_PPU_PARAM_THREAD_RECORD_BYTES; p++) {
+	for (uint32_t p = 0; p <= PARAM_LAST; p++) {
 		struct drm_ppu_get_param gp = { .param = p };
 
 		if (xioctl(t, OP_GET_PARAM, DRM_IOCTL_PPU_GET_PARAM, &gp, true))

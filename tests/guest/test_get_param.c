@@ -101,6 +101,7 @@ START_TEST(get_param_matches_capability_registers)
 		{ DRM_PPU_PARAM_NUM_TASKS, "CAP_NUM_TASKS" },
 		{ DRM_PPU_PARAM_MAX_CTA_THREADS, "CAP_MAX_CTA_THREADS" },
 		{ DRM_PPU_PARAM_ICACHE_BYTES, "CAP_ICACHE_BYTES" },
+		{ DRM_PPU_PARAM_CHAN_CACHE, "CAP_CHAN_CACHE" },
 	};
 	uint64_t before, after, cycle;
 	size_t i;
@@ -143,7 +144,7 @@ END_TEST
 START_TEST(get_param_unknown_param_fails_with_einval)
 {
 	static const uint32_t unknown[] = {
-		DRM_PPU_PARAM_THREAD_RECORD_BYTES + 1, 0x100, 0x7fffffff, 0x80000000, 0xffffffff,
+		DRM_PPU_PARAM_CHAN_CACHE + 1, 0x100, 0x7fffffff, 0x80000000, 0xffffffff,
 	};
 	uint64_t v;
 	size_t i;

@@ -196,6 +196,16 @@ enum drm_ppu_param {
 	 * task block (PC and state, x1..x31): 128, reported on every device.
 	 */
 	DRM_PPU_PARAM_THREAD_RECORD_BYTES = 19,
+	/**
+	 * @DRM_PPU_PARAM_CHAN_CACHE: channels whose host context the PPU
+	 * keeps on chip at a time (its channel cache).  Equal to
+	 * DRM_PPU_PARAM_NUM_CHANNELS when every channel has a slot; when it is
+	 * smaller, switching to a channel outside the cache first writes one
+	 * context to memory and reads the other back (a few memory round
+	 * trips), so programs that spread work over more busy channels than
+	 * this pay for it at each switch.
+	 */
+	DRM_PPU_PARAM_CHAN_CACHE = 20,
 };
 
 /* Values of DRM_PPU_PARAM_FEATURES. */

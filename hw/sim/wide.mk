@@ -29,11 +29,12 @@ $(PPUSIM_WIDE_LIB): ppusim-wide
 endif
 
 RTL_TEST_WIDE_BIN := build/tests/rtl_tests-wide
-$(RTL_TEST_WIDE_BIN): tests/rtl/wide_main.c $(RTL_ENV) $(PPUSIM_WIDE_LIB) include/ppu/*.h
+$(RTL_TEST_WIDE_BIN): tests/rtl/wide_main.c $(RTL_ENV) tests/rtl/rtl_check.c tests/rtl/rtl_check.h \
+		$(PPUSIM_WIDE_LIB) include/ppu/*.h
 	@mkdir -p $(@D)
 	$(CC) $(PPU_CFLAGS) $(CHECK_CFLAGS) -DRTL_NUM_CHANNELS=$(PPU_WIDE_CHANNELS) -o $@ \
-		tests/rtl/wide_main.c tests/rtl/rtl_env.c $(PPUSIM_WIDE_LIB) $(PPUSIM_LDLIBS) \
-		$(CHECK_LIBS)
+		tests/rtl/wide_main.c tests/rtl/rtl_env.c tests/rtl/rtl_check.c $(PPUSIM_WIDE_LIB) \
+		$(PPUSIM_LDLIBS) $(CHECK_LIBS)
 
 # Scheduling at scale (tests/bench/scale): the same program against the
 # default model and this one; `make bench` runs both.

@@ -22,16 +22,6 @@ struct sched_fig {
 	double switch_gap;	/* mean cycles, COPY_END -> the next channel's COPY_START */
 };
 
-static void push_copy(struct rtl_chan *ch, uint32_t src, uint32_t dst)
-{
-	uint32_t buf[32];
-	struct ppu_pb pb;
-
-	ppu_pb_init(&pb, buf, 32);
-	ppu_pb_copy(&pb, src, dst, LEN, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
-	rtl_chan_push_entry(ch, rtl_chan_pb_put(ch, pb.dw, pb.len), pb.len);
-}
-
 static struct sched_fig run(int runlist)
 {
 	struct ppu_sim_config c = bench_cfg();
@@ -49,7 +39,7 @@ static struct sched_fig run(int runlist)
 	for (i = 0; i < NCH; i++) {
 		ch[i] = rtl_chan_create(env, ctx, i, 7, SLICE);
 		for (j = 0; j < NCOPY; j++)
-			push_copy(ch[i], s.va, d.va);
+			bench_push_copy(ch[i], s.va, d.va, LEN);
 		uint32_t e = PPU_FSET(PPU_RUNLIST_ENTRY_CHID, i) | PPU_FSET(PPU_RUNLIST_ENTRY_LEVEL, 7);
 
 		if (ppu_sim_mem_write(env->sim, 0, pa + 4 * i, &e, 4)) {

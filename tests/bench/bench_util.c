@@ -2,12 +2,15 @@
 /*
  * What every benchmark program shares: the memory model of all figures
  * (local memory 40 cycles latency, system memory 200 cycles, 8 bytes a
- * cycle per direction each) and the `bench: <name> <value> <unit>` lines.
+ * cycle per direction each), the `bench: <name> <value> <unit>` lines and
+ * the submissions several benchmarks make.
  */
 #include <stdio.h>
 #include <time.h>
 
 #include "bench.h"
+#include "ppu/ppu_encode.h"
+#include "rtl_env.h"
 
 struct ppu_sim_config bench_cfg(void)
 {
@@ -46,4 +49,24 @@ void bench_measuring(const char *what)
 		t0 = now;
 	fprintf(stderr, "measuring: %s ... (%.0f s into the run)\n", what, now - t0);
 	fflush(stderr);
+}
+
+void bench_push_copy(struct rtl_chan *ch, uint32_t src, uint32_t dst, uint32_t len)
+{
+	uint32_t buf[32];
+	struct ppu_pb pb;
+
+	ppu_pb_init(&pb, buf, 32);
+	ppu_pb_copy(&pb, src, dst, len, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
+	rtl_chan_push_entry(ch, rtl_chan_pb_put(ch, pb.dw, pb.len), pb.len);
+}
+
+void bench_push_nop(struct rtl_chan *ch)
+{
+	uint32_t buf[8];
+	struct ppu_pb pb;
+
+	ppu_pb_init(&pb, buf, 8);
+	ppu_pb_push(&pb, ppu_mthd_immd(PPU_HOST_NOP, 0));
+	rtl_chan_push_entry(ch, rtl_chan_pb_put(ch, pb.dw, pb.len), pb.len);
 }

@@ -77,6 +77,18 @@ size_t rtl_log_records(struct rtl_env *env, uint32_t kind, int chid, struct ppu_
 
 /* ---- submission ---- */
 
+/* A runlist entry (PPU_RUNLIST_ENTRY_*). */
+struct rtl_rl_ent {
+	uint32_t chid, level;
+};
+
+/*
+ * Writes @n entries to fresh local memory, submits them (RUNLIST_*) and
+ * waits until the list is in force; fails the test on a pending or
+ * failed list.  SCHED_CTRL.RUNLIST is the caller's.
+ */
+void rtl_runlist_submit(struct rtl_env *env, const struct rtl_rl_ent *e, uint32_t n);
+
 /* Checks @pb did not overflow, adds it as one GPFIFO entry (no doorbell); returns its VA. */
 uint32_t rtl_queue_pb(struct rtl_chan *ch, const struct ppu_pb *pb);
 /* One GPFIFO entry with a copy of @len bytes, no semaphore (no doorbell). */

@@ -14,32 +14,6 @@
 
 #define WAIT_CYCLES 2000000
 
-struct rl_ent {
-	uint32_t chid, level;
-};
-
-/* Writes @n entries to fresh memory and submits them; waits until the list is in force. */
-static void rl_submit(struct rtl_env *env, const struct rl_ent *e, uint32_t n)
-{
-	uint64_t pa = rtl_alloc_pa(env, 0, 8 + 4ull * n, 8);
-	uint32_t i, st = 0;
-
-	for (i = 0; i < n; i++)
-		rtl_mem_wr32(env, 0, pa + 4 * i, PPU_FSET(PPU_RUNLIST_ENTRY_CHID, e[i].chid) |
-					     PPU_FSET(PPU_RUNLIST_ENTRY_LEVEL, e[i].level));
-	rtl_reg_write(env, PPU_REG_RUNLIST_LO, (uint32_t)pa);
-	rtl_reg_write(env, PPU_REG_RUNLIST_HI, (uint32_t)(pa >> 32));
-	rtl_reg_write(env, PPU_REG_RUNLIST_SUBMIT, PPU_FSET(PPU_RUNLIST_SUBMIT_COUNT, n));
-	for (i = 0; i < 1000; i++) {
-		st = rtl_reg_read(env, PPU_REG_RUNLIST_STATUS);
-		if (!PPU_FGET(PPU_RUNLIST_STATUS_PENDING, st))
-			break;
-		ppu_sim_clock(env->sim, 100);
-	}
-	ck_assert_msg(!PPU_FGET(PPU_RUNLIST_STATUS_PENDING, st), "runlist still pending");
-	ck_assert_uint_eq(PPU_FGET(PPU_RUNLIST_STATUS_ERROR, st), 0);
-}
-
 static void rl_enable(struct rtl_env *env)
 {
 	rtl_reg_write(env, PPU_REG_SCHED_CTRL, PPU_FSET(PPU_SCHED_CTRL_RUNLIST, 1));
@@ -52,12 +26,12 @@ START_TEST(only_listed_channels_run)
 	struct rtl_chan *a = rtl_chan_create(env, ctx, 3, 4, 0);
 	struct rtl_chan *b = rtl_chan_create(env, ctx, 7, 4, 0);
 	struct rtl_buf s = rtl_buf_alloc(ctx, 0, 4096), d = rtl_buf_alloc(ctx, 0, 8192);
-	const struct rl_ent only_a[] = { { 3, 0 } }, both[] = { { 3, 0 }, { 7, 0 } };
+	const struct rtl_rl_ent only_a[] = { { 3, 0 } }, both[] = { { 3, 0 }, { 7, 0 } };
 	uint8_t *pat;
 
 	ck_assert(rtl_reg_read(env, PPU_REG_CAP_FEATURES) & PPU_FSET(PPU_CAP_FEATURES_RUNLIST, 1));
 	pat = rtl_buf_randomize(env, &s);
-	rl_submit(env, only_a, 1);
+	rtl_runlist_submit(env, only_a, 1);
 	ck_assert_uint_eq(PPU_FGET(PPU_RUNLIST_STATUS_COUNT,
 				   rtl_reg_read(env, PPU_REG_RUNLIST_STATUS)), 1);
 	rl_enable(env);
@@ -72,7 +46,7 @@ START_TEST(only_listed_channels_run)
 	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_COPY_START, b->chid), 0);
 	ck_assert_uint_eq(rtl_chan_reg(b, PPU_CHAN_GP_GET), 0);
 
-	rl_submit(env, both, 2);
+	rtl_runlist_submit(env, both, 2);
 	ck_assert_int_eq(rtl_chan_wait(b, WAIT_CYCLES), 0);
 	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_COPY_END, b->chid), 1);
 	rtl_expect_buf(env, &d, 4096, pat, 4096);
@@ -80,7 +54,7 @@ START_TEST(only_listed_channels_run)
 
 	/* the mode off: the list does not matter */
 	rtl_reg_write(env, PPU_REG_SCHED_CTRL, 0);
-	rl_submit(env, only_a, 1);
+	rtl_runlist_submit(env, only_a, 1);
 	rtl_queue_copy(b, s.va, d.va, 4096);
 	rtl_chan_doorbell(b);
 	ck_assert_int_eq(rtl_chan_wait(b, WAIT_CYCLES), 0);
@@ -109,13 +83,13 @@ START_TEST(levels_are_strict_priorities)
 	struct rtl_chan *hi = rtl_chan_create(env, ctx, 5, 4, 1u << 30);
 	struct rtl_chan *both[2] = { lo, hi };
 	struct rtl_buf s = rtl_buf_alloc(ctx, 0, LEN), d[4];
-	const struct rl_ent list[] = { { 2, 5 }, { 5, other_level[_i] } };
+	const struct rtl_rl_ent list[] = { { 2, 5 }, { 5, other_level[_i] } };
 	uint32_t pos = 0, i;
 	size_t k;
 
 	for (i = 0; i < 4; i++)
 		d[i] = rtl_buf_alloc(ctx, 0, LEN);
-	rl_submit(env, list, 2);
+	rtl_runlist_submit(env, list, 2);
 	rl_enable(env);
 	for (i = 0; i < 3; i++)
 		rtl_queue_copy(lo, s.va, d[i].va, LEN);
@@ -165,7 +139,7 @@ START_TEST(channels_of_one_level_share_the_engine_fairly)
 	struct rtl_ctx *ctx = rtl_ctx_create(env);
 	struct rtl_chan *ch[NCH + 1];
 	struct rtl_buf s = rtl_buf_alloc(ctx, 0, LEN), d = rtl_buf_alloc(ctx, 0, LEN);
-	struct rl_ent list[NCH + 1];
+	struct rtl_rl_ent list[NCH + 1];
 	double done[NCH] = { 0 };
 	uint64_t first_done = 0, low_start = 0;
 	int i, j;
@@ -173,9 +147,9 @@ START_TEST(channels_of_one_level_share_the_engine_fairly)
 
 	for (i = 0; i <= NCH; i++) {
 		ch[i] = rtl_chan_create(env, ctx, 1 + i, 7, 2000);
-		list[i] = (struct rl_ent){ 1 + i, i < NCH ? 20 : 10 };
+		list[i] = (struct rtl_rl_ent){ 1 + i, i < NCH ? 20 : 10 };
 	}
-	rl_submit(env, list, NCH + 1);
+	rtl_runlist_submit(env, list, NCH + 1);
 	rl_enable(env);
 	for (i = 0; i <= NCH; i++) {
 		for (j = 0; j < NCOPY; j++)
@@ -233,14 +207,14 @@ START_TEST(a_new_list_takes_effect_while_channels_run)
 	struct rtl_chan *b = rtl_chan_create(env, ctx, 1, 5, 2000);
 	struct rtl_chan *both[2] = { a, b };
 	struct rtl_buf s = rtl_buf_alloc(ctx, 0, LEN), db[NCOPY];
-	const struct rl_ent list2[] = { { 0, 3 }, { 1, 3 } }, list_a[] = { { 0, 3 } };
+	const struct rtl_rl_ent list2[] = { { 0, 3 }, { 1, 3 } }, list_a[] = { { 0, 3 } };
 	size_t b_before, k;
 	uint64_t off_at;
 	uint8_t *pat;
 	int i;
 
 	pat = rtl_buf_randomize(env, &s);
-	rl_submit(env, list2, 2);
+	rtl_runlist_submit(env, list2, 2);
 	rl_enable(env);
 	for (i = 0; i < NCOPY; i++) {
 		db[i] = rtl_buf_alloc(ctx, 0, LEN);
@@ -250,7 +224,7 @@ START_TEST(a_new_list_takes_effect_while_channels_run)
 	rtl_chan_doorbell(a);
 	rtl_chan_doorbell(b);
 	ck_assert_int_ge(rtl_wait_event(env, PPU_TRACE_COPY_END, b->chid, 8, WAIT_CYCLES), 0);
-	rl_submit(env, list_a, 1);
+	rtl_runlist_submit(env, list_a, 1);
 	off_at = ppu_sim_cycles(env->sim);
 	ck_assert_int_eq(rtl_chan_wait(a, WAIT_CYCLES), 0);
 	b_before = rtl_log_count(env, PPU_TRACE_COPY_END, b->chid);
@@ -263,7 +237,7 @@ START_TEST(a_new_list_takes_effect_while_channels_run)
 	ck_assert_int_le(i, 1);
 	ck_assert_uint_ne(rtl_chan_state(b), PPU_CHAN_STATUS_STATE_IDLE);
 
-	rl_submit(env, list2, 2);
+	rtl_runlist_submit(env, list2, 2);
 	ck_assert_int_eq(rtl_wait_all(both, 2, WAIT_CYCLES), 0);
 	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_COPY_END, b->chid), NCOPY);
 	ck_assert_uint_eq(rtl_chan_reg(b, PPU_CHAN_GP_GET), NCOPY);
@@ -287,10 +261,10 @@ START_TEST(an_unreadable_list_keeps_the_one_in_force)
 	struct rtl_ctx *ctx = rtl_ctx_create(env);
 	struct rtl_chan *a = rtl_chan_create(env, ctx, 4, 4, 0);
 	struct rtl_buf s = rtl_buf_alloc(ctx, 0, 4096), d = rtl_buf_alloc(ctx, 0, 4096);
-	const struct rl_ent list[] = { { 4095, 7 }, { 4, 2 }, { 200, 1 } };
+	const struct rtl_rl_ent list[] = { { 4095, 7 }, { 4, 2 }, { 200, 1 } };
 	uint32_t st = 0, i;
 
-	rl_submit(env, list, 3);
+	rtl_runlist_submit(env, list, 3);
 	ck_assert_uint_eq(PPU_FGET(PPU_RUNLIST_STATUS_COUNT,
 				   rtl_reg_read(env, PPU_REG_RUNLIST_STATUS)), 3);
 	rl_enable(env);
@@ -313,7 +287,7 @@ START_TEST(an_unreadable_list_keeps_the_one_in_force)
 	rtl_chan_doorbell(a);
 	ck_assert_int_eq(rtl_chan_wait(a, WAIT_CYCLES), 0);
 	/* the next good submit clears ERROR */
-	rl_submit(env, list + 1, 1);
+	rtl_runlist_submit(env, list + 1, 1);
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_RUNLIST_STATUS),
 			  PPU_FSET(PPU_RUNLIST_STATUS_COUNT, 1));
 	rtl_chan_destroy(a);

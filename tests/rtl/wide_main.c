@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rtl_env.h"
+#include "rtl_check.h"
 
 #ifndef RTL_NUM_CHANNELS
 #error "RTL_NUM_CHANNELS: the channel count of the model this is linked with"
@@ -124,31 +124,18 @@ END_TEST
 START_TEST(a_higher_level_overtakes_every_waiting_channel)
 {
 	const uint32_t hi = NCH - 1;
-	static uint32_t rl[NCH];
+	static struct rtl_rl_ent rl[NCH];
 	struct wide w;
-	uint64_t pa;
 	uint32_t i, st = 0;
 	long db, sw, j;
 	size_t before;
 
 	wide_create(&w);
-	pa = rtl_alloc_pa(w.env, 0, 8 + 4ull * NCH, 8);
 	for (i = 0; i < NCH; i++)
-		rl[i] = PPU_FSET(PPU_RUNLIST_ENTRY_CHID, i) |
-			PPU_FSET(PPU_RUNLIST_ENTRY_LEVEL, i == hi ? 63 : 0);
-	ck_assert_int_eq(ppu_sim_mem_write(w.env->sim, 0, pa, rl, sizeof(rl)), 0);
+		rl[i] = (struct rtl_rl_ent){ i, i == hi ? 63 : 0 };
 	rtl_reg_write(w.env, PPU_REG_SCHED_CTRL, PPU_FSET(PPU_SCHED_CTRL_RUNLIST, 1));
-	rtl_reg_write(w.env, PPU_REG_RUNLIST_LO, (uint32_t)pa);
-	rtl_reg_write(w.env, PPU_REG_RUNLIST_HI, (uint32_t)(pa >> 32));
-	rtl_reg_write(w.env, PPU_REG_RUNLIST_SUBMIT, PPU_FSET(PPU_RUNLIST_SUBMIT_COUNT, NCH));
-	for (i = 0; i < 1000; i++) {
-		st = rtl_reg_read(w.env, PPU_REG_RUNLIST_STATUS);
-		if (!PPU_FGET(PPU_RUNLIST_STATUS_PENDING, st))
-			break;
-		ppu_sim_clock(w.env->sim, 100);
-	}
-	ck_assert_uint_eq(PPU_FGET(PPU_RUNLIST_STATUS_PENDING, st), 0);
-	ck_assert_uint_eq(PPU_FGET(PPU_RUNLIST_STATUS_ERROR, st), 0);
+	rtl_runlist_submit(w.env, rl, NCH);
+	st = rtl_reg_read(w.env, PPU_REG_RUNLIST_STATUS);
 	ck_assert_uint_eq(PPU_FGET(PPU_RUNLIST_STATUS_COUNT, st), NCH);
 
 	for (i = 0; i < NCH; i++)

@@ -32,26 +32,6 @@
  * service up to the launch take about 200 */
 #define BIG_PER_CHANNEL 4096u
 
-static void push_copy(struct rtl_chan *ch, uint32_t src, uint32_t dst, uint32_t len)
-{
-	uint32_t buf[32];
-	struct ppu_pb pb;
-
-	ppu_pb_init(&pb, buf, 32);
-	ppu_pb_copy(&pb, src, dst, len, PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
-	rtl_chan_push_entry(ch, rtl_chan_pb_put(ch, pb.dw, pb.len), pb.len);
-}
-
-static void push_nop(struct rtl_chan *ch)
-{
-	uint32_t buf[8];
-	struct ppu_pb pb;
-
-	ppu_pb_init(&pb, buf, 8);
-	ppu_pb_push(&pb, ppu_mthd_immd(PPU_HOST_NOP, 0));
-	rtl_chan_push_entry(ch, rtl_chan_pb_put(ch, pb.dw, pb.len), pb.len);
-}
-
 /* Room for 4096 channels (two pages each) and channel 0's 16 MiB copy. */
 static struct ppu_sim_config local_room(struct ppu_sim_config c)
 {
@@ -95,7 +75,7 @@ static void scale(uint32_t nb, uint32_t nch)
 	/* every channel bound first: the figures are the steady state */
 	for (i = 0; i < nb; i++) {
 		ch[i] = rtl_chan_create_small(env, ctx, i, 2);
-		push_nop(ch[i]);
+		bench_push_nop(ch[i]);
 		rtl_chan_doorbell(ch[i]);
 	}
 	wait_all(ch, nb);
@@ -105,7 +85,7 @@ static void scale(uint32_t nb, uint32_t nch)
 		long e;
 
 		from = env->nev;
-		push_nop(last);
+		bench_push_nop(last);
 		t0 = ppu_sim_cycles(env->sim);
 		rtl_chan_doorbell(last);
 		wait_all(&last, 1);
@@ -120,10 +100,10 @@ static void scale(uint32_t nb, uint32_t nch)
 	bench_emit(name, (double)sum / 8, "cycles");
 
 	from = env->nev;
-	push_copy(ch[0], big_s.va, big_d.va, nb * BIG_PER_CHANNEL);
+	bench_push_copy(ch[0], big_s.va, big_d.va, nb * BIG_PER_CHANNEL);
 	rtl_chan_doorbell(ch[0]);
 	for (i = 1; i < nb; i++) {
-		push_copy(ch[i], s.va, d.va, SMALL);
+		bench_push_copy(ch[i], s.va, d.va, SMALL);
 		rtl_chan_doorbell(ch[i]);
 	}
 	wait_all(ch, nb);

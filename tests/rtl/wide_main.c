@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * The PPU with many channels (RTL_NUM_CHANNELS, hw/sim/wide.mk: 4096,
- * every 12-bit id), built without a compute engine: every channel binds
- * and runs a copy whose data is checked, and a channel of a higher runlist
- * level is served before all the lower ones that were rung before it.
+ * every 12-bit id; 64 of them have their host context on chip, the others
+ * are loaded from their save areas), built without a compute engine:
+ * every channel binds and runs a copy whose data is checked, and a
+ * channel of a higher runlist level is served before all the lower ones
+ * that were rung before it.
  * Its own model and program: a model of that many channels is slower in
  * every cycle, which the other suites need not pay for.
  */

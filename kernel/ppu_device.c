@@ -307,9 +307,13 @@ static int ppu_device_read_caps(struct ppu_device *ppu)
 			caps->num_channels, PPU_PENDING_CHANNELS);
 		return -ENODEV;
 	}
+	/*
+	 * A PPU from before the channel cache reads 0 here; it also takes
+	 * 8-byte channel-table entries, which this driver no longer writes.
+	 */
 	if (caps->chan_cache < 1 || caps->chan_cache > caps->num_channels) {
-		dev_err(dev, "CAP_CHAN_CACHE %u out of range 1..%u\n", caps->chan_cache,
-			caps->num_channels);
+		dev_err(dev, "CAP_CHAN_CACHE %u out of range 1..%u (a PPU older than 128-byte channel-table entries?)\n",
+			caps->chan_cache, caps->num_channels);
 		return -ENODEV;
 	}
 	/* Kernel structures (channel table, instance blocks) live in host RAM. */

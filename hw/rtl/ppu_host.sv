@@ -239,7 +239,7 @@ module ppu_host #(
   logic [CHW-1:0]    eng_ch;
   logic [SLW-1:0]    k_vic;       // the next slot to give to a miss
   // A miss being served: the slot (k_sl) is written back for channel
-  // k_wch if it held one (k_wb), then loaded for k_ch (k_fill), beat by beat
+  // k_wch if it held one, then loaded for k_ch (unless a bind: k_fill), beat by beat
   // through k_buf.
   localparam int unsigned SAVE_BEATS = ppu_hw_pkg::PPU_CHAN_SAVE_BYTES / 8;
   localparam int unsigned SAVE_W = SAVE_BEATS * 64;
@@ -260,11 +260,6 @@ module ppu_host #(
     else
       for (int k = 0; k < CC; k++)
         if (v[k] && tags[k*CHW +: CHW] == ch) sl_find = {1'b1, SLW'(k)};
-  endfunction
-
-  // A slot's context as the save area lays it out.
-  function automatic logic [31:0] sv_dw(input int unsigned off, input logic [SAVE_W-1:0] buf_);
-    sv_dw = buf_[off*8 +: 32];
   endfunction
 
   // Runlist in force (rl_in, rl_level) and the one being read (rl_n*).

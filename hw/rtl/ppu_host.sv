@@ -173,6 +173,8 @@ module ppu_host #(
   logic [NC-1:0]      c_comp;    // engine type COMPUTE
   logic [NC-1:0]      c_ecopy;   // the pending launch is a copy (compute channels copy too)
   logic [NC-1:0]      c_dead;    // a compute fault was recorded: FAULTED until unbound
+  logic [NC-1:0]      c_acq_on;  // c_acq_t0 is valid (a timeout is running)
+  logic [NC-1:0]      rt_arm;    // blocked across a retry tick: re-checked at the next one
   // INST PRIORITY.MAX clamped to the 64 levels (PRIO_MODE), as 6 bit
   // planes (bit b of channel i at b*NC + i: the scheduler's layout)
   logic [NC*6-1:0]    c_lvl;
@@ -185,7 +187,7 @@ module ppu_host #(
   end
   // A channel's context, in two parts.  What the status window shows and
   // what events of any channel write (GP_GET/GP_PUT, the fault registers,
-  // the doorbell's GP_PUT, USERD and the ring size, the acquire timers) is
+  // the doorbell's GP_PUT, USERD and the ring size, the acquire's start) is
   // kept per channel, one channel at a time.  The rest, which only a
   // service of the channel reads or writes, is in the channel cache: CC
   // slots; a channel not in it has that part in its channel-table save
@@ -197,8 +199,6 @@ module ppu_host #(
   logic [19:0] c_put     [NC];
   logic [31:0] c_dbput   [NC];
   logic        c_auto    [NC];   // AUTO_PUT: GP_PUT = GP_GET - 1, USERD.GP_PUT unused
-  logic [31:0] c_chk     [NC];   // cycle of the last failed check
-  logic        c_acq_on  [NC];   // c_acq_t0 is valid
   logic [31:0] c_acq_t0  [NC];   // first failure of the current acquire
   logic [31:0] c_finfo   [NC];
   logic [31:0] c_faddr   [NC];
@@ -288,6 +288,17 @@ module ppu_host #(
   logic [31:0] res_slice;
   always_comb res_slice = (c_slice[res_sl] != 0) ? c_slice[res_sl] : cfg_timeslice;
   wire expired = res_v && ((now - slice_t0) >= res_slice);
+
+  // Timed re-checks of blocked acquires without a timer per channel: one
+  // retry tick for all of them (a channel blocked across a tick, rt_arm,
+  // is re-checked at the next: after SCHED_ACQ_RETRY to twice that), and,
+  // while SCHED_ACQ_TIMEOUT is set, a tick every eighth of it that
+  // re-checks the channels whose timeout runs; the timeout itself is
+  // compared with the channel's c_acq_t0 when its acquire fails again.
+  logic [31:0] rt_t0, to_t0;
+  wire [31:0] to_period = (cfg_acq_timeout[31:3] != 0) ? {3'b000, cfg_acq_timeout[31:3]} : 32'd1;
+  wire rt_tick = (now - rt_t0) >= cfg_acq_retry;
+  wire to_tick = cfg_acq_timeout != 0 && (now - to_t0) >= to_period;
 
   // Fault capture from the state machine (one per cycle).
   // A fault raised by the state machine is registered in fx and recorded
@@ -921,6 +932,10 @@ module ppu_host #(
       c_comp    <= '0;
       c_ecopy   <= '0;
       c_dead    <= '0;
+      c_acq_on  <= '0;
+      rt_arm    <= '0;
+      rt_t0     <= '0;
+      to_t0     <= '0;
     end else begin
       // ---- copy completion (the engine owner is never the serviced channel)
       if (copy_done_valid) begin
@@ -974,17 +989,16 @@ module ppu_host #(
         trace_fault <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_FAULT), CHID_W'(fx_ch), finfo(fx_kind, fx_acc, fx_unit), fx_addr};
       end
 
-      // Timed re-check of blocked acquires (retry interval, or the acquire
-      // timeout so that it fires on time); a re-arm in this cycle wins.
-      // (This and the other sweeps over the channels run only in cycles
-      // where a channel can match: a simulation of thousands of channels
-      // pays for them only then.)
-      if (|s_acq)
-        for (int i = 0; i < NC; i++)
-          if (s_acq[i] &&
-              ((now - c_chk[i]) >= cfg_acq_retry ||
-               (c_acq_on[i] && cfg_acq_timeout != 0 && (now - c_acq_t0[i]) >= cfg_acq_timeout)))
-            c_wake[i] <= 1'b1;
+      // Timed re-check of blocked acquires: the ticks above (nothing before
+      // this in the cycle sets c_wake; a failure in this cycle re-arms
+      // below and wins).
+      if (rt_tick) begin
+        rt_t0  <= now;
+        rt_arm <= s_acq;
+      end
+      if (to_tick) to_t0 <= now;
+      if (rt_tick || to_tick)
+        c_wake <= c_wake | (s_acq & ((rt_tick ? rt_arm : '0) | (to_tick ? c_acq_on : '0)));
 
       // ---- compute faults (first fault of a channel wins, as for copies)
       if (xf_valid && xf_ready) begin
@@ -1567,7 +1581,7 @@ module ppu_host #(
                 c_pend[cur_sl]  <= PEND_ACQ;
                 c_pexec[cur_sl] <= sem_exec;
                 c_wake[cur]  <= 1'b0;
-                c_chk[cur]   <= now;
+                rt_arm[cur]  <= 1'b0;
                 res_reason   <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ACQ_FAIL);
               end
               f_flush <= 1'b1;

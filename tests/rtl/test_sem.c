@@ -762,6 +762,39 @@ START_TEST(maximum_retry_interval_does_not_recheck_a_blocked_acquire_early)
 }
 END_TEST
 
+/*
+ * One retry tick serves every blocked channel: a channel is re-checked
+ * once it has been blocked across a whole interval, so between
+ * SCHED_ACQ_RETRY and twice that after its last failed check.
+ */
+START_TEST(blocked_acquire_is_rechecked_between_one_and_two_retry_intervals)
+{
+	enum { RETRY = 1000, RUN = 20000, SERVICE = 200 };
+	struct rtl_semt t;
+	uint64_t prev = 0;
+	size_t i, n = 0;
+
+	rtl_semt_init(&t, 0);
+	rtl_reg_write(t.env, PPU_REG_SCHED_ACQ_RETRY, RETRY);
+	submit_acquire(&t, t.a, PPU_SEM_EXECUTE_OPERATION_ACQUIRE, 0, 1);
+	rtl_expect_state(t.a, PPU_CHAN_STATUS_STATE_ACQ_BLOCKED, 8, WAIT_CYCLES);
+	ppu_sim_clock(t.env->sim, RUN);
+	for (i = 0; i < t.env->nev; i++) {
+		if (t.env->ev[i].kind != PPU_TRACE_SEM_ACQ_FAIL || t.env->ev[i].chid != t.a->chid)
+			continue;
+		if (n++) {
+			ck_assert_uint_ge(t.env->ev[i].cycle - prev, RETRY);
+			ck_assert_uint_le(t.env->ev[i].cycle - prev, 2 * RETRY + SERVICE);
+		}
+		prev = t.env->ev[i].cycle;
+	}
+	/* ~20 intervals: at least one re-check per two of them */
+	ck_assert_uint_ge(n, RUN / (2 * RETRY + SERVICE));
+	ck_assert_uint_eq(rtl_chan_state(t.a), PPU_CHAN_STATUS_STATE_ACQ_BLOCKED);
+	rtl_semt_fini(&t);
+}
+END_TEST
+
 START_TEST(acquire_timeout_fires_even_when_the_retry_interval_is_longer)
 {
 	enum { TIMEOUT = 3000 };
@@ -828,6 +861,7 @@ Suite *suite_sem(void)
 	tcase_add_test(sch, acquire_that_passed_on_recheck_survives_an_interrupted_service);
 	tcase_add_test(sch, maximum_retry_interval_does_not_recheck_a_blocked_acquire_early);
 	tcase_add_test(sch, acquire_timeout_fires_even_when_the_retry_interval_is_longer);
+	tcase_add_test(sch, blocked_acquire_is_rechecked_between_one_and_two_retry_intervals);
 	suite_add_tcase(s, sch);
 	return s;
 }

@@ -283,6 +283,7 @@ bench-run: $(BENCH_BIN) $(BENCH_SCALE_BIN) $(BENCH_SCALE_WIDE_BIN)
 		tee build/bench.txt.tmp
 	@grep '^bench: ' build/bench.txt.tmp > build/bench.txt; rm -f build/bench.txt.tmp
 	@$(MAKE) --no-print-directory synth-fpga-bench | tee -a build/bench.txt
+	@$(MAKE) --no-print-directory synth-host-bench | tee -a build/bench.txt
 	@$(MAKE) --no-print-directory cosim-bench-run
 	@echo "results: build/bench.txt"
 
@@ -298,6 +299,27 @@ man-check:
 		out=$$(groff -man -ww -z $$m 2>&1); [ -z "$$out" ] || { echo "$$out"; exit 1; }; \
 		mandoc -T lint -W warning $$m; \
 		echo "man-check: $$m ok"; \
+	done
+
+# The host interface alone at several channel counts (channels:cache
+# slots), generic cells with the per-channel arrays kept as memories:
+# what grows with the channel count (docs/benchmarks.md "Scheduling at
+# scale").  Kept in build/synth-host/<config>/ with the hash of what they
+# depend on, like the FPGA runs; 256 channels take about an hour.
+SYNTH_HOST_CONFIGS ?= 16:16 64:16 256:16
+SYNTH_HOST_INPUTS = $(PPUSIM_VSRCS) tools/ppu-synth-host
+.PHONY: synth-host-bench
+synth-host-bench: $(PPU_SVPKG)
+	@set -e; for c in $(SYNTH_HOST_CONFIGS); do \
+		n=$${c%%:*}; k=$${c#*:}; d=build/synth-host/$$n-$$k; \
+		key=$$( { cat $(SYNTH_HOST_INPUTS); yosys -V; echo "$$c"; } | sha256sum | cut -c1-16); \
+		if [ -s $$d/bench.txt ] && [ "$$(cat $$d/key 2>/dev/null)" = "$$key" ]; then \
+			cat $$d/bench.txt; continue; fi; \
+		echo "synth-host: $$n channels, $$k cache slots: synthesising ppu_host" >&2; \
+		mkdir -p $$d; rm -f $$d/key; \
+		tools/ppu-synth-host --bench --out $$d $$n $$k $(PPUSIM_VSRCS) > $$d.out; \
+		cat $$d.out >&2; grep '^bench: ' $$d.out > $$d/bench.txt; rm -f $$d.out; \
+		echo "$$key" > $$d/key; cat $$d/bench.txt; \
 	done
 
 # Synthesis of the PPU with its default parameters (resource figures in

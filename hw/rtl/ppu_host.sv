@@ -162,8 +162,13 @@ module ppu_host #(
   // set when the channel is bound; it has no reset (docs/channels-at-scale.md).
   // The state (CHAN_STATUS.STATE) as one vector per value: the
   // scheduler's masks are these vectors themselves, and the code is built
-  // only for the one channel the status window shows.  Set with
-  // `PPU_HOST_ST (exactly one vector holds a channel).
+  // only for the one channel the status window shows.  Exactly one vector
+  // holds a channel.  A cycle changes them through a few ports only (the
+  // copy engine's completion, a fault, the state machine: `PPU_HOST_SET_*
+  // record the change; the WFI and dead sweeps), applied in that order as
+  // whole-vector operations at the end of the cycle (`PPU_HOST_APPLY): a
+  // write per branch of the state machine would cost a multiplexer per
+  // channel per branch in hardware.
   logic [NC-1:0]      s_unbound, s_idle, s_ready, s_acq, s_ewait, s_ebusy, s_faulted,
                       s_loading, s_wfi;
   logic [NC-1:0]      c_stale;   // doorbell seen: GP_PUT must be re-read
@@ -178,12 +183,18 @@ module ppu_host #(
   // INST PRIORITY.MAX clamped to the 64 levels (PRIO_MODE), as 6 bit
   // planes (bit b of channel i at b*NC + i: the scheduler's layout)
   logic [NC*6-1:0]    c_lvl;
-`define PPU_HOST_ST(ch, v) begin \
-    s_unbound[ch] <= (v) == ST_UNBOUND; s_idle[ch]    <= (v) == ST_IDLE; \
-    s_ready[ch]   <= (v) == ST_READY;   s_acq[ch]     <= (v) == ST_ACQ; \
-    s_ewait[ch]   <= (v) == ST_EWAIT;   s_ebusy[ch]   <= (v) == ST_EBUSY; \
-    s_faulted[ch] <= (v) == ST_FAULTED; s_loading[ch] <= (v) == ST_LOADING; \
-    s_wfi[ch]     <= (v) == ST_WFI; \
+`define PPU_HOST_SET_D(ch, v) begin st_d_v = 1'b1; st_d_ch = (ch); st_d = (v); end
+`define PPU_HOST_SET_SM(ch, v) begin st_sm_v = 1'b1; st_sm_ch = (ch); st_sm = (v); end
+`define PPU_HOST_APPLY(m, v) begin \
+    n_unbound = (n_unbound & ~(m)) | (((v) == ST_UNBOUND) ? (m) : '0); \
+    n_idle    = (n_idle    & ~(m)) | (((v) == ST_IDLE)    ? (m) : '0); \
+    n_ready   = (n_ready   & ~(m)) | (((v) == ST_READY)   ? (m) : '0); \
+    n_acq     = (n_acq     & ~(m)) | (((v) == ST_ACQ)     ? (m) : '0); \
+    n_ewait   = (n_ewait   & ~(m)) | (((v) == ST_EWAIT)   ? (m) : '0); \
+    n_ebusy   = (n_ebusy   & ~(m)) | (((v) == ST_EBUSY)   ? (m) : '0); \
+    n_faulted = (n_faulted & ~(m)) | (((v) == ST_FAULTED) ? (m) : '0); \
+    n_loading = (n_loading & ~(m)) | (((v) == ST_LOADING) ? (m) : '0); \
+    n_wfi     = (n_wfi     & ~(m)) | (((v) == ST_WFI)     ? (m) : '0); \
   end
   // A channel's context, in two parts.  What the status window shows and
   // what events of any channel write (GP_GET/GP_PUT, the fault registers,
@@ -937,6 +948,33 @@ module ppu_host #(
       rt_t0     <= '0;
       to_t0     <= '0;
     end else begin
+      // State changes of this cycle (see `PPU_HOST_APPLY).
+      logic           st_d_v, st_sm_v;
+      logic [CHW-1:0] st_d_ch, st_sm_ch;
+      logic [3:0]     st_d, st_sm;
+      logic [NC-1:0]  n_unbound, n_idle, n_ready, n_acq, n_ewait, n_ebusy, n_faulted,
+                      n_loading, n_wfi, st_m;
+      // ... and of the per-channel flags: the state machine's branches
+      // touch one channel each (fl_ch), applied after it like the states.
+      logic [CHW-1:0] fl_ch;
+      logic           fl_lvl_w;
+      logic [5:0]     fl_lvl_v;
+      logic           fl_stale_w, fl_stale_v, fl_dbput_v_w, fl_dbput_v_v, fl_wake_w, fl_wake_v,
+                      fl_acq_on_w, fl_acq_on_v, fl_dead_w, fl_dead_v, fl_comp_w, fl_comp_v,
+                      fl_ecopy_w, fl_ecopy_v, fl_unbind_w, fl_unbind_v, fl_rt_arm_w, fl_rt_arm_v;
+      st_d_v   = 1'b0;
+      st_d_ch  = '0;
+      st_d     = ST_IDLE;
+      st_sm_v  = 1'b0;
+      st_sm_ch = '0;
+      st_sm    = ST_IDLE;
+      fl_ch    = '0;
+      fl_lvl_w = 1'b0;
+      fl_lvl_v = '0;
+      {fl_stale_w, fl_dbput_v_w, fl_wake_w, fl_acq_on_w, fl_dead_w, fl_comp_w, fl_ecopy_w,
+       fl_unbind_w, fl_rt_arm_w} = '0;
+      {fl_stale_v, fl_dbput_v_v, fl_wake_v, fl_acq_on_v, fl_dead_v, fl_comp_v, fl_ecopy_v,
+       fl_unbind_v, fl_rt_arm_v} = '0;
       // ---- copy completion (the engine owner is never the serviced channel)
       if (copy_done_valid) begin
         logic [CHW-1:0] d;
@@ -945,7 +983,7 @@ module ppu_host #(
         perf_copy_len  <= c_len[eng_sl];
         eng_v          <= 1'b0;
         if (copy_done.fault) begin
-          `PPU_HOST_ST(d, ST_FAULTED)
+          `PPU_HOST_SET_D(d, ST_FAULTED)
           // (a compute channel's kernel may have faulted first: it wins)
           if (c_finfo[d] == 32'd0) begin
             c_finfo[d] <= finfo(copy_done.kind, {2'b00, copy_done.access}, copy_done.unit);
@@ -956,7 +994,7 @@ module ppu_host #(
         end else begin
           // (a channel that faulted while its copy ran, e.g. a doorbell page
           // store of a GP_PUT beyond its ring, stays faulted)
-          if (!s_faulted[d]) `PPU_HOST_ST(d, ST_READY)
+          if (!s_faulted[d]) `PPU_HOST_SET_D(d, ST_READY)
           if (c_pexec[eng_sl][ppu_hw_pkg::PPU_LAUNCH_DMA_INTERRUPT__LSB]) nonstall_set[d] <= 1'b1;
         end
         c_pend[eng_sl] <= PEND_NONE;
@@ -980,7 +1018,6 @@ module ppu_host #(
 
       // ---- faults raised by the state machine (registered one cycle later)
       if (fx_valid) begin
-        `PPU_HOST_ST(fx_ch, ST_FAULTED)
         c_finfo[fx_ch] <= finfo(fx_kind, fx_acc, fx_unit);
         c_faddr[fx_ch] <= fx_addr;
         c_fdata[fx_ch] <= fx_data;
@@ -1020,10 +1057,7 @@ module ppu_host #(
         end
       end
 
-      // ---- WFI: a compute channel runs again once its tasks are gone
-      if (|s_wfi)
-        for (int i = 0; i < NC; i++)
-          if (s_wfi[i] && !chan_live[i]) `PPU_HOST_ST(i, ST_READY)
+      // (WFI: a compute channel runs again once its tasks are gone: below)
 
       case (hs)
         H_RESET_WAIT: hs <= H_PICK;
@@ -1065,27 +1099,27 @@ module ppu_host #(
           end else if (f_idle) begin
             case (sd_dec)
               ppu_types_pkg::SCHED_UNBIND: begin
-                `PPU_HOST_ST(sd_ch, ST_UNBOUND)
+                `PPU_HOST_SET_SM(sd_ch, ST_UNBOUND)
                 // (binding sets the cached context again)
                 if (!DIRECT && sd_hit) sl_v[sd_sl] <= 1'b0;
-                c_unbind[sd_ch] <= 1'b0;
-                c_stale[sd_ch]  <= 1'b0;
-                c_dbput_v[sd_ch] <= 1'b0;
+                begin fl_ch = sd_ch; fl_unbind_w = 1'b1; fl_unbind_v = 1'b0; end
+                begin fl_ch = sd_ch; fl_stale_w = 1'b1; fl_stale_v = 1'b0; end
+                begin fl_ch = sd_ch; fl_dbput_v_w = 1'b1; fl_dbput_v_v = 1'b0; end
                 c_seg[sd_sl]    <= 1'b0;
                 c_mcnt[sd_sl]   <= '0;
                 c_pend[sd_sl]   <= PEND_NONE;
-                c_wake[sd_ch]   <= 1'b0;
-                c_acq_on[sd_ch] <= 1'b0;
+                begin fl_ch = sd_ch; fl_wake_w = 1'b1; fl_wake_v = 1'b0; end
+                begin fl_ch = sd_ch; fl_acq_on_w = 1'b1; fl_acq_on_v = 1'b0; end
                 c_finfo[sd_ch]  <= '0;
                 c_faddr[sd_ch]  <= '0;
                 c_fdata[sd_ch]  <= '0;
-                c_dead[sd_ch]   <= 1'b0;
+                begin fl_ch = sd_ch; fl_dead_w = 1'b1; fl_dead_v = 1'b0; end
                 if (res_v && res == sd_ch) res_v <= 1'b0;
                 tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_UNBIND), CHID_W'(sd_ch), 32'd0, 32'd0};
               end
               ppu_types_pkg::SCHED_DOORBELL: begin
-                c_stale[sd_ch] <= 1'b0;
-                c_dbput_v[sd_ch] <= 1'b0;
+                begin fl_ch = sd_ch; fl_stale_w = 1'b1; fl_stale_v = 1'b0; end
+                begin fl_ch = sd_ch; fl_dbput_v_w = 1'b1; fl_dbput_v_v = 1'b0; end
                 ph_ch          <= sd_ch;
                 ph_sl          <= sd_sl;
                 ph_back        <= 1'b0;
@@ -1093,7 +1127,7 @@ module ppu_host #(
                 ph_put         <= c_dbput[sd_ch];
                 if (s_unbound[sd_ch]) begin
                   // (binding reads USERD.GP_PUT, written before any doorbell)
-                  `PPU_HOST_ST(sd_ch, ST_LOADING)
+                  `PPU_HOST_SET_SM(sd_ch, ST_LOADING)
                   // (what the status window shows until the bind, or of a
                   // load that faults)
                   c_get[sd_ch]   <= '0;
@@ -1223,21 +1257,22 @@ module ppu_host #(
                     c_root[ph_sl]  <= {inst_dw[ppu_hw_pkg::PPU_INST_PT_ROOT/4][ppu_hw_pkg::PPU_INST_PT_ROOT_SYS__LSB], inst_dw[ppu_hw_pkg::PPU_INST_PT_ROOT/4][ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__MSB:ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__LSB]};
                     c_slice[ph_sl] <= inst_dw[ppu_hw_pkg::PPU_INST_TIMESLICE/4];
                     // (PRIORITY.MAX above the scheduler's 64 levels ranks as the top one)
-                    for (int b = 0; b < 6; b++)
-                      c_lvl[b*NC + 32'(ph_ch)] <= (ld_pmax > 8'd63) ? 1'b1 : ld_pmax[b];
-                    c_acq_on[ph_ch] <= 1'b0;
-                    c_comp[ph_ch]  <= ld_comp;
+                    fl_ch = ph_ch;
+                    fl_lvl_w = 1'b1;
+                    fl_lvl_v = (ld_pmax > 8'd63) ? 6'd63 : ld_pmax[5:0];
+                    begin fl_ch = ph_ch; fl_acq_on_w = 1'b1; fl_acq_on_v = 1'b0; end
+                    begin fl_ch = ph_ch; fl_comp_w = 1'b1; fl_comp_v = ld_comp; end
                     c_pmin[ph_sl]  <= ld_pmin[5:0];
                     c_pmax[ph_sl]  <= ld_pmax[5:0];
                     c_maxd[ph_sl]  <= (ld_maxd == 8'd0) ? 7'd1 : ld_maxd[6:0];
-                    c_dead[ph_ch]  <= 1'b0;
+                    begin fl_ch = ph_ch; fl_dead_w = 1'b1; fl_dead_v = 1'b0; end
                     c_auto[ph_ch]  <= ld_auto;
                     c_put[ph_ch]   <= ld_auto ? (prd_rsp.data[51:32] - 20'd1) & mask : prd_rsp.data[19:0];
                     c_get[ph_ch]   <= prd_rsp.data[51:32];
                     c_seg[ph_sl]   <= 1'b0;
                     c_mcnt[ph_sl]  <= '0;
                     c_pend[ph_sl]  <= PEND_NONE;
-                    `PPU_HOST_ST(ph_ch, (prd_rsp.data[19:0] != prd_rsp.data[51:32] || ld_auto) ? ST_READY : ST_IDLE)
+                    `PPU_HOST_SET_SM(ph_ch, (prd_rsp.data[19:0] != prd_rsp.data[51:32] || ld_auto) ? ST_READY : ST_IDLE)
                     tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_BIND), CHID_W'(ph_ch), 32'(ld_eng), prd_rsp.data[31:0]};
                     hs <= H_PICK;
                   end
@@ -1295,7 +1330,7 @@ module ppu_host #(
           end else begin
             c_put[ph_ch] <= ph_put[19:0];
             if (s_idle[ph_ch] && ph_put[19:0] != c_get[ph_ch])
-              `PPU_HOST_ST(ph_ch, ST_READY)
+              `PPU_HOST_SET_SM(ph_ch, ST_READY)
             hs <= ph_back ? H_NEXT_ENTRY : H_PICK;
           end
         end
@@ -1304,7 +1339,7 @@ module ppu_host #(
         H_SVC_START: begin
           if (c_pend[cur_sl] == PEND_ACQ) begin
             sem_exec <= c_pexec[cur_sl];
-            c_wake[cur] <= 1'b0;
+            begin fl_ch = cur; fl_wake_w = 1'b1; fl_wake_v = 1'b0; end
             hs <= H_SEM_SEND;
           end else if (c_pend[cur_sl] == PEND_LAUNCH) begin
             no_stream <= 1'b1;
@@ -1321,8 +1356,8 @@ module ppu_host #(
 
         H_NEXT_ENTRY: begin
           if (c_stale[cur] && !c_unbind[cur]) begin
-            c_stale[cur] <= 1'b0;
-            c_dbput_v[cur] <= 1'b0;
+            begin fl_ch = cur; fl_stale_w = 1'b1; fl_stale_v = 1'b0; end
+            begin fl_ch = cur; fl_dbput_v_w = 1'b1; fl_dbput_v_v = 1'b0; end
             ph_ch     <= cur;
             ph_sl     <= cur_sl;
             ph_back   <= 1'b1;
@@ -1332,7 +1367,7 @@ module ppu_host #(
             ph_put    <= c_dbput[cur];
             hs        <= c_dbput_v[cur] ? H_PUT : H_PRD;
           end else if (c_get[cur] == c_put[cur]) begin
-            `PPU_HOST_ST(cur, ST_IDLE)
+            `PPU_HOST_SET_SM(cur, ST_IDLE)
             res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_IDLE);
             tr <= {1'b1, 8'(ppu_hw_pkg::PPU_TRACE_CHAN_IDLE), CHID_W'(cur), 32'(c_get[cur]), 32'd0};
             hs <= H_END;
@@ -1464,7 +1499,7 @@ module ppu_host #(
                     ex_d[ppu_hw_pkg::PPU_SEM_EXECUTE_RELEASE_WFI__LSB]) begin
                   // RELEASE_WFI: the release waits for the channel's tasks,
                   // then runs like a retried acquire
-                  `PPU_HOST_ST(cur, ST_WFI)
+                  `PPU_HOST_SET_SM(cur, ST_WFI)
                   c_pend[cur_sl]  <= PEND_ACQ;
                   c_pexec[cur_sl] <= ex_d;
                   res_reason   <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_WFI);
@@ -1477,18 +1512,18 @@ module ppu_host #(
               end
               MX_LAUNCH: begin
                 c_pexec[cur_sl] <= ex_d;
-                c_ecopy[cur] <= 1'b1;
+                begin fl_ch = cur; fl_ecopy_w = 1'b1; fl_ecopy_v = 1'b1; end
                 no_stream <= 1'b0;
                 hs <= H_LAUNCH;
               end
               MX_CLAUNCH: begin
-                c_ecopy[cur] <= 1'b0;
+                begin fl_ch = cur; fl_ecopy_w = 1'b1; fl_ecopy_v = 1'b0; end
                 no_stream <= 1'b0;
                 hs <= H_CLAUNCH;
               end
               MX_WFI: begin
                 if (chan_live[cur]) begin
-                  `PPU_HOST_ST(cur, ST_WFI)
+                  `PPU_HOST_SET_SM(cur, ST_WFI)
                   res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_WFI);
                   f_flush    <= 1'b1;
                   hs         <= H_END;
@@ -1574,22 +1609,22 @@ module ppu_host #(
                 res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
               end else begin
                 if (!c_acq_on[cur]) begin
-                  c_acq_on[cur] <= 1'b1;
+                  begin fl_ch = cur; fl_acq_on_w = 1'b1; fl_acq_on_v = 1'b1; end
                   c_acq_t0[cur] <= now;
                 end
-                `PPU_HOST_ST(cur, ST_ACQ)
+                `PPU_HOST_SET_SM(cur, ST_ACQ)
                 c_pend[cur_sl]  <= PEND_ACQ;
                 c_pexec[cur_sl] <= sem_exec;
-                c_wake[cur]  <= 1'b0;
-                rt_arm[cur]  <= 1'b0;
+                begin fl_ch = cur; fl_wake_w = 1'b1; fl_wake_v = 1'b0; end
+                begin fl_ch = cur; fl_rt_arm_w = 1'b1; fl_rt_arm_v = 1'b0; end
                 res_reason   <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ACQ_FAIL);
               end
               f_flush <= 1'b1;
               hs <= H_END;
             end else begin
               c_pend[cur_sl]   <= PEND_NONE;
-              c_acq_on[cur] <= 1'b0;
-              `PPU_HOST_ST(cur, ST_READY)
+              begin fl_ch = cur; fl_acq_on_w = 1'b1; fl_acq_on_v = 1'b0; end
+              `PPU_HOST_SET_SM(cur, ST_READY)
               if (cfg_release_hold != 0 &&
                   sem_writes(sem_exec[ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__MSB:
                                       ppu_hw_pkg::PPU_SEM_EXECUTE_OPERATION__LSB])) begin
@@ -1608,7 +1643,7 @@ module ppu_host #(
         H_LAUNCH: begin
           if (engine_free) begin
             // copy_valid is high: the engine takes the command this cycle
-            `PPU_HOST_ST(cur, ST_EBUSY)
+            `PPU_HOST_SET_SM(cur, ST_EBUSY)
             eng_v  <= 1'b1;     // (its slot stays until the copy is done)
             eng_ch <= cur;
             eng_sl <= cur_sl;
@@ -1623,7 +1658,7 @@ module ppu_host #(
             end
             hs <= H_HOLD;
           end else begin
-            `PPU_HOST_ST(cur, ST_EWAIT)
+            `PPU_HOST_SET_SM(cur, ST_EWAIT)
             c_pend[cur_sl] <= PEND_LAUNCH;
             res_reason <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ENGINE_BUSY);
             f_flush <= 1'b1;
@@ -1669,14 +1704,14 @@ module ppu_host #(
               ppu_types_pkg::TASK_LAUNCH_OK: begin
                 c_pend[cur_sl] <= PEND_NONE;
                 if (no_stream) begin
-                  `PPU_HOST_ST(cur, ST_READY)
+                  `PPU_HOST_SET_SM(cur, ST_READY)
                   hs <= H_SVC_START;
                 end else begin
                   hs <= H_RUN;
                 end
               end
               ppu_types_pkg::TASK_LAUNCH_RETRY: begin
-                `PPU_HOST_ST(cur, ST_EWAIT)
+                `PPU_HOST_SET_SM(cur, ST_EWAIT)
                 c_pend[cur_sl] <= PEND_LAUNCH;
                 res_reason  <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_ENGINE_BUSY);
                 f_flush     <= 1'b1;
@@ -1684,7 +1719,7 @@ module ppu_host #(
               end
               default: begin
                 c_pend[cur_sl] <= PEND_NONE;
-                c_dead[cur] <= 1'b1;
+                begin fl_ch = cur; fl_dead_w = 1'b1; fl_dead_v = 1'b1; end
                 res_reason  <= 4'(ppu_hw_pkg::PPU_SWITCH_REASON_FAULT);
                 f_flush     <= 1'b1;
                 hs          <= H_END;
@@ -1797,6 +1832,18 @@ module ppu_host #(
 
         default: hs <= H_PICK;
       endcase
+      // the state machine's flag changes (in place of its branches' writes)
+      if (fl_stale_w) c_stale[fl_ch] <= fl_stale_v;
+      if (fl_dbput_v_w) c_dbput_v[fl_ch] <= fl_dbput_v_v;
+      if (fl_wake_w) c_wake[fl_ch] <= fl_wake_v;
+      if (fl_acq_on_w) c_acq_on[fl_ch] <= fl_acq_on_v;
+      if (fl_dead_w) c_dead[fl_ch] <= fl_dead_v;
+      if (fl_comp_w) c_comp[fl_ch] <= fl_comp_v;
+      if (fl_ecopy_w) c_ecopy[fl_ch] <= fl_ecopy_v;
+      if (fl_unbind_w) c_unbind[fl_ch] <= fl_unbind_v;
+      if (fl_rt_arm_w) rt_arm[fl_ch] <= fl_rt_arm_v;
+      if (fl_lvl_w)
+        for (int b = 0; b < 6; b++) c_lvl[b*NC + 32'(fl_ch)] <= fl_lvl_v[b];
 
       // Applied after the state machine so that an event arriving in the
       // cycle the state machine clears the same flag is not lost.
@@ -1822,11 +1869,31 @@ module ppu_host #(
         rl_error     <= 1'b0;
       end
 
-      // A channel with a compute fault stays FAULTED whatever its service
-      // was doing when the fault arrived, until it is unbound.
-      if (|c_dead)
-        for (int i = 0; i < NC; i++)
-          if (c_dead[i] && !(unbind_now && sd_ch == CHW'(i))) `PPU_HOST_ST(i, ST_FAULTED)
+      // ---- the state changes of this cycle, in order: the copy engine's
+      // completion, a fault of the state machine, WFI channels whose tasks
+      // are gone (READY), the state machine, and last the channels with a
+      // compute fault, which stay FAULTED whatever their service was doing
+      // when it arrived, until they are unbound.
+      {n_unbound, n_idle, n_ready, n_acq, n_ewait, n_ebusy, n_faulted, n_loading, n_wfi} =
+          {s_unbound, s_idle, s_ready, s_acq, s_ewait, s_ebusy, s_faulted, s_loading, s_wfi};
+      if (st_d_v) begin
+        st_m = NC'(1) << st_d_ch;
+        `PPU_HOST_APPLY(st_m, st_d)
+      end
+      if (fx_valid) begin
+        st_m = NC'(1) << fx_ch;
+        `PPU_HOST_APPLY(st_m, ST_FAULTED)
+      end
+      st_m = s_wfi & ~chan_live;
+      `PPU_HOST_APPLY(st_m, ST_READY)
+      if (st_sm_v) begin
+        st_m = NC'(1) << st_sm_ch;
+        `PPU_HOST_APPLY(st_m, st_sm)
+      end
+      st_m = c_dead & ~(unbind_now ? NC'(1) << sd_ch : '0);
+      `PPU_HOST_APPLY(st_m, ST_FAULTED)
+      {s_unbound, s_idle, s_ready, s_acq, s_ewait, s_ebusy, s_faulted, s_loading, s_wfi} <=
+          {n_unbound, n_idle, n_ready, n_acq, n_ewait, n_ebusy, n_faulted, n_loading, n_wfi};
 
     end
   end
@@ -1840,6 +1907,8 @@ module ppu_host #(
     if (|(~(s_unbound | s_idle | s_faulted) | c_stale | c_unbind)) idle = 1'b0;
   end
 
-`undef PPU_HOST_ST
+`undef PPU_HOST_SET_D
+`undef PPU_HOST_SET_SM
+`undef PPU_HOST_APPLY
 
 endmodule

@@ -1282,17 +1282,27 @@ module ppu_host #(
                   hs     <= H_PUT;
                 end
                 PH_RL: begin
+                  // Two entries per beat (the second wins for the same id),
+                  // written through a one-hot mask per plane: an index into
+                  // all six planes at once would be a shifter six planes wide.
+                  logic [NC-1:0]   nin, oh;
+                  logic [NC*6-1:0] nlv;
+                  nin = rl_nin;
+                  nlv = rl_nlevel;
                   // (an entry's other bits are reserved: not looked at)
                   for (int k = 0; k < 2; k++) begin
                     logic [11:0] id;
                     id = prd_rsp.data[k*32 + ppu_hw_pkg::PPU_RUNLIST_ENTRY_CHID__LSB +: 12];
                     if (16'(k) < rl_left && 32'(id) < NC) begin
-                      rl_nin[id[CHW-1:0]]    <= 1'b1;
+                      oh  = NC'(1) << id[CHW-1:0];
+                      nin = nin | oh;
                       for (int b = 0; b < 6; b++)
-                        rl_nlevel[b*NC + 32'(id[CHW-1:0])] <=
-                            prd_rsp.data[k*32 + ppu_hw_pkg::PPU_RUNLIST_ENTRY_LEVEL__LSB + b];
+                        nlv[b*NC +: NC] = (nlv[b*NC +: NC] & ~oh) |
+                            (prd_rsp.data[k*32 + ppu_hw_pkg::PPU_RUNLIST_ENTRY_LEVEL__LSB + b] ? oh : '0);
                     end
                   end
+                  rl_nin    <= nin;
+                  rl_nlevel <= nlv;
                   ph_pa.addr <= ph_pa.addr + ppu_types_pkg::PA_W'(8);
                   rl_left    <= (rl_left > 16'd2) ? rl_left - 16'd2 : 16'd0;
                   if (rl_left <= 16'd2) hs <= H_RL_DONE;
@@ -1842,8 +1852,12 @@ module ppu_host #(
       if (fl_ecopy_w) c_ecopy[fl_ch] <= fl_ecopy_v;
       if (fl_unbind_w) c_unbind[fl_ch] <= fl_unbind_v;
       if (fl_rt_arm_w) rt_arm[fl_ch] <= fl_rt_arm_v;
-      if (fl_lvl_w)
-        for (int b = 0; b < 6; b++) c_lvl[b*NC + 32'(fl_ch)] <= fl_lvl_v[b];
+      if (fl_lvl_w) begin
+        // (a plane at a time: see PH_RL)
+        st_m = NC'(1) << fl_ch;
+        for (int b = 0; b < 6; b++)
+          c_lvl[b*NC +: NC] <= (c_lvl[b*NC +: NC] & ~st_m) | (fl_lvl_v[b] ? st_m : '0);
+      end
 
       // Applied after the state machine so that an event arriving in the
       // cycle the state machine clears the same flag is not lost.

@@ -115,8 +115,11 @@ module ppu_sched #(
   logic [LEVEL_W-1:0] served_lv, res_lv;   // (the resident's level)
   always_comb
     for (int b = 0; b < LEVEL_W; b++) begin
-      served_lv[b] = level[b*NC + 32'(served_ch)];
-      res_lv[b]    = level[b*NC + 32'(res)];
+      // (the plane first: an index into all of them is a mux LEVEL_W times wider)
+      logic [NC-1:0] plane;
+      plane = level[b*NC +: NC];
+      served_lv[b] = plane[served_ch];
+      res_lv[b]    = plane[res];
     end
   always_ff @(posedge clk) begin
     if (!rst_n)

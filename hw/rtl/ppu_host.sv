@@ -1888,26 +1888,30 @@ module ppu_host #(
       // are gone (READY), the state machine, and last the channels with a
       // compute fault, which stay FAULTED whatever their service was doing
       // when it arrived, until they are unbound.
-      {n_unbound, n_idle, n_ready, n_acq, n_ewait, n_ebusy, n_faulted, n_loading, n_wfi} =
-          {s_unbound, s_idle, s_ready, s_acq, s_ewait, s_ebusy, s_faulted, s_loading, s_wfi};
-      if (st_d_v) begin
-        st_m = NC'(1) << st_d_ch;
-        `PPU_HOST_APPLY(st_m, st_d)
-      end
-      if (fx_valid) begin
-        st_m = NC'(1) << fx_ch;
+      // (only in cycles with a change: a model of thousands of channels
+      // pays for the whole-vector operations only then)
+      if (st_d_v || fx_valid || st_sm_v || |(s_wfi & ~chan_live) || |c_dead) begin
+        {n_unbound, n_idle, n_ready, n_acq, n_ewait, n_ebusy, n_faulted, n_loading, n_wfi} =
+            {s_unbound, s_idle, s_ready, s_acq, s_ewait, s_ebusy, s_faulted, s_loading, s_wfi};
+        if (st_d_v) begin
+          st_m = NC'(1) << st_d_ch;
+          `PPU_HOST_APPLY(st_m, st_d)
+        end
+        if (fx_valid) begin
+          st_m = NC'(1) << fx_ch;
+          `PPU_HOST_APPLY(st_m, ST_FAULTED)
+        end
+        st_m = s_wfi & ~chan_live;
+        `PPU_HOST_APPLY(st_m, ST_READY)
+        if (st_sm_v) begin
+          st_m = NC'(1) << st_sm_ch;
+          `PPU_HOST_APPLY(st_m, st_sm)
+        end
+        st_m = c_dead & ~(unbind_now ? NC'(1) << sd_ch : '0);
         `PPU_HOST_APPLY(st_m, ST_FAULTED)
+        {s_unbound, s_idle, s_ready, s_acq, s_ewait, s_ebusy, s_faulted, s_loading, s_wfi} <=
+            {n_unbound, n_idle, n_ready, n_acq, n_ewait, n_ebusy, n_faulted, n_loading, n_wfi};
       end
-      st_m = s_wfi & ~chan_live;
-      `PPU_HOST_APPLY(st_m, ST_READY)
-      if (st_sm_v) begin
-        st_m = NC'(1) << st_sm_ch;
-        `PPU_HOST_APPLY(st_m, st_sm)
-      end
-      st_m = c_dead & ~(unbind_now ? NC'(1) << sd_ch : '0);
-      `PPU_HOST_APPLY(st_m, ST_FAULTED)
-      {s_unbound, s_idle, s_ready, s_acq, s_ewait, s_ebusy, s_faulted, s_loading, s_wfi} <=
-          {n_unbound, n_idle, n_ready, n_acq, n_ewait, n_ebusy, n_faulted, n_loading, n_wfi};
 
     end
   end

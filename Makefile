@@ -319,7 +319,7 @@ synth-host-bench: $(PPU_SVPKG)
 		echo "synth-host: $$n channels, $$k cache slots: synthesising ppu_host" >&2; \
 		mkdir -p $$d; rm -f $$d/key; \
 		tools/ppu-synth-host --bench --out $$d $$n $$k $(PPUSIM_VSRCS) > $$d.out; \
-		cat $$d.out >&2; grep '^bench: ' $$d.out > $$d/bench.txt; rm -f $$d.out; \
+		grep -v '^bench: ' $$d.out >&2; grep '^bench: ' $$d.out > $$d/bench.txt; rm -f $$d.out; \
 		echo "$$key" > $$d/key; cat $$d/bench.txt; \
 	done
 

@@ -1897,10 +1897,7 @@ module ppu_host #(
           st_m = NC'(1) << st_d_ch;
           `PPU_HOST_APPLY(st_m, st_d)
         end
-        if (fx_valid) begin
-          st_m = NC'(1) << fx_ch;
-          `PPU_HOST_APPLY(st_m, ST_FAULTED)
-        end
+        if (fx_valid) `PPU_HOST_APPLY(fx_oh, ST_FAULTED)
         st_m = s_wfi & ~chan_live;
         `PPU_HOST_APPLY(st_m, ST_READY)
         if (st_sm_v) begin

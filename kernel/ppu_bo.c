@@ -46,9 +46,11 @@ int ppu_bo_bind(struct ppu_vm *vm, struct drm_gem_object *obj, u64 bo_offset, u6
 {
 	struct sg_table *sgt;
 
-	if (ppu_lmem_is_local(obj))
+	if (ppu_lmem_is_local(obj)) {
+		ppu_lmem_mark_bound(obj);
 		return ppu_vm_bind_obj(vm, obj, NULL, ppu_lmem_addr(obj), bo_offset, size, va,
 				       va_alloc);
+	}
 	sgt = ppu_gem_get_sgt(to_ppu_bo(obj));
 	if (IS_ERR(sgt))
 		return PTR_ERR(sgt);

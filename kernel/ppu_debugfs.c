@@ -366,6 +366,8 @@ static int ppu_debugfs_lmem(struct seq_file *m, void *data)
 	}
 	seq_printf(m, "%-24s %llu\n", "USED_BYTES", used);
 	seq_printf(m, "%-24s %llu\n", "BOS", bos);
+	seq_printf(m, "%-24s %llu\n", "CLEARED_BYTES", ppu->lmem_cleared);
+	seq_printf(m, "%-24s %llu\n", "CLEAN_BYTES", ppu->lmem_clean);
 	drm_mm_print(&ppu->lmem_mm, &p);
 	mutex_unlock(&ppu->lmem_lock);
 	return 0;

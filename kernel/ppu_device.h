@@ -242,8 +242,12 @@ struct ppu_fault_rec {
  *              freed, so a spinlock)
  * @users: the &struct ppu_user of every user with an open file or a BO
  *         left (ppu_quota.c)
- * @lmem_lock: protects @lmem_mm
+ * @lmem_lock: protects @lmem_mm, @lmem_dirty and the two counters below
  * @lmem_mm: allocator of local memory for local BOs
+ * @lmem_dirty: one bit per page of local memory: set where the page may
+ *              hold data (at probe: all of it; ppu_lmem.c)
+ * @lmem_cleared: bytes the copy engine zeroed for new local BOs
+ * @lmem_clean: bytes of new local BOs that were still zero (no clear)
  * @lmem_size: bytes of local memory the allocator manages (0: none)
  * @kchan: the driver's own channel (clears local memory); NULL without
  *         local memory
@@ -312,6 +316,9 @@ struct ppu_device {
 
 	struct mutex lmem_lock;
 	struct drm_mm lmem_mm;
+	unsigned long *lmem_dirty;
+	u64 lmem_cleared;
+	u64 lmem_clean;
 	u64 lmem_size;
 	struct ppu_kchan *kchan;
 

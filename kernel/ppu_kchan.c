@@ -16,6 +16,7 @@
  *   PPU_KCHAN_ZERO_VA  PPU_KCHAN_ZERO_SIZE bytes, every page the zero page
  *   PPU_KCHAN_LMEM_VA  local memory [0, lmem_size)
  */
+#include <linux/bitmap.h>
 #include <linux/dma-mapping.h>
 #include <linux/jiffies.h>
 #include <linux/mutex.h>
@@ -114,6 +115,11 @@ static void ppu_kchan_fini(void *data)
 	kfree(k);
 }
 
+static void ppu_kchan_free_dirty(struct drm_device *drm, void *bitmap)
+{
+	kvfree(bitmap);
+}
+
 static int ppu_kchan_map(struct ppu_kchan *k, u64 lmem_size)
 {
 	int ret;
@@ -193,6 +199,16 @@ int ppu_kchan_init(struct ppu_device *ppu)
 		k->chan = NULL;
 		return ret;
 	}
+
+	/* (the drm device's lifetime: a BO may be freed after the unbind) */
+	ppu->lmem_dirty = kvmalloc_array(BITS_TO_LONGS(lmem >> PAGE_SHIFT), sizeof(long),
+					 GFP_KERNEL);
+	if (!ppu->lmem_dirty)
+		return -ENOMEM;
+	bitmap_fill(ppu->lmem_dirty, lmem >> PAGE_SHIFT);
+	ret = drmm_add_action_or_reset(&ppu->drm, ppu_kchan_free_dirty, ppu->lmem_dirty);
+	if (ret)
+		return ret;
 
 	drm_mm_init(&ppu->lmem_mm, 0, lmem);
 	ppu->lmem_size = lmem;

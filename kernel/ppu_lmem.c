@@ -8,7 +8,16 @@
  * a new owner with old contents).  The CPU cannot map it; the PPU reaches
  * it through leaves without SYS (ppu_vm.c).  Its range is freed when the
  * last reference (handle or GPU mapping) goes.
+ *
+ * Only what may hold data is cleared: a page is dirty from probe (a
+ * previous driver's users may have left data) until a clear, and again
+ * once a BO that was ever bound into an address space is freed.  A BO
+ * that was never bound can only have been written by its own clear, so
+ * its range goes back still zero and the next owner gets it without a
+ * copy (clears are the copy engine's largest job: zeroing 64 MiB at 8
+ * bytes a cycle takes 8 M cycles).
  */
+#include <linux/bitmap.h>
 #include <linux/slab.h>
 
 #include <drm/drm_device.h>
@@ -29,11 +38,14 @@
  * @base: the GEM object
  * @node: its range of local memory
  * @charge: its creator, released when it is freed
+ * @bound: it was bound into an address space, so the PPU may have written
+ *         it: its range is dirty again when it is freed
  */
 struct ppu_lbo {
 	struct drm_gem_object base;
 	struct drm_mm_node node;
 	struct ppu_charge charge;
+	bool bound;
 };
 
 static void ppu_lbo_free(struct drm_gem_object *obj)
@@ -42,6 +54,9 @@ static void ppu_lbo_free(struct drm_gem_object *obj)
 	struct ppu_device *ppu = to_ppu(obj->dev);
 
 	mutex_lock(&ppu->lmem_lock);
+	if (READ_ONCE(lbo->bound))
+		bitmap_set(ppu->lmem_dirty, lbo->node.start >> PAGE_SHIFT,
+			   lbo->node.size >> PAGE_SHIFT);
 	drm_mm_remove_node(&lbo->node);
 	mutex_unlock(&ppu->lmem_lock);
 	ppu_charge_release(&lbo->charge);
@@ -87,6 +102,55 @@ u64 ppu_lmem_addr(const struct drm_gem_object *obj)
 }
 
 /**
+ * ppu_lmem_mark_bound() - a local BO is about to be bound into an address space
+ * @obj: the BO
+ *
+ * From now on the PPU may write it: its range is cleared again before the
+ * next owner gets it.
+ */
+void ppu_lmem_mark_bound(struct drm_gem_object *obj)
+{
+	WRITE_ONCE(container_of(obj, struct ppu_lbo, base)->bound, true);
+}
+
+/*
+ * Zero the dirty pages of a new BO's range, a run of them per clear.  The
+ * range is the BO's alone, so only the bitmap updates need the lock (its
+ * words are shared with the neighbours).  A run whose clear fails stays
+ * dirty.
+ */
+static int ppu_lmem_clear_dirty(struct ppu_device *ppu, u64 start, u64 size)
+{
+	unsigned long first = start >> PAGE_SHIFT, end = first + (size >> PAGE_SHIFT);
+	unsigned long from = first, to;
+	u64 cleared = 0;
+	int ret = 0;
+
+	while (from < end) {
+		mutex_lock(&ppu->lmem_lock);
+		from = find_next_bit(ppu->lmem_dirty, end, from);
+		to = find_next_zero_bit(ppu->lmem_dirty, end, from);
+		mutex_unlock(&ppu->lmem_lock);
+		if (from >= end)
+			break;
+		ret = ppu_kchan_clear(ppu, (u64)from << PAGE_SHIFT, (u64)(to - from) << PAGE_SHIFT);
+		if (ret)
+			break;
+		mutex_lock(&ppu->lmem_lock);
+		bitmap_clear(ppu->lmem_dirty, from, to - from);
+		mutex_unlock(&ppu->lmem_lock);
+		cleared += (u64)(to - from) << PAGE_SHIFT;
+		from = to;
+	}
+	mutex_lock(&ppu->lmem_lock);
+	ppu->lmem_cleared += cleared;
+	if (!ret)
+		ppu->lmem_clean += size - cleared;
+	mutex_unlock(&ppu->lmem_lock);
+	return ret;
+}
+
+/**
  * ppu_lmem_create() - a cleared BO in local memory
  * @ppu: the device
  * @size: page-aligned size
@@ -128,7 +192,7 @@ struct drm_gem_object *ppu_lmem_create(struct ppu_device *ppu, u64 size,
 	lbo->base.funcs = &ppu_lbo_funcs;
 	drm_gem_private_object_init(&ppu->drm, &lbo->base, size);
 
-	ret = ppu_kchan_clear(ppu, lbo->node.start, size);
+	ret = ppu_lmem_clear_dirty(ppu, lbo->node.start, size);
 	if (ret) {
 		/* Frees the range too. */
 		drm_gem_object_put(&lbo->base);

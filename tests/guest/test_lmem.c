@@ -6,7 +6,7 @@
  * copies across system and local memory (checked byte for byte at odd
  * offsets and sizes); the allocator runs out with -ENOSPC and gets
  * everything back; freed local memory is cleared before its next owner
- * sees it.  Channel priorities: the range, the flag, and CAP_SYS_NICE for
+ * sees it, and memory no address space ever reached is not cleared twice.  Channel priorities: the range, the flag, and CAP_SYS_NICE for
  * priorities above normal.
  */
 #include <errno.h>
@@ -94,9 +94,26 @@ START_TEST(lmem_bo_is_zeroed_unmappable_and_copies_both_ways)
 }
 END_TEST
 
+/* CLEARED_BYTES and CLEAN_BYTES of debugfs local_mem, in that order. */
+static void lmem_clear_counts(uint64_t c[2])
+{
+	static char text[8192];
+
+	ppu_debugfs_read("local_mem", text, sizeof(text));
+	c[0] = ppu_debugfs_value(text, "CLEARED_BYTES");
+	c[1] = ppu_debugfs_value(text, "CLEAN_BYTES");
+}
+
+/*
+ * With all of local memory taken, a freed BO's range is the only place
+ * for the next one of its size, so the clear counters say exactly which
+ * pages were cleared: a range freed without ever being bound comes back
+ * without a clear, a bound one is cleared again.
+ */
 START_TEST(lmem_runs_out_with_enospc_and_gets_everything_back)
 {
-	uint64_t total = ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE);
+	uint64_t total = ppu_param(DRM_PPU_PARAM_LOCAL_MEM_SIZE), va;
+	uint64_t c0[2], c1[2], c2[2], c3[2];
 	uint32_t h[4], extra;
 	int i;
 
@@ -104,19 +121,32 @@ START_TEST(lmem_runs_out_with_enospc_and_gets_everything_back)
 			 -ENOSPC);
 	ck_assert_int_eq(ppu_gem_create(ppu_fd, 4096, 2, NULL), -EINVAL);
 	ck_assert_int_eq(ppu_gem_create(ppu_fd, 0, DRM_PPU_GEM_CREATE_LOCAL, NULL), -EINVAL);
+	lmem_clear_counts(c0);
 	for (i = 0; i < 4; i++)
 		ck_assert_int_eq(ppu_gem_create(ppu_fd, total / 4, DRM_PPU_GEM_CREATE_LOCAL, &h[i]), 0);
+	lmem_clear_counts(c1);
+	ck_assert_uint_eq(c1[0] - c0[0] + c1[1] - c0[1], total);
 	ck_assert_int_eq(ppu_gem_create(ppu_fd, 4096, DRM_PPU_GEM_CREATE_LOCAL, NULL), -ENOSPC);
 	ck_assert_int_eq(ppu_gem_close(ppu_fd, h[1]), 0);
 	ck_assert_int_eq(ppu_gem_create(ppu_fd, total / 4 + 4096, DRM_PPU_GEM_CREATE_LOCAL, NULL),
 			 -ENOSPC);
+	/* h[1]'s range, never bound: still zero. */
 	ck_assert_int_eq(ppu_gem_create(ppu_fd, total / 4, DRM_PPU_GEM_CREATE_LOCAL, &extra), 0);
+	lmem_clear_counts(c2);
+	ck_assert_uint_eq(c2[0], c1[0]);
+	ck_assert_uint_eq(c2[1] - c1[1], total / 4);
 	ck_assert_int_eq(ppu_gem_close(ppu_fd, extra), 0);
+	/* h[2] bound (the PPU could have written it) and freed: dirty. */
+	ck_assert_int_eq(ppu_vm_bind(ppu_fd, h[2], DRM_PPU_VM_BIND_VA_ALLOC, 0, 4096, &va), 0);
+	ck_assert_int_eq(ppu_vm_unbind(ppu_fd, va, 4096), 0);
 	ck_assert_int_eq(ppu_gem_close(ppu_fd, h[0]), 0);
 	ck_assert_int_eq(ppu_gem_close(ppu_fd, h[2]), 0);
 	ck_assert_int_eq(ppu_gem_close(ppu_fd, h[3]), 0);
-	/* All of it again, in one piece. */
+	/* All of it again, in one piece: only h[2]'s range is cleared. */
 	ck_assert_int_eq(ppu_gem_create(ppu_fd, total, DRM_PPU_GEM_CREATE_LOCAL, &extra), 0);
+	lmem_clear_counts(c3);
+	ck_assert_uint_eq(c3[0] - c2[0], total / 4);
+	ck_assert_uint_eq(c3[1] - c2[1], total - total / 4);
 	ck_assert_int_eq(ppu_gem_close(ppu_fd, extra), 0);
 }
 END_TEST

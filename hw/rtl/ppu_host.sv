@@ -23,7 +23,10 @@ module ppu_host #(
     parameter bit          COMPUTE = 1'b0,    // a compute engine is attached
     // Channels whose context is on chip (the channel cache); NUM_CHANNELS:
     // every channel has its own slot and the save areas are never used
-    parameter int unsigned CACHE_SLOTS = NUM_CHANNELS
+    parameter int unsigned CACHE_SLOTS = NUM_CHANNELS,
+    // The state machine's clock stops while it waits with nothing to do
+    // (ppu_clk_gate; 0: never, e.g. for an FPGA flow without clock gates)
+    parameter bit          CLOCK_GATE = 1'b1
 ) (
     input  logic                        clk,
     input  logic                        rst_n,
@@ -860,7 +863,30 @@ module ppu_host #(
                         (inst_dw[ppu_hw_pkg::PPU_INST_USERD_LO/4][5:0] == 6'd0) &&
                         (ld_comp || 32'(ld_eng) == ppu_hw_pkg::PPU_ENGINE_TYPE_COPY) && ld_prio_ok;
 
-  always_ff @(posedge clk) begin
+  // ---- clock of the state machine ----
+  // It stops in the cycles where the block below would change nothing:
+  // waiting in H_PICK with nothing to decide (SCHED_WAIT) or in H_HOLD for
+  // the copy with nothing breaking the hold, no event arriving, no timer
+  // tick due, and no one-cycle output still up (those clear on the next
+  // edge).  While a copy streams that is almost every cycle, and the
+  // simulation skips the host's largest block (docs/benchmarks.md
+  // "Simulator speed").
+  logic hclk, h_en;
+  always_comb begin
+    h_en = !rst_n || (hs != H_PICK && hs != H_HOLD) || miss_now ||
+           (hs == H_PICK && f_idle && (rl_req || sd_dec != ppu_types_pkg::SCHED_WAIT)) ||
+           (hs == H_HOLD && hold_break) ||
+           copy_done_valid || cf_hold.valid || fx_valid || rt_tick || to_tick || xf_valid ||
+           sem_written || doorbell || unbind || rl_submit || (|(s_wfi & ~chan_live)) ||
+           (|c_dead);
+    if (tr.valid || f_start || f_flush || (|fault_set) || (|nonstall_set) || perf_doorbell ||
+        perf_gp_entry || perf_method || perf_switch || perf_copy_done || perf_copy_len != '0 ||
+        trace_fault.valid)
+      h_en = 1'b1;
+  end
+  ppu_clk_gate #(.GATE(CLOCK_GATE)) u_hgate (.clk, .en(h_en), .gclk(hclk));
+
+  always_ff @(posedge hclk) begin
     fx       <= '0;
     tr       <= '0;
     f_start  <= 1'b0;

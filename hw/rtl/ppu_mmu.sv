@@ -30,7 +30,10 @@
 // translation answered later being current (ppu_inv_drain).
 module ppu_mmu #(
   parameter int unsigned TLB_ENTRIES = 16,
-  parameter int unsigned NCLIENT = 4
+  parameter int unsigned NCLIENT = 4,
+  // Its clock stops while no request, walk or invalidate is under way
+  // (ppu_clk_gate; 0: never)
+  parameter bit          CLOCK_GATE = 1'b1
 ) (
   input  logic clk,
   input  logic rst_n,
@@ -177,6 +180,17 @@ module ppu_mmu #(
   // round robin so the pages touched on every copy command (pushbuffer,
   // semaphores) outlive the stream of pages a large copy walks through.
   logic [TLB_ENTRIES*TIDX_W-1:0] tlb_age_q;
+
+  // ---------------------------------------------------------------------
+  // Clock: every flop below changes only on a request, during a walk, on
+  // an invalidate, or to drop a one-cycle response or miss pulse.  A copy
+  // streaming through a page asks for one translation per page, so the
+  // simulation skips the MMU almost every cycle.
+  // ---------------------------------------------------------------------
+  logic gclk, en;
+  assign en = !rst_n || invalidate || (|req_valid) || state_q != S_IDLE || (|rsp_valid_q) ||
+              tlb_miss_q;
+  ppu_clk_gate #(.GATE(CLOCK_GATE)) u_gate (.clk, .en, .gclk);
 
   // ---------------------------------------------------------------------
   // Client arbitration: first requester at or after rr_ptr_q, else the
@@ -382,7 +396,7 @@ module ppu_mmu #(
   assign touch_idx = fill ? fill_idx : hit_idx;
   assign touch_age = tlb_age_q[touch_idx*TIDX_W +: TIDX_W];
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge gclk) begin
     if (!rst_n) begin
       tlb_valid_q <= '0;
       for (int i = 0; i < TLB_ENTRIES; i++) tlb_age_q[i*TIDX_W +: TIDX_W] <= TIDX_W'(i);
@@ -403,7 +417,7 @@ module ppu_mmu #(
     end
   end
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge gclk) begin
     for (int unsigned i = 0; i < TLB_ENTRIES; i++) begin
       if (fill && (32'(fill_idx) == i)) begin
         tlb_tag_q[i*TAG_W +: TAG_W]    <= fill_tag;
@@ -416,7 +430,7 @@ module ppu_mmu #(
   // ---------------------------------------------------------------------
   // Control.
   // ---------------------------------------------------------------------
-  always_ff @(posedge clk) begin
+  always_ff @(posedge gclk) begin
     if (!rst_n) begin
       state_q      <= S_IDLE;
       rr_ptr_q     <= '0;
@@ -500,20 +514,20 @@ module ppu_mmu #(
   end
 
   // Only read while walking, so it needs no reset.
-  always_ff @(posedge clk) begin
+  always_ff @(posedge gclk) begin
     if (accept) cur_q <= sel_req;
   end
 
   // Walk cache: filled from a level-1 pointer read wholly after the last
   // invalidate (the same rule as a TLB fill), dropped by an invalidate.
-  always_ff @(posedge clk) begin
+  always_ff @(posedge gclk) begin
     if (!rst_n || invalidate) begin
       wc_valid_q <= '0;
     end else if (state_q == S_RD_WAIT && mem_rd_rsp_valid && walk_next && !stale_q) begin
       wc_valid_q[cur_client_q] <= 1'b1;
     end
   end
-  always_ff @(posedge clk) begin
+  always_ff @(posedge gclk) begin
     if (state_q == S_RD_WAIT && mem_rd_rsp_valid && walk_next) begin
       wc_root_sys_q[cur_client_q] <= cur_q.root.sys;
       wc_root_ppn_q[cur_client_q] <= cur_q.root.ppn;

@@ -90,12 +90,17 @@ module ppu_sched #(
     logic [WW-1:0]  word;
     logic [WB-1:0]  b;
     m = (NW*WW)'(mask);
-    for (int i = 0; i < NW; i++) any[i] = |m[i*WW+:WW];
+    any = '0;
     w = '0;
-    for (int i = NW - 1; i >= 0; i--) if (any[i]) w = NWB'(i);
-    word = m[32'(w)*WW+:WW];
     b = '0;
-    for (int i = WW - 1; i >= 0; i--) if (word[i]) b = WB'(i);
+    // (the same result without the search for an empty mask, which is most
+    // of them in most cycles: the simulation skips the loops)
+    if (mask != '0) begin
+      for (int i = 0; i < NW; i++) any[i] = |m[i*WW+:WW];
+      for (int i = NW - 1; i >= 0; i--) if (any[i]) w = NWB'(i);
+      word = m[32'(w)*WW+:WW];
+      for (int i = WW - 1; i >= 0; i--) if (word[i]) b = WB'(i);
+    end
     first_set = {(any == '0), CHW'({w, b})};
   endfunction
 

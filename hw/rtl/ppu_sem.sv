@@ -387,8 +387,9 @@ module ppu_sem #(
       res_valid <= '0;
       res_beat  <= '0;
     end else begin
-      // Any accepted write clears every reservation of its beat.
-      if (snoop_valid) begin
+      // Any accepted write clears every reservation of its beat.  (Only
+      // looked at while there is one: a streaming copy writes every cycle.)
+      if (snoop_valid && res_valid != '0) begin
         for (int unsigned i = 0; i < NRES; i++) begin
           if (res_beat[i * BEAT_W +: BEAT_W] == snoop_beat) res_valid[i] <= 1'b0;
         end

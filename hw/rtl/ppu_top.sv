@@ -20,7 +20,10 @@ module ppu_top #(
     parameter int unsigned CU_CONTEXTS = 8,
     parameter int unsigned TASK_SLOTS = 8,
     parameter int unsigned NUM_TASKS = 64,
-    parameter int unsigned ICACHE_BYTES = 1024
+    parameter int unsigned ICACHE_BYTES = 1024,
+    // Clock gates of the compute engine, the host state machine and the MMU
+    // (ppu_clk_gate): 0 passes the clock through everywhere
+    parameter bit          CLOCK_GATE = 1'b1
 ) (
     input  logic         clk,
     input  logic         rst_n,
@@ -219,7 +222,7 @@ module ppu_top #(
 
   ppu_host #(
       .NUM_CHANNELS(NUM_CHANNELS), .PB_PREFETCH_BEATS(PB_PREFETCH_BEATS), .COMPUTE(HAS_CU),
-      .CACHE_SLOTS(CACHE_SLOTS)
+      .CACHE_SLOTS(CACHE_SLOTS), .CLOCK_GATE(CLOCK_GATE)
   ) u_host (
       .clk, .rst_n, .now(cycle[31:0]),
       .doorbell, .doorbell_chid, .doorbell_put_valid, .doorbell_put,
@@ -263,7 +266,8 @@ module ppu_top #(
 
     ppu_compute #(
         .NUM_CU(NUM_CU), .CU_CONTEXTS(CU_CONTEXTS), .TASK_SLOTS(TASK_SLOTS),
-        .NUM_TASKS(NUM_TASKS), .ICACHE_BYTES(ICACHE_BYTES), .NC(NUM_CHANNELS)
+        .NUM_TASKS(NUM_TASKS), .ICACHE_BYTES(ICACHE_BYTES), .NC(NUM_CHANNELS),
+        .CLOCK_GATE(CLOCK_GATE)
     ) u_compute (
         .clk, .rst_n, .timestamp(cycle), .mmu_invalidate, .inv_hold(comp_inv_hold),
         .reset_req(compute_reset), .halt(compute_halt), .resetting(compute_resetting),
@@ -412,7 +416,7 @@ module ppu_top #(
       .pending(mmu_inv_pending)
   );
 
-  ppu_mmu #(.TLB_ENTRIES(TLB_ENTRIES), .NCLIENT(NX)) u_mmu (
+  ppu_mmu #(.TLB_ENTRIES(TLB_ENTRIES), .NCLIENT(NX), .CLOCK_GATE(CLOCK_GATE)) u_mmu (
       .clk, .rst_n, .invalidate(mmu_invalidate),
       .req_valid(x_req_valid), .req_ready(x_req_ready), .req(x_req),
       .rsp_valid(x_rsp_valid), .rsp(x_rsp),

@@ -377,9 +377,9 @@ GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem 
 guest-check: deps
 	@$(MAKE) --no-print-directory guest-check-run
 
-# The batch takes 5-6 minutes on a quiet two-core machine and about twice
-# that on a slower or loaded one (the model's speed decides it); the limit
-# only catches a hung guest.
+# The batch takes 11-15 minutes on a two-core machine (the model's speed
+# decides it: docs/benchmarks.md "The guest batch of make check"); the
+# limit only catches a hung guest.
 guest-check-run: cosim-tools kmod kmod-guest-tests runtime-guest-tests $(RT_GUEST_PROGS) \
 		$(RT_EXAMPLE_BINS) device-kernels $(RANDPB_GUEST)
 	$(COSIM_RUNNER) --kver $(PPU_KVER) --timeout 1800 --module $(KMOD) \

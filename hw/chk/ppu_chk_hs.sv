@@ -29,9 +29,7 @@ module ppu_chk_hs #(
       else if (held_q && valid && payload != pay_q)
         ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), {NAME, ": payload changed before ready"});
       held_q <= valid && !ready;
-      // (only a held payload is compared: a wide copy every cycle would
-      // cost the model's speed)
-      if (valid && !ready) pay_q <= payload;
+      pay_q  <= payload;
     end
   end
 endmodule

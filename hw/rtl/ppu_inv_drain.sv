@@ -44,7 +44,6 @@ module ppu_inv_drain #(
 );
   localparam int unsigned NP = NRD + NWR;
   localparam int unsigned CW = 16;
-  localparam logic [NP-1:0] COUNT = {WR_COUNT, RD_COUNT};
 
   logic [NP-1:0] p_valid, p_ready, p_rsp, p_count, p_held;
   always_comb begin
@@ -87,8 +86,7 @@ module ppu_inv_drain #(
         left_q[i] <= '0;
       end
     end else begin
-      // (a port left out is taken at the invalidate: its count is not needed)
-      for (int i = 0; i < NP; i++) if (COUNT[i]) out_q[i] <= out_next[i];
+      for (int i = 0; i < NP; i++) out_q[i] <= out_next[i];
       if (invalidate) begin
         pend_q  <= 1'b1;
         taken_q <= ~p_count;

@@ -9,6 +9,7 @@ module ppu_host_chk #(
   parameter int unsigned NUM_CHANNELS = 16
 ) (
   input logic                        clk,
+  input logic                        hclk,      // the host's gated clock
   input logic                        rst_n,
   input logic [NUM_CHANNELS-1:0]     fault_set,
   input ppu_types_pkg::trace_t       trace,
@@ -99,11 +100,14 @@ module ppu_host_chk #(
   // to an unpacked array element in a loop is beyond Verilator at
   // thousands of channels, and a packed vector of them costs a call per
   // slice.  Read only while bound_q is set, which a bind passes through
-  // bind_now first, so they need no reset.)
+  // bind_now first, so they need no reset.)  Checked on the host's own
+  // clock: every one of these values is a flop of that clock, so a cycle
+  // it skips changes none of them, and the loop over all channels stays
+  // out of the cycles where the host has nothing to do.
   logic [19:0] get_q [NC];
   logic [19:0] put_q [NC];
   /* verilator lint_off BLKSEQ */
-  always @(posedge clk) begin
+  always @(posedge hclk) begin
     if (rst_n)
       for (int i = 0; i < NC; i++) begin
         logic [19:0] mask;
@@ -124,15 +128,18 @@ module ppu_host_chk #(
   end
   /* verilator lint_on BLKSEQ */
 
+  always_ff @(posedge hclk) begin
+    if (!rst_n) bound_q <= '0;
+    else        bound_q <= bound;
+  end
+
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      bound_q   <= '0;
       faulted   <= '0;
       sem_held  <= 1'b0;
       copy_held <= 1'b0;
       cl_held   <= 1'b0;
     end else begin
-      bound_q   <= bound;
       faulted   <= fault_set | (faulted & ~bind_now);
       sem_held  <= sem_valid && !sem_ready;
       copy_held <= copy_valid && !copy_ready;

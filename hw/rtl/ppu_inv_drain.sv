@@ -45,25 +45,20 @@ module ppu_inv_drain #(
   localparam int unsigned NP = NRD + NWR;
   localparam int unsigned CW = 16;
 
-  logic [NP-1:0] p_valid, p_ready, p_rsp, p_count, p_held;
-  always_comb begin
-    for (int i = 0; i < NRD; i++) begin
-      p_valid[i] = rd_valid[i];
-      p_ready[i] = rd_ready[i];
-      p_rsp[i]   = rd_rsp_valid[i];
-      p_count[i] = RD_COUNT[i];
-      p_held[i]  = 1'b0;
-      for (int h = 0; h < NHOLD; h++)
-        if (32'(RD_HOLD[i*8 +: 8]) == h) p_held[i] = hold[h];
-    end
-    for (int i = 0; i < NWR; i++) begin
-      p_valid[NRD+i] = wr_valid[i];
-      p_ready[NRD+i] = wr_ready[i];
-      p_rsp[NRD+i]   = wr_rsp_valid[i];
-      p_count[NRD+i] = WR_COUNT[i];
-      p_held[NRD+i]  = 1'b0;
-      for (int h = 0; h < NHOLD; h++)
-        if (32'(WR_HOLD[i*8 +: 8]) == h) p_held[NRD+i] = hold[h];
+  localparam logic [NP-1:0] COUNT = {WR_COUNT, RD_COUNT};
+  logic [NP-1:0] p_valid, p_ready, p_rsp, p_held;
+  assign p_valid = {wr_valid, rd_valid};
+  assign p_ready = {wr_ready, rd_ready};
+  assign p_rsp   = {wr_rsp_valid, rd_rsp_valid};
+  // (Which hold guards a port is fixed: wired per port, not searched for
+  // on every cycle.)
+  localparam logic [NP*8-1:0] HOLD_OF = {WR_HOLD, RD_HOLD};
+  for (genvar i = 0; i < NP; i++) begin : g_held
+    localparam int unsigned H = 32'(HOLD_OF[i*8 +: 8]);
+    if (H < NHOLD) begin : g_on
+      assign p_held[i] = hold[H];
+    end else begin : g_off
+      assign p_held[i] = 1'b0;
     end
   end
 
@@ -72,10 +67,14 @@ module ppu_inv_drain #(
   logic [NP-1:0] taken_q;        // the port's old accesses are counted
   logic          pend_q;
 
-  logic [CW-1:0] out_next [NP];
-  always_comb
-    for (int i = 0; i < NP; i++)
-      out_next[i] = out_q[i] + CW'(p_valid[i] && p_ready[i]) - CW'(p_rsp[i]);
+  // Only counted ports keep counts (the masks are constants, so the loops
+  // below leave the others out), and the next count is formed inside the
+  // clocked block: as a combinational signal of the memory ports it would
+  // be settled again on every input change of the simulation.
+  function automatic logic [CW-1:0] out_next(input logic [CW-1:0] out, input logic fire,
+                                             input logic rsp);
+    out_next = out + CW'(fire) - CW'(rsp);
+  endfunction
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
@@ -86,16 +85,18 @@ module ppu_inv_drain #(
         left_q[i] <= '0;
       end
     end else begin
-      for (int i = 0; i < NP; i++) out_q[i] <= out_next[i];
+      for (int i = 0; i < NP; i++)
+        if (COUNT[i]) out_q[i] <= out_next(out_q[i], p_valid[i] && p_ready[i], p_rsp[i]);
       if (invalidate) begin
         pend_q  <= 1'b1;
-        taken_q <= ~p_count;
+        taken_q <= ~COUNT;
       end else if (pend_q) begin
         for (int i = 0; i < NP; i++) begin
-          if (!taken_q[i] && !p_held[i]) begin
+          if (COUNT[i] && !taken_q[i] && !p_held[i]) begin
             taken_q[i] <= 1'b1;
-            left_q[i]  <= out_next[i] + CW'(p_valid[i] && !p_ready[i]);
-          end else if (taken_q[i] && p_count[i] && left_q[i] != '0 && p_rsp[i]) begin
+            left_q[i]  <= out_next(out_q[i], p_valid[i] && p_ready[i], p_rsp[i]) +
+                          CW'(p_valid[i] && !p_ready[i]);
+          end else if (taken_q[i] && COUNT[i] && left_q[i] != '0 && p_rsp[i]) begin
             left_q[i] <= left_q[i] - CW'(1);
           end
         end
@@ -103,7 +104,7 @@ module ppu_inv_drain #(
           logic none;
           none = 1'b1;
           for (int i = 0; i < NP; i++)
-            if (p_count[i] && left_q[i] != '0) none = 1'b0;
+            if (COUNT[i] && left_q[i] != '0) none = 1'b0;
           if (none) pend_q <= 1'b0;
         end
       end

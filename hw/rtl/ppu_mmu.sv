@@ -243,13 +243,19 @@ module ppu_mmu #(
   assign sel_vpn1 = sel_req.va[VPN1_MSB:VPN1_LSB];
   assign sel_vpn0 = sel_req.va[VPN0_MSB:VPN0_LSB];
 
+  // (Compared only with a request: nothing reads a hit without one, and
+  // the simulation then skips the comparators on the cycles no client asks,
+  // which are most of them.)
   always_comb begin
-    for (int unsigned i = 0; i < TLB_ENTRIES; i++) begin
-      match_tag  = tlb_tag_q[i*TAG_W +: TAG_W];
-      hit_vec[i] = tlb_valid_q[i] && (match_tag.root_sys == sel_req.root.sys)
-                   && (match_tag.root_ppn == sel_req.root.ppn) && (match_tag.vpn1 == sel_vpn1)
-                   && (tlb_spage_q[i] || (match_tag.vpn0 == sel_vpn0));
-    end
+    hit_vec   = '0;
+    match_tag = '0;
+    if (|req_valid)
+      for (int unsigned i = 0; i < TLB_ENTRIES; i++) begin
+        match_tag  = tlb_tag_q[i*TAG_W +: TAG_W];
+        hit_vec[i] = tlb_valid_q[i] && (match_tag.root_sys == sel_req.root.sys)
+                     && (match_tag.root_ppn == sel_req.root.ppn) && (match_tag.vpn1 == sel_vpn1)
+                     && (tlb_spage_q[i] || (match_tag.vpn0 == sel_vpn0));
+      end
   end
 
   // Lowest index wins so a double match (page tables changed without an

@@ -22,7 +22,7 @@
 # PPUSIM_VFLAGS (extra verilator options, e.g. -Wno-fatal), VERILATOR,
 # PPUSIM_FPGA=1 (the model is hw/fpga's ppu_fpga_top, the PPU in its PCIe
 # shell behind AXI responders; hw/fpga/fpga.mk builds it in its own
-# PPUSIM_DIR as libppusim_fpga.a).
+# PPUSIM_DIR as libppusim_fpga.a), PPUSIM_PGO (below).
 # Changing either the file list or the flags rebuilds the model from
 # scratch; editing RTL rebuilds only what verilator's own make sees change.
 
@@ -71,9 +71,29 @@ PPU_CHK_SRCS := hw/chk/ppu_chk_pkg.sv \
 	$(filter-out hw/chk/ppu_chk_pkg.sv hw/chk/ppu_chk_bind.sv,$(sort $(wildcard hw/chk/*.sv))) \
 	hw/chk/ppu_chk_bind.sv
 
-PPUSIM_VERILATE = $(VERILATOR) --cc --build -j 2 -O3 --x-assign fast \
-	--x-initial fast --trace-fst --top-module $(PPUSIM_TOP) \
+# Profile-guided build of the model (PPUSIM_PGO=1, the default for the
+# main model in build/hw): the verilated model runs hundreds of kilobytes of
+# straight-line code per cycle and is bound by instruction fetch, and a
+# layout for the paths a cycle really takes runs it two to three times as
+# fast with the compute units busy (docs/benchmarks.md "Simulator speed").
+# The model is compiled instrumented, hw/sim/ppusim_train.c drives it
+# through copies and kernels (from the top of the tree; it reads the
+# device kernels and checks its results), and the model is compiled again
+# with the profile.  Two compiles per RTL change: PPUSIM_PGO=0 builds once
+# (-Os), e.g. while editing RTL.  The FPGA, wide and coverage models build
+# once.
+PPUSIM_PGO ?= $(if $(filter build/hw,$(PPUSIM_DIR)),1,0)
+PPUSIM_PGO_OPT := -O2
+PPUSIM_MK = $(MAKE) --no-print-directory -C $(PPUSIM_MDIR) -f V$(PPUSIM_TOP).mk
+PPUSIM_TRAIN_SRCS := hw/sim/ppusim_train.c tests/rtl/rtl_env.c tests/rtl/rtl_compute.c \
+	runtime/module_elf.c runtime/launch_plan.c
+PPUSIM_TRAIN_KERNELS := build/device/spin.elf build/device/saxpy.elf
+
+PPUSIM_VERILATE = $(VERILATOR) --cc $(if $(filter 1,$(PPUSIM_PGO)),,--build -j 2) -O3 \
+	--x-assign fast --x-initial fast --trace-fst --top-module $(PPUSIM_TOP) \
 	--Mdir $(PPUSIM_MDIR) $(PPUSIM_VFLAGS) $(PPUSIM_MODEL_SRCS) $(PPUSIM_MODEL_CHK)
+# (what the objects in PPUSIM_MDIR were built with)
+PPUSIM_BUILD_ID = $(PPUSIM_VERILATE)$(if $(filter 1,$(PPUSIM_PGO)), pgo $(PPUSIM_PGO_OPT))
 
 # Asked for only when the harness is compiled, and then only once.
 PPUSIM_VLROOT = $(eval PPUSIM_VLROOT := \
@@ -104,23 +124,45 @@ $(PPU_SVPKG): $(PPU_SVPKG_GEN)
 # also throws the old model away, whose objects were built for other flags.
 $(PPUSIM_CMD): ppusim-force
 	@mkdir -p $(@D)
-	@echo '$(PPUSIM_VERILATE)' | cmp -s - $@ || \
-		{ rm -rf $(PPUSIM_MDIR); echo '$(PPUSIM_VERILATE)' > $@; }
-
-# verilator skips identical runs without touching its outputs: touch, or
-# this rule would run on every make.
-$(PPUSIM_VLIB): $(PPUSIM_MODEL_SRCS) $(PPUSIM_MODEL_CHK) $(PPUSIM_CMD)
-	$(PPUSIM_VERILATE)
-	touch $@
+	@echo '$(PPUSIM_BUILD_ID)' | cmp -s - $@ || \
+		{ rm -rf $(PPUSIM_MDIR); echo '$(PPUSIM_BUILD_ID)' > $@; }
 
 # The runtime objects (verilated.o, ...) that a --build without --exe
 # leaves out, compiled by the model's own makefile so they get its flags.
 # -o: a re-verilated Vppu_top.mk must not recompile them (flag changes
 # already wiped the directory above).
+PPUSIM_MAKE_GLOBALS = printf '$(notdir $(PPUSIM_GLOBALS)): $$(VK_GLOBAL_OBJS)\n\techo $$^ > $$@\n' | \
+	$(PPUSIM_MK) -f - -o V$(PPUSIM_TOP).mk $(notdir $(PPUSIM_GLOBALS))
+
+# verilator skips identical runs without touching its outputs: touch, or
+# this rule would run on every make.  With PPUSIM_PGO every model object
+# is compiled twice, instrumented and then with the training run's profile
+# (the .gcda files next to the objects).
+ifeq ($(PPUSIM_PGO),1)
+$(PPUSIM_VLIB): $(PPUSIM_MODEL_SRCS) $(PPUSIM_MODEL_CHK) $(PPUSIM_CMD) $(PPUSIM_TRAIN_SRCS) \
+		hw/sim/ppu_sim.cpp | $(PPUSIM_TRAIN_KERNELS)
+	$(PPUSIM_VERILATE)
+	rm -f $(PPUSIM_MDIR)/V$(PPUSIM_TOP)*.o $(PPUSIM_MDIR)/*.gcda $@
+	$(PPUSIM_MK) -j 2 OPT_FAST='$(PPUSIM_PGO_OPT) -fprofile-generate' V$(PPUSIM_TOP)__ALL.a
+	$(PPUSIM_MAKE_GLOBALS)
+	$(CXX) $(PPUSIM_CXXFLAGS) -c -o $(PPUSIM_MDIR)/ppusim-train-sim.o hw/sim/ppu_sim.cpp
+	$(CC) $(PPU_CFLAGS) -Iruntime/device/samples -o $(PPUSIM_MDIR)/ppusim-train \
+		$(PPUSIM_TRAIN_SRCS) $(PPUSIM_MDIR)/ppusim-train-sim.o $@ \
+		$$(sed 's|[^ ]*|$(PPUSIM_MDIR)/&|g' $(PPUSIM_GLOBALS)) \
+		$(PPUSIM_LDLIBS) -fprofile-generate
+	$(PPUSIM_MDIR)/ppusim-train
+	rm -f $(PPUSIM_MDIR)/V$(PPUSIM_TOP)*.o $@
+	$(PPUSIM_MK) -j 2 OPT_FAST='$(PPUSIM_PGO_OPT) -fprofile-use -fprofile-correction -Wno-missing-profile' \
+		V$(PPUSIM_TOP)__ALL.a
+	touch $@
+else
+$(PPUSIM_VLIB): $(PPUSIM_MODEL_SRCS) $(PPUSIM_MODEL_CHK) $(PPUSIM_CMD)
+	$(PPUSIM_VERILATE)
+	touch $@
+endif
+
 $(PPUSIM_GLOBALS): $(PPUSIM_VLIB)
-	printf '$(notdir $@): $$(VK_GLOBAL_OBJS)\n\techo $$^ > $$@\n' | \
-		$(MAKE) --no-print-directory -C $(PPUSIM_MDIR) -f V$(PPUSIM_TOP).mk \
-		-f - -o V$(PPUSIM_TOP).mk $(notdir $@)
+	$(PPUSIM_MAKE_GLOBALS)
 	touch $@
 
 $(PPUSIM_OBJ): hw/sim/ppu_sim.cpp hw/sim/ppu_sim_axi.h | $(PPUSIM_VLIB)

@@ -377,7 +377,7 @@ GUEST_RUNS := --run /bin/test_get_param --run /bin/test_irq --run /bin/test_gem 
 guest-check: deps
 	@$(MAKE) --no-print-directory guest-check-run
 
-# The batch takes 11-15 minutes on a two-core machine (the model's speed
+# The batch takes 6-8 minutes on a two-core machine (the model's speed
 # decides it: docs/benchmarks.md "The guest batch of make check"); the
 # limit only catches a hung guest.
 guest-check-run: cosim-tools kmod kmod-guest-tests runtime-guest-tests $(RT_GUEST_PROGS) \

@@ -478,8 +478,10 @@ module ppu_cu_sched #(
   assign kill_ready = 1'b1;
 
   always_comb begin
-    for (int c = 0; c < CTX; c++)
-      dstart[c] = disp_go && is_free[c] && 32'(rank[c*NW +: NW]) < 32'(disp.nthreads);
+    dstart = '0;
+    if (disp_go)
+      for (int c = 0; c < CTX; c++)
+        dstart[c] = is_free[c] && 32'(rank[c*NW +: NW]) < 32'(disp.nthreads);
   end
 
   // ---- Events and faults: latch one at a time ----
@@ -521,7 +523,7 @@ module ppu_cu_sched #(
     logic [CTX-1:0] release_e;
     logic [CTX-1:0] quiet, allset, allsaved, save_go, allblk, wave_go, wave_ld, allwait, anykw;
     logic [CTX-1:0] wfresh, hdr_ld;
-    logic           cm_wr, hw_ok, hw_bad;
+    logic           cm_wr, hw_ok, hw_bad, special;
     logic [CW-1:0]  ld_e;
     logic [17:0]    ti;
     logic [TW-1:0]  lv, ar;
@@ -602,18 +604,28 @@ module ppu_cu_sched #(
     end
 
     // -- Kill and preemption requests --
-    for (int e = 0; e < CTX; e++) begin
-      if (kill_valid && est_q[e*2 +: 2] == E_RUN &&
-          e_tslot[e*ppu_types_pkg::CU_TSLOT_W +: ppu_types_pkg::CU_TSLOT_W] == kill.tslot &&
-          e_ctaid[e*32 +: 32] == kill.cta_id) begin
-        if (!kill.save) begin
-          killed_d[e] = 1'b1;
-          frozen_d[e] = 1'b1;
-        end else if (!frozen_q[e]) begin
-          pre_d[e] = 1'b1;
+    if (kill_valid)
+      for (int e = 0; e < CTX; e++) begin
+        if (est_q[e*2 +: 2] == E_RUN &&
+            e_tslot[e*ppu_types_pkg::CU_TSLOT_W +: ppu_types_pkg::CU_TSLOT_W] == kill.tslot &&
+            e_ctaid[e*32 +: 32] == kill.cta_id) begin
+          if (!kill.save) begin
+            killed_d[e] = 1'b1;
+            frozen_d[e] = 1'b1;
+          end else if (!frozen_q[e]) begin
+            pre_d[e] = 1'b1;
+          end
         end
       end
-    end
+
+    // Only an entry that is killed, preempted, saving, in waves or with a
+    // thread waiting for its children can start or finish a save, switch a
+    // wave or end below: without one, the sweeps over the contexts are
+    // skipped (the same results; the simulation of a unit running plain
+    // threads evaluates them no more).
+    special = |(killed_q | pre_q | sav_q | mw_q);
+    for (int c = 0; c < CTX; c++)
+      if (st_q[c*4 +: 4] == S_KWAIT) special = 1'b1;
 
     // -- Quiesced killed CTAs are done; preempted ones start or finish
     //    their save --
@@ -622,7 +634,8 @@ module ppu_cu_sched #(
     allsaved = '1;
     allwait  = '1;
     anykw    = '0;
-    for (int c = 0; c < CTX; c++) begin
+    allblk   = '1;
+    if (special) for (int c = 0; c < CTX; c++) begin
       if (!is_free[c]) begin
         // a CTA whose live threads all wait (for children or at the
         // barrier), one for children, gives up its contexts (SAVED_WAIT)
@@ -637,8 +650,7 @@ module ppu_cu_sched #(
     end
     // a wave is blocked when each of its threads waits at the barrier or
     // has exited (parked contexts count as exited), its stores acknowledged
-    allblk = '1;
-    for (int c = 0; c < CTX; c++)
+    if (special) for (int c = 0; c < CTX; c++)
       if (!is_free[c] && (scnt_q[c*SW +: SW] != '0 ||
                           (st_q[c*4 +: 4] != S_BAR && st_q[c*4 +: 4] != S_EXIT)))
         allblk[cta_q[c*CW +: CW]] = 1'b0;
@@ -680,7 +692,7 @@ module ppu_cu_sched #(
     wave_ld = '0;
     wfresh  = '0;
     wave_sw = 1'b0;
-    for (int e = 0; e < CTX; e++) begin
+    if (special) for (int e = 0; e < CTX; e++) begin
       if (est_q[e*2 +: 2] == E_RUN && mw_q[e] && !frozen_q[e] && !killed_q[e]) begin
         // the resident wave is blocked: save it ... (not when the CTA is
         // to be saved off the unit)

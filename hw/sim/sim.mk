@@ -24,7 +24,8 @@
 # shell behind AXI responders; hw/fpga/fpga.mk builds it in its own
 # PPUSIM_DIR as libppusim_fpga.a), PPUSIM_PGO (below).
 # Changing either the file list or the flags rebuilds the model from
-# scratch; editing RTL rebuilds only what verilator's own make sees change.
+# scratch; editing RTL rebuilds only what verilator's own make sees change
+# (with PPUSIM_PGO, every model object, twice).
 
 VERILATOR ?= verilator
 PPU_HOSTCC ?= gcc
@@ -74,14 +75,17 @@ PPU_CHK_SRCS := hw/chk/ppu_chk_pkg.sv \
 # Profile-guided build of the model (PPUSIM_PGO=1, the default for the
 # main model in build/hw): the verilated model runs hundreds of kilobytes of
 # straight-line code per cycle and is bound by instruction fetch, and a
-# layout for the paths a cycle really takes runs it two to three times as
-# fast with the compute units busy (docs/benchmarks.md "Simulator speed").
-# The model is compiled instrumented, hw/sim/ppusim_train.c drives it
-# through copies and kernels (from the top of the tree; it reads the
-# device kernels and checks its results), and the model is compiled again
-# with the profile.  Two compiles per RTL change: PPUSIM_PGO=0 builds once
-# (-Os), e.g. while editing RTL.  The FPGA, wide and coverage models build
-# once.
+# layout for the paths a cycle really takes runs it about 1.3 times as
+# fast streaming copies and 1.8 times with the compute units busy
+# (docs/benchmarks.md "Simulator speed").  The model is compiled
+# instrumented, hw/sim/ppusim_train.c drives it through copies and kernels
+# (from the top of the tree; it reads the device kernels and checks its
+# results), and the model is compiled again with the profile.  The profile
+# is redone with the model only: a stale one costs speed, never
+# correctness, so edits of the harness or the training program do not
+# recompile the model.  Two compiles per RTL change: PPUSIM_PGO=0 builds
+# once (-Os), e.g. while editing RTL.  The FPGA, wide and coverage models
+# build once.
 PPUSIM_PGO ?= $(if $(filter build/hw,$(PPUSIM_DIR)),1,0)
 PPUSIM_PGO_OPT := -O2
 PPUSIM_MK = $(MAKE) --no-print-directory -C $(PPUSIM_MDIR) -f V$(PPUSIM_TOP).mk
@@ -139,15 +143,14 @@ PPUSIM_MAKE_GLOBALS = printf '$(notdir $(PPUSIM_GLOBALS)): $$(VK_GLOBAL_OBJS)\n\
 # is compiled twice, instrumented and then with the training run's profile
 # (the .gcda files next to the objects).
 ifeq ($(PPUSIM_PGO),1)
-$(PPUSIM_VLIB): $(PPUSIM_MODEL_SRCS) $(PPUSIM_MODEL_CHK) $(PPUSIM_CMD) $(PPUSIM_TRAIN_SRCS) \
-		hw/sim/ppu_sim.cpp | $(PPUSIM_TRAIN_KERNELS)
+$(PPUSIM_VLIB): $(PPUSIM_MODEL_SRCS) $(PPUSIM_MODEL_CHK) $(PPUSIM_CMD) | $(PPUSIM_TRAIN_KERNELS)
 	$(PPUSIM_VERILATE)
 	rm -f $(PPUSIM_MDIR)/V$(PPUSIM_TOP)*.o $(PPUSIM_MDIR)/*.gcda $@
 	$(PPUSIM_MK) -j 2 OPT_FAST='$(PPUSIM_PGO_OPT) -fprofile-generate' V$(PPUSIM_TOP)__ALL.a
 	$(PPUSIM_MAKE_GLOBALS)
-	$(CXX) $(PPUSIM_CXXFLAGS) -c -o $(PPUSIM_MDIR)/ppusim-train-sim.o hw/sim/ppu_sim.cpp
+	$(CXX) $(PPUSIM_CXXFLAGS) -c -o $(PPUSIM_OBJ) hw/sim/ppu_sim.cpp
 	$(CC) $(PPU_CFLAGS) -Iruntime/device/samples -o $(PPUSIM_MDIR)/ppusim-train \
-		$(PPUSIM_TRAIN_SRCS) $(PPUSIM_MDIR)/ppusim-train-sim.o $@ \
+		$(PPUSIM_TRAIN_SRCS) $(PPUSIM_OBJ) $@ \
 		$$(sed 's|[^ ]*|$(PPUSIM_MDIR)/&|g' $(PPUSIM_GLOBALS)) \
 		$(PPUSIM_LDLIBS) -fprofile-generate
 	$(PPUSIM_MDIR)/ppusim-train

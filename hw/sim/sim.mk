@@ -148,6 +148,9 @@ $(PPUSIM_VLIB): $(PPUSIM_MODEL_SRCS) $(PPUSIM_MODEL_CHK) $(PPUSIM_CMD) | $(PPUSI
 	rm -f $(PPUSIM_MDIR)/V$(PPUSIM_TOP)*.o $(PPUSIM_MDIR)/*.gcda $@
 	$(PPUSIM_MK) -j 2 OPT_FAST='$(PPUSIM_PGO_OPT) -fprofile-generate' V$(PPUSIM_TOP)__ALL.a
 	$(PPUSIM_MAKE_GLOBALS)
+	@# the harness object against the new model's headers (in an empty
+	@# tree make compiles it once more afterwards: it looked at the object
+	@# before this recipe made it)
 	$(CXX) $(PPUSIM_CXXFLAGS) -c -o $(PPUSIM_OBJ) hw/sim/ppu_sim.cpp
 	$(CC) $(PPU_CFLAGS) -Iruntime/device/samples -o $(PPUSIM_MDIR)/ppusim-train \
 		$(PPUSIM_TRAIN_SRCS) $(PPUSIM_OBJ) $@ \

@@ -434,11 +434,18 @@ module ppu_compute #(
   // and the task table have retired what they translated before it.
   assign inv_hold = inv_q || t_inv_hold || (|u_inv_hold) || rs != R_RUN;
 
+  // The task table's clock stops too while an edge would change nothing
+  // in it: with every unit busy and nothing launched or finishing, the
+  // table is not evaluated at all (it holds the engine's widest logic).
+  logic t_quiet, t_en, t_clk;
+  assign t_en = en && (!irst_n || !t_quiet);
+  ppu_clk_gate #(.GATE(CLOCK_GATE)) u_tasks_gate (.clk, .en(t_en), .gclk(t_clk));
+
   ppu_tasks #(
     .NUM_TASKS(NUM_TASKS), .TASK_SLOTS(TASK_SLOTS), .NUM_CU(NUM_CU),
     .CU_CONTEXTS(CU_CONTEXTS), .NC(NC)
   ) u_tasks (
-    .clk(gclk), .rst_n(irst_n),
+    .clk(t_clk), .rst_n(irst_n),
     .cl_valid(g_cl_valid), .cl_ready(g_cl_ready), .cl_req(g_cl_req), .cl_rsp_valid(t_cl_rsp_valid),
     .cl_rsp_status(t_cl_rsp_status), .cl_rsp_tid(rsp_tid_unused), .can_accept,
     .chan_kill(kill_q), .chan_live(t_chan_live), .chan_clear(t_chan_clear), .chan_tasks(t_chan_tasks),
@@ -459,6 +466,7 @@ module ppu_compute #(
     .trace, .perf_launch, .perf_dispatch, .perf_complete, .perf_preempt, .perf_resume, .perf_evict,
     .perf_dlaunch, .perf_ddepth, .perf_derr, .perf_wsave,
     .no_preempt(task_ctrl_q[0]), .no_evict(task_ctrl_q[1]), .dbg_tid(dbg_tid_q), .dbg(dbg_task), .idle(tasks_idle),
+    .quiet(t_quiet),
     .mmu_inv(inv_q), .inv_hold(t_inv_hold)
   );
   assign g_x_req[NUM_CU*XW +: XW] = t_x_req;

@@ -151,6 +151,9 @@ module ppu_tasks #(
   output ppu_types_pkg::task_dbg_t     dbg,
   // nothing in progress: no task id taken, the memory FSM idle
   output logic                         idle,
+  // the next clock edge would change nothing here (ppu_compute stops this
+  // block's clock then)
+  output logic                         quiet,
   // invalidate handshake (ppu_inv_drain): mmu_inv (the engine's view of an
   // MMU invalidate) finds a read sequence that may use a translation from
   // before it; inv_hold until its last answer
@@ -1881,6 +1884,19 @@ module ppu_tasks #(
   assign can_accept    = id_free != '0;
   assign nonstall      = nonstall_q;
   assign idle          = (st == S_IDLE) && (&id_free);
+  // Every flop above changes only with one of these (or holds a data word
+  // that nobody reads without its valid: drsp_q, kw_q, rsp_st_q,
+  // rsp_tid_q), so with none of them the edge is a no-op.  Combinational
+  // on the inputs too: a launch, event, request or kill that arrives wakes
+  // the clock for the edge that takes it.  Eviction and the dispatch and
+  // kill registers keep it running (they are short).
+  assign quiet = st == S_IDLE && st_n == S_IDLE && !evc_busy &&
+                 !a_free && !a_take && !a_dtake && !a_pop && !a_comp && !a_evict_start &&
+                 !a_rsp && !a_dfail && !tr_fsm_v && !cl_valid && !dreq_valid && !ev_valid &&
+                 !dq_valid && !kq_valid && !kpick_v && !pre_go && !evp_go && !disp_go &&
+                 !rd_rsp_valid && !x_rsp_valid && !sem_rsp_valid && !inv_old_q &&
+                 !rsp_v_q && !drsp_v_q && !kw_v_q && !pf_dl_q && !pf_dd_q && !pf_de_q &&
+                 nonstall_q == '0 && !icache_inv_q && !trace_q.valid;
   assign icache_inv    = icache_inv_q;
   assign perf_launch   = rsp_v_q && rsp_st_q == ppu_types_pkg::TASK_LAUNCH_OK;
   assign perf_dispatch = disp_fire && !dq.resume;
@@ -2093,6 +2109,9 @@ module ppu_tasks #(
     always_ff @(posedge clk)
       if (rst_n) begin
         if (a_fill && f_slot == TS_W'(g)) js_kids[g] <= '0;
+        // (the test around the loop only saves simulation time)
+        if ((a_dtake && dr_slot == TS_W'(g)) || (pd_inslot && pd_slot == TS_W'(g)) ||
+            (a_hdr && f_slot == TS_W'(g)) || (disp_go && cand_slot == TS_W'(g)))
         for (int j = 0; j < KMAX; j++) begin
           if (a_dtake && dr_slot == TS_W'(g) && dr_j == J_W'(j))
             js_kids[g][j*8 +: 8] <= js_kids[g][j*8 +: 8] + 8'd1;

@@ -239,6 +239,11 @@ public:
 	bool cu_paused = false;           // CUs accept no dispatch
 	bool cu_hold = false;             // CTAs never finish while set
 	bool kill_window = false;         // relax the activation check around kills
+	// Gate the clock by the table's quiet output, as ppu_compute does:
+	// an edge it calls a no-op is skipped.  The run must give the same
+	// results (a wrong quiet loses a handshake or a decision).
+	bool gate = false;
+	uint64_t gated_edges = 0;
 
 	std::vector<Launch> launches;
 	std::vector<Task> tasks;
@@ -331,7 +336,12 @@ public:
 		drive();
 		d.eval();
 		sample();
-		d.tick();
+		if (gate && d->quiet) {
+			d.cyc++;
+			gated_edges++;
+		} else {
+			d.tick();
+		}
 	}
 	void run(uint64_t n)
 	{
@@ -1907,9 +1917,10 @@ uint64_t seed_of(uint64_t s)
 	return v ? s + 1000 * strtoull(v, nullptr, 0) : s;
 }
 
-template <class E> void kill_run(uint64_t seed, unsigned ntasks, unsigned victim)
+template <class E> void kill_run(uint64_t seed, unsigned ntasks, unsigned victim, bool gate = false)
 {
 	E e(seed_of(seed));
+	e.gate = gate;
 	e.kill_window = true;
 	e.k.hold_min = 5;
 	e.k.hold_max = 300;
@@ -2117,10 +2128,12 @@ END_TEST
 
 // Long random runs: many channels and priorities, random CTA lengths,
 // latencies and back-pressure everywhere.
-template <class E> void random_run(uint64_t seed, unsigned ntasks, bool stress, bool no_preempt = false)
+template <class E>
+void random_run(uint64_t seed, unsigned ntasks, bool stress, bool no_preempt = false, bool gate = false)
 {
 	E e(seed_of(seed));
 	e.d->no_preempt = no_preempt;
+	e.gate = gate;
 	if (stress) {
 		e.k.x_ready = 60;
 		e.k.rd_ready = 60;
@@ -2167,6 +2180,8 @@ template <class E> void random_run(uint64_t seed, unsigned ntasks, bool stress, 
 		TB_EQ(e.cov.preemptions, e.cov.evict_preempts); // for evictions only
 	else
 		TB_TRUE(e.cov.preemptions > 0);
+	if (gate) // the gate did stop the clock, often
+		TB_TRUE(e.gated_edges > e.d.cyc / 10);
 }
 
 // The same with TASK_CTRL.NO_PREEMPT: higher priorities wait for contexts.
@@ -2185,6 +2200,13 @@ END_TEST
 START_TEST(random_stress)
 {
 	random_run<Big>(42, 400, true);
+}
+END_TEST
+
+// The stress mix with the clock stopped whenever the table says quiet.
+START_TEST(random_gated)
+{
+	random_run<Big>(43, 400, true, false, true);
 }
 END_TEST
 
@@ -2232,6 +2254,18 @@ START_TEST(min_kill)
 }
 END_TEST
 
+START_TEST(min_random_gated)
+{
+	random_run<Small>(54, 300, true, false, true);
+}
+END_TEST
+
+START_TEST(kill_gated)
+{
+	kill_run<Big>(55, 200, 3, true);
+}
+END_TEST
+
 } // namespace
 
 int main()
@@ -2246,7 +2280,7 @@ int main()
 			     tmd_bad_stack_not_pow2, tmd_bad_stack_small, tmd_bad_stack_big, tmd_bad_save_ctas_zero,
 			     tmd_bad_save_ctas_big, tmd_bad_block_bytes, tmd_bad_block_va, tmd_bad_first_wins,
 			     tmd_edges_ok, tmd_unreadable, fault_after_launch, completion_xlate_fault, kill_channel,
-			     kill_channel_2, kill_channel_3, kill_pending, kill_resident, kill_in_dispatch, eviction_order, random_long, random_no_preempt, random_stress, min_launch_retry,
-			     min_random, min_kill},
+			     kill_channel_2, kill_channel_3, kill_pending, kill_resident, kill_in_dispatch, eviction_order, random_long, random_no_preempt, random_stress, random_gated,
+			     min_launch_retry, min_random, min_kill, min_random_gated, kill_gated},
 			    600);
 }

@@ -219,7 +219,6 @@ module ppu_compute #(
 
   always_ff @(posedge gclk) begin
     if (!rst_n) begin
-      kill_q           <= '0;
       inv_q            <= 1'b0;
       dbg_tid_q        <= '0;
       task_ctrl_q      <= '0;
@@ -239,7 +238,6 @@ module ppu_compute #(
         req_n = req_n + 4'(x_req_valid[i] && x_req_ready[i]);
         rsp_n = rsp_n + 4'(x_rsp_valid[i]);
       end
-      kill_q           <= chan_kill;
       inv_q            <= mmu_invalidate;
       dbg_tid_q        <= dbg_tid;
       task_ctrl_q      <= task_ctrl;
@@ -437,9 +435,15 @@ module ppu_compute #(
   // The task table's clock stops too while an edge would change nothing
   // in it: with every unit busy and nothing launched or finishing, the
   // table is not evaluated at all (it holds the engine's widest logic).
+  // chan_kill is registered on this clock (it runs for a change), so the
+  // table's logic reads its own domain's flops and the units' outputs only.
   logic t_quiet, t_en, t_clk;
-  assign t_en = en && (!irst_n || !t_quiet);
+  assign t_en = en && (!irst_n || !t_quiet || chan_kill != kill_q);
   ppu_clk_gate #(.GATE(CLOCK_GATE)) u_tasks_gate (.clk, .en(t_en), .gclk(t_clk));
+
+  always_ff @(posedge t_clk)
+    if (!rst_n) kill_q <= '0;
+    else        kill_q <= chan_kill;
 
   ppu_tasks #(
     .NUM_TASKS(NUM_TASKS), .TASK_SLOTS(TASK_SLOTS), .NUM_CU(NUM_CU),

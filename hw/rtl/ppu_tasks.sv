@@ -714,19 +714,24 @@ module ppu_tasks #(
   logic [7:0]       dr_kids;             // the CTA's children outstanding
   logic [31:0]      dr_fail;             // LAUNCH refused at once: the status (0: go on)
   always_comb begin
-    dr_slot  = dreq.tslot[TS_W-1:0];
-    dr_cta_w  = js_cta[dr_slot];
-    dr_kids_w = js_kids[dr_slot];
-    dr_match = '0;
-    if (dreq_valid)
+    // (the slot's words are read only with a request: simulation time)
+    dr_slot   = dreq.tslot[TS_W-1:0];
+    dr_cta_w  = '0;
+    dr_kids_w = '0;
+    dr_match  = '0;
+    dr_ff     = '1;
+    dr_kids   = '0;
+    if (dreq_valid) begin
+      dr_cta_w  = js_cta[dr_slot];
+      dr_kids_w = js_kids[dr_slot];
       for (int j = 0; j < KMAX; j++)
         dr_match[j] = m_live[dr_slot][j] && dr_cta_w[j*32 +: 32] == dreq.cta_id;
-    dr_ff   = ffs32(dr_match);
+      dr_ff = ffs32(dr_match);
+      for (int j = 0; j < KMAX; j++)
+        if (dr_ff[J_W-1:0] == J_W'(j)) dr_kids = dr_kids_w[j*8 +: 8];
+    end
     dr_hit  = !dr_ff[J_W] && sl_ready[dr_slot];
     dr_j    = dr_ff[J_W-1:0];
-    dr_kids = '0;
-    for (int j = 0; j < KMAX; j++)
-      if (dr_j == J_W'(j)) dr_kids = dr_kids_w[j*8 +: 8];
     // in the order of docs/compute-design.md §5
     if (!dr_hit || killed[sl_chid[dr_slot]])
       dr_fail = ES_EINVAL;
@@ -1150,13 +1155,17 @@ module ppu_tasks #(
   logic [J_W-1:0]   ev_j;
   logic             ev_exit, ev_saved, ev_savedw;
   always_comb begin
+    // (the slot's words are read only with an event: simulation time)
     ev_slot  = ev.tslot[TS_W-1:0];
-    ev_cta_w = js_cta[ev_slot];
+    ev_cta_w = '0;
     ev_match = '0;
-    if (ev_valid)
+    ev_ff    = '1;
+    if (ev_valid) begin
+      ev_cta_w = js_cta[ev_slot];
       for (int j = 0; j < KMAX; j++)
         ev_match[j] = m_live[ev_slot][j] && ev_cta_w[j*32 +: 32] == ev.cta_id;
-    ev_ff   = ffs32(ev_match);
+      ev_ff = ffs32(ev_match);
+    end
     ev_hit  = !ev_ff[J_W] && sl_ready[ev_slot];
     ev_j    = ev_ff[J_W-1:0];
     ev_exit = ev.kind == ppu_types_pkg::CU_EV_EXITED;
@@ -1420,10 +1429,13 @@ module ppu_tasks #(
                 (d_state[pd_par] == ppu_types_pkg::TASK_ST_ACTIVE ||
                  d_state[pd_par] == ppu_types_pkg::TASK_ST_EVICTING ||
                  d_state[pd_par] == ppu_types_pkg::TASK_ST_COMPLETING);
-    pd_cnt = '0;
-    pd_kids_w = js_kids[pd_slot];
-    for (int j = 0; j < KMAX; j++)
-      if (pd_j == J_W'(j)) pd_cnt = pd_kids_w[j*8 +: 8];
+    pd_cnt    = '0;
+    pd_kids_w = '0;
+    if (pd_go) begin
+      pd_kids_w = js_kids[pd_slot];
+      for (int j = 0; j < KMAX; j++)
+        if (pd_j == J_W'(j)) pd_cnt = pd_kids_w[j*8 +: 8];
+    end
     pd_zero = pd_inslot && pd_cnt == 8'd1;
   end
   // the last child of a task waiting coarsely: wake all of its CTAs
@@ -1432,10 +1444,13 @@ module ppu_tasks #(
                       sl_used[pd_slot] && sl_tid[pd_slot] == pd_par;
   logic [31:0] pd_cta;
   always_comb begin
-    pd_cta = '0;
-    pd_cta_w = js_cta[pd_slot];
-    for (int j = 0; j < KMAX; j++)
-      if (pd_j == J_W'(j)) pd_cta = pd_cta_w[j*32 +: 32];
+    pd_cta   = '0;
+    pd_cta_w = '0;
+    if (pd_go) begin
+      pd_cta_w = js_cta[pd_slot];
+      for (int j = 0; j < KMAX; j++)
+        if (pd_j == J_W'(j)) pd_cta = pd_cta_w[j*32 +: 32];
+    end
   end
 
   // WAIT_CHILDREN is answered at once (from the CTA's count), in a cycle
@@ -1454,10 +1469,12 @@ module ppu_tasks #(
   assign evp_go = !kq_valid && !kpick_v && epick_v && !tr_fsm_v && !ev_fire && !disp_go;
   always_comb begin
     ev_has_kids = 1'b0;
-    ev_kids_w = js_kids[ev_slot];
-    if (ev_valid)
+    ev_kids_w   = '0;
+    if (ev_valid) begin
+      ev_kids_w = js_kids[ev_slot];
       for (int j = 0; j < KMAX; j++)
         if (ev_j == J_W'(j) && ev_kids_w[j*8 +: 8] != 8'd0) ev_has_kids = 1'b1;
+    end
     jp_run_n   = jp_run;
     jp_kill_n  = jp_kill;
     jp_kids_n  = jp_kids;

@@ -334,10 +334,11 @@ module ppu_cu_sched #(
 `endif
 
   // ---- Per-context views ----
-  logic [CTX-1:0] is_free, ready, busy, cfrozen, settled;
-  logic [CTX*4-1:0] home;          // where a replayed instruction goes back to
+  logic [CTX-1:0] is_free, ready, cfrozen;
+  logic           sw_any;          // a context in SWAIT has no store left
 
   always_comb begin
+    sw_any = 1'b0;
     for (int c = 0; c < CTX; c++) begin
       logic [3:0]    s;
       logic [CW-1:0] e;
@@ -348,19 +349,17 @@ module ppu_cu_sched #(
       cfrozen[c] = !is_free[c] && (frozen_q[e] || pre_q[e]);
       ready[c]   = !frozen_q[e] &&
                    ((s == S_READY && (!pre_q[e] || resv_q[c])) || s == S_SAVE || s == S_RSTR);
-      busy[c]    = s == S_PIPE || s == S_FWAIT || s == S_MWAIT || scnt_q[c*SW +: SW] != '0;
-      // (a sleeping WAIT_CHILDREN is saved as RUN at its ecall, which it
-      // runs again when resumed)
-      settled[c] = scnt_q[c*SW +: SW] == '0 &&
-                   ((s == S_READY && !resv_q[c]) || s == S_BAR || s == S_EXIT || s == S_KWAIT);
-      unique case (um_q[c*2 +: 2])
-        UM_SAVE: home[c*4 +: 4] = S_SAVE;
-        UM_RSTR: home[c*4 +: 4] = S_RSTR;
-        UM_HDR:  home[c*4 +: 4] = sav_q[e] ? S_SAVE : S_RSTR;
-        default: home[c*4 +: 4] = S_READY;
-      endcase
+      if (s == S_SWAIT && scnt_q[c*SW +: SW] == '0) sw_any = 1'b1;
     end
   end
+
+  // Where a replayed instruction of a context goes back to (by its
+  // micro-op mode, and for a header word whether its CTA is being saved).
+  function automatic logic [3:0] f_home(input logic [1:0] um, input logic sav);
+    f_home = (um == UM_SAVE) ? S_SAVE :
+             (um == UM_RSTR) ? S_RSTR :
+             (um == UM_HDR)  ? (sav ? S_SAVE : S_RSTR) : S_READY;
+  endfunction
 
   assign ctx_state  = st_q;
   assign ctx_frozen = cfrozen;
@@ -527,6 +526,8 @@ module ppu_cu_sched #(
     logic [CW-1:0]  ld_e;
     logic [17:0]    ti;
     logic [TW-1:0]  lv, ar;
+    logic [CW-1:0]  ce;             // a context's entry and state in the sweeps below
+    logic [3:0]     cs;
 
     st_d     = st_q;
     pc_d     = pc_q;
@@ -562,6 +563,10 @@ module ppu_cu_sched #(
     evk_d    = evk_q;
     fpend_d  = fpend_q;
     release_e = '0;
+    wstart    = '0;
+    ti        = '0;
+    ce        = '0;
+    cs        = '0;
     frec_sf   = 1'b0;
     frec_cm   = 1'b0;
 
@@ -642,8 +647,16 @@ module ppu_cu_sched #(
         if (st_q[c*4 +: 4] != S_KWAIT && st_q[c*4 +: 4] != S_BAR && st_q[c*4 +: 4] != S_EXIT)
           allwait[cta_q[c*CW +: CW]] = 1'b0;
         if (st_q[c*4 +: 4] == S_KWAIT) anykw[cta_q[c*CW +: CW]] = 1'b1;
-        if (busy[c]) quiet[cta_q[c*CW +: CW]] = 1'b0;
-        if (!settled[c]) allset[cta_q[c*CW +: CW]] = 1'b0;
+        if (st_q[c*4 +: 4] == S_PIPE || st_q[c*4 +: 4] == S_FWAIT || st_q[c*4 +: 4] == S_MWAIT ||
+            scnt_q[c*SW +: SW] != '0)
+          quiet[cta_q[c*CW +: CW]] = 1'b0;
+        // settled: no store left and READY without a result, BAR, EXIT or
+        // KWAIT (a sleeping WAIT_CHILDREN is saved as RUN at its ecall,
+        // which it runs again when resumed)
+        if (!(scnt_q[c*SW +: SW] == '0 &&
+              ((st_q[c*4 +: 4] == S_READY && !resv_q[c]) || st_q[c*4 +: 4] == S_BAR ||
+               st_q[c*4 +: 4] == S_EXIT || st_q[c*4 +: 4] == S_KWAIT)))
+          allset[cta_q[c*CW +: CW]] = 1'b0;
         if (st_q[c*4 +: 4] != S_SAVED || scnt_q[c*SW +: SW] != '0)
           allsaved[cta_q[c*CW +: CW]] = 1'b0;
       end
@@ -731,219 +744,236 @@ module ppu_cu_sched #(
     end
 
     // -- Contexts --
-    for (int c = 0; c < CTX; c++) begin
-      logic [CW-1:0] e;
-      logic [3:0]    s;
-      logic [SW-1:0] sc;
-      e  = cta_q[c*CW +: CW];
-      s  = st_q[c*4 +: 4];
-      sc = scnt_q[c*SW +: SW];
+    // An event that names its context is applied to that context alone;
+    // only the broadcasts (a refill done, a store drained, a barrier
+    // released, a wake, a save or wave switch, an event out, a dispatch)
+    // walk the contexts, and only in a cycle that has one.  In the order
+    // the updates of one context have always had: a later one overrides.
 
-      // LR reservation of the thread (a new or resumed thread has none)
-      if (cm_valid && cm_ctx == CW'(c) && cm_lr) lrv_d[c] = 1'b1;
-      if (cm_valid && cm_ctx == CW'(c) && cm_sc) lrv_d[c] = 1'b0;
+    // LR reservation of the thread (a new or resumed thread has none)
+    if (cm_valid && cm_lr) lrv_d[cm_ctx] = 1'b1;
+    if (cm_valid && cm_sc) lrv_d[cm_ctx] = 1'b0;
 
-      // outstanding stores
-      if (cm_valid && cm_ctx == CW'(c) && (cm_act == ppu_types_pkg::CU_A_STORE ||
-          (cm_act == ppu_types_pkg::CU_A_UOP &&
-           (um_q[c*2 +: 2] == UM_SAVE || um_q[c*2 +: 2] == UM_HDR)))) sc = sc + SW'(1);
-      if (sack_valid && sack_ctx == CW'(c)) sc = sc - SW'(1);
-      scnt_d[c*SW +: SW] = sc;
+    // outstanding stores
+    if (cm_valid && (cm_act == ppu_types_pkg::CU_A_STORE ||
+        (cm_act == ppu_types_pkg::CU_A_UOP &&
+         (um_q[32'(cm_ctx)*2 +: 2] == UM_SAVE || um_q[32'(cm_ctx)*2 +: 2] == UM_HDR))))
+      scnt_d[32'(cm_ctx)*SW +: SW] = scnt_d[32'(cm_ctx)*SW +: SW] + SW'(1);
+    if (sack_valid)
+      scnt_d[32'(sack_ctx)*SW +: SW] = scnt_d[32'(sack_ctx)*SW +: SW] - SW'(1);
 
-      if (pick_valid && pick_ctx == CW'(c))
-        st_d[c*4 +: 4] = S_PIPE;
+    if (pick_valid)
+      st_d[32'(pick_ctx)*4 +: 4] = S_PIPE;
 
-      if (s1_back && s1_ctx == CW'(c))
-        st_d[c*4 +: 4] = s1_fwait ? S_FWAIT : home[c*4 +: 4];
+    if (s1_back)
+      st_d[32'(s1_ctx)*4 +: 4] = s1_fwait ? S_FWAIT
+                               : f_home(um_q[32'(s1_ctx)*2 +: 2], sav_q[cta_q[32'(s1_ctx)*CW +: CW]]);
 
-      if (s == S_FWAIT && rf_done)
-        st_d[c*4 +: 4] = S_READY;
-      if (rf_fault && rf_ctx == CW'(c)) begin
-        ferr_d[c]         = 1'b1;
-        fkind_d[c*8 +: 8] = rf_kind;
+    if (rf_done)
+      for (int c = 0; c < CTX; c++)
+        if (st_q[c*4 +: 4] == S_FWAIT) st_d[c*4 +: 4] = S_READY;
+    if (rf_fault) begin
+      ferr_d[rf_ctx]              = 1'b1;
+      fkind_d[32'(rf_ctx)*8 +: 8] = rf_kind;
+    end
+
+    if (sw_any)
+      for (int c = 0; c < CTX; c++)
+        if (st_q[c*4 +: 4] == S_SWAIT && scnt_q[c*SW +: SW] == '0) st_d[c*4 +: 4] = S_READY;
+
+    if (release_e != '0)
+      for (int c = 0; c < CTX; c++)
+        if (st_q[c*4 +: 4] == S_BAR && release_e[cta_q[c*CW +: CW]]) begin
+          st_d[c*4 +: 4]    = S_READY;
+          resv_d[c]         = 1'b1;
+          res_d[c*32 +: 32] = '0;
+          rerr_d[c]         = 1'b0;
+        end
+
+    if (ld_valid && hw_ok) begin
+      // a header word taken: the next one (the last starts the wave below)
+      st_d[32'(ld_ctx)*4 +: 4] = S_RSTR;
+      k_d[32'(ld_ctx)*5 +: 5]  = 5'd1;
+    end else if (ld_valid) begin
+      st_d[32'(ld_ctx)*4 +: 4]    = f_home(um_q[32'(ld_ctx)*2 +: 2], sav_q[ld_e]);
+      resv_d[ld_ctx]              = 1'b1;
+      res_d[32'(ld_ctx)*32 +: 32] = ld_data;
+      rerr_d[ld_ctx]              = ld_err || hw_bad;
+      rkind_d[32'(ld_ctx)*8 +: 8] = hw_bad ? K_BAD_HDR : ld_kind;
+    end
+    if (amo_valid) begin
+      st_d[32'(amo_ctx)*4 +: 4]    = S_READY;
+      resv_d[amo_ctx]              = 1'b1;
+      res_d[32'(amo_ctx)*32 +: 32] = amo_data;
+      rerr_d[amo_ctx]              = amo_err;
+      rkind_d[32'(amo_ctx)*8 +: 8] = amo_kind;
+    end
+    if (dv_valid) begin
+      st_d[32'(dv_ctx)*4 +: 4]    = S_READY;
+      resv_d[dv_ctx]              = 1'b1;
+      res_d[32'(dv_ctx)*32 +: 32] = dv_data;
+      rerr_d[dv_ctx]              = 1'b0;
+    end
+    if (tp_valid) begin
+      st_d[32'(tp_ctx)*4 +: 4]    = tp_sleep ? S_KWAIT : S_READY;
+      resv_d[tp_ctx]              = !tp_sleep;
+      res_d[32'(tp_ctx)*32 +: 32] = tp_data;
+      rerr_d[tp_ctx]              = 1'b0;
+    end
+    // A wake goes after the answer: the table may send both in one cycle
+    // (the last child completed as the WAIT was answered).
+    if (kw_valid)
+      for (int c = 0; c < CTX; c++) begin
+        ce = cta_q[c*CW +: CW];
+        if ((st_q[c*4 +: 4] == S_KWAIT || (tp_valid && tp_ctx == CW'(c) && tp_sleep)) &&
+            e_tslot[32'(ce)*ppu_types_pkg::CU_TSLOT_W +: ppu_types_pkg::CU_TSLOT_W] == kw.tslot &&
+            (kw.all || e_ctaid[32'(ce)*32 +: 32] == kw.cta_id))
+          st_d[c*4 +: 4] = S_READY;
       end
 
-      if (s == S_SWAIT && scnt_q[c*SW +: SW] == '0)
-        st_d[c*4 +: 4] = S_READY;
-
-      if (s == S_BAR && release_e[e]) begin
-        st_d[c*4 +: 4]   = S_READY;
-        resv_d[c]        = 1'b1;
-        res_d[c*32 +: 32] = '0;
-        rerr_d[c]        = 1'b0;
-      end
-
-      if (ld_valid && ld_ctx == CW'(c) && hw_ok) begin
-        // a header word taken: the next one (the last starts the wave below)
-        st_d[c*4 +: 4] = S_RSTR;
-        k_d[c*5 +: 5]  = 5'd1;
-      end else if (ld_valid && ld_ctx == CW'(c)) begin
-        st_d[c*4 +: 4]    = home[c*4 +: 4];
-        resv_d[c]         = 1'b1;
-        res_d[c*32 +: 32] = ld_data;
-        rerr_d[c]         = ld_err || hw_bad;
-        rkind_d[c*8 +: 8] = hw_bad ? K_BAD_HDR : ld_kind;
-      end
-      if (amo_valid && amo_ctx == CW'(c)) begin
-        st_d[c*4 +: 4]    = S_READY;
-        resv_d[c]         = 1'b1;
-        res_d[c*32 +: 32] = amo_data;
-        rerr_d[c]         = amo_err;
-        rkind_d[c*8 +: 8] = amo_kind;
-      end
-      if (dv_valid && dv_ctx == CW'(c)) begin
-        st_d[c*4 +: 4]    = S_READY;
-        resv_d[c]         = 1'b1;
-        res_d[c*32 +: 32] = dv_data;
-        rerr_d[c]         = 1'b0;
-      end
-      if (tp_valid && tp_ctx == CW'(c)) begin
-        st_d[c*4 +: 4]    = tp_sleep ? S_KWAIT : S_READY;
-        resv_d[c]         = !tp_sleep;
-        res_d[c*32 +: 32] = tp_data;
-        rerr_d[c]         = 1'b0;
-      end
-      // A wake goes after the answer: the table may send both in one cycle
-      // (the last child completed as the WAIT was answered).
-      if ((s == S_KWAIT || (tp_valid && tp_ctx == CW'(c) && tp_sleep)) && kw_valid &&
-          e_tslot[32'(e)*ppu_types_pkg::CU_TSLOT_W +: ppu_types_pkg::CU_TSLOT_W] == kw.tslot &&
-          (kw.all || e_ctaid[32'(e)*32 +: 32] == kw.cta_id))
-        st_d[c*4 +: 4] = S_READY;
-
-      if (cm_valid && cm_ctx == CW'(c)) begin
-        unique case (cm_act)
-          ppu_types_pkg::CU_A_NEXT, ppu_types_pkg::CU_A_STORE: begin
-            st_d[c*4 +: 4]    = S_READY;
-            pc_d[c*32 +: 32]  = cm_pc;
-            resv_d[c]         = 1'b0;
-          end
-          ppu_types_pkg::CU_A_REPLAY: st_d[c*4 +: 4] = home[c*4 +: 4];
-          ppu_types_pkg::CU_A_UOP: begin
-            if (um_q[c*2 +: 2] == UM_SAVE) begin
-              // two record words stored: the last ones?  (Exited threads are
-              // saved whole too, so that a resume is invisible even to the
-              // debug port.)
-              if (k_q[c*5 +: 5] == 5'd30 && !(mw_q[e] && sav_q[e] && rk_q[c*CW +: CW] == '0))
-                st_d[c*4 +: 4] = S_SAVED;
-              else if (k_q[c*5 +: 5] == 5'd30)
-              begin
-                // context 0 of a CTA in waves leaving the unit: the header next
-                st_d[c*4 +: 4] = S_SAVE;
-                um_d[c*2 +: 2] = UM_HDR;
-              end
-              else st_d[c*4 +: 4] = S_SAVE;
-            end else if (um_q[c*2 +: 2] == UM_HDR) begin
-              st_d[c*4 +: 4] = S_SAVED;
-            end else begin
-              // a record word restored (word 0: the PC and thread state)
-              st_d[c*4 +: 4] = S_RSTR;
-              resv_d[c]      = 1'b0;
-              if (k_q[c*5 +: 5] == 5'd0) begin
-                pc_d[c*32 +: 32] = cm_pc;
-                tst_d[c*2 +: 2]  = cm_tst;
-              end
+    // S3 commit of the context's instruction
+    if (cm_valid) begin
+      unique case (cm_act)
+        ppu_types_pkg::CU_A_NEXT, ppu_types_pkg::CU_A_STORE: begin
+          st_d[32'(cm_ctx)*4 +: 4]   = S_READY;
+          pc_d[32'(cm_ctx)*32 +: 32] = cm_pc;
+          resv_d[cm_ctx]             = 1'b0;
+        end
+        ppu_types_pkg::CU_A_REPLAY:
+          st_d[32'(cm_ctx)*4 +: 4] = f_home(um_q[32'(cm_ctx)*2 +: 2], sav_q[cm_e]);
+        ppu_types_pkg::CU_A_UOP: begin
+          if (um_q[32'(cm_ctx)*2 +: 2] == UM_SAVE) begin
+            // two record words stored: the last ones?  (Exited threads are
+            // saved whole too, so that a resume is invisible even to the
+            // debug port.)
+            if (k_q[32'(cm_ctx)*5 +: 5] == 5'd30 &&
+                !(mw_q[cm_e] && sav_q[cm_e] && rk_q[32'(cm_ctx)*CW +: CW] == '0))
+              st_d[32'(cm_ctx)*4 +: 4] = S_SAVED;
+            else if (k_q[32'(cm_ctx)*5 +: 5] == 5'd30)
+            begin
+              // context 0 of a CTA in waves leaving the unit: the header next
+              st_d[32'(cm_ctx)*4 +: 4] = S_SAVE;
+              um_d[32'(cm_ctx)*2 +: 2] = UM_HDR;
             end
-            k_d[c*5 +: 5] = k_q[c*5 +: 5] + ((um_q[c*2 +: 2] == UM_SAVE) ? 5'd2 : 5'd1);
-          end
-          ppu_types_pkg::CU_A_SWAIT:  st_d[c*4 +: 4] = S_SWAIT;
-          ppu_types_pkg::CU_A_MWAIT:  st_d[c*4 +: 4] = S_MWAIT;
-          ppu_types_pkg::CU_A_EXIT:   st_d[c*4 +: 4] = S_EXIT;
-          ppu_types_pkg::CU_A_BAR: begin
-            if (cm_wr && (tst_q[c*2 +: 2] == T_BAR1) != phase_q[e]) begin
-              // loaded back after its barrier was released: past it, a0 = 0
-              st_d[c*4 +: 4]    = S_READY;
-              resv_d[c]         = 1'b1;
-              res_d[c*32 +: 32] = '0;
-              rerr_d[c]         = 1'b0;
-            end else if (release_e[e]) begin
-              st_d[c*4 +: 4]    = S_READY;
-              resv_d[c]         = 1'b1;
-              res_d[c*32 +: 32] = '0;
-              rerr_d[c]         = 1'b0;
-            end else begin
-              st_d[c*4 +: 4] = S_BAR;
+            else st_d[32'(cm_ctx)*4 +: 4] = S_SAVE;
+          end else if (um_q[32'(cm_ctx)*2 +: 2] == UM_HDR) begin
+            st_d[32'(cm_ctx)*4 +: 4] = S_SAVED;
+          end else begin
+            // a record word restored (word 0: the PC and thread state)
+            st_d[32'(cm_ctx)*4 +: 4] = S_RSTR;
+            resv_d[cm_ctx]           = 1'b0;
+            if (k_q[32'(cm_ctx)*5 +: 5] == 5'd0) begin
+              pc_d[32'(cm_ctx)*32 +: 32] = cm_pc;
+              tst_d[32'(cm_ctx)*2 +: 2]  = cm_tst;
             end
           end
-          default: st_d[c*4 +: 4] = S_FAULT;   // CU_A_FAULT
-        endcase
-        // the last step of a restore continues as the thread
-        if (um_q[c*2 +: 2] == UM_RSTR && (cm_act == ppu_types_pkg::CU_A_NEXT ||
-            cm_act == ppu_types_pkg::CU_A_BAR || cm_act == ppu_types_pkg::CU_A_EXIT))
-          um_d[c*2 +: 2] = UM_NONE;
-      end
+          k_d[32'(cm_ctx)*5 +: 5] = k_q[32'(cm_ctx)*5 +: 5] +
+                                    ((um_q[32'(cm_ctx)*2 +: 2] == UM_SAVE) ? 5'd2 : 5'd1);
+        end
+        ppu_types_pkg::CU_A_SWAIT:  st_d[32'(cm_ctx)*4 +: 4] = S_SWAIT;
+        ppu_types_pkg::CU_A_MWAIT:  st_d[32'(cm_ctx)*4 +: 4] = S_MWAIT;
+        ppu_types_pkg::CU_A_EXIT:   st_d[32'(cm_ctx)*4 +: 4] = S_EXIT;
+        ppu_types_pkg::CU_A_BAR: begin
+          if ((cm_wr && (tst_q[32'(cm_ctx)*2 +: 2] == T_BAR1) != phase_q[cm_e]) || release_e[cm_e]) begin
+            // loaded back after its barrier was released, or the last to
+            // arrive: past it, a0 = 0
+            st_d[32'(cm_ctx)*4 +: 4]    = S_READY;
+            resv_d[cm_ctx]              = 1'b1;
+            res_d[32'(cm_ctx)*32 +: 32] = '0;
+            rerr_d[cm_ctx]              = 1'b0;
+          end else begin
+            st_d[32'(cm_ctx)*4 +: 4] = S_BAR;
+          end
+        end
+        default: st_d[32'(cm_ctx)*4 +: 4] = S_FAULT;   // CU_A_FAULT
+      endcase
+      // the last step of a restore continues as the thread
+      if (um_q[32'(cm_ctx)*2 +: 2] == UM_RSTR && (cm_act == ppu_types_pkg::CU_A_NEXT ||
+          cm_act == ppu_types_pkg::CU_A_BAR || cm_act == ppu_types_pkg::CU_A_EXIT))
+        um_d[32'(cm_ctx)*2 +: 2] = UM_NONE;
+    end
 
-      // A preempted CTA settled, or a blocked wave: every context stores its
-      // record (a parked one has none).
-      if ((save_go[e] || wave_go[e]) && !is_free[c] && pk_q[c]) begin
-        st_d[c*4 +: 4] = S_SAVED;
-        um_d[c*2 +: 2] = UM_SAVE;
-      end else if ((save_go[e] || wave_go[e]) && !is_free[c]) begin
-        st_d[c*4 +: 4]  = S_SAVE;
-        um_d[c*2 +: 2]  = UM_SAVE;
-        k_d[c*5 +: 5]   = 5'd0;
-        tst_d[c*2 +: 2] = (s == S_EXIT) ? T_EXIT : (s == S_BAR) ? (phase_q[e] ? T_BAR1 : T_BAR0)
-                        : T_RUN;
-      end
-
-      // The next wave: thread wv * CTX + rk on each context, loaded from its
-      // record, started, or parked (the last wave may be shorter).
-      wstart[c] = 1'b0;
-      ti = '0;
-      if (wave_ld[e] && !is_free[c]) begin
-        ti = 18'(wv_d[32'(e)*TW +: TW]) * 18'(CTX) + 18'(rk_q[c*CW +: CW]);
-        um_d[c*2 +: 2]   = UM_NONE;
-        k_d[c*5 +: 5]    = 5'd0;
-        tst_d[c*2 +: 2]  = T_RUN;
-        lrv_d[c]         = 1'b0;
-        resv_d[c]        = 1'b0;
-        rerr_d[c]        = 1'b0;
-        ferr_d[c]        = 1'b0;
-        tid_d[c*TW +: TW] = TW'(ti);
-        pk_d[c]          = 1'b0;
-        if (ti >= 18'(rec_q[e][OFF_NTHR +: 11])) begin
-          st_d[c*4 +: 4] = S_EXIT;
-          pk_d[c]        = 1'b1;
-        end else if (wfresh[e]) begin
-          st_d[c*4 +: 4]   = S_READY;
-          pc_d[c*32 +: 32] = rec_q[e][OFF_ENTRY +: 32];
-          wstart[c]        = 1'b1;
-        end else begin
-          st_d[c*4 +: 4]   = S_RSTR;
-          um_d[c*2 +: 2]   = UM_RSTR;
-          wstart[c]        = 1'b1;
+    // A preempted CTA settled, or a blocked wave: every context stores its
+    // record (a parked one has none).
+    if ((save_go | wave_go) != '0)
+      for (int c = 0; c < CTX; c++) begin
+        ce = cta_q[c*CW +: CW];
+        cs = st_q[c*4 +: 4];
+        if ((save_go[ce] || wave_go[ce]) && !is_free[c] && pk_q[c]) begin
+          st_d[c*4 +: 4] = S_SAVED;
+          um_d[c*2 +: 2] = UM_SAVE;
+        end else if ((save_go[ce] || wave_go[ce]) && !is_free[c]) begin
+          st_d[c*4 +: 4]  = S_SAVE;
+          um_d[c*2 +: 2]  = UM_SAVE;
+          k_d[c*5 +: 5]   = 5'd0;
+          tst_d[c*2 +: 2] = (cs == S_EXIT) ? T_EXIT : (cs == S_BAR) ? (phase_q[ce] ? T_BAR1 : T_BAR0)
+                          : T_RUN;
         end
       end
 
-      // The CTA's event went out: the context is free.
-      if (ev_free && !is_free[c] && e == ev_idx_q)
-        st_d[c*4 +: 4] = S_FREE;
-
-      // A new thread.
-      if (dstart[c]) begin
-        st_d[c*4 +: 4]    = disp.resume ? S_RSTR : S_READY;
-        um_d[c*2 +: 2]    = disp.resume ? UM_RSTR : UM_NONE;
-        k_d[c*5 +: 5]     = 5'd0;
-        tst_d[c*2 +: 2]   = T_RUN;
-        lrv_d[c]          = 1'b0;
-        pc_d[c*32 +: 32]  = disp.entry_pc;
-        cta_d[c*CW +: CW] = efree_idx;
-        tid_d[c*TW +: TW] = TW'(rank[c*NW +: NW]);
-        rk_d[c*CW +: CW]  = CW'(rank[c*NW +: NW]);
-        pk_d[c]           = 1'b0;
-        resv_d[c]         = 1'b0;
-        rerr_d[c]         = 1'b0;
-        ferr_d[c]         = 1'b0;
-        // a CTA in waves resumes with its header (context 0), the others
-        // parked until its saved wave is loaded
-        if (disp.resume && 32'(disp.nthreads) > CTX) begin
-          um_d[c*2 +: 2] = (rank[c*NW +: NW] == '0) ? UM_HDR : UM_NONE;
-          if (rank[c*NW +: NW] != '0) begin
+    // The next wave: thread wv * CTX + rk on each context, loaded from its
+    // record, started, or parked (the last wave may be shorter).
+    if (wave_ld != '0)
+      for (int c = 0; c < CTX; c++) begin
+        ce = cta_q[c*CW +: CW];
+        ti = 18'(wv_d[32'(ce)*TW +: TW]) * 18'(CTX) + 18'(rk_q[c*CW +: CW]);
+        if (wave_ld[ce] && !is_free[c]) begin
+          um_d[c*2 +: 2]    = UM_NONE;
+          k_d[c*5 +: 5]     = 5'd0;
+          tst_d[c*2 +: 2]   = T_RUN;
+          lrv_d[c]          = 1'b0;
+          resv_d[c]         = 1'b0;
+          rerr_d[c]         = 1'b0;
+          ferr_d[c]         = 1'b0;
+          tid_d[c*TW +: TW] = TW'(ti);
+          pk_d[c]           = 1'b0;
+          if (ti >= 18'(rec_q[ce][OFF_NTHR +: 11])) begin
             st_d[c*4 +: 4] = S_EXIT;
             pk_d[c]        = 1'b1;
+          end else if (wfresh[ce]) begin
+            st_d[c*4 +: 4]   = S_READY;
+            pc_d[c*32 +: 32] = rec_q[ce][OFF_ENTRY +: 32];
+            wstart[c]        = 1'b1;
+          end else begin
+            st_d[c*4 +: 4]   = S_RSTR;
+            um_d[c*2 +: 2]   = UM_RSTR;
+            wstart[c]        = 1'b1;
           end
         end
       end
-    end
+
+    // The CTA's event went out: its contexts are free.
+    if (ev_free)
+      for (int c = 0; c < CTX; c++)
+        if (!is_free[c] && cta_q[c*CW +: CW] == ev_idx_q) st_d[c*4 +: 4] = S_FREE;
+
+    // New threads.
+    if (disp_go)
+      for (int c = 0; c < CTX; c++)
+        if (dstart[c]) begin
+          st_d[c*4 +: 4]    = disp.resume ? S_RSTR : S_READY;
+          um_d[c*2 +: 2]    = disp.resume ? UM_RSTR : UM_NONE;
+          k_d[c*5 +: 5]     = 5'd0;
+          tst_d[c*2 +: 2]   = T_RUN;
+          lrv_d[c]          = 1'b0;
+          pc_d[c*32 +: 32]  = disp.entry_pc;
+          cta_d[c*CW +: CW] = efree_idx;
+          tid_d[c*TW +: TW] = TW'(rank[c*NW +: NW]);
+          rk_d[c*CW +: CW]  = CW'(rank[c*NW +: NW]);
+          pk_d[c]           = 1'b0;
+          resv_d[c]         = 1'b0;
+          rerr_d[c]         = 1'b0;
+          ferr_d[c]         = 1'b0;
+          // a CTA in waves resumes with its header (context 0), the others
+          // parked until its saved wave is loaded
+          if (disp.resume && 32'(disp.nthreads) > CTX) begin
+            um_d[c*2 +: 2] = (rank[c*NW +: NW] == '0) ? UM_HDR : UM_NONE;
+            if (rank[c*NW +: NW] != '0) begin
+              st_d[c*4 +: 4] = S_EXIT;
+              pk_d[c]        = 1'b1;
+            end
+          end
+        end
 
     // -- Entries: latch/free events, latch faults, new CTA --
     if (ev_latch) est_d[32'(done_idx)*2 +: 2] = E_EVENT;

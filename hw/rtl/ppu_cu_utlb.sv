@@ -67,7 +67,8 @@ module ppu_cu_utlb #(
     for (int p = 0; p < 2; p++) begin
       lk_tag[p*TAG_W +: TAG_W] = {lk_root[p*23 +: 23], lk_va[p*32 + PAGE_SHIFT +: VPN_W],
                                   lk_acc[p*2 +: 2]};
-      for (int e = 0; e < ENTRIES; e++) begin
+      // (compared only for a lookup: every use of a hit is one)
+      if (lk_valid[p]) for (int e = 0; e < ENTRIES; e++) begin
         if (valid_q[e] && tag_q[e*TAG_W +: TAG_W] == lk_tag[p*TAG_W +: TAG_W]) begin
           lk_hit[p] = 1'b1;
           lk_pa[p*ppu_types_pkg::PADDR_W +: ppu_types_pkg::PADDR_W] =

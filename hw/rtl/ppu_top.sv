@@ -459,49 +459,41 @@ module ppu_top #(
   function automatic int unsigned pi(input int unsigned idx);
     pi = idx * 3;
   endfunction
-  // The two memory-beat events depend on the memory's ready inputs and are
-  // merged last: the simulation then settles only them when the inputs
-  // change, not the whole vector.
-  logic [ppu_hw_pkg::PPU_PERF_COUNT*3-1:0] perf_inc_int, perf_inc_mem;
   always_comb begin
-    perf_inc_mem = '0;
-    perf_inc_mem[pi(ppu_hw_pkg::PPU_PERF_MEM_RD_BEATS)] = m_rd_valid && mem_rd_ready;
-    perf_inc_mem[pi(ppu_hw_pkg::PPU_PERF_MEM_WR_BEATS)] = m_wr_valid && mem_wr_ready;
-  end
-  assign perf_inc = perf_inc_int | perf_inc_mem;
-  always_comb begin
-    perf_inc_int = '0;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_DOORBELLS)]        = perf_doorbell;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_GP_ENTRIES)]       = perf_gp_entry;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_METHODS)]          = perf_method;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_SEM_ACQ_OK)]       = perf_acq_ok;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_SEM_ACQ_FAIL)]     = perf_acq_fail;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_SEM_RELEASES)]     = perf_release;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_SEM_REDUCTIONS)]   = perf_reduction;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_COPIES)]           = perf_copy_done;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_COPY_BUSY_CYCLES)] = copy_busy;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_COPY_BEATS)]       = perf_beat;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_CHAN_SWITCHES)]    = perf_switch;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_FAULTS)]           = |fault_set;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_TLB_MISSES)]       = tlb_miss;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_NONSTALL_INTRS)]   = |(nonstall_set | comp_nonstall);
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_COPY_BYTES)]       = 1'b0;   // added by length below
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_HOST_LAUNCHES)]    = perf_launch;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_TASKS_COMPLETED)]  = perf_complete;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_CTA_DISPATCHES)]   = perf_dispatch;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_CTA_RESUMES)]      = perf_resume;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_PREEMPTIONS)]      = perf_preempt;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_EVICTIONS)]        = perf_evict;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_DEV_LAUNCHES)]     = perf_dlaunch;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_DEV_LAUNCH_DEPTH_ERRORS)] = perf_ddepth;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_DEV_LAUNCH_ERRORS)] = perf_derr;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_WAIT_SAVES)]       = perf_wsave;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_CTXSW_CYCLES) +: 3]    = perf_ctxsw;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_WAVE_SWITCHES) +: 3]   = perf_wave;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_CU_INSTRET) +: 3]      = perf_retire;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_CU_ISSUE_CYCLES) +: 3] = perf_issue;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_ICACHE_MISSES) +: 3]   = perf_icache_miss;
-    perf_inc_int[pi(ppu_hw_pkg::PPU_PERF_AMOS)]             = perf_amo;
+    perf_inc = '0;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_DOORBELLS)]        = perf_doorbell;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_GP_ENTRIES)]       = perf_gp_entry;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_METHODS)]          = perf_method;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_SEM_ACQ_OK)]       = perf_acq_ok;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_SEM_ACQ_FAIL)]     = perf_acq_fail;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_SEM_RELEASES)]     = perf_release;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_SEM_REDUCTIONS)]   = perf_reduction;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_COPIES)]           = perf_copy_done;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_COPY_BUSY_CYCLES)] = copy_busy;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_COPY_BEATS)]       = perf_beat;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_CHAN_SWITCHES)]    = perf_switch;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_FAULTS)]           = |fault_set;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_MEM_RD_BEATS)]     = m_rd_valid && mem_rd_ready;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_MEM_WR_BEATS)]     = m_wr_valid && mem_wr_ready;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_TLB_MISSES)]       = tlb_miss;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_NONSTALL_INTRS)]   = |(nonstall_set | comp_nonstall);
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_COPY_BYTES)]       = 1'b0;   // added by length below
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_HOST_LAUNCHES)]    = perf_launch;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_TASKS_COMPLETED)]  = perf_complete;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_CTA_DISPATCHES)]   = perf_dispatch;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_CTA_RESUMES)]      = perf_resume;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_PREEMPTIONS)]      = perf_preempt;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_EVICTIONS)]        = perf_evict;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_DEV_LAUNCHES)]     = perf_dlaunch;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_DEV_LAUNCH_DEPTH_ERRORS)] = perf_ddepth;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_DEV_LAUNCH_ERRORS)] = perf_derr;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_WAIT_SAVES)]       = perf_wsave;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_CTXSW_CYCLES) +: 3]    = perf_ctxsw;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_WAVE_SWITCHES) +: 3]   = perf_wave;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_CU_INSTRET) +: 3]      = perf_retire;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_CU_ISSUE_CYCLES) +: 3] = perf_issue;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_ICACHE_MISSES) +: 3]   = perf_icache_miss;
+    perf_inc[pi(ppu_hw_pkg::PPU_PERF_AMOS)]             = perf_amo;
   end
 
   // ---- trace ports ----

@@ -436,7 +436,7 @@ module ppu_compute #(
   // in it: with every unit busy and nothing launched or finishing, the
   // table is not evaluated at all (it holds the engine's widest logic).
   // chan_kill is registered on this clock (it runs for a change), so the
-  // table's logic reads its own domain's flops and the units' outputs only.
+  // table's sweeps over its slots read only flops of its own domain.
   logic t_quiet, t_en, t_clk;
   assign t_en = en && (!irst_n || !t_quiet || chan_kill != kill_q);
   ppu_clk_gate #(.GATE(CLOCK_GATE)) u_tasks_gate (.clk, .en(t_en), .gclk(t_clk));

@@ -1420,6 +1420,7 @@ module ppu_tasks #(
   logic [TS_W-1:0]  pd_slot;
   logic [J_W-1:0]   pd_j;
   logic [7:0]       pd_cnt;
+  logic [31:0]      pd_cta;
   always_comb begin
     pd_par    = d_parent[a_free_tid];
     pd_slot   = d_slot[pd_par];
@@ -1429,12 +1430,19 @@ module ppu_tasks #(
                 (d_state[pd_par] == ppu_types_pkg::TASK_ST_ACTIVE ||
                  d_state[pd_par] == ppu_types_pkg::TASK_ST_EVICTING ||
                  d_state[pd_par] == ppu_types_pkg::TASK_ST_COMPLETING);
+    // the launching CTA's children count and id (read only for a child)
     pd_cnt    = '0;
+    pd_cta    = '0;
     pd_kids_w = '0;
+    pd_cta_w  = '0;
     if (pd_go) begin
       pd_kids_w = js_kids[pd_slot];
+      pd_cta_w  = js_cta[pd_slot];
       for (int j = 0; j < KMAX; j++)
-        if (pd_j == J_W'(j)) pd_cnt = pd_kids_w[j*8 +: 8];
+        if (pd_j == J_W'(j)) begin
+          pd_cnt = pd_kids_w[j*8 +: 8];
+          pd_cta = pd_cta_w[j*32 +: 32];
+        end
     end
     pd_zero = pd_inslot && pd_cnt == 8'd1;
   end
@@ -1442,16 +1450,6 @@ module ppu_tasks #(
   logic pd_coarse0;
   assign pd_coarse0 = pd_go && d_coarse[pd_par] && d_children[pd_par] == 7'd1 &&
                       sl_used[pd_slot] && sl_tid[pd_slot] == pd_par;
-  logic [31:0] pd_cta;
-  always_comb begin
-    pd_cta   = '0;
-    pd_cta_w = '0;
-    if (pd_go) begin
-      pd_cta_w = js_cta[pd_slot];
-      for (int j = 0; j < KMAX; j++)
-        if (pd_j == J_W'(j)) pd_cta = pd_cta_w[j*32 +: 32];
-    end
-  end
 
   // WAIT_CHILDREN is answered at once (from the CTA's count), in a cycle
   // without another answer.
@@ -1901,15 +1899,19 @@ module ppu_tasks #(
   assign can_accept    = id_free != '0;
   assign nonstall      = nonstall_q;
   assign idle          = (st == S_IDLE) && (&id_free);
-  // Every flop above changes only with one of these (or holds a data word
-  // that nobody reads without its valid: drsp_q, kw_q, rsp_st_q,
-  // rsp_tid_q), so with none of them the edge is a no-op.  Combinational
-  // on the inputs too: a launch, event, request or kill that arrives wakes
-  // the clock for the edge that takes it.  Eviction and the dispatch and
-  // kill registers keep it running (they are short).
+  // Every flop above changes only through an FSM step, an arriving
+  // launch, request, event or response, a dispatch or kill decision, or a
+  // one-cycle output falling (the data words drsp_q, kw_q, rsp_st_q and
+  // rsp_tid_q are read only with their valids), so with none of them the
+  // edge is a no-op.  In S_IDLE the FSM acts by leaving it (purge, eviction
+  // write, a read) or by a_free (clean), a_comp, a_evict_start or a_pop;
+  // a launch or device request is in cl_valid / dreq_valid.  Combinational
+  // on the inputs, so what arrives wakes the clock for the edge that takes
+  // it.  An eviction and the dispatch and kill registers keep it running
+  // (they are short).
   assign quiet = st == S_IDLE && st_n == S_IDLE && !evc_busy &&
-                 !a_free && !a_take && !a_dtake && !a_pop && !a_comp && !a_evict_start &&
-                 !a_rsp && !a_dfail && !tr_fsm_v && !cl_valid && !dreq_valid && !ev_valid &&
+                 !a_free && !a_pop && !a_comp && !a_evict_start &&
+                 !cl_valid && !dreq_valid && !ev_valid &&
                  !dq_valid && !kq_valid && !kpick_v && !pre_go && !evp_go && !disp_go &&
                  !rd_rsp_valid && !x_rsp_valid && !sem_rsp_valid && !inv_old_q &&
                  !rsp_v_q && !drsp_v_q && !kw_v_q && !pf_dl_q && !pf_dd_q && !pf_de_q &&
@@ -2128,17 +2130,18 @@ module ppu_tasks #(
         if (a_fill && f_slot == TS_W'(g)) js_kids[g] <= '0;
         // (the test around the loop only saves simulation time)
         if ((a_dtake && dr_slot == TS_W'(g)) || (pd_inslot && pd_slot == TS_W'(g)) ||
-            (a_hdr && f_slot == TS_W'(g)) || (disp_go && cand_slot == TS_W'(g)))
-        for (int j = 0; j < KMAX; j++) begin
-          if (a_dtake && dr_slot == TS_W'(g) && dr_j == J_W'(j))
-            js_kids[g][j*8 +: 8] <= js_kids[g][j*8 +: 8] + 8'd1;
-          if (pd_inslot && pd_cnt != 8'd0 && pd_slot == TS_W'(g) && pd_j == J_W'(j))
-            js_kids[g][j*8 +: 8] <= pd_cnt - 8'd1;
-          if (a_hdr && f_slot == TS_W'(g) && hr_cur == J_W'(j))
-            js_cta[g][j*32 +: 32] <= hdr_q[31:0];
-          if (disp_go && cand_slot == TS_W'(g) && d_j == J_W'(j)) begin
-            js_cta[g][j*32 +: 32]    <= d_cta;
-            js_cu[g][j*CU_W +: CU_W] <= place_cu;
+            (a_hdr && f_slot == TS_W'(g)) || (disp_go && cand_slot == TS_W'(g))) begin
+          for (int j = 0; j < KMAX; j++) begin
+            if (a_dtake && dr_slot == TS_W'(g) && dr_j == J_W'(j))
+              js_kids[g][j*8 +: 8] <= js_kids[g][j*8 +: 8] + 8'd1;
+            if (pd_inslot && pd_cnt != 8'd0 && pd_slot == TS_W'(g) && pd_j == J_W'(j))
+              js_kids[g][j*8 +: 8] <= pd_cnt - 8'd1;
+            if (a_hdr && f_slot == TS_W'(g) && hr_cur == J_W'(j))
+              js_cta[g][j*32 +: 32] <= hdr_q[31:0];
+            if (disp_go && cand_slot == TS_W'(g) && d_j == J_W'(j)) begin
+              js_cta[g][j*32 +: 32]    <= d_cta;
+              js_cu[g][j*CU_W +: CU_W] <= place_cu;
+            end
           end
         end
       end

@@ -52,7 +52,9 @@ module ppu_host #(
     output logic                        rl_error,
     output logic [15:0]                 rl_active,
     input  logic [31:0]                 cfg_release_hold,  // debug, see DEBUG_RELEASE_HOLD
-    // per-channel status window, combinational read
+    // per-channel status window, combinational read (formed only while
+    // stat_rd: a simulator then skips it in the cycles without a read)
+    input  logic                        stat_rd,
     input  logic [ppu_types_pkg::CHID_W-1:0] stat_chid,
     input  logic [4:0]                  stat_off,      // dword index in the window
     output logic [31:0]                 stat_data,
@@ -808,10 +810,11 @@ module ppu_host #(
     logic [CHW-1:0] s;
     logic           bound;
     s = stat_chid[CHW-1:0];
-    bound = !s_unbound[s];
+    bound = '0;
     stat_data = '0;
-    if (32'(stat_chid) < NC) begin
+    if (stat_rd && 32'(stat_chid) < NC) begin
       // (an unbound channel has no context: it reads as zero)
+      bound = !s_unbound[s];
       case (stat_off)
         5'(ppu_hw_pkg::PPU_CHAN_STATUS / 4): begin
           stat_data[ppu_hw_pkg::PPU_CHAN_STATUS_STATE__MSB:ppu_hw_pkg::PPU_CHAN_STATUS_STATE__LSB] = st_code(s);

@@ -62,6 +62,7 @@ module ppu_regs #(
     output logic                      compute_halt,
     input  logic                      compute_resetting,
     // per-channel status window (combinational read from the host)
+    output logic                      stat_rd,       // a read of the window: stat_data wanted
     output logic [ppu_types_pkg::CHID_W-1:0] stat_chid,
     output logic [4:0]                stat_off,
     input  logic [31:0]               stat_data,
@@ -181,6 +182,7 @@ module ppu_regs #(
   wire in_sel  = (32'(a) >= ppu_hw_pkg::PPU_CHAN_SEL_BASE) &&
                  (32'(a) < ppu_hw_pkg::PPU_CHAN_SEL_BASE + ppu_hw_pkg::PPU_CHAN_STRIDE);
   wire sel_ok  = 32'(r_chan_sel) < NC;
+  assign stat_rd = rd && (in_chan || (in_sel && sel_ok));
   always_comb begin
     logic [15:0] rel;
     rel = a - 16'(ppu_hw_pkg::PPU_CHAN_BASE);
@@ -214,84 +216,89 @@ module ppu_regs #(
   logic [31:0] rdata;
   always_comb begin
     logic [63:0] p;
-    p = perf[perf_idx];
+    p = '0;
     rdata = '0;
-    if (in_chan || (in_sel && sel_ok)) begin
-      rdata = stat_data;
-    end else if (in_sel) begin
-      rdata = '0;
-    end else if (in_perf) begin
-      rdata = a[2] ? p[63:32] : p[31:0];
-    end else begin
-      case (32'(a))
-        ppu_hw_pkg::PPU_REG_ID:                   rdata = ppu_hw_pkg::PPU_ID_VALUE;
-        ppu_hw_pkg::PPU_REG_VERSION:              rdata = (ppu_hw_pkg::PPU_VERSION_MAJOR << ppu_hw_pkg::PPU_VERSION_MAJOR__LSB) |
-                                              (ppu_hw_pkg::PPU_VERSION_MINOR << ppu_hw_pkg::PPU_VERSION_MINOR__LSB);
-        ppu_hw_pkg::PPU_REG_CAP_NUM_CHANNELS:     rdata = NUM_CHANNELS;
-        ppu_hw_pkg::PPU_REG_CAP_NUM_CU:           rdata = NUM_CU;
-        ppu_hw_pkg::PPU_REG_CAP_NUM_TASK_SLOTS:   rdata = HAS_CU ? TASK_SLOTS : 32'd0;
-        ppu_hw_pkg::PPU_REG_CAP_NUM_PRIORITIES:   rdata = HAS_CU ? ppu_hw_pkg::PPU_NUM_PRIORITIES : 32'd0;
-        ppu_hw_pkg::PPU_REG_CAP_CU_CONTEXTS:      rdata = HAS_CU ? CU_CONTEXTS : 32'd0;
-        ppu_hw_pkg::PPU_REG_CAP_NUM_TASKS:        rdata = HAS_CU ? NUM_TASKS : 32'd0;
-        ppu_hw_pkg::PPU_REG_CAP_MAX_CTA_THREADS:  rdata = HAS_CU ? MAX_CTA_THREADS : 32'd0;
-        ppu_hw_pkg::PPU_REG_CAP_ICACHE_BYTES:     rdata = HAS_CU ? ICACHE_BYTES : 32'd0;
-        ppu_hw_pkg::PPU_REG_TASK_DBG_SEL:         rdata = 32'(r_task_sel);
-        ppu_hw_pkg::PPU_REG_TASK_CTRL:            rdata = 32'(r_task_ctrl);
-        ppu_hw_pkg::PPU_REG_TASK_DBG0:            rdata = task_dbg0;
-        ppu_hw_pkg::PPU_REG_TASK_DBG1:            rdata = task_dbg1;
-        ppu_hw_pkg::PPU_REG_TASK_DBG_NEXT_CTA:    rdata = task_dbg_next_cta;
-        ppu_hw_pkg::PPU_REG_TASK_DBG_EXITED:      rdata = task_dbg_exited;
-        ppu_hw_pkg::PPU_REG_TASK_DBG_TMD_VA:      rdata = task_dbg_tmd_va;
-        ppu_hw_pkg::PPU_REG_CU_DBG_SEL:           rdata = 32'(r_cu_sel);
-        ppu_hw_pkg::PPU_REG_CHAN_SEL:             rdata = 32'(r_chan_sel);
-        ppu_hw_pkg::PPU_REG_CU_DBG0:              rdata = cu_dbg0;
-        ppu_hw_pkg::PPU_REG_CU_DBG_PC:            rdata = cu_dbg_pc;
-        ppu_hw_pkg::PPU_REG_CU_DBG_CTA_ID:        rdata = cu_dbg_cta_id;
-        ppu_hw_pkg::PPU_REG_CAP_COPY_CHUNK_BYTES: rdata = COPY_CHUNK_BYTES;
-        ppu_hw_pkg::PPU_REG_CAP_MEM_DATA_BYTES:   rdata = ppu_types_pkg::MEM_BYTES;
-        ppu_hw_pkg::PPU_REG_CAP_TLB_ENTRIES:      rdata = TLB_ENTRIES;
-        ppu_hw_pkg::PPU_REG_CAP_COPY_MAX_READS:   rdata = COPY_MAX_READS;
-        ppu_hw_pkg::PPU_REG_CAP_PB_PREFETCH_BEATS: rdata = PB_PREFETCH_BEATS;
-        ppu_hw_pkg::PPU_REG_CAP_FEATURES:         rdata = features;
-        ppu_hw_pkg::PPU_REG_CAP_LOCAL_MEM_MIB:    rdata = 32'(local_mem_mib);
-        ppu_hw_pkg::PPU_REG_CAP_CHAN_CACHE:       rdata = CHAN_CACHE;
-        ppu_hw_pkg::PPU_REG_INTR_STATUS:          rdata = intr_status;
-        ppu_hw_pkg::PPU_REG_INTR_ENABLE:          rdata = intr_enable;
-        ppu_hw_pkg::PPU_REG_NONSTALL_PENDING:     rdata = 32'(nonstall_pend);
-        ppu_hw_pkg::PPU_REG_FAULT_PENDING:        rdata = 32'(fault_pend);
-        ppu_hw_pkg::PPU_REG_CHAN_TABLE_LO:        rdata = ct_lo;
-        ppu_hw_pkg::PPU_REG_CHAN_TABLE_HI:        rdata = ct_hi;
-        ppu_hw_pkg::PPU_REG_SCHED_TIMESLICE:      rdata = r_timeslice;
-        ppu_hw_pkg::PPU_REG_SCHED_ACQ_RETRY:      rdata = r_retry;
-        ppu_hw_pkg::PPU_REG_SCHED_ACQ_TIMEOUT:    rdata = r_timeout;
-        ppu_hw_pkg::PPU_REG_SCHED_CTRL:           rdata = (32'(r_prio_mode) << ppu_hw_pkg::PPU_SCHED_CTRL_PRIO_MODE__LSB) |
-                                                  (32'(r_runlist) << ppu_hw_pkg::PPU_SCHED_CTRL_RUNLIST__LSB);
-        ppu_hw_pkg::PPU_REG_RUNLIST_LO:           rdata = rl_lo;
-        ppu_hw_pkg::PPU_REG_RUNLIST_HI:           rdata = rl_hi;
-        ppu_hw_pkg::PPU_REG_RUNLIST_STATUS:
-          rdata = (32'(rl_pending || rl_submit) << ppu_hw_pkg::PPU_RUNLIST_STATUS_PENDING__LSB) |
-                  (32'(rl_error && !rl_submit) << ppu_hw_pkg::PPU_RUNLIST_STATUS_ERROR__LSB) |
-                  (32'(rl_active) << ppu_hw_pkg::PPU_RUNLIST_STATUS_COUNT__LSB);
-        ppu_hw_pkg::PPU_REG_EVENT_RING_LO:        rdata = ev_lo;
-        ppu_hw_pkg::PPU_REG_EVENT_RING_HI:        rdata = ev_hi;
-        ppu_hw_pkg::PPU_REG_EVENT_RING_SIZE:      rdata = 32'(ev_log2);
-        ppu_hw_pkg::PPU_REG_EVENT_RING_GET:       rdata = ev_get;
-        ppu_hw_pkg::PPU_REG_EVENT_RING_PUT:       rdata = ev_put;
-        ppu_hw_pkg::PPU_REG_EVENT_RING_STATUS:
-          rdata = 32'(ev_error) << ppu_hw_pkg::PPU_EVENT_RING_STATUS_ERROR__LSB;
-        ppu_hw_pkg::PPU_REG_DEBUG_RELEASE_HOLD:   rdata = r_release_hold;
-        ppu_hw_pkg::PPU_REG_ENGINE_CTRL:
-          // (copy_reset covers the cycle before the engine reports it)
-          rdata = (32'(copy_reset || copy_resetting) << ppu_hw_pkg::PPU_ENGINE_CTRL_COPY_RESET__LSB) |
-                  (32'(r_copy_halt) << ppu_hw_pkg::PPU_ENGINE_CTRL_COPY_HALT__LSB) |
-                  (32'(compute_reset || compute_resetting) << ppu_hw_pkg::PPU_ENGINE_CTRL_COMPUTE_RESET__LSB) |
-                  (32'(r_compute_halt) << ppu_hw_pkg::PPU_ENGINE_CTRL_COMPUTE_HALT__LSB);
-        ppu_hw_pkg::PPU_REG_MMU_STATUS:
-          rdata = 32'(mmu_inv_pending) << ppu_hw_pkg::PPU_MMU_STATUS_INV_PENDING__LSB;
-        ppu_hw_pkg::PPU_REG_CYCLE_LO:             rdata = cycle[31:0];
-        ppu_hw_pkg::PPU_REG_CYCLE_HI:             rdata = cycle[63:32];
-        default:                      rdata = '0;
-      endcase
+    // (formed only for a read: a simulator then skips the multiplexer in
+    // the cycles without one, where its inputs change all the same)
+    if (rd) begin
+      p = perf[perf_idx];
+      if (in_chan || (in_sel && sel_ok)) begin
+        rdata = stat_data;
+      end else if (in_sel) begin
+        rdata = '0;
+      end else if (in_perf) begin
+        rdata = a[2] ? p[63:32] : p[31:0];
+      end else begin
+        case (32'(a))
+          ppu_hw_pkg::PPU_REG_ID:                   rdata = ppu_hw_pkg::PPU_ID_VALUE;
+          ppu_hw_pkg::PPU_REG_VERSION:              rdata = (ppu_hw_pkg::PPU_VERSION_MAJOR << ppu_hw_pkg::PPU_VERSION_MAJOR__LSB) |
+                                                (ppu_hw_pkg::PPU_VERSION_MINOR << ppu_hw_pkg::PPU_VERSION_MINOR__LSB);
+          ppu_hw_pkg::PPU_REG_CAP_NUM_CHANNELS:     rdata = NUM_CHANNELS;
+          ppu_hw_pkg::PPU_REG_CAP_NUM_CU:           rdata = NUM_CU;
+          ppu_hw_pkg::PPU_REG_CAP_NUM_TASK_SLOTS:   rdata = HAS_CU ? TASK_SLOTS : 32'd0;
+          ppu_hw_pkg::PPU_REG_CAP_NUM_PRIORITIES:   rdata = HAS_CU ? ppu_hw_pkg::PPU_NUM_PRIORITIES : 32'd0;
+          ppu_hw_pkg::PPU_REG_CAP_CU_CONTEXTS:      rdata = HAS_CU ? CU_CONTEXTS : 32'd0;
+          ppu_hw_pkg::PPU_REG_CAP_NUM_TASKS:        rdata = HAS_CU ? NUM_TASKS : 32'd0;
+          ppu_hw_pkg::PPU_REG_CAP_MAX_CTA_THREADS:  rdata = HAS_CU ? MAX_CTA_THREADS : 32'd0;
+          ppu_hw_pkg::PPU_REG_CAP_ICACHE_BYTES:     rdata = HAS_CU ? ICACHE_BYTES : 32'd0;
+          ppu_hw_pkg::PPU_REG_TASK_DBG_SEL:         rdata = 32'(r_task_sel);
+          ppu_hw_pkg::PPU_REG_TASK_CTRL:            rdata = 32'(r_task_ctrl);
+          ppu_hw_pkg::PPU_REG_TASK_DBG0:            rdata = task_dbg0;
+          ppu_hw_pkg::PPU_REG_TASK_DBG1:            rdata = task_dbg1;
+          ppu_hw_pkg::PPU_REG_TASK_DBG_NEXT_CTA:    rdata = task_dbg_next_cta;
+          ppu_hw_pkg::PPU_REG_TASK_DBG_EXITED:      rdata = task_dbg_exited;
+          ppu_hw_pkg::PPU_REG_TASK_DBG_TMD_VA:      rdata = task_dbg_tmd_va;
+          ppu_hw_pkg::PPU_REG_CU_DBG_SEL:           rdata = 32'(r_cu_sel);
+          ppu_hw_pkg::PPU_REG_CHAN_SEL:             rdata = 32'(r_chan_sel);
+          ppu_hw_pkg::PPU_REG_CU_DBG0:              rdata = cu_dbg0;
+          ppu_hw_pkg::PPU_REG_CU_DBG_PC:            rdata = cu_dbg_pc;
+          ppu_hw_pkg::PPU_REG_CU_DBG_CTA_ID:        rdata = cu_dbg_cta_id;
+          ppu_hw_pkg::PPU_REG_CAP_COPY_CHUNK_BYTES: rdata = COPY_CHUNK_BYTES;
+          ppu_hw_pkg::PPU_REG_CAP_MEM_DATA_BYTES:   rdata = ppu_types_pkg::MEM_BYTES;
+          ppu_hw_pkg::PPU_REG_CAP_TLB_ENTRIES:      rdata = TLB_ENTRIES;
+          ppu_hw_pkg::PPU_REG_CAP_COPY_MAX_READS:   rdata = COPY_MAX_READS;
+          ppu_hw_pkg::PPU_REG_CAP_PB_PREFETCH_BEATS: rdata = PB_PREFETCH_BEATS;
+          ppu_hw_pkg::PPU_REG_CAP_FEATURES:         rdata = features;
+          ppu_hw_pkg::PPU_REG_CAP_LOCAL_MEM_MIB:    rdata = 32'(local_mem_mib);
+          ppu_hw_pkg::PPU_REG_CAP_CHAN_CACHE:       rdata = CHAN_CACHE;
+          ppu_hw_pkg::PPU_REG_INTR_STATUS:          rdata = intr_status;
+          ppu_hw_pkg::PPU_REG_INTR_ENABLE:          rdata = intr_enable;
+          ppu_hw_pkg::PPU_REG_NONSTALL_PENDING:     rdata = 32'(nonstall_pend);
+          ppu_hw_pkg::PPU_REG_FAULT_PENDING:        rdata = 32'(fault_pend);
+          ppu_hw_pkg::PPU_REG_CHAN_TABLE_LO:        rdata = ct_lo;
+          ppu_hw_pkg::PPU_REG_CHAN_TABLE_HI:        rdata = ct_hi;
+          ppu_hw_pkg::PPU_REG_SCHED_TIMESLICE:      rdata = r_timeslice;
+          ppu_hw_pkg::PPU_REG_SCHED_ACQ_RETRY:      rdata = r_retry;
+          ppu_hw_pkg::PPU_REG_SCHED_ACQ_TIMEOUT:    rdata = r_timeout;
+          ppu_hw_pkg::PPU_REG_SCHED_CTRL:           rdata = (32'(r_prio_mode) << ppu_hw_pkg::PPU_SCHED_CTRL_PRIO_MODE__LSB) |
+                                                    (32'(r_runlist) << ppu_hw_pkg::PPU_SCHED_CTRL_RUNLIST__LSB);
+          ppu_hw_pkg::PPU_REG_RUNLIST_LO:           rdata = rl_lo;
+          ppu_hw_pkg::PPU_REG_RUNLIST_HI:           rdata = rl_hi;
+          ppu_hw_pkg::PPU_REG_RUNLIST_STATUS:
+            rdata = (32'(rl_pending || rl_submit) << ppu_hw_pkg::PPU_RUNLIST_STATUS_PENDING__LSB) |
+                    (32'(rl_error && !rl_submit) << ppu_hw_pkg::PPU_RUNLIST_STATUS_ERROR__LSB) |
+                    (32'(rl_active) << ppu_hw_pkg::PPU_RUNLIST_STATUS_COUNT__LSB);
+          ppu_hw_pkg::PPU_REG_EVENT_RING_LO:        rdata = ev_lo;
+          ppu_hw_pkg::PPU_REG_EVENT_RING_HI:        rdata = ev_hi;
+          ppu_hw_pkg::PPU_REG_EVENT_RING_SIZE:      rdata = 32'(ev_log2);
+          ppu_hw_pkg::PPU_REG_EVENT_RING_GET:       rdata = ev_get;
+          ppu_hw_pkg::PPU_REG_EVENT_RING_PUT:       rdata = ev_put;
+          ppu_hw_pkg::PPU_REG_EVENT_RING_STATUS:
+            rdata = 32'(ev_error) << ppu_hw_pkg::PPU_EVENT_RING_STATUS_ERROR__LSB;
+          ppu_hw_pkg::PPU_REG_DEBUG_RELEASE_HOLD:   rdata = r_release_hold;
+          ppu_hw_pkg::PPU_REG_ENGINE_CTRL:
+            // (copy_reset covers the cycle before the engine reports it)
+            rdata = (32'(copy_reset || copy_resetting) << ppu_hw_pkg::PPU_ENGINE_CTRL_COPY_RESET__LSB) |
+                    (32'(r_copy_halt) << ppu_hw_pkg::PPU_ENGINE_CTRL_COPY_HALT__LSB) |
+                    (32'(compute_reset || compute_resetting) << ppu_hw_pkg::PPU_ENGINE_CTRL_COMPUTE_RESET__LSB) |
+                    (32'(r_compute_halt) << ppu_hw_pkg::PPU_ENGINE_CTRL_COMPUTE_HALT__LSB);
+          ppu_hw_pkg::PPU_REG_MMU_STATUS:
+            rdata = 32'(mmu_inv_pending) << ppu_hw_pkg::PPU_MMU_STATUS_INV_PENDING__LSB;
+          ppu_hw_pkg::PPU_REG_CYCLE_LO:             rdata = cycle[31:0];
+          ppu_hw_pkg::PPU_REG_CYCLE_HI:             rdata = cycle[63:32];
+          default:                      rdata = '0;
+        endcase
+      end
     end
   end
 

@@ -85,6 +85,7 @@ module ppu_top #(
   logic        compute_reset, compute_halt, compute_resetting;
   logic [ppu_types_pkg::CHID_W-1:0] doorbell_chid, unbind_chid, stat_chid;
   logic [4:0]  stat_off;
+  logic        stat_rd;
   logic [31:0] stat_data, cfg_timeslice, cfg_acq_retry, cfg_acq_timeout, cfg_release_hold;
   logic        cfg_prio_mode, cfg_runlist;
   logic        rl_submit, rl_pending, rl_error;
@@ -123,7 +124,7 @@ module ppu_top #(
       .cfg_runlist, .rl_submit, .rl_base, .rl_count, .rl_pending, .rl_error, .rl_active,
       .mmu_inv_pending, .copy_reset, .copy_halt, .copy_resetting,
       .compute_reset, .compute_halt, .compute_resetting,
-      .stat_chid, .stat_off, .stat_data,
+      .stat_rd, .stat_chid, .stat_off, .stat_data,
       .fault_set, .nonstall_set(nonstall_set | comp_nonstall), .perf_inc,
       .ev_log2, .ev_base, .ev_restart, .ev_get, .ev_put, .ev_error, .ev_fault,
       .perf_add_valid(perf_copy_done), .perf_add(perf_copy_len),
@@ -229,7 +230,7 @@ module ppu_top #(
       .unbind, .unbind_chid, .chan_table,
       .cfg_timeslice, .cfg_acq_retry, .cfg_acq_timeout, .cfg_prio_mode, .cfg_release_hold,
       .cfg_runlist, .rl_submit, .rl_base, .rl_count, .rl_pending, .rl_error, .rl_active,
-      .stat_chid, .stat_off, .stat_data,
+      .stat_rd, .stat_chid, .stat_off, .stat_data,
       .fault_set, .nonstall_set,
       .perf_doorbell, .perf_gp_entry, .perf_method, .perf_switch,
       .perf_copy_done, .perf_copy_len,
@@ -426,9 +427,32 @@ module ppu_top #(
   );
 
   // ---- memory arbiter and the external port ----
+  // Responses are registered where they enter: nothing inside depends
+  // combinationally on them, so a response costs its holder one cycle of
+  // latency and the logic that routes it runs once per clock edge (a
+  // simulator settles combinational inputs at every evaluation).  The RTL
+  // harness hands each response over one cycle before it is due, so the
+  // cycles its tests measure include no extra one.
+  logic        rsp_rd_valid_q, rsp_rd_err_q, rsp_wr_valid_q, rsp_wr_err_q;
+  logic [63:0] rsp_rd_data_q;
+  logic [2:0]  rsp_rd_tag_q, rsp_wr_tag_q;
+  always_ff @(posedge clk) begin
+    if (!rst_n) begin
+      rsp_rd_valid_q <= 1'b0;
+      rsp_wr_valid_q <= 1'b0;
+    end else begin
+      rsp_rd_valid_q <= mem_rd_rsp_valid;
+      rsp_wr_valid_q <= mem_wr_rsp_valid;
+    end
+    rsp_rd_data_q <= mem_rd_rsp_data;
+    rsp_rd_err_q  <= mem_rd_rsp_err;
+    rsp_rd_tag_q  <= mem_rd_rsp_tag;
+    rsp_wr_err_q  <= mem_wr_rsp_err;
+    rsp_wr_tag_q  <= mem_wr_rsp_tag;
+  end
   always_comb begin
-    m_rd_rsp.data = mem_rd_rsp_data;
-    m_rd_rsp.err  = mem_rd_rsp_err;
+    m_rd_rsp.data = rsp_rd_data_q;
+    m_rd_rsp.err  = rsp_rd_err_q;
   end
 
   // The semaphore unit is write client 1: its RMW lock holds back the
@@ -439,10 +463,10 @@ module ppu_top #(
       .wr_valid, .wr_ready, .wr_req, .wr_rsp_valid, .wr_rsp_err,
       .lock_valid(sem_lock_valid), .lock_pa(sem_lock_pa), .lock_clear(sem_lock_clear),
       .m_rd_valid, .m_rd_ready(mem_rd_ready), .m_rd_pa, .m_rd_tag(mem_rd_tag),
-      .m_rd_rsp_valid(mem_rd_rsp_valid), .m_rd_rsp, .m_rd_rsp_tag(mem_rd_rsp_tag),
+      .m_rd_rsp_valid(rsp_rd_valid_q), .m_rd_rsp, .m_rd_rsp_tag(rsp_rd_tag_q),
       .m_wr_valid, .m_wr_ready(mem_wr_ready), .m_wr_req, .m_wr_tag(mem_wr_tag),
-      .m_wr_rsp_valid(mem_wr_rsp_valid), .m_wr_rsp_err(mem_wr_rsp_err),
-      .m_wr_rsp_tag(mem_wr_rsp_tag)
+      .m_wr_rsp_valid(rsp_wr_valid_q), .m_wr_rsp_err(rsp_wr_err_q),
+      .m_wr_rsp_tag(rsp_wr_tag_q)
   );
   assign mem_rd_valid = m_rd_valid;
   assign mem_rd_sys   = m_rd_pa.sys;

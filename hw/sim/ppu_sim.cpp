@@ -473,10 +473,6 @@ inline void step(ppu_sim *s)
 	s->wr.ready = chan_ready(&s->wr);
 	t->mem_rd_ready = s->rd.ready;
 	t->mem_wr_ready = s->wr.ready;
-	drive_rsp(&s->rd.ring, now, &t->mem_rd_rsp_valid, &t->mem_rd_rsp_tag,
-		  &t->mem_rd_rsp_err, &t->mem_rd_rsp_data);
-	drive_rsp(&s->wr.ring, now, &t->mem_wr_rsp_valid, &t->mem_wr_rsp_tag,
-		  &t->mem_wr_rsp_err, NULL);
 
 	t->clk = 0;
 	t->eval();
@@ -501,6 +497,16 @@ inline void step(ppu_sim *s)
 	tv = t->trace_valid;
 	if (unlikely(tv))
 		emit_events(s, tv);
+
+	/*
+	 * ppu_top registers the responses where they enter: the edge that
+	 * ends this cycle takes in the ones due in the next, which the
+	 * logic inside then sees when they are due.
+	 */
+	drive_rsp(&s->rd.ring, now + 1, &t->mem_rd_rsp_valid, &t->mem_rd_rsp_tag,
+		  &t->mem_rd_rsp_err, &t->mem_rd_rsp_data);
+	drive_rsp(&s->wr.ring, now + 1, &t->mem_wr_rsp_valid, &t->mem_wr_rsp_tag,
+		  &t->mem_wr_rsp_err, NULL);
 
 	t->clk = 1;
 	t->eval();
@@ -799,6 +805,16 @@ inline void step(ppu_sim *s)
 	tv = t->trace_valid;
 	if (unlikely(tv))
 		emit_events(s, tv);
+
+	/*
+	 * ppu_top registers the responses where they enter: the edge that
+	 * ends this cycle takes in the ones due in the next, which the
+	 * logic inside then sees when they are due.
+	 */
+	drive_rsp(&s->rd.ring, now + 1, &t->mem_rd_rsp_valid, &t->mem_rd_rsp_tag,
+		  &t->mem_rd_rsp_err, &t->mem_rd_rsp_data);
+	drive_rsp(&s->wr.ring, now + 1, &t->mem_wr_rsp_valid, &t->mem_wr_rsp_tag,
+		  &t->mem_wr_rsp_err, NULL);
 
 	t->clk = 1;
 	t->eval();

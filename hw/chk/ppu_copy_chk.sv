@@ -43,32 +43,41 @@ module ppu_copy_chk #(
   localparam int unsigned PS = ppu_hw_pkg::PPU_PAGE_SHIFT;
   localparam int unsigned PA_W = ppu_types_pkg::PA_W;
 
+  // Clocked while a port is active or was in the cycle before, or while
+  // the fault flag moves (ppu_chk_clk).
+  logic cclk, fault_d;
+  ppu_chk_clk u_cclk (
+      .clk, .rst_n, .cclk,
+      .act(cmd_valid || done_valid || xs_req_valid || xs_rsp_valid || xd_req_valid || xd_rsp_valid ||
+           rd_valid || rd_rsp_valid || wr_valid || wr_rsp_valid || sem_valid || sem_rsp_valid ||
+           fault_q != fault_d));
+
   // ---- every request port holds its request until ready ----
   ppu_chk_hs #(.W($bits(cmd)), .NAME("copy cmd")) u_hs_cmd (
-      .clk, .rst_n, .valid(cmd_valid), .ready(cmd_ready), .payload(cmd));
+      .clk(cclk), .rst_n, .valid(cmd_valid), .ready(cmd_ready), .payload(cmd));
   ppu_chk_hs #(.W($bits(xs_req)), .NAME("copy src xlate")) u_hs_xs (
-      .clk, .rst_n, .valid(xs_req_valid), .ready(xs_req_ready), .payload(xs_req));
+      .clk(cclk), .rst_n, .valid(xs_req_valid), .ready(xs_req_ready), .payload(xs_req));
   ppu_chk_hs #(.W($bits(xd_req)), .NAME("copy dst xlate")) u_hs_xd (
-      .clk, .rst_n, .valid(xd_req_valid), .ready(xd_req_ready), .payload(xd_req));
+      .clk(cclk), .rst_n, .valid(xd_req_valid), .ready(xd_req_ready), .payload(xd_req));
   ppu_chk_hs #(.W($bits(rd_pa)), .NAME("copy read")) u_hs_rd (
-      .clk, .rst_n, .valid(rd_valid), .ready(rd_ready), .payload(rd_pa));
+      .clk(cclk), .rst_n, .valid(rd_valid), .ready(rd_ready), .payload(rd_pa));
   ppu_chk_hs #(.W($bits(wr_req)), .NAME("copy write")) u_hs_wr (
-      .clk, .rst_n, .valid(wr_valid), .ready(wr_ready), .payload(wr_req));
+      .clk(cclk), .rst_n, .valid(wr_valid), .ready(wr_ready), .payload(wr_req));
   ppu_chk_hs #(.W($bits(sem_req)), .NAME("copy semaphore")) u_hs_sem (
-      .clk, .rst_n, .valid(sem_valid), .ready(sem_ready), .payload(sem_req));
+      .clk(cclk), .rst_n, .valid(sem_valid), .ready(sem_ready), .payload(sem_req));
 
   // ---- one response per request on every port, within the engine's bounds ----
   logic [15:0] rd_pend, wr_pend, xs_pend, xd_pend, sem_pend;
   ppu_chk_rsp #(.MAX(MAX_READS), .NAME("copy read")) u_rsp_rd (
-      .clk, .rst_n, .fire(rd_valid && rd_ready), .rsp(rd_rsp_valid), .pending(rd_pend));
+      .clk(cclk), .rst_n, .fire(rd_valid && rd_ready), .rsp(rd_rsp_valid), .pending(rd_pend));
   ppu_chk_rsp #(.MAX(65535), .NAME("copy write")) u_rsp_wr (
-      .clk, .rst_n, .fire(wr_valid && wr_ready), .rsp(wr_rsp_valid), .pending(wr_pend));
+      .clk(cclk), .rst_n, .fire(wr_valid && wr_ready), .rsp(wr_rsp_valid), .pending(wr_pend));
   ppu_chk_rsp #(.MAX(1), .NAME("copy src xlate")) u_rsp_xs (
-      .clk, .rst_n, .fire(xs_req_valid && xs_req_ready), .rsp(xs_rsp_valid), .pending(xs_pend));
+      .clk(cclk), .rst_n, .fire(xs_req_valid && xs_req_ready), .rsp(xs_rsp_valid), .pending(xs_pend));
   ppu_chk_rsp #(.MAX(1), .NAME("copy dst xlate")) u_rsp_xd (
-      .clk, .rst_n, .fire(xd_req_valid && xd_req_ready), .rsp(xd_rsp_valid), .pending(xd_pend));
+      .clk(cclk), .rst_n, .fire(xd_req_valid && xd_req_ready), .rsp(xd_rsp_valid), .pending(xd_pend));
   ppu_chk_rsp #(.MAX(1), .NAME("copy semaphore")) u_rsp_sem (
-      .clk, .rst_n, .fire(sem_valid && sem_ready), .rsp(sem_rsp_valid), .pending(sem_pend));
+      .clk(cclk), .rst_n, .fire(sem_valid && sem_ready), .rsp(sem_rsp_valid), .pending(sem_pend));
 
   // ---- the command under way and the destination pages it translated ----
   logic                     active;
@@ -78,7 +87,7 @@ module ppu_copy_chk #(
   logic [NT*20-1:0]         t_vpn;
   logic [NT*(PA_W-PS+1)-1:0] t_ppn;                  // {sys, ppn}
   logic [$clog2(NT)-1:0]    t_next;
-  logic                     fault_d;                 // fault_q one cycle ago
+  // (fault_d: fault_q one cycle ago, declared above)
   logic                     rd_held, wr_held;        // last cycle: valid && !ready
 
   // The bytes a write beat stores, as VAs through each translation of its page.
@@ -107,7 +116,7 @@ module ppu_copy_chk #(
     end
   end
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge cclk) begin
     if (!rst_n) begin
       active  <= 1'b0;
       c       <= '0;

@@ -49,35 +49,44 @@ module ppu_host_chk #(
 );
   localparam int unsigned NC = NUM_CHANNELS;
 
+  // The port checks are clocked while a port is active or was in the
+  // cycle before, or a fault or trace record arrives (ppu_chk_clk).
+  logic cclk;
+  ppu_chk_clk u_cclk (
+      .clk, .rst_n, .cclk,
+      .act(x_req_valid || prd_valid || prd_rsp_valid || frd_valid || frd_ready || frd_rsp_valid ||
+           wr_valid || wr_rsp_valid || sem_valid || copy_valid || cl_valid || xf_valid ||
+           |fault_set || trace.valid));
+
   // The pushbuffer prefetcher withdraws its translation and read requests
   // when its stream is flushed (ppu_pb_fetch): allowed there, and only there.
   ppu_chk_hs #(.W($bits(x_req)), .NAME("host xlate"), .WITHDRAW(1'b1)) u_hs_x (
-      .clk, .rst_n, .valid(x_req_valid), .ready(x_req_ready), .payload(x_req));
+      .clk(cclk), .rst_n, .valid(x_req_valid), .ready(x_req_ready), .payload(x_req));
   ppu_chk_hs #(.W($bits(prd_pa)), .NAME("host physical read")) u_hs_prd (
-      .clk, .rst_n, .valid(prd_valid), .ready(prd_ready), .payload(prd_pa));
+      .clk(cclk), .rst_n, .valid(prd_valid), .ready(prd_ready), .payload(prd_pa));
   ppu_chk_hs #(.W($bits(frd_pa)), .NAME("host fetch read"), .WITHDRAW(1'b1)) u_hs_frd (
-      .clk, .rst_n, .valid(frd_valid), .ready(frd_ready), .payload(frd_pa));
+      .clk(cclk), .rst_n, .valid(frd_valid), .ready(frd_ready), .payload(frd_pa));
   // Answers against requests on the host's memory ports: physical reads
   // and writes (up to a channel-cache burst in flight), and the fetch's
   // reads, counted on ready alone (a read the fetch withdrew while the
   // memory arbiter held its grant is still issued and answered).
   logic [15:0] prd_pend, frd_pend, wr_pend;
   ppu_chk_rsp #(.MAX(16), .NAME("host physical read")) u_rsp_prd (
-      .clk, .rst_n, .fire(prd_valid && prd_ready), .rsp(prd_rsp_valid), .pending(prd_pend));
+      .clk(cclk), .rst_n, .fire(prd_valid && prd_ready), .rsp(prd_rsp_valid), .pending(prd_pend));
   ppu_chk_rsp #(.MAX(256), .NAME("host fetch read")) u_rsp_frd (
-      .clk, .rst_n, .fire(frd_ready), .rsp(frd_rsp_valid), .pending(frd_pend));
+      .clk(cclk), .rst_n, .fire(frd_ready), .rsp(frd_rsp_valid), .pending(frd_pend));
   ppu_chk_rsp #(.MAX(16), .NAME("host write")) u_rsp_wr (
-      .clk, .rst_n, .fire(wr_valid && wr_ready), .rsp(wr_rsp_valid), .pending(wr_pend));
+      .clk(cclk), .rst_n, .fire(wr_valid && wr_ready), .rsp(wr_rsp_valid), .pending(wr_pend));
   ppu_chk_hs #(.W($bits(wr_req)), .NAME("host write")) u_hs_wr (
-      .clk, .rst_n, .valid(wr_valid), .ready(wr_ready), .payload(wr_req));
+      .clk(cclk), .rst_n, .valid(wr_valid), .ready(wr_ready), .payload(wr_req));
   ppu_chk_hs #(.W($bits(sem_req)), .NAME("host semaphore")) u_hs_sem (
-      .clk, .rst_n, .valid(sem_valid), .ready(sem_ready), .payload(sem_req));
+      .clk(cclk), .rst_n, .valid(sem_valid), .ready(sem_ready), .payload(sem_req));
   ppu_chk_hs #(.W($bits(copy_cmd)), .NAME("host copy launch")) u_hs_copy (
-      .clk, .rst_n, .valid(copy_valid), .ready(copy_ready), .payload(copy_cmd));
+      .clk(cclk), .rst_n, .valid(copy_valid), .ready(copy_ready), .payload(copy_cmd));
   ppu_chk_hs #(.W($bits(cl_req)), .NAME("host compute launch")) u_hs_cl (
-      .clk, .rst_n, .valid(cl_valid), .ready(cl_ready), .payload(cl_req));
+      .clk(cclk), .rst_n, .valid(cl_valid), .ready(cl_ready), .payload(cl_req));
   ppu_chk_hs #(.W($bits(xf)), .NAME("compute fault")) u_hs_xf (
-      .clk, .rst_n, .valid(xf_valid), .ready(xf_ready), .payload(xf));
+      .clk(cclk), .rst_n, .valid(xf_valid), .ready(xf_ready), .payload(xf));
 
   // Fault reported (fault_set, registered like the host's own state) and
   // the channel not bound again since.  Work the host decided in the cycle
@@ -133,7 +142,7 @@ module ppu_host_chk #(
     else        bound_q <= bound;
   end
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge cclk) begin
     if (!rst_n) begin
       faulted   <= '0;
       sem_held  <= 1'b0;

@@ -25,20 +25,26 @@ module ppu_mmu_chk #(
   localparam int unsigned RW   = ppu_types_pkg::XLATE_REQ_W;
   localparam int unsigned PA_W = ppu_types_pkg::PA_W;
 
+  // Clocked while a port is active or was in the cycle before (ppu_chk_clk).
+  logic cclk;
+  ppu_chk_clk u_cclk (
+      .clk, .rst_n, .cclk,
+      .act(|req_valid || |rsp_valid || mem_rd_valid || mem_rd_rsp_valid));
+
   logic [NCLIENT*16-1:0] pend;
   logic [15:0]           rd_pend;
   for (genvar i = 0; i < NCLIENT; i++) begin : g_client
     // client 0, the host's pushbuffer fetch, may withdraw (ppu_host_chk)
     ppu_chk_hs #(.W(RW), .NAME("mmu request"), .WITHDRAW(i == 0)) u_hs (
-        .clk, .rst_n, .valid(req_valid[i]), .ready(req_ready[i]), .payload(req[i*RW +: RW]));
+        .clk(cclk), .rst_n, .valid(req_valid[i]), .ready(req_ready[i]), .payload(req[i*RW +: RW]));
     ppu_chk_rsp #(.MAX(1), .NAME("mmu client")) u_rsp (
-        .clk, .rst_n, .fire(req_valid[i] && req_ready[i]), .rsp(rsp_valid[i]),
+        .clk(cclk), .rst_n, .fire(req_valid[i] && req_ready[i]), .rsp(rsp_valid[i]),
         .pending(pend[i*16 +: 16]));
   end
   ppu_chk_hs #(.W($bits(mem_rd_pa)), .NAME("mmu walk read")) u_hs_rd (
-      .clk, .rst_n, .valid(mem_rd_valid), .ready(mem_rd_ready), .payload(mem_rd_pa));
+      .clk(cclk), .rst_n, .valid(mem_rd_valid), .ready(mem_rd_ready), .payload(mem_rd_pa));
   ppu_chk_rsp #(.MAX(1), .NAME("mmu walk read")) u_rsp_rd (
-      .clk, .rst_n, .fire(mem_rd_valid && mem_rd_ready), .rsp(mem_rd_rsp_valid), .pending(rd_pend));
+      .clk(cclk), .rst_n, .fire(mem_rd_valid && mem_rd_ready), .rsp(mem_rd_rsp_valid), .pending(rd_pend));
 
   // Per client: its request, and whether the MMU read page tables for it.
   logic [NCLIENT*RW-1:0] cur;
@@ -78,7 +84,7 @@ module ppu_mmu_chk #(
               pte[ppu_hw_pkg::PPU_PTE_A__LSB] && (!l1_leaf || pte[19:10] == '0);
   end
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge cclk) begin
     if (!rst_n) begin
       cur       <= '0;
       walked    <= '0;

@@ -29,31 +29,38 @@ module ppu_sem_chk #(
 );
   localparam int unsigned RW = ppu_types_pkg::SEM_REQ_W;
 
+  // Clocked while a port is active or was in the cycle before (ppu_chk_clk).
+  logic cclk;
+  ppu_chk_clk u_cclk (
+      .clk, .rst_n, .cclk,
+      .act(|req_valid || |rsp_valid || x_req_valid || x_rsp_valid || rd_valid || rd_rsp_valid ||
+           wr_valid || wr_rsp_valid || lock_valid));
+
   // Each client holds its request until taken; so does the unit on the
   // MMU and memory ports.
   logic [NPORT*16-1:0] pend;
   for (genvar p = 0; p < NPORT; p++) begin : g_port
     ppu_chk_hs #(.W(RW), .NAME("semaphore request")) u_hs (
-        .clk, .rst_n, .valid(req_valid[p]), .ready(req_ready[p]), .payload(req[p*RW +: RW]));
+        .clk(cclk), .rst_n, .valid(req_valid[p]), .ready(req_ready[p]), .payload(req[p*RW +: RW]));
     // one response per request, one request at a time per port
     ppu_chk_rsp #(.MAX(1), .NAME("semaphore port")) u_rsp (
-        .clk, .rst_n, .fire(req_valid[p] && req_ready[p]), .rsp(rsp_valid[p]),
+        .clk(cclk), .rst_n, .fire(req_valid[p] && req_ready[p]), .rsp(rsp_valid[p]),
         .pending(pend[p*16 +: 16]));
   end
   ppu_chk_hs #(.W($bits(x_req)), .NAME("semaphore xlate")) u_hs_x (
-      .clk, .rst_n, .valid(x_req_valid), .ready(x_req_ready), .payload(x_req));
+      .clk(cclk), .rst_n, .valid(x_req_valid), .ready(x_req_ready), .payload(x_req));
   ppu_chk_hs #(.W($bits(rd_pa)), .NAME("semaphore read")) u_hs_rd (
-      .clk, .rst_n, .valid(rd_valid), .ready(rd_ready), .payload(rd_pa));
+      .clk(cclk), .rst_n, .valid(rd_valid), .ready(rd_ready), .payload(rd_pa));
   ppu_chk_hs #(.W($bits(wr_req)), .NAME("semaphore write")) u_hs_wr (
-      .clk, .rst_n, .valid(wr_valid), .ready(wr_ready), .payload(wr_req));
+      .clk(cclk), .rst_n, .valid(wr_valid), .ready(wr_ready), .payload(wr_req));
   logic [15:0] x_pend, rd_pend, wr_pend;
   ppu_chk_rsp #(.MAX(1), .NAME("semaphore xlate")) u_rsp_x (
-      .clk, .rst_n, .fire(x_req_valid && x_req_ready), .rsp(x_rsp_valid), .pending(x_pend));
+      .clk(cclk), .rst_n, .fire(x_req_valid && x_req_ready), .rsp(x_rsp_valid), .pending(x_pend));
   ppu_chk_rsp #(.MAX(1), .NAME("semaphore read")) u_rsp_rd (
-      .clk, .rst_n, .fire(rd_valid && rd_ready), .rsp(rd_rsp_valid), .pending(rd_pend));
+      .clk(cclk), .rst_n, .fire(rd_valid && rd_ready), .rsp(rd_rsp_valid), .pending(rd_pend));
   // (a timestamped release writes two beats)
   ppu_chk_rsp #(.MAX(2), .NAME("semaphore write")) u_rsp_wr (
-      .clk, .rst_n, .fire(wr_valid && wr_ready), .rsp(wr_rsp_valid), .pending(wr_pend));
+      .clk(cclk), .rst_n, .fire(wr_valid && wr_ready), .rsp(wr_rsp_valid), .pending(wr_pend));
 
   // One operation at a time, start to finish: a single request in the unit,
   // and no translation or memory access of the unit outside one.
@@ -63,7 +70,7 @@ module ppu_sem_chk #(
     for (int p = 0; p < NPORT; p++) busy[p] = pend[p*16 +: 16] != '0;
   end
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge cclk) begin
     if (rst_n) begin
       if ($countones(req_valid & req_ready) > 1)
         ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), "two requests accepted in one cycle");

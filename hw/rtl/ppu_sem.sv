@@ -33,7 +33,10 @@
 // come from the generated ppu_hw_pkg.
 module ppu_sem #(
   parameter int unsigned NPORT = 4,   // request ports; AMO only from port 3
-  parameter int unsigned NRES  = 32   // LR/SC reservations, indexed by rid
+  parameter int unsigned NRES  = 32,  // LR/SC reservations, indexed by rid
+  // Its clock stops while no request is waiting or under way and no
+  // reservation can be hit by a write (ppu_clk_gate; 0: never)
+  parameter bit          CLOCK_GATE = 1'b1
 ) (
   input  logic                       clk,
   input  logic                       rst_n,
@@ -157,6 +160,7 @@ module ppu_sem #(
   } state_e;
 
   state_e                  state_q;
+  logic                    gclk, en;     // the unit's clock (see "Clock" below)
   ppu_types_pkg::sem_req_t r_req;        // request being executed
 
   // An operation that has (or may be getting) its translation when an MMU
@@ -166,7 +170,7 @@ module ppu_sem #(
   wire  inv_xlated = state_q != S_IDLE && state_q != S_CHECK && state_q != S_XREQ &&
                      state_q != S_DONE;
   assign inv_hold = inv_old_q || (invalidate && inv_xlated);
-  always_ff @(posedge clk) begin
+  always_ff @(posedge gclk) begin
     if (!rst_n || state_q == S_DONE) inv_old_q <= 1'b0;
     else if (invalidate && inv_xlated) inv_old_q <= 1'b1;
   end
@@ -369,6 +373,13 @@ module ppu_sem #(
   logic                   snoop_cur;    // a write to this op's beat accepted now
   logic                   sc_ok;
 
+  // ---- Clock: every flop changes only with a request waiting, an
+  // operation under way (S_IDLE is left only on a request), or a write
+  // accepted by the port while a reservation exists.  A streaming copy
+  // writes every cycle; the unit is skipped in all of them.
+  assign en = !rst_n || state_q != S_IDLE || req_valid != '0 || (snoop_valid && res_valid != '0);
+  ppu_clk_gate #(.GATE(CLOCK_GATE)) u_gate (.clk, .en, .gclk);
+
   assign cur_beat   = {r_pa.sys, r_pa.addr[PA_W-1:BEAT_OFF_W]};
   assign snoop_beat = {snoop_pa.sys, snoop_pa.addr[PA_W-1:BEAT_OFF_W]};
   assign rid_ok     = 32'(r_req.rid) < NRES;
@@ -382,7 +393,7 @@ module ppu_sem #(
   assign sc_ok = rid_ok && res_valid[rid_idx] &&
                  (res_beat[rid_idx * BEAT_W +: BEAT_W] == cur_beat) && !snoop_cur;
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge gclk) begin
     if (!rst_n) begin
       res_valid <= '0;
       res_beat  <= '0;
@@ -409,7 +420,7 @@ module ppu_sem #(
   end
 
   // ---- Control ----
-  always_ff @(posedge clk) begin
+  always_ff @(posedge gclk) begin
     if (!rst_n) begin
       state_q     <= S_IDLE;
       r_req       <= '0;
@@ -573,7 +584,7 @@ module ppu_sem #(
   // missed one is not.  A translation/alignment fault never reaches S_WR, so
   // it never pulses; neither do LR and a failed SC, which write nothing.
   logic wrote_q;
-  always_ff @(posedge clk) begin
+  always_ff @(posedge gclk) begin
     if (!rst_n)                  wrote_q <= 1'b0;
     else if (state_q == S_WR)    wrote_q <= 1'b1;
     else if (state_q == S_IDLE)  wrote_q <= 1'b0;

@@ -351,7 +351,7 @@ module ppu_top #(
     assign {cu_dbg0, cu_dbg_pc, cu_dbg_cta_id} = '0;
   end
 
-  ppu_sem #(.NPORT(NSEM)) u_sem (
+  ppu_sem #(.NPORT(NSEM), .CLOCK_GATE(CLOCK_GATE)) u_sem (
       .clk, .rst_n, .timestamp(cycle),
       .req_valid(sem_valid), .req_ready(sem_ready), .req(sem_req),
       .rsp_valid(sem_rsp_valid), .rsp(sem_rsp),

@@ -806,16 +806,6 @@ inline void step(ppu_sim *s)
 	if (unlikely(tv))
 		emit_events(s, tv);
 
-	/*
-	 * ppu_top registers the responses where they enter: the edge that
-	 * ends this cycle takes in the ones due in the next, which the
-	 * logic inside then sees when they are due.
-	 */
-	drive_rsp(&s->rd.ring, now + 1, &t->mem_rd_rsp_valid, &t->mem_rd_rsp_tag,
-		  &t->mem_rd_rsp_err, &t->mem_rd_rsp_data);
-	drive_rsp(&s->wr.ring, now + 1, &t->mem_wr_rsp_valid, &t->mem_wr_rsp_tag,
-		  &t->mem_wr_rsp_err, NULL);
-
 	t->clk = 1;
 	t->eval();
 	if (unlikely(s->fst))

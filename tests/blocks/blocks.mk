@@ -86,10 +86,10 @@ endef
 $(eval $(call BLOCKS_MODEL,ppu_copy,ppu_copy,hw/rtl/ppu_copy.sv,))
 # Smallest legal configuration: one beat per chunk, two reads in flight.
 $(eval $(call BLOCKS_MODEL,ppu_copy_min,ppu_copy,hw/rtl/ppu_copy.sv,-GCHUNK_BYTES=8 -GMAX_READS=2))
-$(eval $(call BLOCKS_MODEL,ppu_sem,ppu_sem,hw/rtl/ppu_sem.sv,))
 # The testbenches drive inputs after the falling edge, where a clock gate
-# has already sampled its enable, so the MMU is built without its gate
-# here; the whole-PPU suites run it gated.
+# has already sampled its enable, so the semaphore unit and the MMU are
+# built without their gates here; the whole-PPU suites run them gated.
+$(eval $(call BLOCKS_MODEL,ppu_sem,ppu_sem,hw/rtl/ppu_clk_gate.sv hw/rtl/ppu_sem.sv,-GCLOCK_GATE=0))
 $(eval $(call BLOCKS_MODEL,ppu_mmu,ppu_mmu,hw/rtl/ppu_clk_gate.sv hw/rtl/ppu_mmu.sv,-GCLOCK_GATE=0))
 $(eval $(call BLOCKS_MODEL,ppu_mem_arb,ppu_mem_arb,hw/rtl/ppu_mem_arb.sv,))
 $(eval $(call BLOCKS_MODEL,ppu_cu_decode,ppu_cu_decode,hw/rtl/ppu_cu_decode.sv,))
@@ -97,7 +97,7 @@ $(eval $(call BLOCKS_MODEL,ppu_cu_alu,ppu_cu_alu,hw/rtl/ppu_cu_alu.sv,))
 $(eval $(call BLOCKS_MODEL,ppu_cu_muldiv,ppu_cu_muldiv,hw/rtl/ppu_cu_muldiv.sv,))
 # The semaphore unit and the memory arbiter together (a test wrapper), with
 # the RMW lock and, as the control, with the lock cut.
-BLOCKS_SEM_ARB_RTL := hw/rtl/ppu_sem.sv hw/rtl/ppu_mem_arb.sv $(BLOCKS_SRC)/tb_sem_arb_top.sv
+BLOCKS_SEM_ARB_RTL := hw/rtl/ppu_clk_gate.sv hw/rtl/ppu_sem.sv hw/rtl/ppu_mem_arb.sv $(BLOCKS_SRC)/tb_sem_arb_top.sv
 $(eval $(call BLOCKS_MODEL,sem_arb,tb_sem_arb_top,$(BLOCKS_SEM_ARB_RTL),))
 $(eval $(call BLOCKS_MODEL,sem_arb_nolock,tb_sem_arb_top,$(BLOCKS_SEM_ARB_RTL),-GLOCK_EN=0))
 

@@ -78,7 +78,8 @@ module tb_sem_arb_top #(
   logic inv_hold_unused;
   wire  unused_inv = inv_hold_unused;
 
-  ppu_sem #(.NPORT(4)) u_sem (
+  // (ungated: the testbench drives inputs after the falling edge)
+  ppu_sem #(.NPORT(4), .CLOCK_GATE(1'b0)) u_sem (
       .clk, .rst_n, .timestamp(64'd0),
       .req_valid, .req_ready, .req, .rsp_valid, .rsp,
       .x_req_valid, .x_req_ready, .x_req, .x_rsp_valid, .x_rsp,

@@ -64,6 +64,7 @@ DEMO_DIR := build/demo
 SEEDS_B_CHANS := -l 0=C_low -p 0=0 -l 1=C_high -p 1=1
 
 .PHONY: all deps check check-run bench bench-run demo demo-run demo-rtl demo-rtl-run lint lint-run \
+	synth-check-run \
 	coverage coverage-run \
 	synth synth-run \
 	soak soak-run \
@@ -162,7 +163,8 @@ check: deps
 # Verilator -Wall clean and synthesizable without latches.  The checkers
 # of hw/chk are linted bound into the RTL, never synthesised.
 check-run: build-all
-	@tools/run-tests "$(UNIT_TEST_BIN)" "$(MAKE) --no-print-directory timeline-docs-check" "$(ISS_TEST_BIN)" $(BLOCKS_BINS) "$(RTL_TEST_BIN)" \
+	@tools/run-tests --background "$(MAKE) --no-print-directory synth-check-run" \
+		"$(UNIT_TEST_BIN)" "$(MAKE) --no-print-directory timeline-docs-check" "$(ISS_TEST_BIN)" $(BLOCKS_BINS) "$(RTL_TEST_BIN)" \
 		"$(RTL_TEST_FPGA_BIN)" "$(RTL_TEST_WIDE_BIN)" \
 		"$(DEMO_BIN) --check" "$(KPRIO_DEMO_BIN) --check" \
 		"$(MAKE) --no-print-directory cosim-smoke" "$(MAKE) --no-print-directory guest-check-run" \
@@ -288,7 +290,7 @@ bench-run: $(BENCH_BIN) $(BENCH_SCALE_BIN) $(BENCH_SCALE_WIDE_BIN)
 	@echo "results: build/bench.txt"
 
 lint: deps
-	@$(MAKE) --no-print-directory lint-run
+	@$(MAKE) --no-print-directory lint-run synth-check-run
 
 # The manual pages render without a warning, with groff and with mandoc's
 # stricter lint (both from tools/install-deps).
@@ -332,10 +334,15 @@ synth-run: $(PPU_SVPKG)
 	tools/ppu-synth $(PPUSIM_VSRCS)
 
 # The check synthesises a reduced compute engine (one unit of 4 contexts,
-# 2 task slots, 8 task ids: the same modules, fewer copies; about 12 minutes
-# here) and lints the default PPU and one without compute; `make synth`
-# synthesises the default PPU (about half an hour).
+# 2 task slots, 8 task ids: the same modules, fewer copies; about 16 minutes
+# of one core here) and lints the default PPU and one without compute;
+# `make synth` synthesises the default PPU (about half an hour).  `make
+# check` runs the synthesis (synth-check-run) next to its other tests.
 SYNTH_CHECK_PARAMS := NUM_CU=1 CU_CONTEXTS=4 TASK_SLOTS=2 NUM_TASKS=8
+synth-check-run: $(PPU_SVPKG)
+	tools/ppu-synth-fpga-shell $(PPU_SVPKG) $(PPUSIM_TYPES_PKG) $(PPU_FPGA_SRCS)
+	PPU_SYNTH_PARAMS="$(SYNTH_CHECK_PARAMS)" tools/ppu-synth $(PPUSIM_VSRCS)
+
 lint-run: $(PPU_SVPKG)
 	tools/check-kernel-layers kernel
 	$(VERILATOR) --lint-only -Wall --top-module ppu_top $(PPUSIM_VSRCS)
@@ -347,8 +354,6 @@ lint-run: $(PPU_SVPKG)
 		$(PPUSIM_VSRCS) $(PPU_FPGA_SRCS)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_fpga_top $(PPUSIM_VSRCS) $(PPU_FPGA_SRCS) \
 		$(PPU_CHK_SRCS) $(PPU_FPGA_CHK_SRCS)
-	tools/ppu-synth-fpga-shell $(PPU_SVPKG) $(PPUSIM_TYPES_PKG) $(PPU_FPGA_SRCS)
-	PPU_SYNTH_PARAMS="$(SYNTH_CHECK_PARAMS)" tools/ppu-synth $(PPUSIM_VSRCS)
 	@$(MAKE) --no-print-directory kmod-sparse 2>&1 | tee build/sparse.log
 	@! grep -E '(warning|error):' build/sparse.log
 

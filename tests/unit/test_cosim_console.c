@@ -248,6 +248,46 @@ START_TEST(progress_is_printed_only_while_a_run_goes_on)
 }
 END_TEST
 
+START_TEST(runs_report_the_ppu_cycles_they_took)
+{
+	/*
+	 * run 1 reads the counter at both ends; run 2 finds no driver at its
+	 * end (an rmmod); run 3 sees the counter go back (a reset).
+	 */
+	feed("\n@@PPU-BOOTED 1\n"
+	     "\n@@PPU-RUN-BEGIN 1 1000000\n\n@@PPU-RESULT 1 0 3500000\n"
+	     "\n@@PPU-RUN-BEGIN 2 3600000\n\n@@PPU-RESULT 2 0\n"
+	     "\n@@PPU-RUN-BEGIN 3 3700000\n\n@@PPU-RESULT 3 1 1200\n"
+	     "\n@@PPU-DONE\n", 5);
+	ck_assert(con.res[0].has_cycles);
+	ck_assert_uint_eq(con.res[0].cyc_end - con.res[0].cyc_begin, 2500000);
+	ck_assert(!con.res[1].has_cycles);
+	ck_assert(!con.res[2].has_cycles);
+	ck_assert_int_eq(con.res[2].status, 1);
+	fflush(out);
+	ck_assert_ptr_nonnull(strstr(out_buf, "ppu-cosim: [1] exit status 0 ("));
+	ck_assert_ptr_nonnull(strstr(out_buf, " s, 2.5 M PPU cycles)\n"));
+	for (int i = 2; i <= 3; i++) {
+		char key[32];
+		const char *l, *nl;
+
+		snprintf(key, sizeof(key), "[%d] exit status %d (", i, i - 2);
+		l = strstr(out_buf, key);
+		ck_assert_ptr_nonnull(l);
+		nl = strchr(l, '\n');
+		ck_assert_ptr_nonnull(nl);
+		ck_assert_msg(nl[-1] == ')' && nl[-2] == 's', "run %d: %.*s", i, (int)(nl - l), l);
+	}
+
+	struct outcome v = { .qemu_status = 0 };
+
+	results_report(out, err, &con, &v, 10.0);
+	fflush(err);
+	ck_assert_ptr_nonnull(strstr(err_buf, "     2.5 M  ok         /bin/test_a\n"));
+	ck_assert_ptr_nonnull(strstr(err_buf, "         -  ok         /bin/test_b --check\n"));
+}
+END_TEST
+
 START_TEST(kernel_lines_are_recognised)
 {
 	ck_assert(console_kernel_line("[    1.234567] x"));
@@ -273,6 +313,7 @@ Suite *suite_cosim_console(void)
 	tcase_add_test(tc, timeout_names_the_run_in_progress);
 	tcase_add_test(tc, guest_that_stops_early_is_a_setup_failure);
 	tcase_add_test(tc, progress_is_printed_only_while_a_run_goes_on);
+	tcase_add_test(tc, runs_report_the_ppu_cycles_they_took);
 	tcase_add_test(tc, kernel_lines_are_recognised);
 	suite_add_tcase(s, tc);
 	return s;

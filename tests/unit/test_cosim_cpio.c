@@ -223,13 +223,14 @@ START_TEST(init_script_runs_every_command_between_markers)
 	free(out);
 
 	ck_assert_ptr_nonnull(strstr(script, "load '/lib/modules/extra/it'\\''s.ko' a=1 b=2\n"));
-	p = strstr(script, "m RUN-BEGIN 1\n");
+	/* each run between markers that carry its status and the cycle counter */
+	p = strstr(script, "m RUN-BEGIN 1 $(cyc)\n");
 	ck_assert_ptr_nonnull(p);
-	p = strstr(p, "sh /etc/ppu-cosim/run1 </dev/null\n\tm RESULT 1 $?\n");
+	p = strstr(p, "sh /etc/ppu-cosim/run1 </dev/null\n\trc=$?\n\tm RESULT 1 $rc $(cyc)\n");
 	ck_assert_ptr_nonnull(p);
-	p = strstr(p, "m RUN-BEGIN 2\n");
+	p = strstr(p, "m RUN-BEGIN 2 $(cyc)\n");
 	ck_assert_ptr_nonnull(p);
-	p = strstr(p, "m RESULT 2 $?\n");
+	p = strstr(p, "m RESULT 2 $rc $(cyc)\n");
 	ck_assert_ptr_nonnull(p);
 	p = strstr(p, "m DMESG-BEGIN\ndmesg\nm DMESG-END\nm DONE\npoweroff -f\n");
 	ck_assert_ptr_nonnull(p);

@@ -95,8 +95,13 @@ static void console_line(struct console *c, char *s)
 		fprintf(c->out, PROG ": insmod failed:%s\n", mk + 11);
 	} else if (sscanf(mk, "RUN-BEGIN %u", &n) == 1 && n >= 1 &&
 		   n <= c->runs->n) {
+		unsigned long long cyc = 0;
+
 		c->res[n - 1].begun = true;
 		c->res[n - 1].t_begin = t;
+		c->res[n - 1].has_cycles =
+			sscanf(mk, "RUN-BEGIN %*u %llu", &cyc) == 1;
+		c->res[n - 1].cyc_begin = cyc;
 		c->running = (int)n;
 		c->t_progress = t;
 		fprintf(c->out, PROG ": [%u] %s\n", n, c->runs->v[n - 1]);
@@ -105,14 +110,23 @@ static void console_line(struct console *c, char *s)
 		struct result *r = &c->res[n - 1];
 		const char *st = mk + strlen("RESULT ") + strspn(mk + 7, "0123456789");
 
+		unsigned long long cyc = 0;
+
 		st += strspn(st, " ");
 		r->done = true;
 		r->t_end = t;
 		r->skipped = !strncmp(st, "skipped", 7);
 		r->status = r->skipped ? -1 : atoi(st);
+		r->has_cycles = r->has_cycles && !r->skipped &&
+				sscanf(st, "%*d %llu", &cyc) == 1 && cyc >= r->cyc_begin;
+		r->cyc_end = r->has_cycles ? cyc : 0;
 		c->running = 0;
 		if (r->skipped)
 			fprintf(c->out, PROG ": [%u] skipped\n", n);
+		else if (r->has_cycles)
+			fprintf(c->out, PROG ": [%u] exit status %d (%.2f s, %.1f M PPU cycles)\n",
+				n, r->status, r->t_end - r->t_begin,
+				(double)(r->cyc_end - r->cyc_begin) / 1e6);
 		else
 			fprintf(c->out, PROG ": [%u] exit status %d (%.2f s)\n",
 				n, r->status, r->t_end - r->t_begin);

@@ -31,6 +31,13 @@ struct result {
 	bool skipped;
 	int status;
 	double t_begin, t_end;
+	/*
+	 * The first PPU's cycle counter when the run began and ended, as
+	 * the guest read it (debugfs regs); has_cycles when both were read
+	 * and the counter did not go back (a reset in between).
+	 */
+	bool has_cycles;
+	unsigned long long cyc_begin, cyc_end;
 };
 
 struct console {

@@ -138,6 +138,8 @@ char *initramfs_init_script(const struct modlist *l, const struct strv *runs,
 		"mount -t devpts devpts /dev/pts\n"
 		"mount -t tmpfs tmpfs /dev/shm\n"
 		"m() { printf '\\n@@PPU-%%s\\n' \"$*\"; }\n"
+		"# the first PPU's cycle counter (nothing without the driver)\n"
+		"cyc() { awk '$1 == \"CYCLE\" { print $2; exit }' /sys/kernel/debug/dri/*/regs 2>/dev/null; }\n"
 		"m BOOTED $(cut -d' ' -f1 /proc/uptime)\n"
 		"ok=1\n"
 		"load() {\n"
@@ -157,9 +159,10 @@ char *initramfs_init_script(const struct modlist *l, const struct strv *runs,
 	for (size_t i = 0; i < runs->n; i++)
 		fprintf(f,
 			"if [ $ok = 1 ]; then\n"
-			"\tm RUN-BEGIN %zu\n"
+			"\tm RUN-BEGIN %zu $(cyc)\n"
 			"\tsh /etc/ppu-cosim/run%zu </dev/null\n"
-			"\tm RESULT %zu $?\n"
+			"\trc=$?\n"
+			"\tm RESULT %zu $rc $(cyc)\n"
 			"else\n"
 			"\tm RESULT %zu skipped\n"
 			"fi\n", i + 1, i + 1, i + 1, i + 1);

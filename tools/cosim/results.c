@@ -26,13 +26,17 @@ static void run_times(FILE *err, const struct console *c, double now)
 	for (size_t i = 0; i < runs->n; i++) {
 		const struct result *r = &c->res[i];
 
+		char cyc[32] = "-";
+
+		if (r->has_cycles && r->done)
+			snprintf(cyc, sizeof(cyc), "%.1f M", (double)(r->cyc_end - r->cyc_begin) / 1e6);
 		if (r->begun)
-			fprintf(err, PROG ": %4zu/%zu %8.2f s  %-10s %s\n", i + 1, runs->n,
-				(r->done ? r->t_end : now) - r->t_begin,
+			fprintf(err, PROG ": %4zu/%zu %8.2f s %9s  %-10s %s\n", i + 1, runs->n,
+				(r->done ? r->t_end : now) - r->t_begin, cyc,
 				results_run_state(r), runs->v[i]);
 		else
-			fprintf(err, PROG ": %4zu/%zu %8s    %-10s %s\n", i + 1, runs->n, "-",
-				results_run_state(r), runs->v[i]);
+			fprintf(err, PROG ": %4zu/%zu %8s   %9s  %-10s %s\n", i + 1, runs->n, "-",
+				"-", results_run_state(r), runs->v[i]);
 	}
 	fflush(err);
 }

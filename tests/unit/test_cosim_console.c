@@ -288,6 +288,23 @@ START_TEST(runs_report_the_ppu_cycles_they_took)
 }
 END_TEST
 
+START_TEST(cycle_counts_are_shown_in_a_readable_unit)
+{
+	char b[32];
+
+	console_fmt_cycles(b, sizeof(b), 0);
+	ck_assert_str_eq(b, "0");
+	console_fmt_cycles(b, sizeof(b), 999);
+	ck_assert_str_eq(b, "999");
+	console_fmt_cycles(b, sizeof(b), 35541);
+	ck_assert_str_eq(b, "36 k");
+	console_fmt_cycles(b, sizeof(b), 999499);
+	ck_assert_str_eq(b, "999 k");
+	console_fmt_cycles(b, sizeof(b), 17600000);
+	ck_assert_str_eq(b, "17.6 M");
+}
+END_TEST
+
 START_TEST(kernel_lines_are_recognised)
 {
 	ck_assert(console_kernel_line("[    1.234567] x"));
@@ -314,6 +331,7 @@ Suite *suite_cosim_console(void)
 	tcase_add_test(tc, guest_that_stops_early_is_a_setup_failure);
 	tcase_add_test(tc, progress_is_printed_only_while_a_run_goes_on);
 	tcase_add_test(tc, runs_report_the_ppu_cycles_they_took);
+	tcase_add_test(tc, cycle_counts_are_shown_in_a_readable_unit);
 	tcase_add_test(tc, kernel_lines_are_recognised);
 	suite_add_tcase(s, tc);
 	return s;

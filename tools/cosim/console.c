@@ -111,6 +111,7 @@ static void console_line(struct console *c, char *s)
 		const char *st = mk + strlen("RESULT ") + strspn(mk + 7, "0123456789");
 
 		unsigned long long cyc = 0;
+		char cbuf[32];
 
 		st += strspn(st, " ");
 		r->done = true;
@@ -121,12 +122,13 @@ static void console_line(struct console *c, char *s)
 				sscanf(st, "%*d %llu", &cyc) == 1 && cyc >= r->cyc_begin;
 		r->cyc_end = r->has_cycles ? cyc : 0;
 		c->running = 0;
+		if (r->has_cycles)
+			console_fmt_cycles(cbuf, sizeof(cbuf), r->cyc_end - r->cyc_begin);
 		if (r->skipped)
 			fprintf(c->out, PROG ": [%u] skipped\n", n);
 		else if (r->has_cycles)
-			fprintf(c->out, PROG ": [%u] exit status %d (%.2f s, %.1f M PPU cycles)\n",
-				n, r->status, r->t_end - r->t_begin,
-				(double)(r->cyc_end - r->cyc_begin) / 1e6);
+			fprintf(c->out, PROG ": [%u] exit status %d (%.2f s, %s PPU cycles)\n",
+				n, r->status, r->t_end - r->t_begin, cbuf);
 		else
 			fprintf(c->out, PROG ": [%u] exit status %d (%.2f s)\n",
 				n, r->status, r->t_end - r->t_begin);
@@ -138,6 +140,16 @@ static void console_line(struct console *c, char *s)
 		c->done = true;
 		c->t_done = t;
 	}
+}
+
+void console_fmt_cycles(char *buf, size_t size, unsigned long long n)
+{
+	if (n >= 1000000)
+		snprintf(buf, size, "%.1f M", (double)n / 1e6);
+	else if (n >= 1000)
+		snprintf(buf, size, "%llu k", (n + 500) / 1000);
+	else
+		snprintf(buf, size, "%llu", n);
 }
 
 void console_feed(struct console *c, const char *buf, size_t n)

@@ -59,6 +59,8 @@ struct console {
 	struct fetches *fetch;	/* --fetch files, or NULL */
 };
 
+/* A run's PPU cycles for people: "2.5 M", "35 k" or "120". */
+void console_fmt_cycles(char *buf, size_t size, unsigned long long n);
 /* Ready to follow a boot that starts now, for these runs. */
 void console_init(struct console *c, FILE *out, FILE *log, const struct strv *runs);
 /* Console bytes as they arrive (any split). */

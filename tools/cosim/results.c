@@ -29,7 +29,7 @@ static void run_times(FILE *err, const struct console *c, double now)
 		char cyc[32] = "-";
 
 		if (r->has_cycles && r->done)
-			snprintf(cyc, sizeof(cyc), "%.1f M", (double)(r->cyc_end - r->cyc_begin) / 1e6);
+			console_fmt_cycles(cyc, sizeof(cyc), r->cyc_end - r->cyc_begin);
 		if (r->begun)
 			fprintf(err, PROG ": %4zu/%zu %8.2f s %9s  %-10s %s\n", i + 1, runs->n,
 				(r->done ? r->t_end : now) - r->t_begin, cyc,

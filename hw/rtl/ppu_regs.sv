@@ -222,7 +222,7 @@ module ppu_regs #(
     // the cycles without one, where its inputs change all the same)
     if (rd) begin
       p = perf[perf_idx];
-      if (in_chan || (in_sel && sel_ok)) begin
+      if (stat_rd) begin   // a channel window (the host forms it only then)
         rdata = stat_data;
       end else if (in_sel) begin
         rdata = '0;

@@ -354,6 +354,9 @@ lint-run: $(PPU_SVPKG)
 		$(PPUSIM_VSRCS) $(PPU_FPGA_SRCS)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_fpga_top $(PPUSIM_VSRCS) $(PPU_FPGA_SRCS) \
 		$(PPU_CHK_SRCS) $(PPU_FPGA_CHK_SRCS)
+	$(VERILATOR) --lint-only -Wall hw/rtl/ppu_bitmap_rr.sv
+	$(VERILATOR) --lint-only -Wall -GN=200 -GKINDS=3 hw/rtl/ppu_bitmap_rr.sv
+	$(VERILATOR) --lint-only -Wall -GN=16 -GKINDS=1 hw/rtl/ppu_bitmap_rr.sv
 	@$(MAKE) --no-print-directory kmod-sparse 2>&1 | tee build/sparse.log
 	@! grep -E '(warning|error):' build/sparse.log
 

@@ -141,6 +141,14 @@ $(BLOCKS_DIR)/cu_ref/module_elf.o: runtime/module_elf.c runtime/module_elf.h
 	$(CC) $(PPU_CFLAGS) -O2 -c -o $@ $<
 BLOCKS_BINS += $(BLOCKS_DIR)/tb_cu
 
+# Ready tracking for the scheduler at scale: the defaults (4096 positions,
+# 4 kinds), a partial last word (200 positions, 3 kinds) and one word.
+$(eval $(call BLOCKS_MODEL,ppu_bitmap_rr,ppu_bitmap_rr,hw/rtl/ppu_bitmap_rr.sv,))
+$(eval $(call BLOCKS_MODEL,ppu_bitmap_rr_odd,ppu_bitmap_rr,hw/rtl/ppu_bitmap_rr.sv,-GN=200 -GKINDS=3))
+$(eval $(call BLOCKS_MODEL,ppu_bitmap_rr_min,ppu_bitmap_rr,hw/rtl/ppu_bitmap_rr.sv,-GN=16 -GKINDS=1))
+$(eval $(call BLOCKS_TB,bitmap_rr,ppu_bitmap_rr ppu_bitmap_rr_odd ppu_bitmap_rr_min))
+BLOCKS_BINS += $(BLOCKS_DIR)/tb_bitmap_rr
+
 -include $(BLOCKS_BINS:=.d)
 
 .PHONY: blocks blocks-run blocks-clean blocks-force

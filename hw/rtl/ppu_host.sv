@@ -183,6 +183,10 @@ module ppu_host #(
   logic [NC-1:0]      c_comp;    // engine type COMPUTE
   logic [NC-1:0]      c_ecopy;   // the pending launch is a copy (compute channels copy too)
   logic [NC-1:0]      c_dead;    // a compute fault was recorded: FAULTED until unbound
+  // c_dead set in the previous cycle (by a compute fault, by a launch the
+  // task table answered FAULTED): the channel becomes FAULTED now
+  logic               dn_x_v, dn_f_v;
+  logic [CHW-1:0]     dn_x_ch, dn_f_ch;
   logic [NC-1:0]      c_acq_on;  // c_acq_t0 is valid (a timeout is running)
   logic [NC-1:0]      rt_arm;    // blocked across a retry tick: re-checked at the next one
   // INST PRIORITY.MAX clamped to the 64 levels (PRIO_MODE), as 6 bit
@@ -881,7 +885,7 @@ module ppu_host #(
            (hs == H_HOLD && hold_break) ||
            copy_done_valid || cf_hold.valid || fx_valid || rt_tick || to_tick || xf_valid ||
            sem_written || doorbell || unbind || rl_submit || (|(s_wfi & ~chan_live)) ||
-           (|c_dead);
+           dn_x_v || dn_f_v;
     if (tr.valid || f_start || f_flush || (|fault_set) || (|nonstall_set) || perf_doorbell ||
         perf_gp_entry || perf_method || perf_switch || perf_copy_done || perf_copy_len != '0 ||
         trace_fault.valid)
@@ -896,6 +900,8 @@ module ppu_host #(
     f_flush  <= 1'b0;
     fault_set    <= '0;
     nonstall_set <= '0;
+    dn_x_v       <= 1'b0;
+    dn_f_v       <= 1'b0;
     perf_doorbell  <= 1'b0;
     perf_gp_entry  <= 1'b0;
     perf_method    <= 1'b0;
@@ -1074,6 +1080,8 @@ module ppu_host #(
         // before its TMD fault arrives here: FAULT_INFO decides)
         if (32'(xf.chid) < NC && !s_unbound[d] && c_finfo[d] == 32'd0) begin
           c_dead[d]    <= 1'b1;
+          dn_x_v       <= 1'b1;
+          dn_x_ch      <= d;
           c_finfo[d]   <= finfo(xf.kind, {2'b00, xf.access}, xf.unit);
           c_faddr[d]   <= xf.addr;
           c_fdata[d]   <= xf.data;
@@ -1877,6 +1885,10 @@ module ppu_host #(
       if (fl_wake_w) c_wake[fl_ch] <= fl_wake_v;
       if (fl_acq_on_w) c_acq_on[fl_ch] <= fl_acq_on_v;
       if (fl_dead_w) c_dead[fl_ch] <= fl_dead_v;
+      if (fl_dead_w && fl_dead_v) begin
+        dn_f_v  <= 1'b1;
+        dn_f_ch <= fl_ch;
+      end
       if (fl_comp_w) c_comp[fl_ch] <= fl_comp_v;
       if (fl_ecopy_w) c_ecopy[fl_ch] <= fl_ecopy_v;
       if (fl_unbind_w) c_unbind[fl_ch] <= fl_unbind_v;
@@ -1916,10 +1928,13 @@ module ppu_host #(
       // completion, a fault of the state machine, WFI channels whose tasks
       // are gone (READY), the state machine, and last the channels with a
       // compute fault, which stay FAULTED whatever their service was doing
-      // when it arrived, until they are unbound.
+      // when it arrived, until they are unbound: FAULTED in the cycle
+      // after the fault is recorded, and again whenever a port changes a
+      // dead channel's state (no other change reaches it: a dead channel
+      // runs no method, WFI included).
       // (only in cycles with a change: a model of thousands of channels
       // pays for the whole-vector operations only then)
-      if (st_d_v || fx_valid || st_sm_v || |(s_wfi & ~chan_live) || |c_dead) begin
+      if (st_d_v || fx_valid || st_sm_v || |(s_wfi & ~chan_live) || dn_x_v || dn_f_v) begin
         {n_unbound, n_idle, n_ready, n_acq, n_ewait, n_ebusy, n_faulted, n_loading, n_wfi} =
             {s_unbound, s_idle, s_ready, s_acq, s_ewait, s_ebusy, s_faulted, s_loading, s_wfi};
         if (st_d_v) begin
@@ -1933,7 +1948,10 @@ module ppu_host #(
           st_m = NC'(1) << st_sm_ch;
           `PPU_HOST_APPLY(st_m, st_sm)
         end
-        st_m = c_dead & ~(unbind_now ? NC'(1) << sd_ch : '0);
+        st_m = ((dn_x_v ? NC'(1) << dn_x_ch : '0) | (dn_f_v ? NC'(1) << dn_f_ch : '0) |
+                ((st_d_v && c_dead[st_d_ch]) ? NC'(1) << st_d_ch : '0) |
+                ((st_sm_v && c_dead[st_sm_ch]) ? NC'(1) << st_sm_ch : '0)) &
+               ~(unbind_now ? NC'(1) << sd_ch : '0);
         `PPU_HOST_APPLY(st_m, ST_FAULTED)
         {s_unbound, s_idle, s_ready, s_acq, s_ewait, s_ebusy, s_faulted, s_loading, s_wfi} <=
             {n_unbound, n_idle, n_ready, n_acq, n_ewait, n_ebusy, n_faulted, n_loading, n_wfi};

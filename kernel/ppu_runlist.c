@@ -92,7 +92,8 @@ static u32 ppu_runlist_status(struct ppu_device *ppu)
  */
 void ppu_runlist_submit(struct ppu_device *ppu, const u8 *level, const unsigned long *listed)
 {
-	u32 chid, n = 0, st;
+	u32 at[PPU_NUM_PRIORITIES] = {};
+	u32 chid, n = 0, st, lv;
 	int ret, idx;
 
 	if (!ppu->runlist || !drm_dev_enter(&ppu->drm, &idx))
@@ -106,10 +107,26 @@ void ppu_runlist_submit(struct ppu_device *ppu, const u8 *level, const unsigned 
 		drm_err(&ppu->drm, "the PPU did not read the runlist (status %#x)\n", st);
 		goto out;
 	}
+	/*
+	 * The PPU takes a list in LEVEL order, highest first, each channel
+	 * once: count the channels per level, then place each level's in id
+	 * order (the ring order the scheduler keeps within a level).
+	 */
 	for (chid = 0; listed && chid < ppu->caps.num_channels; chid++)
 		if (test_bit(chid, listed))
-			ppu->runlist[n++] = cpu_to_le32(PPU_FSET(PPU_RUNLIST_ENTRY_CHID, chid) |
-							PPU_FSET(PPU_RUNLIST_ENTRY_LEVEL, level[chid]));
+			at[min_t(u32, level[chid], PPU_NUM_PRIORITIES - 1)]++;
+	for (lv = PPU_NUM_PRIORITIES; lv-- > 0;) {
+		u32 k = at[lv];
+
+		at[lv] = n;
+		n += k;
+	}
+	for (chid = 0; listed && chid < ppu->caps.num_channels; chid++)
+		if (test_bit(chid, listed)) {
+			lv = min_t(u32, level[chid], PPU_NUM_PRIORITIES - 1);
+			ppu->runlist[at[lv]++] = cpu_to_le32(PPU_FSET(PPU_RUNLIST_ENTRY_CHID, chid) |
+							     PPU_FSET(PPU_RUNLIST_ENTRY_LEVEL, lv));
+		}
 	/* the entries are in memory before the PPU is told to read them */
 	dma_wmb();
 	ppu_write(ppu, PPU_REG_RUNLIST_SUBMIT, PPU_FSET(PPU_RUNLIST_SUBMIT_COUNT, n));

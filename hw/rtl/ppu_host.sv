@@ -291,6 +291,7 @@ module ppu_host #(
   logic [15:0]   rl_req_count;
   logic [15:0]   rl_left;         // entries still to read
   logic [15:0]   rl_fcount;       // entries of the list being read
+  logic [5:0]    rl_last;         // ... the level of its last entry read
   assign rl_pending = rl_req || rl_busy;
 
 
@@ -934,6 +935,7 @@ module ppu_host #(
       rl_req_count <= '0;
       rl_left    <= '0;
       rl_fcount  <= '0;
+      rl_last    <= '0;
       rl_active  <= '0;
       gp_dw0     <= '0;
       gp_have0   <= 1'b0;
@@ -1107,6 +1109,7 @@ module ppu_host #(
             rl_req    <= 1'b0;
             rl_busy   <= 1'b1;
             rl_nin    <= '0;
+            rl_last   <= 6'd63;
             rl_left   <= rl_req_count;
             rl_fcount <= rl_req_count;
             ph_what   <= PH_RL;
@@ -1319,30 +1322,48 @@ module ppu_host #(
                   hs     <= H_PUT;
                 end
                 PH_RL: begin
-                  // Two entries per beat (the second wins for the same id),
-                  // written through a one-hot mask per plane: an index into
-                  // all six planes at once would be a shifter six planes wide.
+                  // Two entries per beat, written through a one-hot mask
+                  // per plane: an index into all six planes at once would
+                  // be a shifter six planes wide.  A list must give its
+                  // levels from the highest down and each channel once (a
+                  // level is then one run of entries: what the scheduler
+                  // at thousands of channels takes as its ranges); one
+                  // that does not is refused like an unreadable one.
                   logic [NC-1:0]   nin, oh;
                   logic [NC*6-1:0] nlv;
-                  nin = rl_nin;
-                  nlv = rl_nlevel;
+                  logic [5:0]      last, lv;
+                  logic            bad;
+                  nin  = rl_nin;
+                  nlv  = rl_nlevel;
+                  last = rl_last;
+                  bad  = 1'b0;
                   // (an entry's other bits are reserved: not looked at)
                   for (int k = 0; k < 2; k++) begin
                     logic [11:0] id;
                     id = prd_rsp.data[k*32 + ppu_hw_pkg::PPU_RUNLIST_ENTRY_CHID__LSB +: 12];
+                    lv = prd_rsp.data[k*32 + ppu_hw_pkg::PPU_RUNLIST_ENTRY_LEVEL__LSB +: 6];
                     if (16'(k) < rl_left && 32'(id) < NC) begin
                       oh  = NC'(1) << id[CHW-1:0];
+                      if (lv > last || nin[id[CHW-1:0]]) bad = 1'b1;
+                      last = lv;
                       nin = nin | oh;
                       for (int b = 0; b < 6; b++)
-                        nlv[b*NC +: NC] = (nlv[b*NC +: NC] & ~oh) |
-                            (prd_rsp.data[k*32 + ppu_hw_pkg::PPU_RUNLIST_ENTRY_LEVEL__LSB + b] ? oh : '0);
+                        nlv[b*NC +: NC] = (nlv[b*NC +: NC] & ~oh) | (lv[b] ? oh : '0);
                     end
                   end
-                  rl_nin    <= nin;
-                  rl_nlevel <= nlv;
-                  ph_pa.addr <= ph_pa.addr + ppu_types_pkg::PA_W'(8);
-                  rl_left    <= (rl_left > 16'd2) ? rl_left - 16'd2 : 16'd0;
-                  if (rl_left <= 16'd2) hs <= H_RL_DONE;
+                  if (bad) begin
+                    // (the list in force stays, as for a read error)
+                    rl_busy  <= 1'b0;
+                    rl_error <= 1'b1;
+                    hs       <= H_PICK;
+                  end else begin
+                    rl_nin     <= nin;
+                    rl_nlevel  <= nlv;
+                    rl_last    <= last;
+                    ph_pa.addr <= ph_pa.addr + ppu_types_pkg::PA_W'(8);
+                    rl_left    <= (rl_left > 16'd2) ? rl_left - 16'd2 : 16'd0;
+                    if (rl_left <= 16'd2) hs <= H_RL_DONE;
+                  end
                 end
                 default: hs <= H_PICK;
               endcase

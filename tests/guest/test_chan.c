@@ -523,14 +523,20 @@ START_TEST(chan_doorbell_page_is_its_owners_alone)
 }
 END_TEST
 
-/* RUNLIST_STATUS.COUNT and SCHED_CTRL from debugfs. */
+/*
+ * RUNLIST_STATUS.COUNT and SCHED_CTRL from debugfs; the PPU took the
+ * driver's last list (ERROR clear: in LEVEL order, each channel once).
+ */
 static uint32_t runlist_count(uint32_t *sched_ctrl)
 {
 	char buf[8192];
+	uint32_t st;
 
 	ppu_debugfs_read("regs", buf, sizeof(buf));
 	*sched_ctrl = (uint32_t)ppu_debugfs_value(buf, "SCHED_CTRL");
-	return PPU_FGET(PPU_RUNLIST_STATUS_COUNT, ppu_debugfs_value(buf, "RUNLIST_STATUS"));
+	st = (uint32_t)ppu_debugfs_value(buf, "RUNLIST_STATUS");
+	ck_assert_uint_eq(PPU_FGET(PPU_RUNLIST_STATUS_ERROR, st), 0);
+	return PPU_FGET(PPU_RUNLIST_STATUS_COUNT, st);
 }
 
 /*

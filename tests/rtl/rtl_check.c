@@ -285,7 +285,7 @@ void rtl_busy_finish(struct rtl_env *env, struct rtl_busy *b, uint64_t max_cycle
 	rtl_ctx_destroy(b->ctx);
 }
 
-void rtl_runlist_submit(struct rtl_env *env, const struct rtl_rl_ent *e, uint32_t n)
+uint32_t rtl_runlist_submit_raw(struct rtl_env *env, const struct rtl_rl_ent *e, uint32_t n)
 {
 	uint64_t pa = rtl_alloc_pa(env, 0, 8 + 4ull * n, 8);
 	uint32_t i, st = 0;
@@ -303,5 +303,22 @@ void rtl_runlist_submit(struct rtl_env *env, const struct rtl_rl_ent *e, uint32_
 		ppu_sim_clock(env->sim, 100);
 	}
 	ck_assert_msg(!PPU_FGET(PPU_RUNLIST_STATUS_PENDING, st), "runlist still pending");
-	ck_assert_uint_eq(PPU_FGET(PPU_RUNLIST_STATUS_ERROR, st), 0);
+	return st;
+}
+
+void rtl_runlist_submit(struct rtl_env *env, const struct rtl_rl_ent *e, uint32_t n)
+{
+	struct rtl_rl_ent *s = malloc(sizeof(*s) * (n ? n : 1));
+	uint32_t i, k = 0;
+	int lv;
+
+	ck_assert_ptr_nonnull(s);
+	/* in LEVEL order, highest first, each level's entries as given */
+	for (lv = 63; lv >= 0; lv--)
+		for (i = 0; i < n; i++)
+			if (e[i].level == (uint32_t)lv)
+				s[k++] = e[i];
+	ck_assert_uint_eq(k, n);
+	ck_assert_uint_eq(PPU_FGET(PPU_RUNLIST_STATUS_ERROR, rtl_runlist_submit_raw(env, s, n)), 0);
+	free(s);
 }

@@ -83,11 +83,15 @@ struct rtl_rl_ent {
 };
 
 /*
- * Writes @n entries to fresh local memory, submits them (RUNLIST_*) and
+ * Writes @n entries (in any order: written in LEVEL order, highest first,
+ * as a driver does) to fresh local memory, submits them (RUNLIST_*) and
  * waits until the list is in force; fails the test on a pending or
  * failed list.  SCHED_CTRL.RUNLIST is the caller's.
  */
 void rtl_runlist_submit(struct rtl_env *env, const struct rtl_rl_ent *e, uint32_t n);
+
+/* The same with the entries as given; returns RUNLIST_STATUS once read. */
+uint32_t rtl_runlist_submit_raw(struct rtl_env *env, const struct rtl_rl_ent *e, uint32_t n);
 
 /* Checks @pb did not overflow, adds it as one GPFIFO entry (no doorbell); returns its VA. */
 uint32_t rtl_queue_pb(struct rtl_chan *ch, const struct ppu_pb *pb);

@@ -296,6 +296,53 @@ START_TEST(an_unreadable_list_keeps_the_one_in_force)
 }
 END_TEST
 
+/*
+ * A list gives its levels from the highest down and each channel once; one
+ * that does not is refused whole (ERROR, the list in force stays), wherever
+ * the offending entry sits in the beats the host reads.  Entries of
+ * channels that do not exist are skipped for the order too.
+ */
+START_TEST(a_list_out_of_level_order_or_naming_a_channel_twice_is_refused)
+{
+	static const struct {
+		struct rtl_rl_ent e[4];
+		uint32_t n, ok;
+	} lists[] = {
+		{ { { 5, 1 }, { 4, 2 } }, 2, 0 },		/* rises inside a beat */
+		{ { { 4, 2 }, { 5, 2 }, { 6, 3 } }, 3, 0 },	/* rises across beats */
+		{ { { 4, 2 }, { 4, 2 } }, 2, 0 },		/* twice inside a beat */
+		{ { { 4, 2 }, { 5, 2 }, { 4, 1 } }, 3, 0 },	/* twice across beats */
+		{ { { 5, 3 }, { 4, 3 }, { 6, 0 } }, 3, 1 },	/* equal levels: fine */
+		{ { { 4, 2 }, { 4000, 9 }, { 5, 1 } }, 3, 1 },	/* no channel 4000: skipped */
+	};
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *a = rtl_chan_create(env, ctx, 4, 4, 0);
+	struct rtl_buf s = rtl_buf_alloc(ctx, 0, 4096), d = rtl_buf_alloc(ctx, 0, 4096);
+	const struct rtl_rl_ent only_4[] = { { 4, 2 } };
+	uint32_t i, st, count = 1;
+
+	rtl_runlist_submit(env, only_4, 1);
+	rl_enable(env);
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		st = rtl_runlist_submit_raw(env, lists[i].e, lists[i].n);
+		if (lists[i].ok)
+			count = lists[i].n;
+		ck_assert_msg(PPU_FGET(PPU_RUNLIST_STATUS_ERROR, st) == !lists[i].ok,
+			      "list %u: status %#x", i, st);
+		ck_assert_uint_eq(PPU_FGET(PPU_RUNLIST_STATUS_COUNT, st), count);
+		/* channel 4 is listed by every list in force here, and runs */
+		rtl_queue_copy(a, s.va, d.va, 4096);
+		rtl_chan_doorbell(a);
+		ck_assert_int_eq(rtl_chan_wait(a, WAIT_CYCLES), 0);
+	}
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_FAULT_PENDING), 0);
+	rtl_chan_destroy(a);
+	rtl_ctx_destroy(ctx);
+	rtl_env_finish(env);
+}
+END_TEST
+
 Suite *suite_runlist(void)
 {
 	Suite *s = suite_create("runlist");
@@ -307,6 +354,7 @@ Suite *suite_runlist(void)
 	tcase_add_test(tc, channels_of_one_level_share_the_engine_fairly);
 	tcase_add_test(tc, a_new_list_takes_effect_while_channels_run);
 	tcase_add_test(tc, an_unreadable_list_keeps_the_one_in_force);
+	tcase_add_test(tc, a_list_out_of_level_order_or_naming_a_channel_twice_is_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -55,6 +55,8 @@ module ppu_compute #(
   output logic [NC-1:0]                 chan_live,
   output logic [NC-1:0]                 chan_clear,
   output logic [NC*8-1:0]               chan_tasks,
+  output logic                          drain_valid,   // pulse: the channel's last task id was freed
+  output logic [$clog2(NC)-1:0]         drain_ch,
   output logic [NC-1:0]                 nonstall,
   output logic                          xf_valid,
   input  logic                          xf_ready,
@@ -285,6 +287,7 @@ module ppu_compute #(
   ppu_types_pkg::task_status_e t_cl_rsp_status;
   logic [NC-1:0]   t_chan_live, t_chan_clear;
   logic [NC*8-1:0] t_chan_tasks;
+  logic            t_drain_valid;
   logic [$clog2(NC)-1:0] rs_pick;
 
   assign irst_n    = rst_n && rs == R_RUN;
@@ -371,6 +374,9 @@ module ppu_compute #(
       chan_clear[c] = rs == R_RUN || rs == R_ENTER ? t_chan_clear[c] : !rs_live[c];
       chan_tasks[c*8 +: 8] = rs == R_RUN || rs == R_ENTER ? t_chan_tasks[c*8 +: 8] : 8'(rs_live[c]);
     end
+  // (while the engine resets, the channels that held tasks are reported
+  // faulted instead: the host marks them dead, WFI or not)
+  assign drain_valid = (rs == R_RUN || rs == R_ENTER) && t_drain_valid;
   // COMPUTE_HALT: nothing leaves the engine
   assign g_rd_ready    = g_rd_ready_sk && !halt;
   assign g_wr_ready    = g_wr_ready_sk && !halt;
@@ -453,6 +459,7 @@ module ppu_compute #(
     .cl_valid(g_cl_valid), .cl_ready(g_cl_ready), .cl_req(g_cl_req), .cl_rsp_valid(t_cl_rsp_valid),
     .cl_rsp_status(t_cl_rsp_status), .cl_rsp_tid(rsp_tid_unused), .can_accept,
     .chan_kill(kill_q), .chan_live(t_chan_live), .chan_clear(t_chan_clear), .chan_tasks(t_chan_tasks),
+    .drain_valid(t_drain_valid), .drain_ch,
     .nonstall,
     .xf_valid(t_xf_valid), .xf_ready(t_xf_ready), .xf(t_xf),
     .x_req_valid(g_x_req_valid[NUM_CU]), .x_req_ready(g_x_req_ready[NUM_CU]), .x_req(t_x_req),

@@ -117,6 +117,8 @@ module ppu_host #(
     input  logic [NUM_CHANNELS-1:0]     chan_live,
     input  logic [NUM_CHANNELS-1:0]     chan_clear,
     input  logic [NUM_CHANNELS*8-1:0]   chan_tasks,   // task ids held, per channel
+    input  logic                        drain_valid,  // pulse: channel drain_ch holds no task id now
+    input  logic [$clog2(NUM_CHANNELS)-1:0] drain_ch,
     input  logic                        xf_valid,
     output logic                        xf_ready,
     input  ppu_types_pkg::cu_fault_t    xf,
@@ -885,8 +887,7 @@ module ppu_host #(
            (hs == H_PICK && f_idle && (rl_req || sd_dec != ppu_types_pkg::SCHED_WAIT)) ||
            (hs == H_HOLD && hold_break) ||
            copy_done_valid || cf_hold.valid || fx_valid || rt_tick || to_tick || xf_valid ||
-           sem_written || doorbell || unbind || rl_submit || (|(s_wfi & ~chan_live)) ||
-           dn_x_v || dn_f_v;
+           sem_written || doorbell || unbind || rl_submit || drain_valid || dn_x_v || dn_f_v;
     if (tr.valid || f_start || f_flush || (|fault_set) || (|nonstall_set) || perf_doorbell ||
         perf_gp_entry || perf_method || perf_switch || perf_copy_done || perf_copy_len != '0 ||
         trace_fault.valid)
@@ -1955,7 +1956,7 @@ module ppu_host #(
       // runs no method, WFI included).
       // (only in cycles with a change: a model of thousands of channels
       // pays for the whole-vector operations only then)
-      if (st_d_v || fx_valid || st_sm_v || |(s_wfi & ~chan_live) || dn_x_v || dn_f_v) begin
+      if (st_d_v || fx_valid || st_sm_v || drain_valid || dn_x_v || dn_f_v) begin
         {n_unbound, n_idle, n_ready, n_acq, n_ewait, n_ebusy, n_faulted, n_loading, n_wfi} =
             {s_unbound, s_idle, s_ready, s_acq, s_ewait, s_ebusy, s_faulted, s_loading, s_wfi};
         if (st_d_v) begin
@@ -1963,7 +1964,9 @@ module ppu_host #(
           `PPU_HOST_APPLY(st_m, st_d)
         end
         if (fx_valid) `PPU_HOST_APPLY(fx_oh, ST_FAULTED)
-        st_m = s_wfi & ~chan_live;
+        // (the task table says when a channel's last task id is freed,
+        // one channel a cycle: no compare with every channel's count)
+        st_m = (drain_valid && s_wfi[drain_ch]) ? NC'(1) << drain_ch : '0;
         `PPU_HOST_APPLY(st_m, ST_READY)
         if (st_sm_v) begin
           st_m = NC'(1) << st_sm_ch;

@@ -88,6 +88,8 @@ module ppu_tasks #(
   output logic [NC-1:0]                chan_live,         // the channel holds task ids
   output logic [NC-1:0]                chan_clear,        // ... it holds none (and no CTA is on a CU)
   output logic [NC*8-1:0]              chan_tasks,        // task ids each channel holds
+  output logic                         drain_valid,       // pulse: channel drain_ch's last id was freed
+  output logic [$clog2(NC)-1:0]        drain_ch,
   output logic [NC-1:0]                nonstall,          // pulse: completion with FLAGS.INTERRUPT
   // ---- faults (unit TASKS, or SEM for the completion release) ----
   output logic                         xf_valid,
@@ -395,6 +397,8 @@ module ppu_tasks #(
   ppu_types_pkg::task_status_e rsp_st_q;
   logic [TID_W-1:0] rsp_tid_q;
   logic [NC-1:0]    nonstall_q;
+  logic             drain_q;            // a_free took a channel's last id (one per cycle)
+  logic [CH_W-1:0]  drain_ch_q;
   logic             icache_inv_q;
   ppu_types_pkg::trace_t trace_q;
 
@@ -1553,6 +1557,7 @@ module ppu_tasks #(
       d_prog     <= '0;
       d_coarse   <= '0;
       ch_live    <= '0;
+      drain_q    <= 1'b0;
       pw_p       <= '0;
       pw_cur     <= '0;
       pw_prev    <= '0;
@@ -1577,6 +1582,12 @@ module ppu_tasks #(
         ch_root[cl_req.chid[CH_W-1:0]]     <= cl_req.root;
         ch_maxdepth[cl_req.chid[CH_W-1:0]] <= (cl_req.max_depth == 7'd0) ? 7'd1 : cl_req.max_depth;
       end
+      // (the host's WFI waits for this instead of watching every
+      // channel's count: no id of the channel is taken in the same cycle)
+      drain_q    <= a_free && ch_live[32'(d_chid[a_free_tid])*LIVE_W +: LIVE_W] == LIVE_W'(1) &&
+                    !(a_take && cl_req.chid[CH_W-1:0] == d_chid[a_free_tid]) &&
+                    !(a_dtake && sl_chid[dr_slot] == d_chid[a_free_tid]);
+      drain_ch_q <= d_chid[a_free_tid];
       if (a_free) begin
         id_free[a_free_tid] <= 1'b1;
         d_state[a_free_tid] <= ppu_types_pkg::TASK_ST_FREE;
@@ -1898,6 +1909,8 @@ module ppu_tasks #(
   assign cl_rsp_tid    = 8'(rsp_tid_q);
   assign can_accept    = id_free != '0;
   assign nonstall      = nonstall_q;
+  assign drain_valid   = drain_q;
+  assign drain_ch      = drain_ch_q;
   assign idle          = (st == S_IDLE) && (&id_free);
   // Every flop above changes only through an FSM step, an arriving
   // launch, request, event or response, a dispatch or kill decision, or a
@@ -1915,7 +1928,7 @@ module ppu_tasks #(
                  !dq_valid && !kq_valid && !kpick_v && !pre_go && !evp_go && !disp_go &&
                  !rd_rsp_valid && !x_rsp_valid && !sem_rsp_valid && !inv_old_q &&
                  !rsp_v_q && !drsp_v_q && !kw_v_q && !pf_dl_q && !pf_dd_q && !pf_de_q &&
-                 nonstall_q == '0 && !icache_inv_q && !trace_q.valid;
+                 nonstall_q == '0 && !drain_q && !icache_inv_q && !trace_q.valid;
   assign icache_inv    = icache_inv_q;
   assign perf_launch   = rsp_v_q && rsp_st_q == ppu_types_pkg::TASK_LAUNCH_OK;
   assign perf_dispatch = disp_fire && !dq.resume;

@@ -186,6 +186,8 @@ module ppu_top #(
   ppu_types_pkg::task_status_e  cl_rsp_status;
   logic [NUM_CHANNELS-1:0]      chan_kill, chan_live, chan_clear, comp_nonstall;
   logic [NUM_CHANNELS*8-1:0]    chan_tasks;
+  logic                         drain_valid;
+  logic [$clog2(NUM_CHANNELS)-1:0] drain_ch;
   logic                         xf_valid, xf_ready;
   ppu_types_pkg::cu_fault_t     xf;
   logic                         perf_launch, perf_dispatch, perf_complete;
@@ -247,7 +249,8 @@ module ppu_top #(
       .copy_valid, .copy_ready, .copy_cmd,
       .copy_done_valid, .copy_done_chid, .copy_done,
       .cl_valid, .cl_ready, .cl_req, .cl_rsp_valid, .cl_rsp_status, .can_accept,
-      .chan_kill, .chan_live, .chan_clear, .chan_tasks, .xf_valid, .xf_ready, .xf,
+      .chan_kill, .chan_live, .chan_clear, .chan_tasks, .drain_valid, .drain_ch,
+      .xf_valid, .xf_ready, .xf,
       .trace(tr_host), .trace_fault(tr_fault), .idle(host_idle),
       .mmu_invalidate, .fetch_inv_hold
   );
@@ -273,7 +276,8 @@ module ppu_top #(
         .clk, .rst_n, .timestamp(cycle), .mmu_invalidate, .inv_hold(comp_inv_hold),
         .reset_req(compute_reset), .halt(compute_halt), .resetting(compute_resetting),
         .cl_valid, .cl_ready, .cl_req, .cl_rsp_valid, .cl_rsp_status, .can_accept,
-        .chan_kill, .chan_live, .chan_clear, .chan_tasks, .nonstall(comp_nonstall),
+        .chan_kill, .chan_live, .chan_clear, .chan_tasks, .drain_valid, .drain_ch,
+        .nonstall(comp_nonstall),
         .xf_valid, .xf_ready, .xf,
         .x_req_valid(x_req_valid[NX-1:4]), .x_req_ready(x_req_ready[NX-1:4]), .x_req(x_req_comp),
         .x_rsp_valid(x_rsp_valid[NX-1:4]), .x_rsp,
@@ -326,6 +330,8 @@ module ppu_top #(
     assign can_accept = 1'b0;
     assign chan_live = '0;
     assign chan_clear = '1;
+    assign drain_valid = 1'b0;
+    assign drain_ch = '0;
     /* verilator lint_off WIDTHCONCAT */  // (4096 channels: 32 kbit)
     assign chan_tasks = '0;
     /* verilator lint_on WIDTHCONCAT */

@@ -320,6 +320,7 @@ public:
 			mem.w32(PageMap::sys_of(va + 4 * i), PageMap::pa(va + 4 * i), t.w[i]);
 	}
 	bool host_idle() const { return host_q_.empty() && host_cur_ < 0; }
+	bool prev_live_[NC] = {};
 
 	void set_kill(unsigned chid, bool on)
 	{
@@ -1132,6 +1133,23 @@ private:
 	{
 		uint64_t c = d.cyc;
 		TB_CTX("tasks: cycle %llu", (unsigned long long)c);
+
+		// 0. drain_valid names the one channel whose last id was freed at
+		// the last edge (chan_live fell), and comes for no other change
+		{
+			int fell = -1;
+			for (unsigned ch = 0; ch < NC; ch++) {
+				bool live = get(d->chan_live, Field{ch, 1});
+				if (prev_live_[ch] && !live) {
+					TB_TRUE(fell < 0);
+					fell = int(ch);
+				}
+				prev_live_[ch] = live;
+			}
+			TB_EQ(d->drain_valid, fell >= 0);
+			if (fell >= 0)
+				TB_EQ(d->drain_ch, unsigned(fell));
+		}
 
 		// 1. the trace record (an event of the previous cycle)
 		if (get(d->trace, tp::trace::valid)) {

@@ -1951,9 +1951,11 @@ module ppu_host #(
       // are gone (READY), the state machine, and last the channels with a
       // compute fault, which stay FAULTED whatever their service was doing
       // when it arrived, until they are unbound: FAULTED in the cycle
-      // after the fault is recorded, and again whenever a port changes a
-      // dead channel's state (no other change reaches it: a dead channel
-      // runs no method, WFI included).
+      // after the fault is recorded, and again whenever the state machine
+      // changes a dead channel's state (a service under way when the fault
+      // came may still end in it; no other change reaches a dead channel:
+      // it runs no method, WFI included, and a copy completion leaves a
+      // FAULTED channel FAULTED).
       // (only in cycles with a change: a model of thousands of channels
       // pays for the whole-vector operations only then)
       if (st_d_v || fx_valid || st_sm_v || drain_valid || dn_x_v || dn_f_v) begin
@@ -1972,8 +1974,8 @@ module ppu_host #(
           st_m = NC'(1) << st_sm_ch;
           `PPU_HOST_APPLY(st_m, st_sm)
         end
+        // (the copy engine's completion leaves a FAULTED channel as it is)
         st_m = ((dn_x_v ? NC'(1) << dn_x_ch : '0) | (dn_f_v ? NC'(1) << dn_f_ch : '0) |
-                ((st_d_v && c_dead[st_d_ch]) ? NC'(1) << st_d_ch : '0) |
                 ((st_sm_v && c_dead[st_sm_ch]) ? NC'(1) << st_sm_ch : '0)) &
                ~(unbind_now ? NC'(1) << sd_ch : '0);
         `PPU_HOST_APPLY(st_m, ST_FAULTED)

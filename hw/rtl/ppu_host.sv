@@ -1975,7 +1975,11 @@ module ppu_host #(
           `PPU_HOST_APPLY(st_m, st_sm)
         end
         // (the copy engine's completion leaves a FAULTED channel as it is)
-        st_m = ((dn_x_v ? NC'(1) << dn_x_ch : '0) | (dn_f_v ? NC'(1) << dn_f_ch : '0) |
+        // (a channel is still dead: an unbind or a bind that ended in the
+        // cycle its fault arrived cleared the flag again, and left it
+        // UNBOUND or bound afresh)
+        st_m = (((dn_x_v && c_dead[dn_x_ch]) ? NC'(1) << dn_x_ch : '0) |
+                ((dn_f_v && c_dead[dn_f_ch]) ? NC'(1) << dn_f_ch : '0) |
                 ((st_sm_v && c_dead[st_sm_ch]) ? NC'(1) << st_sm_ch : '0)) &
                ~(unbind_now ? NC'(1) << sd_ch : '0);
         `PPU_HOST_APPLY(st_m, ST_FAULTED)

@@ -631,6 +631,69 @@ START_TEST(unbind_kills_a_running_kernel)
 END_TEST
 
 /*
+ * UNBIND written at each cycle from 60 cycles before a trapping kernel's
+ * fault reaches the host to 20 after: early ones kill the CTA before it
+ * traps, late ones wait for the fault and the freed task id, and between
+ * them the kill and the trap race.  Every time the channel ends UNBOUND,
+ * stays so (it is never made FAULTED after its unbind) and binds again.
+ */
+START_TEST(unbind_around_a_kernel_fault_leaves_the_channel_unbound)
+{
+	struct ids_params ip = { .trap_id = 0 };
+	struct rtl_klaunch la;
+	struct rtl_buf bids;
+	struct rtl_chan *a;
+	struct cfx f;
+	uint64_t t0, tf;
+	long fe;
+	int k;
+
+	cfx_begin(&f, "ids");
+	bids = rtl_buf_alloc(f.ctx, 0, 32 * IDS_OUT_WORDS * 4);
+	ip.out = bids.va;
+	rtl_klaunch_init(&la, rtl_kimage_fn(&f.k, "ids"), 1, 8, &ip, sizeof(ip));
+	rtl_klaunch_prepare(f.ctx, &la, 0x11);
+	/* when the fault reaches the host, counted from the submit (the
+	 * second time: code and page tables are warm then, as in the sweep) */
+	for (k = -2; k < 0; k++) {
+		rtl_log_clear(f.env);
+		a = rtl_cchan_create(f.env, f.ctx, 5, 0, 63, 1);
+		t0 = ppu_sim_cycles(f.env->sim);
+		rtl_klaunch_submit(a, &la, 0, 0);
+		ck_assert_int_eq(rtl_chan_wait(a, 2000000), 1);
+		fe = rtl_log_find(f.env, PPU_TRACE_FAULT, 5, 0);
+		ck_assert_int_ge(fe, 0);
+		tf = f.env->ev[fe].cycle - t0;
+		rtl_reg_write(f.env, PPU_REG_CHAN_CTRL,
+			      PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) | 5);
+		ck_assert_int_eq(rtl_chan_wait_state(a, PPU_CHAN_STATUS_STATE_UNBOUND, 1, 200000), 0);
+		rtl_chan_destroy(a);
+	}
+	/* the unbind's register write from 60 cycles before to 20 after */
+	for (k = 0; k <= 80; k++) {
+		uint64_t at = tf + (uint64_t)k - 60;
+
+		a = rtl_cchan_create(f.env, f.ctx, 5, 0, 63, 1);
+		t0 = ppu_sim_cycles(f.env->sim);
+		rtl_klaunch_submit(a, &la, 0, 0);
+		if (ppu_sim_cycles(f.env->sim) - t0 < at)
+			ppu_sim_clock(f.env->sim, at - (ppu_sim_cycles(f.env->sim) - t0));
+		rtl_reg_write(f.env, PPU_REG_CHAN_CTRL,
+			      PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) | 5);
+		ck_assert_msg(rtl_chan_wait_state(a, PPU_CHAN_STATUS_STATE_UNBOUND, 1, 200000) == 0,
+			      "unbind %d cycles into the window: state %u", k, rtl_chan_state(a));
+		ppu_sim_clock(f.env->sim, 500);
+		ck_assert_msg(rtl_chan_state(a) == PPU_CHAN_STATUS_STATE_UNBOUND,
+			      "unbind %d cycles into the window: state %u after it", k,
+			      rtl_chan_state(a));
+		ck_assert_uint_eq(rtl_chan_reg(a, PPU_CHAN_TASKS), 0);
+		rtl_chan_destroy(a);
+	}
+	cfx_end(&f);
+}
+END_TEST
+
+/*
  * SEM_EXECUTE RELEASE with RELEASE_WFI on a compute channel waits, like
  * WFI, for the channel's tasks (WFI_WAIT meanwhile), and a plain release
  * before it does not: the first lands while the kernel runs, the second
@@ -1440,6 +1503,7 @@ Suite *suite_compute(void)
 	tcase_add_test(tc, higher_priority_ctas_dispatch_first);
 	tcase_add_test(tc, launches_beyond_the_task_ids_wait_and_all_run);
 	tcase_add_test(tc, unbind_kills_a_running_kernel);
+	tcase_add_test(tc, unbind_around_a_kernel_fault_leaves_the_channel_unbound);
 	tcase_add_loop_test(tc, compute_fault_kinds_are_reported, 0,
 			    sizeof(fault_cases) / sizeof(fault_cases[0]));
 	tcase_add_loop_test(tc, sample_kernels_match_the_reference_model, 0,

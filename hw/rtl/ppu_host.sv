@@ -186,7 +186,8 @@ module ppu_host #(
   logic [NC-1:0]      c_ecopy;   // the pending launch is a copy (compute channels copy too)
   logic [NC-1:0]      c_dead;    // a compute fault was recorded: FAULTED until unbound
   // c_dead set in the previous cycle (by a compute fault, by a launch the
-  // task table answered FAULTED): the channel becomes FAULTED now
+  // task table answered FAULTED): the channel becomes FAULTED now if it
+  // is still dead
   logic               dn_x_v, dn_f_v;
   logic [CHW-1:0]     dn_x_ch, dn_f_ch;
   logic [NC-1:0]      c_acq_on;  // c_acq_t0 is valid (a timeout is running)
@@ -1974,10 +1975,10 @@ module ppu_host #(
           st_m = NC'(1) << st_sm_ch;
           `PPU_HOST_APPLY(st_m, st_sm)
         end
-        // (the copy engine's completion leaves a FAULTED channel as it is)
-        // (a channel is still dead: an unbind or a bind that ended in the
-        // cycle its fault arrived cleared the flag again, and left it
-        // UNBOUND or bound afresh)
+        // (only a channel still dead: an unbind or a bind that ended in
+        // the cycle its fault arrived cleared the flag again and left it
+        // UNBOUND or bound afresh; the copy engine's completion needs no
+        // look, it leaves a FAULTED channel as it is)
         st_m = (((dn_x_v && c_dead[dn_x_ch]) ? NC'(1) << dn_x_ch : '0) |
                 ((dn_f_v && c_dead[dn_f_ch]) ? NC'(1) << dn_f_ch : '0) |
                 ((st_sm_v && c_dead[st_sm_ch]) ? NC'(1) << st_sm_ch : '0)) &

@@ -115,6 +115,11 @@ module ppu_host_chk #(
   // out of the cycles where the host has nothing to do.
   logic [19:0] get_q [NC];
   logic [19:0] put_q [NC];
+  // Whether GP_GET differed from GP_PUT in some cycle since GP_GET last
+  // moved (or the bind): the host may start an entry only then.  GP_PUT
+  // written back over the entry in flight lets GP_GET pass it when the
+  // entry ends (docs/formats.md), which is not the host's doing.
+  logic        work_seen [NC];
   /* verilator lint_off BLKSEQ */
   always @(posedge hclk) begin
     if (rst_n)
@@ -125,12 +130,14 @@ module ppu_host_chk #(
         if (bound[i] && ((c_get[i] & ~mask) != '0 || (c_put[i] & ~mask) != '0))
           ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: GP_GET %0d or GP_PUT %0d outside its ring of %0d",
                                                                i, c_get[i], c_put[i], mask + 20'd1));
-        // GP_GET moves one entry at a time and never past GP_PUT (an
-        // AUTO_PUT ring has no GP_PUT to pass).
+        // GP_GET moves one entry at a time, and only over an entry that
+        // was before GP_PUT at some point (an AUTO_PUT ring has no GP_PUT).
         if (bound[i] && !bind_now[i] && bound_q[i] && c_get[i] != get_q[i] &&
-            (selftest || c_get[i] != ((get_q[i] + 20'd1) & mask) || (!c_auto[i] && get_q[i] == put_q[i])))
+            (selftest || c_get[i] != ((get_q[i] + 20'd1) & mask) || (!c_auto[i] && !work_seen[i])))
           ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: GP_GET %0d -> %0d with GP_PUT %0d",
                                                                i, get_q[i], c_get[i], put_q[i]));
+        work_seen[i] = (c_get[i] != c_put[i]) ||
+                       (work_seen[i] && bound_q[i] && !bind_now[i] && c_get[i] == get_q[i]);
         get_q[i] = c_get[i];
         put_q[i] = c_put[i];
       end

@@ -755,6 +755,72 @@ START_TEST(doorbell_and_unbind_ignore_ids_of_no_channel)
 }
 END_TEST
 
+/*
+ * GP_PUT written back over the entry the host is running (a client's bug,
+ * or a hostile one).  Neither the PPU nor the driver can tell a rewind
+ * from a wrap, so the host carries on: the entry ends, GP_GET passes
+ * GP_PUT, and the ring's older entries run until GP_GET comes round to
+ * GP_PUT.  Only that channel's own ring is involved; nothing faults.
+ */
+START_TEST(gp_put_written_back_over_the_entry_in_flight)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, 4, 2, 0);
+	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	struct ppu_sim_event rel[8];
+	uint32_t buf[16], e[2], i;
+	struct ppu_pb pb;
+
+	bind_empty(ch);
+	/* entries 1..3: what an earlier lap of the ring left there */
+	for (i = 1; i < 4; i++) {
+		ppu_pb_init(&pb, buf, 16);
+		ppu_pb_sem_release(&pb, sem.va + 8 + 4 * i, 100 + i);
+		ppu_gp_entry(e, rtl_chan_pb_put(ch, pb.dw, pb.len), pb.len, 0);
+		rtl_buf_write(env, &ch->gpfifo, i * 8, e, 8);
+	}
+	/* entry 0 waits for the semaphore, then releases 77 */
+	ppu_pb_init(&pb, buf, 16);
+	ppu_pb_sem_acquire(&pb, sem.va, 1);
+	ppu_pb_sem_release(&pb, sem.va + 4, 77);
+	rtl_queue_pb(ch, &pb);
+	rtl_chan_doorbell(ch);
+	ck_assert_int_eq(rtl_chan_wait_state(ch, PPU_CHAN_STATUS_STATE_ACQ_BLOCKED, 64,
+					     WAIT_CYCLES), 0);
+
+	rtl_chan_doorbell_page(ch, 0);
+	ppu_sim_clock(env->sim, 2000);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_PUT), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 4), 0);
+
+	rtl_buf_wr32(env, &sem, 0, 1);
+	ch->put = 0;
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+	ck_assert_uint_eq(rtl_log_records(env, PPU_TRACE_SEM_RELEASE, ch->chid, rel, 8), 4);
+	ck_assert_uint_eq(rel[0].b, 77);
+	for (i = 1; i < 4; i++) {
+		ck_assert_uint_eq(rel[i].b, 100 + i);
+		ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 8 + 4 * i), 100 + i);
+	}
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_GP_FETCH, ch->chid), 4);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_FAULT, -1), 0);
+	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_GP_GET), 0);
+	ck_assert_uint_eq(rtl_chan_state(ch), PPU_CHAN_STATUS_STATE_IDLE);
+
+	/* the channel goes on as usual */
+	push_release(ch, sem.va + 4, 78);
+	rtl_chan_doorbell(ch);
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 4), 78);
+
+	rtl_chan_destroy(ch);
+	rtl_ctx_destroy(ctx);
+	rtl_env_finish(env);
+}
+END_TEST
+
 Suite *suite_gpfifo(void)
 {
 	Suite *s = suite_create("gpfifo");
@@ -774,6 +840,7 @@ Suite *suite_gpfifo(void)
 	tcase_add_test(tc, doorbell_page_carries_gp_put_past_a_stale_userd);
 	tcase_add_test(tc, doorbell_pages_ignore_everything_but_gp_put);
 	tcase_add_test(tc, doorbell_and_unbind_ignore_ids_of_no_channel);
+	tcase_add_test(tc, gp_put_written_back_over_the_entry_in_flight);
 	suite_add_tcase(s, tc);
 	return s;
 }

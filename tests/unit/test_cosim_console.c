@@ -156,6 +156,22 @@ START_TEST(clean_batch_passes_with_the_line_the_benchmarks_parse)
 }
 END_TEST
 
+START_TEST(rtl_check_failures_fail_a_batch_whose_runs_passed)
+{
+	struct outcome v = { .timeout_s = 600, .checks_failed = true };
+	char *ok = strdup(boot_ok), *p = strstr(ok, "RESULT 2 3");
+
+	p[9] = '0';
+	feed(ok, 4096);
+	free(ok);
+	ck_assert_int_eq(results_report(out, err, &con, &v, con.t_start + 3.0), EXIT_RUN_FAILED);
+	fflush(out);
+	ck_assert_ptr_nonnull(strstr(out_buf, "ppu-cosim: [2] ok: /bin/test_b --check\n"));
+	ck_assert_ptr_nonnull(strstr(out_buf, "ppu-cosim: RTL invariant checks failed"));
+	ck_assert_ptr_nonnull(strstr(out_buf, "ppu-cosim: FAIL; boot "));
+}
+END_TEST
+
 START_TEST(kernel_problems_fail_the_batch)
 {
 	struct outcome v = { .timeout_s = 600 };
@@ -325,6 +341,7 @@ Suite *suite_cosim_console(void)
 	tcase_add_test(tc, program_output_is_relayed_without_markers_or_escapes);
 	tcase_add_test(tc, verdict_names_the_failed_run_and_keeps_the_timing_line);
 	tcase_add_test(tc, clean_batch_passes_with_the_line_the_benchmarks_parse);
+	tcase_add_test(tc, rtl_check_failures_fail_a_batch_whose_runs_passed);
 	tcase_add_test(tc, kernel_problems_fail_the_batch);
 	tcase_add_test(tc, failed_insmod_skips_every_run);
 	tcase_add_test(tc, timeout_names_the_run_in_progress);

@@ -18,7 +18,7 @@
  *   4. gives the verdict (results.c).
  *
  * Exit status: 0 every run exited 0 and the kernel log is clean; 1 a run
- * failed or was skipped; 2 the kernel log shows an oops, BUG, WARNING,
+ * failed or was skipped, or the RTL's invariant checkers fired; 2 the kernel log shows an oops, BUG, WARNING,
  * lockup, stall or panic; 3 timeout; 4 infrastructure failure (QEMU or the
  * device process failed, the guest never finished).  When several apply
  * the highest is returned.
@@ -241,7 +241,12 @@ int main(int argc, char **argv)
 			continue;
 		dev_status = device_wait(dev_pid[i], 10);
 		dev_pid[i] = -1;
-		if (dev_status == -1 || !WIFEXITED(dev_status) ||
+		if (dev_status != -1 && WIFEXITED(dev_status) &&
+		    WEXITSTATUS(dev_status) == 2) {
+			fprintf(stderr, PROG ": the RTL's invariant checkers "
+				"failed in ppu%d\n", i);
+			v.checks_failed = true;
+		} else if (dev_status == -1 || !WIFEXITED(dev_status) ||
 		    WEXITSTATUS(dev_status)) {
 			fprintf(stderr, PROG ": the device process of ppu%d did "
 				"not exit cleanly\n", i);

@@ -95,7 +95,11 @@ int results_report(FILE *out, FILE *err, const struct console *c, const struct o
 			fprintf(out, PROG ": [%zu] %s: %s\n", i + 1, what,
 				runs->v[i]);
 	}
-	if ((c->module_fail || v->fetch_failed) && exit_code < EXIT_RUN_FAILED)
+	if (v->checks_failed)
+		fprintf(out, PROG ": RTL invariant checks failed (the device "
+			"log above says which)\n");
+	if ((c->module_fail || v->fetch_failed || v->checks_failed) &&
+	    exit_code < EXIT_RUN_FAILED)
 		exit_code = EXIT_RUN_FAILED;
 	fprintf(out, PROG ": %s; boot %.1f s, runs %.1f s, total %.1f s\n",
 		exit_code == EXIT_PASS ? "PASS" : "FAIL",

@@ -20,6 +20,7 @@ struct outcome {
 	bool show_dmesg;	/* print the kernel log even when clean */
 	int exit_code;		/* what went wrong before (device process) */
 	size_t fetch_failed;	/* --fetch files not brought back */
+	bool checks_failed;	/* a device's RTL invariant checkers fired */
 };
 
 /*

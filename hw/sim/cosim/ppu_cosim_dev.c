@@ -23,6 +23,10 @@
  * poll() until QEMU sends something.  Exit when QEMU closes the
  * proxy socket.
  *
+ * Exit status: 0 clean; 1 the device could not be served; 2 served, but
+ * the RTL's invariant checkers (hw/chk) reported a broken contract, which
+ * ppu-cosim counts as a failed run.
+ *
  * Interrupts: the PPU's irq output is a level (INTR_STATUS & INTR_ENABLE);
  * MSI is an edge.  A message is sent when the level rises, and again when
  * the level is still high a short hold-off after the driver wrote an
@@ -1334,6 +1338,11 @@ int main(int argc, char **argv)
 		logv(c, 1, "QEMU closed the proxy socket");
 	if (stats || c->verbose)
 		print_stats(c);
+	if (!ret && ppu_sim_check_errors(c->sim)) {
+		eprintf("%" PRIu64 " RTL invariant check failures (the first "
+			"ones above)\n", ppu_sim_check_errors(c->sim));
+		ret = 2;
+	}
 	cosim_qtest_close(&c->qt);
 	sysmem_unmap_all(c);
 	ppu_sim_destroy(c->sim);	/* flushes trace and waveform */

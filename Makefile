@@ -357,6 +357,9 @@ lint-run: $(PPU_SVPKG)
 	$(VERILATOR) --lint-only -Wall hw/rtl/ppu_bitmap_rr.sv
 	$(VERILATOR) --lint-only -Wall -GN=200 -GKINDS=3 hw/rtl/ppu_bitmap_rr.sv
 	$(VERILATOR) --lint-only -Wall -GN=16 -GKINDS=1 hw/rtl/ppu_bitmap_rr.sv
+	for n in 16 200 4096; do $(VERILATOR) --lint-only -Wall --top-module ppu_sched_rr \
+		-GNUM_CHANNELS=$$n hw/lint/block_pkgs.vlt $(PPU_SVPKG) hw/rtl/ppu_types_pkg.sv \
+		hw/rtl/ppu_bitmap_rr.sv hw/rtl/ppu_sched_rr.sv || exit 1; done
 	@$(MAKE) --no-print-directory kmod-sparse 2>&1 | tee build/sparse.log
 	@! grep -E '(warning|error):' build/sparse.log
 

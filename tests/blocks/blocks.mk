@@ -149,6 +149,16 @@ $(eval $(call BLOCKS_MODEL,ppu_bitmap_rr_min,ppu_bitmap_rr,hw/rtl/ppu_bitmap_rr.
 $(eval $(call BLOCKS_TB,bitmap_rr,ppu_bitmap_rr ppu_bitmap_rr_odd ppu_bitmap_rr_min))
 BLOCKS_BINS += $(BLOCKS_DIR)/tb_bitmap_rr
 
+# The scheduler on sets beside the scheduler on vectors (a test wrapper),
+# at 16, 200 and 4096 channels.
+BLOCKS_SCHED_RR_RTL := hw/rtl/ppu_sched.sv hw/rtl/ppu_bitmap_rr.sv hw/rtl/ppu_sched_rr.sv \
+	$(BLOCKS_SRC)/tb_sched_rr_top.sv
+$(eval $(call BLOCKS_MODEL,sched_rr,tb_sched_rr_top,$(BLOCKS_SCHED_RR_RTL),-GNC=16))
+$(eval $(call BLOCKS_MODEL,sched_rr_odd,tb_sched_rr_top,$(BLOCKS_SCHED_RR_RTL),-GNC=200))
+$(eval $(call BLOCKS_MODEL,sched_rr_4096,tb_sched_rr_top,$(BLOCKS_SCHED_RR_RTL),-GNC=4096))
+$(eval $(call BLOCKS_TB,sched_rr,sched_rr sched_rr_odd sched_rr_4096))
+BLOCKS_BINS += $(BLOCKS_DIR)/tb_sched_rr
+
 -include $(BLOCKS_BINS:=.d)
 
 .PHONY: blocks blocks-run blocks-clean blocks-force

@@ -66,11 +66,6 @@ static_assert(DRM_PPU_DOORBELL_SIZE == PPU_USERDB_STRIDE &&
 	 DRM_PPU_FEATURE_PRIO_SCHED | DRM_PPU_FEATURE_DEV_LAUNCH | DRM_PPU_FEATURE_AUTO_PUT | \
 	 DRM_PPU_FEATURE_COMPUTE_COPY | DRM_PPU_FEATURE_USER_DOORBELL)
 
-static bool prio_sched;
-module_param(prio_sched, bool, 0444);
-MODULE_PARM_DESC(prio_sched,
-		 "Run the hardware scheduler in its priority mode, ranking channels by priority (default: off, the time-sliced round robin)");
-
 static int ppu_ioctl_get_param(struct drm_device *drm, void *data,
 			       struct drm_file *file)
 {
@@ -298,9 +293,7 @@ static int ppu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = ppu_watchdog_init(ppu);
 	if (ret)
 		return ret;
-	ppu_write(ppu, PPU_REG_SCHED_CTRL,
-		  (prio_sched && PPU_FGET(PPU_CAP_FEATURES_PRIO_SCHED, ppu->caps.features) ?
-		   PPU_FSET(PPU_SCHED_CTRL_PRIO_MODE, 1) : 0) | ppu_runlist_sched_ctrl(ppu));
+	ppu_write(ppu, PPU_REG_SCHED_CTRL, ppu_runlist_sched_ctrl(ppu));
 
 	if (ppu_lost(ppu))
 		return -ENODEV;

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * Scheduling by runlist (module parameter runlist_sched, on hardware with
- * CAP_FEATURES.RUNLIST): the driver lists every channel it has, at the
- * channel's priority as the runlist LEVEL, and the PPU runs only listed
- * channels, higher levels first and channels of one level by time slice.
- * Without it the PPU keeps the time-sliced round robin over all channels
- * that the copy-priority technique is built against (or the priority mode
- * of prio_sched).
+ * Scheduling by runlist (module parameter runlist_sched, or its older name
+ * prio_sched, on hardware with CAP_FEATURES.RUNLIST): the driver lists
+ * every channel it has, at the channel's priority as the runlist LEVEL,
+ * and the PPU runs only listed channels, higher levels first and channels
+ * of one level by time slice.  Without it the PPU keeps the time-sliced
+ * round robin over all channels that the copy-priority technique is built
+ * against.  (The PPU's own priority mode, SCHED_CTRL.PRIO_MODE, ranked by
+ * the instance priority; this list is the same ranking, and the only one
+ * a scheduler on runlist positions needs.)
  *
  * ppu_chan.c rewrites and submits the list whenever a channel id is taken
  * or given back, under &ppu_device.chan_lock.  One buffer serves every
@@ -33,6 +35,10 @@ module_param(runlist_sched, bool, 0444);
 MODULE_PARM_DESC(runlist_sched,
 		 "Schedule channels by the driver's runlist: strict priority by channel priority, time slices within a priority (default: off, the time-sliced round robin)");
 
+static bool prio_sched;
+module_param(prio_sched, bool, 0444);
+MODULE_PARM_DESC(prio_sched, "The same as runlist_sched (its older name)");
+
 /* A list of a few dozen entries is read in microseconds of PPU time. */
 #define PPU_RUNLIST_TIMEOUT_US	100000
 
@@ -47,10 +53,11 @@ int ppu_runlist_init(struct ppu_device *ppu)
 {
 	struct device *dev = &ppu->pdev->dev;
 
-	if (!runlist_sched)
+	if (!runlist_sched && !prio_sched)
 		return 0;
 	if (!PPU_FGET(PPU_CAP_FEATURES_RUNLIST, ppu->caps.features)) {
-		dev_warn(dev, "runlist_sched: the PPU has no runlists; keeping its round robin\n");
+		dev_warn(dev, "%s: the PPU has no runlists; keeping its round robin\n",
+			 runlist_sched ? "runlist_sched" : "prio_sched");
 		return 0;
 	}
 	ppu->runlist = dmam_alloc_coherent(dev, ppu->caps.num_channels * PPU_RUNLIST_ENTRY_BYTES,

@@ -42,7 +42,6 @@ module ppu_host #(
     input  logic [31:0]                 cfg_timeslice,
     input  logic [31:0]                 cfg_acq_retry,
     input  logic [31:0]                 cfg_acq_timeout,
-    input  logic                        cfg_prio_mode,
     input  logic                        cfg_runlist,  // SCHED_CTRL.RUNLIST
     // runlist: submitted lists, and the state RUNLIST_STATUS reports
     input  logic                        rl_submit,
@@ -192,9 +191,6 @@ module ppu_host #(
   logic [CHW-1:0]     dn_x_ch, dn_f_ch;
   logic [NC-1:0]      c_acq_on;  // c_acq_t0 is valid (a timeout is running)
   logic [NC-1:0]      rt_arm;    // blocked across a retry tick: re-checked at the next one
-  // INST PRIORITY.MAX clamped to the 64 levels (PRIO_MODE), as 6 bit
-  // planes (bit b of channel i at b*NC + i: the scheduler's layout)
-  logic [NC*6-1:0]    c_lvl;
 `define PPU_HOST_SET_D(ch, v) begin st_d_v = 1'b1; st_d_ch = (ch); st_d = (v); end
 `define PPU_HOST_SET_SM(ch, v) begin st_sm_v = 1'b1; st_sm_ch = (ch); st_sm = (v); end
 `define PPU_HOST_APPLY(m, v) begin \
@@ -287,7 +283,9 @@ module ppu_host #(
 
   // Runlist in force (rl_in, rl_level) and the one being read (rl_n*).
   logic [NC-1:0] rl_in, rl_nin;
-  logic [NC*6-1:0] rl_level, rl_nlevel;   // 6 bit planes, as c_lvl
+  // (levels as 6 bit planes, bit b of channel i at b*NC + i: the
+  // scheduler's layout)
+  logic [NC*6-1:0] rl_level, rl_nlevel;
   logic          rl_req;          // a submitted list waits to be read
   logic          rl_busy;         // ... is being read
   ppu_types_pkg::paddr_t rl_req_base;
@@ -356,7 +354,7 @@ module ppu_host #(
     comp_v   = c_comp & ~c_ecopy;
     unbind_v = c_unbind & (~c_comp | chan_clear);
     /* verilator lint_off WIDTHCONCAT */  // (4096 channels: 24 kbit)
-    level_flat = cfg_runlist ? rl_level : !cfg_prio_mode ? '0 : c_lvl;
+    level_flat = cfg_runlist ? rl_level : '0;
     /* verilator lint_on WIDTHCONCAT */
   end
 
@@ -955,7 +953,6 @@ module ppu_host #(
       /* verilator lint_off WIDTHCONCAT */  // (4096 channels: 16 kbit)
       s_unbound <= '1;
       {s_idle, s_ready, s_acq, s_ewait, s_ebusy, s_faulted, s_loading, s_wfi} <= '0;
-      c_lvl     <= '0;
       rl_level  <= '0;
       rl_nlevel <= '0;
       /* verilator lint_on WIDTHCONCAT */
@@ -996,8 +993,6 @@ module ppu_host #(
       // ... and of the per-channel flags: the state machine's branches
       // touch one channel each (fl_ch), applied after it like the states.
       logic [CHW-1:0] fl_ch;
-      logic           fl_lvl_w;
-      logic [5:0]     fl_lvl_v;
       logic           fl_stale_w, fl_stale_v, fl_dbput_v_w, fl_dbput_v_v, fl_wake_w, fl_wake_v,
                       fl_acq_on_w, fl_acq_on_v, fl_dead_w, fl_dead_v, fl_comp_w, fl_comp_v,
                       fl_ecopy_w, fl_ecopy_v, fl_unbind_w, fl_unbind_v, fl_rt_arm_w, fl_rt_arm_v;
@@ -1008,8 +1003,6 @@ module ppu_host #(
       st_sm_ch = '0;
       st_sm    = ST_IDLE;
       fl_ch    = '0;
-      fl_lvl_w = 1'b0;
-      fl_lvl_v = '0;
       {fl_stale_w, fl_dbput_v_w, fl_wake_w, fl_acq_on_w, fl_dead_w, fl_comp_w, fl_ecopy_w,
        fl_unbind_w, fl_rt_arm_w} = '0;
       {fl_stale_v, fl_dbput_v_v, fl_wake_v, fl_acq_on_v, fl_dead_v, fl_comp_v, fl_ecopy_v,
@@ -1298,10 +1291,6 @@ module ppu_host #(
                                               inst_dw[ppu_hw_pkg::PPU_INST_USERD_LO/4]}};
                     c_root[ph_sl]  <= {inst_dw[ppu_hw_pkg::PPU_INST_PT_ROOT/4][ppu_hw_pkg::PPU_INST_PT_ROOT_SYS__LSB], inst_dw[ppu_hw_pkg::PPU_INST_PT_ROOT/4][ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__MSB:ppu_hw_pkg::PPU_INST_PT_ROOT_PPN__LSB]};
                     c_slice[ph_sl] <= inst_dw[ppu_hw_pkg::PPU_INST_TIMESLICE/4];
-                    // (PRIORITY.MAX above the scheduler's 64 levels ranks as the top one)
-                    fl_ch = ph_ch;
-                    fl_lvl_w = 1'b1;
-                    fl_lvl_v = (ld_pmax > 8'd63) ? 6'd63 : ld_pmax[5:0];
                     begin fl_ch = ph_ch; fl_acq_on_w = 1'b1; fl_acq_on_v = 1'b0; end
                     begin fl_ch = ph_ch; fl_comp_w = 1'b1; fl_comp_v = ld_comp; end
                     c_pmin[ph_sl]  <= ld_pmin[5:0];
@@ -1916,12 +1905,6 @@ module ppu_host #(
       if (fl_ecopy_w) c_ecopy[fl_ch] <= fl_ecopy_v;
       if (fl_unbind_w) c_unbind[fl_ch] <= fl_unbind_v;
       if (fl_rt_arm_w) rt_arm[fl_ch] <= fl_rt_arm_v;
-      if (fl_lvl_w) begin
-        // (a plane at a time: see PH_RL)
-        st_m = NC'(1) << fl_ch;
-        for (int b = 0; b < 6; b++)
-          c_lvl[b*NC +: NC] <= (c_lvl[b*NC +: NC] & ~st_m) | (fl_lvl_v[b] ? st_m : '0);
-      end
 
       // Applied after the state machine so that an event arriving in the
       // cycle the state machine clears the same flag is not lost.

@@ -44,7 +44,6 @@ module ppu_regs #(
     output logic [31:0]               cfg_timeslice,
     output logic [31:0]               cfg_acq_retry,
     output logic [31:0]               cfg_acq_timeout,
-    output logic                      cfg_prio_mode,
     output logic                      cfg_runlist,       // SCHED_CTRL.RUNLIST
     output logic                      rl_submit,         // RUNLIST_SUBMIT written
     output ppu_types_pkg::paddr_t     rl_base,
@@ -127,7 +126,7 @@ module ppu_regs #(
     wire unused_events = ^{fault_set[NC-1:PN], nonstall_set[NC-1:PN]};
   end
   logic [31:0] r_timeslice, r_retry, r_timeout, r_release_hold;
-  logic        r_prio_mode, r_runlist;
+  logic        r_runlist;
   logic [31:0] rl_lo, rl_hi;
   logic [31:0] ct_lo, ct_hi;
   logic [31:0] ev_lo, ev_hi;
@@ -147,7 +146,6 @@ module ppu_regs #(
   assign cfg_timeslice = r_timeslice;
   assign cfg_acq_retry = r_retry;
   assign cfg_acq_timeout = r_timeout;
-  assign cfg_prio_mode = r_prio_mode;
   assign cfg_runlist   = r_runlist;
   always_comb begin
     rl_base.sys  = rl_hi[ppu_hw_pkg::PPU_ADDR_HI_SYS__LSB];
@@ -270,8 +268,7 @@ module ppu_regs #(
           ppu_hw_pkg::PPU_REG_SCHED_TIMESLICE:      rdata = r_timeslice;
           ppu_hw_pkg::PPU_REG_SCHED_ACQ_RETRY:      rdata = r_retry;
           ppu_hw_pkg::PPU_REG_SCHED_ACQ_TIMEOUT:    rdata = r_timeout;
-          ppu_hw_pkg::PPU_REG_SCHED_CTRL:           rdata = (32'(r_prio_mode) << ppu_hw_pkg::PPU_SCHED_CTRL_PRIO_MODE__LSB) |
-                                                    (32'(r_runlist) << ppu_hw_pkg::PPU_SCHED_CTRL_RUNLIST__LSB);
+          ppu_hw_pkg::PPU_REG_SCHED_CTRL:           rdata = 32'(r_runlist) << ppu_hw_pkg::PPU_SCHED_CTRL_RUNLIST__LSB;
           ppu_hw_pkg::PPU_REG_RUNLIST_LO:           rdata = rl_lo;
           ppu_hw_pkg::PPU_REG_RUNLIST_HI:           rdata = rl_hi;
           ppu_hw_pkg::PPU_REG_RUNLIST_STATUS:
@@ -324,7 +321,6 @@ module ppu_regs #(
       r_retry       <= 32'd256;
       r_timeout     <= 32'd0;
       r_release_hold <= 32'd0;
-      r_prio_mode   <= 1'b0;
       r_runlist     <= 1'b0;
       rl_lo         <= '0;
       rl_hi         <= '0;
@@ -405,10 +401,7 @@ module ppu_regs #(
           ppu_hw_pkg::PPU_REG_CU_DBG_SEL:        r_cu_sel <= req_wdata[15:0];
           ppu_hw_pkg::PPU_REG_CHAN_SEL:
             r_chan_sel <= req_wdata[ppu_hw_pkg::PPU_CHAN_SEL_CHID__MSB:ppu_hw_pkg::PPU_CHAN_SEL_CHID__LSB];
-          ppu_hw_pkg::PPU_REG_SCHED_CTRL: begin
-            r_prio_mode <= req_wdata[ppu_hw_pkg::PPU_SCHED_CTRL_PRIO_MODE__LSB];
-            r_runlist   <= req_wdata[ppu_hw_pkg::PPU_SCHED_CTRL_RUNLIST__LSB];
-          end
+          ppu_hw_pkg::PPU_REG_SCHED_CTRL: r_runlist <= req_wdata[ppu_hw_pkg::PPU_SCHED_CTRL_RUNLIST__LSB];
           ppu_hw_pkg::PPU_REG_RUNLIST_LO:        rl_lo <= {req_wdata[31:3], 3'd0};
           ppu_hw_pkg::PPU_REG_RUNLIST_HI:        rl_hi <= req_wdata & ((32'd1 << ppu_hw_pkg::PPU_ADDR_HI_SYS__LSB) | 32'd3);
           ppu_hw_pkg::PPU_REG_RUNLIST_SUBMIT: begin

@@ -20,8 +20,8 @@
 //    when the task table has a free task id; it never holds the copy engine.
 //
 // Levels: the runlist's LEVEL with SCHED_CTRL.RUNLIST (only its channels
-// admitted: member), else the instance PRIORITY.MAX with PRIO_MODE, else
-// 0 for every channel; ppu_host passes them in level.  Higher levels are
+// admitted: member), else 0 for every channel; ppu_host passes them in
+// level.  (Ranking by instance priority is a runlist ppu.ko writes.)  Higher levels are
 // strict priorities: a higher-level channel takes the host from the
 // resident at the next method boundary or copy completion, and time
 // slices only rotate channels of the resident's own level.  Copies

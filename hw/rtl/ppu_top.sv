@@ -87,7 +87,7 @@ module ppu_top #(
   logic [4:0]  stat_off;
   logic        stat_rd;
   logic [31:0] stat_data, cfg_timeslice, cfg_acq_retry, cfg_acq_timeout, cfg_release_hold;
-  logic        cfg_prio_mode, cfg_runlist;
+  logic        cfg_runlist;
   logic        rl_submit, rl_pending, rl_error;
   logic [15:0] rl_count, rl_active;
   ppu_types_pkg::paddr_t rl_base;
@@ -120,7 +120,7 @@ module ppu_top #(
       .req_addr(reg_req_addr), .req_wdata(reg_req_wdata),
       .rsp_valid(reg_rsp_valid), .rsp_rdata(reg_rsp_rdata), .irq,
       .cycle, .doorbell, .doorbell_chid, .doorbell_put_valid, .doorbell_put, .unbind, .unbind_chid, .chan_table,
-      .cfg_timeslice, .cfg_acq_retry, .cfg_acq_timeout, .cfg_prio_mode, .cfg_release_hold, .mmu_invalidate,
+      .cfg_timeslice, .cfg_acq_retry, .cfg_acq_timeout, .cfg_release_hold, .mmu_invalidate,
       .cfg_runlist, .rl_submit, .rl_base, .rl_count, .rl_pending, .rl_error, .rl_active,
       .mmu_inv_pending, .copy_reset, .copy_halt, .copy_resetting,
       .compute_reset, .compute_halt, .compute_resetting,
@@ -230,7 +230,7 @@ module ppu_top #(
       .clk, .rst_n, .now(cycle[31:0]),
       .doorbell, .doorbell_chid, .doorbell_put_valid, .doorbell_put,
       .unbind, .unbind_chid, .chan_table,
-      .cfg_timeslice, .cfg_acq_retry, .cfg_acq_timeout, .cfg_prio_mode, .cfg_release_hold,
+      .cfg_timeslice, .cfg_acq_retry, .cfg_acq_timeout, .cfg_release_hold,
       .cfg_runlist, .rl_submit, .rl_base, .rl_count, .rl_pending, .rl_error, .rl_active,
       .stat_rd, .stat_chid, .stat_off, .stat_data,
       .fault_set, .nonstall_set,

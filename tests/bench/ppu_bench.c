@@ -160,7 +160,7 @@ static void bench_copy_priority(void)
 	 *        priority at all: what CUDA does for copies);
 	 * k = 1: its own channel, time-sliced host, no semaphores (prior art);
 	 * k = 2: its own channel with the semaphore insertion (US 9483423);
-	 * k = 3: no semaphores, the optional priority-aware scheduler mode.
+	 * k = 3: no semaphores, a runlist ranking the high channel above.
 	 */
 	for (i = 0; i < sizeof(lows) / sizeof(lows[0]); i++) {
 		for (k = 0; k < 4; k++) {

@@ -523,6 +523,49 @@ START_TEST(decisions_are_ppu_scheds_4096_channels)
 }
 END_TEST
 
+// Rounds back to back, every answer in the first word read: the cycles
+// from one decision to the next, with no resident (the first search and
+// the round robin: 11) and with an expired resident whose own position is
+// the first waiting one (the first search, the first other one, the
+// time-slice successor: 15), whatever the channel count.
+START_TEST(round_lengths_when_the_first_words_hold_the_answers)
+{
+	for (unsigned nc : {16u, 4096u}) {
+		std::unique_ptr<SchedEnv<Vsched_rr>> e16;
+		std::unique_ptr<SchedEnv<Vsched_rr_4096>> e4k;
+		auto measure = [](auto &e, bool resident) {
+			e.res_v = resident;
+			e.res = e.chan_at[0];
+			e.expired = e.yielded = resident;
+			e.guest = false;
+			for (unsigned p = 0; p < 4; p++)
+				e.change(e.chan_at[p], ST_READY);
+			e.drain();
+			e.settle();
+			uint64_t t0 = e.last_dec;
+			e.settle();
+			e.compare("latency");
+			return (e.last_dec - t0) / 2;
+		};
+		uint64_t idle_round, busy_round;
+		if (nc == 16) {
+			e16.reset(new SchedEnv<Vsched_rr>(16, 41, Shape{1, 100}));
+			idle_round = measure(*e16, false);
+			busy_round = measure(*e16, true);
+		} else {
+			e4k.reset(new SchedEnv<Vsched_rr_4096>(4096, 42, Shape{1, 100}));
+			idle_round = measure(*e4k, false);
+			busy_round = measure(*e4k, true);
+		}
+		fprintf(stderr, "%u channels: a round without a resident %llu cycles, with all searches %llu\n",
+			nc, (unsigned long long)idle_round, (unsigned long long)busy_round);
+		TB_CTX("%u channels", nc);
+		TB_TRUE(idle_round <= 12);
+		TB_TRUE(busy_round <= 16);
+	}
+}
+END_TEST
+
 } // namespace
 
 int main()
@@ -532,5 +575,6 @@ int main()
 		decisions_are_ppu_scheds_16_channels_four_levels_some_off_the_runlist,
 		decisions_are_ppu_scheds_200_channels,
 		decisions_are_ppu_scheds_4096_channels,
+		round_lengths_when_the_first_words_hold_the_answers,
 	});
 }

@@ -260,6 +260,39 @@ static uint64_t submit_timed(struct rtl_chan *ch, const struct sb_copy *c, int h
 	return t0;
 }
 
+/*
+ * The hardware's own ranking: a runlist as a driver writes it, the high
+ * channel at level 1 above the low one at 0 (highest level first).
+ */
+static int rank_by_runlist(struct rtl_env *env, uint32_t lo, uint32_t hi)
+{
+	uint64_t pa = rtl_alloc_pa(env, 0, 8, 8);
+	uint32_t e[2] = {
+		PPU_FSET(PPU_RUNLIST_ENTRY_CHID, hi) | PPU_FSET(PPU_RUNLIST_ENTRY_LEVEL, 1),
+		PPU_FSET(PPU_RUNLIST_ENTRY_CHID, lo) | PPU_FSET(PPU_RUNLIST_ENTRY_LEVEL, 0),
+	};
+	uint32_t st = 0;
+	int i;
+
+	if (ppu_sim_mem_write(env->sim, 0, pa, e, sizeof(e)))
+		return -1;
+	rtl_reg_write(env, PPU_REG_RUNLIST_LO, (uint32_t)pa);
+	rtl_reg_write(env, PPU_REG_RUNLIST_HI, (uint32_t)(pa >> 32));
+	rtl_reg_write(env, PPU_REG_RUNLIST_SUBMIT, PPU_FSET(PPU_RUNLIST_SUBMIT_COUNT, 2));
+	for (i = 0; i < 1000; i++) {
+		st = rtl_reg_read(env, PPU_REG_RUNLIST_STATUS);
+		if (!PPU_FGET(PPU_RUNLIST_STATUS_PENDING, st))
+			break;
+		ppu_sim_clock(env->sim, 100);
+	}
+	if (PPU_FGET(PPU_RUNLIST_STATUS_PENDING, st) || PPU_FGET(PPU_RUNLIST_STATUS_ERROR, st)) {
+		fprintf(stderr, "seeds_b: the runlist was not taken (status %#x)\n", st);
+		return -1;
+	}
+	rtl_reg_write(env, PPU_REG_SCHED_CTRL, PPU_FSET(PPU_SCHED_CTRL_RUNLIST, 1));
+	return 0;
+}
+
 int prio_latency_run(const struct prio_latency_opts *o, struct prio_latency_result *r)
 {
 	struct rtl_env *env = rtl_env_create_traced(o->cfg, o->trace_path);
@@ -277,11 +310,8 @@ int prio_latency_run(const struct prio_latency_opts *o, struct prio_latency_resu
 	int i;
 
 	memset(r, 0, sizeof(*r));
-	if (o->hw_priority) {
-		rtl_chan_set_priority(lo, 0);
-		rtl_chan_set_priority(hi, 1);
-		rtl_reg_write(env, PPU_REG_SCHED_CTRL, PPU_FSET(PPU_SCHED_CTRL_PRIO_MODE, 1));
-	}
+	if (o->hw_priority && rank_by_runlist(env, lo->chid, hi->chid))
+		goto out;
 	low.src = rtl_buf_alloc(ctx, 0, o->low_bytes);
 	low.dst = rtl_buf_alloc(ctx, 0, o->low_bytes);
 	high.src = rtl_buf_alloc(ctx, 0, o->high_bytes);

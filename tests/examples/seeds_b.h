@@ -53,7 +53,7 @@ struct prio_latency_opts {
 	int semaphores;
 	int same_channel;	/* high copy queued behind the lows in their channel
 				 * (what CUDA does when it ignores copy priority) */
-	int hw_priority;	/* SCHED_CTRL.PRIO_MODE on, high channel ranked above */
+	int hw_priority;	/* a runlist ranking the high channel above the low one */
 	uint32_t timeslice;	/* both channels; 0 = the PPU's default */
 	uint32_t chunk_bytes;	/* split each low copy into commands of this size,
 				 * each behind its own acquire (0: one command) */

@@ -349,62 +349,25 @@ START_TEST(next_resident_follows_ring_order_after_the_last_service)
 }
 END_TEST
 
-START_TEST(priority_mode_is_off_by_default_and_can_be_enabled)
+/*
+ * SCHED_CTRL bit 0 was PRIO_MODE (ranking by instance PRIORITY.MAX); that
+ * ranking is now a runlist the driver writes (test_runlist.c
+ * levels_are_strict_priorities), and the bit is reserved: it reads 0 and
+ * a write of 1 changes nothing.  CAP_FEATURES.PRIO_SCHED says channels are
+ * ranked by priority, through the runlist.
+ */
+START_TEST(sched_ctrl_bit_0_is_reserved_and_priorities_come_from_the_runlist)
 {
 	struct rtl_env *env = rtl_env_create(NULL);
+	uint32_t feat = rtl_reg_read(env, PPU_REG_CAP_FEATURES);
 
 	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_SCHED_CTRL), 0);
-	ck_assert(rtl_reg_read(env, PPU_REG_CAP_FEATURES) & PPU_FSET(PPU_CAP_FEATURES_PRIO_SCHED, 1));
-	rtl_reg_write(env, PPU_REG_SCHED_CTRL, PPU_FSET(PPU_SCHED_CTRL_PRIO_MODE, 1));
-	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_SCHED_CTRL), PPU_FSET(PPU_SCHED_CTRL_PRIO_MODE, 1));
-	rtl_env_destroy(env);
-}
-END_TEST
-
-/*
- * Three low copies queued (the first on the engine), then one copy on a
- * channel of higher PRIORITY.MAX, no semaphores, a time slice longer than
- * everything.  _i = 1: PRIO_MODE on, the high copy runs right after the
- * copy already on the engine; _i = 0: off, it waits for every low copy.
- */
-START_TEST(priority_mode_lets_a_high_channel_overtake_queued_low_copies)
-{
-	enum { LEN = 16384 };
-	struct rtl_env *env = rtl_env_create(NULL);
-	struct rtl_ctx *ctx = rtl_ctx_create(env);
-	struct rtl_chan *lo = rtl_chan_create(env, ctx, 2, 4, 1u << 30);
-	struct rtl_chan *hi = rtl_chan_create(env, ctx, 5, 4, 1u << 30);
-	struct rtl_chan *both[2] = { lo, hi };
-	struct rtl_buf s = rtl_buf_alloc(ctx, 0, LEN), d[4];
-	uint32_t want_hi_pos = _i ? 1 : 3, pos = 0, i;
-	size_t k;
-
-	for (i = 0; i < 4; i++)
-		d[i] = rtl_buf_alloc(ctx, 0, LEN);
-	rtl_chan_set_priority(lo, 0);
-	rtl_chan_set_priority(hi, 1);
-	if (_i)
-		rtl_reg_write(env, PPU_REG_SCHED_CTRL, PPU_FSET(PPU_SCHED_CTRL_PRIO_MODE, 1));
-	for (i = 0; i < 3; i++)
-		rtl_queue_copy(lo, s.va, d[i].va, LEN);
-	rtl_chan_doorbell(lo);
-	ck_assert_int_ge(rtl_wait_event(env, PPU_TRACE_COPY_START, lo->chid, 8, 100000), 0);
-	rtl_queue_copy(hi, s.va, d[3].va, LEN);
-	rtl_chan_doorbell(hi);
-	ck_assert_int_eq(rtl_wait_all(both, 2, 1000000), 0);
-	for (k = 0; k < env->nev; k++) {
-		if (env->ev[k].kind != PPU_TRACE_COPY_END)
-			continue;
-		if (env->ev[k].a == d[3].va)
-			break;
-		pos++;
-	}
-	ck_assert_uint_eq(pos, want_hi_pos);
-	if (_i)
-		ck_assert_uint_ge(rtl_log_count(env, PPU_TRACE_CHAN_SWITCH, hi->chid), 1);
-	rtl_chan_destroy(lo);
-	rtl_chan_destroy(hi);
-	rtl_ctx_destroy(ctx);
+	ck_assert(feat & PPU_FSET(PPU_CAP_FEATURES_PRIO_SCHED, 1));
+	ck_assert(feat & PPU_FSET(PPU_CAP_FEATURES_RUNLIST, 1));
+	rtl_reg_write(env, PPU_REG_SCHED_CTRL, 1);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_SCHED_CTRL), 0);
+	rtl_reg_write(env, PPU_REG_SCHED_CTRL, PPU_FSET(PPU_SCHED_CTRL_RUNLIST, 1) | 1);
+	ck_assert_uint_eq(rtl_reg_read(env, PPU_REG_SCHED_CTRL), PPU_FSET(PPU_SCHED_CTRL_RUNLIST, 1));
 	rtl_env_destroy(env);
 }
 END_TEST
@@ -487,8 +450,7 @@ Suite *suite_sched(void)
 	tcase_add_test(tc, guest_host_methods_run_while_the_resident_copies);
 	tcase_add_test(tc, next_resident_follows_ring_order_after_the_last_service);
 	tcase_add_test(tc, sixteen_channels_working_at_once_all_complete);
-	tcase_add_test(tc, priority_mode_is_off_by_default_and_can_be_enabled);
-	tcase_add_loop_test(tc, priority_mode_lets_a_high_channel_overtake_queued_low_copies, 0, 2);
+	tcase_add_test(tc, sched_ctrl_bit_0_is_reserved_and_priorities_come_from_the_runlist);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -295,7 +295,11 @@ module ppu_sched_rr #(
       if (wake_all) wake_pend <= 1'b1;
       if (retry_tick) tick_pend <= 1'b1;
 
-      // positions
+      // positions: a state's search is issued once, its answer ends the state
+      if (pq_valid) p_issued <= 1'b1;
+      else if (pr_valid) p_issued <= 1'b0;
+      if (cq_valid) c_issued <= 1'b1;
+      else if (cr_valid) c_issued <= 1'b0;
       case (pst)
         P_IDLE:
           if (wake_pend || tick_pend) begin
@@ -327,11 +331,9 @@ module ppu_sched_rr #(
         P_MOVE1:
           if (pmv_valid) pst <= P_MOVE2;
         P_MOVE2:
-          if (pmv_valid) pst <= P_IDLE;      // (P_IDLE waits for the move to end: pq_ready)
+          if (pmv_valid) pst <= P_IDLE;      // (the next search waits for the move: pq_ready)
         P_S1:
-          if (pq_valid) p_issued <= 1'b1;
-          else if (pr_valid) begin
-            p_issued    <= 1'b0;
+          if (pr_valid) begin
             f_found     <= pr_found;
             top_any     <= r_level;
             other_found <= 1'b0;
@@ -346,17 +348,13 @@ module ppu_sched_rr #(
             end
           end
         P_S1B:
-          if (pq_valid) p_issued <= 1'b1;
-          else if (pr_valid) begin
-            p_issued  <= 1'b0;
+          if (pr_valid) begin
             oth_found <= pr_found;
             top_oth   <= r_level;
             pst       <= other_need_q ? P_OTHER : P_RR_Q;
           end
         P_OTHER:
-          if (pq_valid) p_issued <= 1'b1;
-          else if (pr_valid) begin
-            p_issued    <= 1'b0;
+          if (pr_valid) begin
             other_found <= pr_found;
             other_pos   <= pr_pos;
             pst         <= P_RR_Q;
@@ -369,9 +367,7 @@ module ppu_sched_rr #(
           pst <= rr_need ? P_RR : P_DONE;
         end
         P_RR:
-          if (pq_valid) p_issued <= 1'b1;
-          else if (pr_valid) begin
-            p_issued <= 1'b0;
+          if (pr_valid) begin
             rr_found <= pr_found;
             rr_pos   <= pr_pos;
             pst      <= P_DONE;
@@ -434,17 +430,13 @@ module ppu_sched_rr #(
         C_IDLE:
           if (round_start) cst <= C_U;
         C_U:
-          if (cq_valid) c_issued <= 1'b1;
-          else if (cr_valid) begin
-            c_issued <= 1'b0;
+          if (cr_valid) begin
             u_found  <= cr_found;
             u_ch     <= cr_pos;
             cst      <= C_D;
           end
         C_D:
-          if (cq_valid) c_issued <= 1'b1;
-          else if (cr_valid) begin
-            c_issued <= 1'b0;
+          if (cr_valid) begin
             d_found  <= cr_found;
             d_ch     <= cr_pos;
             cst      <= C_DONE;

@@ -424,7 +424,7 @@ public:
 			break;
 		case D_DOORBELL:
 			stale[c] = false;
-			change(c, st[c] == ST_IDLE ? ST_READY : st[c]);
+			change(c, st[c] == ST_IDLE ? unsigned(ST_READY) : st[c]);
 			break;
 		case D_SWITCH:
 			res_v = true;
@@ -480,33 +480,34 @@ public:
 	}
 };
 
+// Random runs of @seeds seeds from @seed0, each a fresh runlist of @sh.
+template <class M>
+static void random_runs(unsigned nc, int seed0, int seeds, Shape sh, unsigned steps, unsigned changes,
+			unsigned flag_pct, const char *name)
+{
+	for (int seed = seed0; seed < seed0 + seeds; seed++) {
+		SchedEnv<M> e(nc, seed, sh);
+		e.run(steps, changes, flag_pct);
+		e.report(name);
+	}
+}
+
 START_TEST(decisions_are_ppu_scheds_16_channels_one_level)
 {
-	for (int seed = 1; seed <= 4; seed++) {
-		SchedEnv<Vsched_rr> e(16, seed, Shape{1, 100});
-		e.run(700, 4);
-		e.report("16 channels, one level");
-	}
+	random_runs<Vsched_rr>(16, 1, 4, Shape{1, 100}, 700, 4, 20, "16 channels, one level");
 }
 END_TEST
 
 START_TEST(decisions_are_ppu_scheds_16_channels_four_levels_some_off_the_runlist)
 {
-	for (int seed = 11; seed <= 16; seed++) {
-		SchedEnv<Vsched_rr> e(16, seed, Shape{4, 80});
-		e.run(700, 4);
-		e.report("16 channels, 4 levels");
-	}
+	random_runs<Vsched_rr>(16, 11, 6, Shape{4, 80}, 700, 4, 20, "16 channels, 4 levels");
 }
 END_TEST
 
 START_TEST(decisions_are_ppu_scheds_200_channels)
 {
-	for (int seed = 21; seed <= 23; seed++) {
-		SchedEnv<Vsched_rr_odd> e(200, seed, Shape{seed == 21 ? 1u : 7u, 90});
-		e.run(500, 30, 4);
-		e.report("200 channels");
-	}
+	random_runs<Vsched_rr_odd>(200, 21, 1, Shape{1, 90}, 500, 30, 4, "200 channels, one level");
+	random_runs<Vsched_rr_odd>(200, 22, 2, Shape{7, 90}, 500, 30, 4, "200 channels, 7 levels");
 }
 END_TEST
 

@@ -266,25 +266,9 @@ static uint64_t submit_timed(struct rtl_chan *ch, const struct sb_copy *c, int h
  */
 static int rank_by_runlist(struct rtl_env *env, uint32_t lo, uint32_t hi)
 {
-	uint64_t pa = rtl_alloc_pa(env, 0, 8, 8);
-	uint32_t e[2] = {
-		PPU_FSET(PPU_RUNLIST_ENTRY_CHID, hi) | PPU_FSET(PPU_RUNLIST_ENTRY_LEVEL, 1),
-		PPU_FSET(PPU_RUNLIST_ENTRY_CHID, lo) | PPU_FSET(PPU_RUNLIST_ENTRY_LEVEL, 0),
-	};
-	uint32_t st = 0;
-	int i;
+	const struct rtl_rl_ent list[] = { { hi, 1 }, { lo, 0 } };
+	uint32_t st = rtl_runlist_write(env, list, 2);
 
-	if (ppu_sim_mem_write(env->sim, 0, pa, e, sizeof(e)))
-		return -1;
-	rtl_reg_write(env, PPU_REG_RUNLIST_LO, (uint32_t)pa);
-	rtl_reg_write(env, PPU_REG_RUNLIST_HI, (uint32_t)(pa >> 32));
-	rtl_reg_write(env, PPU_REG_RUNLIST_SUBMIT, PPU_FSET(PPU_RUNLIST_SUBMIT_COUNT, 2));
-	for (i = 0; i < 1000; i++) {
-		st = rtl_reg_read(env, PPU_REG_RUNLIST_STATUS);
-		if (!PPU_FGET(PPU_RUNLIST_STATUS_PENDING, st))
-			break;
-		ppu_sim_clock(env->sim, 100);
-	}
 	if (PPU_FGET(PPU_RUNLIST_STATUS_PENDING, st) || PPU_FGET(PPU_RUNLIST_STATUS_ERROR, st)) {
 		fprintf(stderr, "seeds_b: the runlist was not taken (status %#x)\n", st);
 		return -1;

@@ -287,21 +287,8 @@ void rtl_busy_finish(struct rtl_env *env, struct rtl_busy *b, uint64_t max_cycle
 
 uint32_t rtl_runlist_submit_raw(struct rtl_env *env, const struct rtl_rl_ent *e, uint32_t n)
 {
-	uint64_t pa = rtl_alloc_pa(env, 0, 8 + 4ull * n, 8);
-	uint32_t i, st = 0;
+	uint32_t st = rtl_runlist_write(env, e, n);
 
-	for (i = 0; i < n; i++)
-		rtl_mem_wr32(env, 0, pa + 4 * i, PPU_FSET(PPU_RUNLIST_ENTRY_CHID, e[i].chid) |
-					     PPU_FSET(PPU_RUNLIST_ENTRY_LEVEL, e[i].level));
-	rtl_reg_write(env, PPU_REG_RUNLIST_LO, (uint32_t)pa);
-	rtl_reg_write(env, PPU_REG_RUNLIST_HI, (uint32_t)(pa >> 32));
-	rtl_reg_write(env, PPU_REG_RUNLIST_SUBMIT, PPU_FSET(PPU_RUNLIST_SUBMIT_COUNT, n));
-	for (i = 0; i < 1000; i++) {
-		st = rtl_reg_read(env, PPU_REG_RUNLIST_STATUS);
-		if (!PPU_FGET(PPU_RUNLIST_STATUS_PENDING, st))
-			break;
-		ppu_sim_clock(env->sim, 100);
-	}
 	ck_assert_msg(!PPU_FGET(PPU_RUNLIST_STATUS_PENDING, st), "runlist still pending");
 	return st;
 }

@@ -77,11 +77,6 @@ size_t rtl_log_records(struct rtl_env *env, uint32_t kind, int chid, struct ppu_
 
 /* ---- submission ---- */
 
-/* A runlist entry (PPU_RUNLIST_ENTRY_*). */
-struct rtl_rl_ent {
-	uint32_t chid, level;
-};
-
 /*
  * Writes @n entries (in any order: written in LEVEL order, highest first,
  * as a driver does) to fresh local memory, submits them (RUNLIST_*) and

@@ -513,3 +513,24 @@ size_t rtl_log_count(struct rtl_env *env, uint32_t kind, int chid)
 			n++;
 	return n;
 }
+
+uint32_t rtl_runlist_write(struct rtl_env *env, const struct rtl_rl_ent *e, uint32_t n)
+{
+	uint64_t pa = rtl_alloc_pa(env, 0, 8 + 4ull * n, 8);
+	uint32_t i, st = 0, w;
+
+	for (i = 0; i < n; i++) {
+		w = PPU_FSET(PPU_RUNLIST_ENTRY_CHID, e[i].chid) | PPU_FSET(PPU_RUNLIST_ENTRY_LEVEL, e[i].level);
+		wr32(env, 0, pa + 4 * i, w);
+	}
+	rtl_reg_write(env, PPU_REG_RUNLIST_LO, (uint32_t)pa);
+	rtl_reg_write(env, PPU_REG_RUNLIST_HI, (uint32_t)(pa >> 32));
+	rtl_reg_write(env, PPU_REG_RUNLIST_SUBMIT, PPU_FSET(PPU_RUNLIST_SUBMIT_COUNT, n));
+	for (i = 0; i < 1000; i++) {
+		st = rtl_reg_read(env, PPU_REG_RUNLIST_STATUS);
+		if (!PPU_FGET(PPU_RUNLIST_STATUS_PENDING, st))
+			break;
+		ppu_sim_clock(env->sim, 100);
+	}
+	return st;
+}

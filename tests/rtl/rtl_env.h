@@ -79,6 +79,20 @@ uint64_t rtl_check_errors(struct rtl_env *env);
 /* Physical allocation (zeroed); aborts the test on exhaustion. */
 uint64_t rtl_alloc_pa(struct rtl_env *env, int sys, uint64_t bytes, uint64_t align);
 
+/* A runlist entry (PPU_RUNLIST_ENTRY_*). */
+struct rtl_rl_ent {
+	uint32_t chid, level;
+};
+
+/*
+ * Writes @n runlist entries as given to fresh local memory, submits them
+ * (RUNLIST_*) and waits up to 100,000 cycles for the PPU to read them;
+ * returns RUNLIST_STATUS then (PENDING still set: not read).  Makes no
+ * test assertion: the examples use it too (rtl_check.h has the checked
+ * forms).
+ */
+uint32_t rtl_runlist_write(struct rtl_env *env, const struct rtl_rl_ent *e, uint32_t n);
+
 struct rtl_ctx *rtl_ctx_create(struct rtl_env *env);
 void rtl_ctx_destroy(struct rtl_ctx *ctx);
 /* Maps [va, va+size) to [pa, ...) with the given PPU_PTE_PERM_* bits (U added). */

@@ -120,9 +120,16 @@ module ppu_host_chk #(
   // written back over the entry in flight lets GP_GET pass it when the
   // entry ends (docs/formats.md), which is not the host's doing.
   logic        work_seen [NC];
+  // The GPFIFO entry a channel fetched last (GP_FETCH record), whether it
+  // is still the one at GP_GET (no GP_GET move, unbind or bind since), and
+  // whether methods of it ran: a segment is run once; fetching that entry
+  // again would run its methods twice.
+  logic [19:0] seg_get [NC];
+  logic        seg_v   [NC];
+  logic        seg_ran [NC];
   /* verilator lint_off BLKSEQ */
   always @(posedge hclk) begin
-    if (rst_n)
+    if (rst_n) begin
       for (int i = 0; i < NC; i++) begin
         logic [19:0] mask;
         mask = (20'd1 << c_log2[i]) - 20'd1;
@@ -138,9 +145,25 @@ module ppu_host_chk #(
                                                                i, get_q[i], c_get[i], put_q[i]));
         work_seen[i] = (c_get[i] != c_put[i]) ||
                        (work_seen[i] && bound_q[i] && !bind_now[i] && c_get[i] == get_q[i]);
+        seg_v[i] = seg_v[i] && bound[i] && bound_q[i] && !bind_now[i] && c_get[i] == get_q[i];
         get_q[i] = c_get[i];
         put_q[i] = c_put[i];
       end
+      if (trace.valid && 32'(trace.chid) < NC) begin
+        logic [$clog2(NC)-1:0] c;
+        c = trace.chid[$clog2(NC)-1:0];
+        if (trace.kind == 8'(ppu_hw_pkg::PPU_TRACE_GP_FETCH)) begin
+          if (seg_v[c] && seg_ran[c] && seg_get[c] == trace.a[19:0])
+            ppu_chk_pkg::ppu_chk_fail($sformatf("%m"), $sformatf("channel %0d: GPFIFO entry %0d fetched again after its methods ran",
+                                                                 c, trace.a[19:0]));
+          seg_v[c]   = 1'b1;
+          seg_get[c] = trace.a[19:0];
+          seg_ran[c] = 1'b0;
+        end
+        if (trace.kind == 8'(ppu_hw_pkg::PPU_TRACE_METHOD)) seg_ran[c] = 1'b1;
+        if (trace.kind == 8'(ppu_hw_pkg::PPU_TRACE_UNBIND)) seg_v[c] = 1'b0;
+      end
+    end
   end
   /* verilator lint_on BLKSEQ */
 

@@ -1136,13 +1136,17 @@ module ppu_host #(
               ppu_types_pkg::SCHED_UNBIND: begin
                 `PPU_HOST_SET_SM(sd_ch, ST_UNBOUND)
                 // (binding sets the cached context again)
-                if (!DIRECT && sd_hit) sl_v[sd_sl] <= 1'b0;
+                // (a channel out of the cache has no slot: sd_sl is then
+                // another channel's, which must keep its context)
+                if (sd_hit) begin
+                  if (!DIRECT) sl_v[sd_sl] <= 1'b0;
+                  c_seg[sd_sl]  <= 1'b0;
+                  c_mcnt[sd_sl] <= '0;
+                  c_pend[sd_sl] <= PEND_NONE;
+                end
                 begin fl_ch = sd_ch; fl_unbind_w = 1'b1; fl_unbind_v = 1'b0; end
                 begin fl_ch = sd_ch; fl_stale_w = 1'b1; fl_stale_v = 1'b0; end
                 begin fl_ch = sd_ch; fl_dbput_v_w = 1'b1; fl_dbput_v_v = 1'b0; end
-                c_seg[sd_sl]    <= 1'b0;
-                c_mcnt[sd_sl]   <= '0;
-                c_pend[sd_sl]   <= PEND_NONE;
                 begin fl_ch = sd_ch; fl_wake_w = 1'b1; fl_wake_v = 1'b0; end
                 begin fl_ch = sd_ch; fl_acq_on_w = 1'b1; fl_acq_on_v = 1'b0; end
                 c_finfo[sd_ch]  <= '0;

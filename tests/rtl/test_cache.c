@@ -12,11 +12,15 @@
  * stay as software left them.
  */
 #include <check.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rtl_check.h"
+#include "rtl_compute.h"
 #include "rtl_suites.h"
+#include "../../runtime/device/samples/samples.h"
 
 #define MAX_CH 24
 #define COPY_LEN 2048u
@@ -281,6 +285,264 @@ START_TEST(faulted_channel_out_of_the_cache_keeps_its_fault_and_binds_again)
 }
 END_TEST
 
+/* The channel each slot holds, from the trace's loads and binds. */
+static void slot_holders(struct rtl_env *env, uint32_t *holder, unsigned int slots)
+{
+	size_t k;
+
+	for (k = 0; k < slots; k++)
+		holder[k] = PPU_TRACE_CHID_NONE;
+	for (k = 0; k < env->nev; k++)
+		if (env->ev[k].kind == PPU_TRACE_CHAN_LOAD)
+			holder[env->ev[k].a & 0xffff] = env->ev[k].chid;
+}
+
+/*
+ * Unbinding a channel whose context is not on chip touches no slot: the
+ * channels blocked inside their segments in every slot keep their pending
+ * acquires and positions, and none runs its segment's first methods again
+ * (their marks, overwritten by the test while they wait, stay as written).
+ */
+START_TEST(unbinding_a_channel_out_of_the_cache_leaves_every_slot_alone)
+{
+	uint32_t holder[MAX_CH];
+	bool gone[MAX_CH] = { false };
+	unsigned int i, s, unbound = 0;
+	struct cache_t t;
+
+	cache_init(&t, MAX_CH, 0);
+	for (i = 0; i < t.n; i++)
+		submit_blocking_segment(&t, i);
+	for (i = 0; i < t.n; i++)
+		ck_assert_int_eq(rtl_chan_wait_state(t.ch[i], PPU_CHAN_STATUS_STATE_ACQ_BLOCKED, 500,
+						     WAIT_CYCLES), 0);
+	for (i = 0; i < t.n; i++)
+		rtl_buf_wr32(t.env, &t.sem, SEM_MARK(i), 0x55);
+	if (t.slots < t.n) {
+		ck_assert_uint_le(t.slots, MAX_CH);
+		slot_holders(t.env, holder, t.slots);
+		for (i = 0; i < t.n; i++) {
+			for (s = 0; s < t.slots && holder[s] != i; s++)
+				;
+			if (s == t.slots) {
+				gone[i] = true;
+				unbound++;
+			}
+		}
+		ck_assert_uint_ge(unbound, t.n - t.slots);
+	} else {
+		/* a slot per channel: every other channel goes */
+		for (i = 0; i < t.n; i += 2) {
+			gone[i] = true;
+			unbound++;
+		}
+	}
+	for (i = 0; i < t.n; i++)
+		if (gone[i])
+			rtl_chan_unbind(t.ch[i]);
+	for (i = 0; i < t.n; i++)
+		if (gone[i])
+			rtl_expect_state(t.ch[i], PPU_CHAN_STATUS_STATE_UNBOUND, 10, WAIT_CYCLES);
+	/* retry ticks come and go: the others stay blocked where they were */
+	ppu_sim_clock(t.env->sim, 20000);
+	for (i = 0; i < t.n; i++) {
+		if (gone[i])
+			continue;
+		ck_assert_uint_eq(rtl_chan_state(t.ch[i]), PPU_CHAN_STATUS_STATE_ACQ_BLOCKED);
+		ck_assert_msg(rtl_buf_rd32(t.env, &t.sem, SEM_MARK(i)) == 0x55,
+			      "channel %u ran its segment again", i);
+	}
+	rtl_buf_wr32(t.env, &t.sem, SEM_GO, 1);
+	for (i = 0; i < t.n; i++)
+		if (!gone[i])
+			ck_assert_int_eq(rtl_chan_wait(t.ch[i], WAIT_CYCLES), 0);
+	for (i = 0; i < t.n; i++) {
+		if (gone[i])
+			continue;
+		ck_assert_uint_eq(rtl_chan_state(t.ch[i]), PPU_CHAN_STATUS_STATE_IDLE);
+		ck_assert_uint_eq(rtl_buf_rd32(t.env, &t.sem, SEM_MARK(i)), 2);
+		ck_assert_uint_eq(rtl_buf_rd32(t.env, &t.sem, SEM_MARK(i) + 4), 0xc0de0000u | i);
+		rtl_expect_buf(t.env, &t.dst[i], 0, t.img[i], 2 * COPY_LEN);
+	}
+	cache_fini(&t);
+}
+END_TEST
+
+/*
+ * A random mix over more channels than slots (seeded: PPU_CACHE_SEED=S
+ * replays a run): copy channels and compute channels, short time slices,
+ * segments that count themselves with two semaphore increments around
+ * acquires of gates the test opens and closes, copies, and kernel
+ * launches (each adds one to its channel's counter) followed by WFI;
+ * channels unbound in any state and bound again.  Every segment a channel
+ * was given in its present binding must have run exactly once (its count,
+ * its kernels' count), its copies must hold, and the checkers (a GPFIFO
+ * entry fetched again after its methods ran, among others) stay silent.
+ */
+#define MIX_GATES 4u
+#define MIX_SEGS 10u			/* per binding: below the 16-entry ring */
+#define MIX_CNT(i, k) (64u + 16u * (i) + 4u * (k))
+#define MIX_OUT(i, k) (1024u + 32u * (i) + 16u * (k))
+
+struct mix_chan {
+	struct rtl_chan *ch;
+	struct rtl_klaunch l[2];	/* one per binding (its own counter) */
+	bool comp, gone;
+	unsigned int bind, segs, launches, copies;
+};
+
+static uint32_t mix_rand(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(*s >> 33);
+}
+
+static void mix_segment(struct cache_t *t, struct mix_chan *m, unsigned int i, uint64_t *rs)
+{
+	uint32_t buf[96], r = mix_rand(rs);
+	struct ppu_pb pb;
+
+	ppu_pb_init(&pb, buf, 96);
+	ppu_pb_sem_inc(&pb, t->sem.va + MIX_CNT(i, m->bind));
+	if (r & 1)
+		ppu_pb_sem_acquire(&pb, t->sem.va + 4u * ((r >> 1) % MIX_GATES), 1);
+	if (m->comp) {
+		ppu_pb_launch(&pb, m->l[m->bind].tmd.va);
+		ppu_pb_method(&pb, PPU_HOST_WFI, 0);
+		m->launches++;
+	} else if (r & 8) {
+		ppu_pb_copy(&pb, t->src[i].va, t->dst[i].va, 2 * COPY_LEN,
+			    PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
+		m->copies++;
+	}
+	ppu_pb_sem_inc(&pb, t->sem.va + MIX_CNT(i, m->bind));
+	rtl_submit_pb(m->ch, &pb);
+	m->segs++;
+}
+
+START_TEST(random_mix_over_the_slots_runs_every_segment_once)
+{
+	static const uint32_t one = 1;
+	struct mix_chan m[MAX_CH];
+	struct rtl_chan *live[MAX_CH];
+	struct reduce_params p;
+	struct rtl_kimage k;
+	struct rtl_buf ones, outs;
+	uint64_t rs, seed;
+	unsigned int i, b, n, step, segs, kernels, unbinds = 0, rebinds = 0;
+	size_t loads, binds, wbs;
+	const char *e = getenv("PPU_CACHE_SEED");
+	struct cache_t t;
+
+	seed = e ? strtoull(e, NULL, 0) : 0x5eed0000u + (uint64_t)_i;
+	printf("random_mix: seed %#llx\n", (unsigned long long)seed);
+	rs = seed;
+	cache_init(&t, MAX_CH, 300);
+	rtl_kimage_load(t.ctx, "reduce_atomic", &k);
+	ones = rtl_buf_alloc(t.ctx, 0, 4096);
+	outs = rtl_buf_alloc(t.ctx, 0, 4096);
+	rtl_buf_write(t.env, &ones, 0, &one, 4);
+	memset(m, 0, sizeof(m));
+	for (i = 0; i < t.n; i++) {
+		m[i].comp = i % 3 == 1;
+		if (m[i].comp) {
+			/* a compute channel in place of the copy channel */
+			rtl_chan_destroy(t.ch[i]);
+			t.ch[i] = rtl_cchan_create(t.env, t.ctx, i, 0, 63, 1);
+			for (b = 0; b < 2; b++) {
+				p = (struct reduce_params){ .n = 1, .in = ones.va,
+							    .out = outs.va + MIX_OUT(i, b) };
+				rtl_klaunch_init(&m[i].l[b], rtl_kimage_fn(&k, "reduce_atomic"), 1, 1,
+						 &p, sizeof(p));
+				rtl_klaunch_prepare(t.ctx, &m[i].l[b], 0);
+			}
+		}
+		m[i].ch = t.ch[i];
+	}
+	for (i = 0; i < t.n; i++)
+		mix_segment(&t, &m[i], i, &rs);
+
+	for (step = 0; step < 300; step++) {
+		uint32_t r = mix_rand(&rs);
+
+		ppu_sim_clock(t.env->sim, 100 + mix_rand(&rs) % 2000);
+		i = mix_rand(&rs) % t.n;
+		switch (r % 8) {
+		case 0:
+		case 1:
+		case 2:
+			rtl_buf_wr32(t.env, &t.sem, 4u * (r / 8 % MIX_GATES), 1);
+			break;
+		case 3:
+			rtl_buf_wr32(t.env, &t.sem, 4u * (r / 8 % MIX_GATES), 0);
+			break;
+		case 4:
+		case 5:
+			/* work for a few channels, rung one after another */
+			for (b = 0; b < 1 + r / 8 % 4; b++, i = (i + 7) % t.n)
+				if (!m[i].gone && m[i].segs < MIX_SEGS)
+					mix_segment(&t, &m[i], i, &rs);
+			break;
+		case 6:
+			/* unbound in whatever state it is in; its work is dropped */
+			if (!m[i].gone && m[i].bind == 0 && r / 8 % 4 == 0) {
+				rtl_chan_unbind(m[i].ch);
+				rtl_expect_state(m[i].ch, PPU_CHAN_STATUS_STATE_UNBOUND, 10, WAIT_CYCLES);
+				m[i].gone = true;
+				unbinds++;
+			}
+			break;
+		default:
+			/* bound again from an empty ring, counting anew */
+			if (m[i].gone) {
+				rtl_userd_wr32(m[i].ch, PPU_USERD_GP_PUT, 0);
+				rtl_userd_wr32(m[i].ch, PPU_USERD_GP_GET, 0);
+				m[i].ch->put = 0;
+				m[i].gone = false;
+				m[i].bind = 1;
+				m[i].segs = m[i].launches = m[i].copies = 0;
+				mix_segment(&t, &m[i], i, &rs);
+				rebinds++;
+			}
+			break;
+		}
+	}
+	for (b = 0; b < MIX_GATES; b++)
+		rtl_buf_wr32(t.env, &t.sem, 4u * b, 1);
+	for (i = n = 0; i < t.n; i++)
+		if (!m[i].gone)
+			live[n++] = m[i].ch;
+	ck_assert_uint_gt(n, 0);
+	ck_assert_int_eq(rtl_wait_all(live, (int)n, WAIT_CYCLES), 0);
+	for (i = 0; i < t.n; i++) {
+		if (m[i].gone)
+			continue;
+		ck_assert_msg(rtl_buf_rd32(t.env, &t.sem, MIX_CNT(i, m[i].bind)) == 2 * m[i].segs,
+			      "channel %u (binding %u): count %u for %u segments", i, m[i].bind,
+			      rtl_buf_rd32(t.env, &t.sem, MIX_CNT(i, m[i].bind)), m[i].segs);
+		if (m[i].comp)
+			ck_assert_msg(rtl_buf_rd32(t.env, &outs, MIX_OUT(i, m[i].bind)) ==
+					      m[i].launches,
+				      "channel %u (binding %u): %u kernels ran for %u launches", i,
+				      m[i].bind, rtl_buf_rd32(t.env, &outs, MIX_OUT(i, m[i].bind)),
+				      m[i].launches);
+		else if (m[i].copies)
+			rtl_expect_buf(t.env, &t.dst[i], 0, t.img[i], 2 * COPY_LEN);
+	}
+	count_loads(t.env, &loads, &binds, &wbs);
+	for (i = segs = kernels = 0; i < t.n; i++) {
+		segs += m[i].gone ? 0 : m[i].segs;
+		kernels += m[i].gone ? 0 : m[i].launches;
+	}
+	printf("random_mix: %u channels, %u slots: %u segments and %u kernels checked, %u unbinds, "
+	       "%u bound again, %zu loads, %zu write-backs, %llu cycles\n", t.n, t.slots, segs,
+	       kernels, unbinds, rebinds, loads, wbs,
+	       (unsigned long long)ppu_sim_cycles(t.env->sim));
+	rtl_kimage_free(&k);
+	cache_fini(&t);
+}
+END_TEST
+
 Suite *suite_cache(void)
 {
 	Suite *s = suite_create("cache");
@@ -290,6 +552,8 @@ Suite *suite_cache(void)
 	tcase_add_test(tc, more_channels_than_slots_resume_inside_their_segments);
 	tcase_add_test(tc, save_area_of_a_blocked_channel_is_the_documented_layout);
 	tcase_add_test(tc, faulted_channel_out_of_the_cache_keeps_its_fault_and_binds_again);
+	tcase_add_test(tc, unbinding_a_channel_out_of_the_cache_leaves_every_slot_alone);
+	tcase_add_loop_test(tc, random_mix_over_the_slots_runs_every_segment_once, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,3 +7,4 @@ bind ppu_copy ppu_copy_chk #(.MAX_READS(MAX_READS)) u_chk (.*, .fault_q(r_done.f
 bind ppu_sem ppu_sem_chk #(.NPORT(NPORT)) u_chk (.*);
 bind ppu_mmu ppu_mmu_chk #(.NCLIENT(NCLIENT)) u_chk (.*);
 bind ppu_host ppu_host_chk #(.NUM_CHANNELS(NUM_CHANNELS)) u_chk (.*);
+bind ppu_inv_drain ppu_inv_drain_chk #(.NP(NP), .CW(CW), .COUNT(COUNT)) u_chk (.*);

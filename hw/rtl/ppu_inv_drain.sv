@@ -67,6 +67,11 @@ module ppu_inv_drain #(
   logic [NP-1:0] taken_q;        // the port's old accesses are counted
   logic          pend_q;
 
+  // An access is issued when its port says ready, valid or not: the memory
+  // arbiter keeps a stalled grant, and a read the pushbuffer fetch withdrew
+  // (a flush) is issued under it and answered all the same.  Counting
+  // valid && ready missed those and a count went below zero at the answer,
+  // which left INV_PENDING up for good at the next invalidate.
   // Only counted ports keep counts (the masks are constants, so the loops
   // below leave the others out), and the next count is formed inside the
   // clocked block: as a combinational signal of the memory ports it would
@@ -86,7 +91,7 @@ module ppu_inv_drain #(
       end
     end else begin
       for (int i = 0; i < NP; i++)
-        if (COUNT[i]) out_q[i] <= out_next(out_q[i], p_valid[i] && p_ready[i], p_rsp[i]);
+        if (COUNT[i]) out_q[i] <= out_next(out_q[i], p_ready[i], p_rsp[i]);
       if (invalidate) begin
         pend_q  <= 1'b1;
         taken_q <= ~COUNT;
@@ -94,7 +99,7 @@ module ppu_inv_drain #(
         for (int i = 0; i < NP; i++) begin
           if (COUNT[i] && !taken_q[i] && !p_held[i]) begin
             taken_q[i] <= 1'b1;
-            left_q[i]  <= out_next(out_q[i], p_valid[i] && p_ready[i], p_rsp[i]) +
+            left_q[i]  <= out_next(out_q[i], p_ready[i], p_rsp[i]) +
                           CW'(p_valid[i] && !p_ready[i]);
           end else if (taken_q[i] && COUNT[i] && left_q[i] != '0 && p_rsp[i]) begin
             left_q[i] <= left_q[i] - CW'(1);

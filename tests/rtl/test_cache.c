@@ -374,7 +374,8 @@ END_TEST
  * segments that count themselves with two semaphore increments around
  * acquires of gates the test opens and closes, copies, and kernel
  * launches (each adds one to its channel's counter) followed by WFI;
- * channels unbound in any state and bound again.  Every segment a channel
+ * channels unbound in any state, faulted by a segment of their own, and
+ * bound again; runlists of every channel at random levels.  Every segment a channel
  * was given in its present binding must have run exactly once (its count,
  * its kernels' count), its copies must hold, and the checkers (a GPFIFO
  * entry fetched again after its methods ran, among others) stay silent.
@@ -382,12 +383,13 @@ END_TEST
 #define MIX_GATES 4u
 #define MIX_SEGS 10u			/* per binding: below the 16-entry ring */
 #define MIX_CNT(i, k) (64u + 16u * (i) + 4u * (k))
-#define MIX_OUT(i, k) (1024u + 32u * (i) + 16u * (k))
+#define MIX_BINDS 3u
+#define MIX_OUT(i, k) (1024u + 64u * (i) + 16u * (k))
 
 struct mix_chan {
 	struct rtl_chan *ch;
-	struct rtl_klaunch l[2];	/* one per binding (its own counter) */
-	bool comp, gone;
+	struct rtl_klaunch l[MIX_BINDS];	/* one per binding (its own counter) */
+	bool comp, gone, unbound;
 	unsigned int bind, segs, launches, copies;
 };
 
@@ -429,7 +431,7 @@ START_TEST(random_mix_over_the_slots_runs_every_segment_once)
 	struct rtl_kimage k;
 	struct rtl_buf ones, outs;
 	uint64_t rs, seed;
-	unsigned int i, b, n, step, segs, kernels, unbinds = 0, rebinds = 0;
+	unsigned int i, b, n, step, segs, kernels, unbinds = 0, rebinds = 0, faults = 0, runlists = 0, invs = 0;
 	size_t loads, binds, wbs;
 	const char *e = getenv("PPU_CACHE_SEED");
 	struct cache_t t;
@@ -449,7 +451,7 @@ START_TEST(random_mix_over_the_slots_runs_every_segment_once)
 			/* a compute channel in place of the copy channel */
 			rtl_chan_destroy(t.ch[i]);
 			t.ch[i] = rtl_cchan_create(t.env, t.ctx, i, 0, 63, 1);
-			for (b = 0; b < 2; b++) {
+			for (b = 0; b < MIX_BINDS; b++) {
 				p = (struct reduce_params){ .n = 1, .in = ones.va,
 							    .out = outs.va + MIX_OUT(i, b) };
 				rtl_klaunch_init(&m[i].l[b], rtl_kimage_fn(&k, "reduce_atomic"), 1, 1,
@@ -467,39 +469,90 @@ START_TEST(random_mix_over_the_slots_runs_every_segment_once)
 
 		ppu_sim_clock(t.env->sim, 100 + mix_rand(&rs) % 2000);
 		i = mix_rand(&rs) % t.n;
-		switch (r % 8) {
+		switch (r % 10) {
 		case 0:
 		case 1:
 		case 2:
-			rtl_buf_wr32(t.env, &t.sem, 4u * (r / 8 % MIX_GATES), 1);
+			rtl_buf_wr32(t.env, &t.sem, 4u * (r / 16 % MIX_GATES), 1);
 			break;
 		case 3:
-			rtl_buf_wr32(t.env, &t.sem, 4u * (r / 8 % MIX_GATES), 0);
+			rtl_buf_wr32(t.env, &t.sem, 4u * (r / 16 % MIX_GATES), 0);
 			break;
 		case 4:
 		case 5:
 			/* work for a few channels, rung one after another */
-			for (b = 0; b < 1 + r / 8 % 4; b++, i = (i + 7) % t.n)
+			for (b = 0; b < 1 + r / 16 % 4; b++, i = (i + 7) % t.n)
 				if (!m[i].gone && m[i].segs < MIX_SEGS)
 					mix_segment(&t, &m[i], i, &rs);
 			break;
 		case 6:
 			/* unbound in whatever state it is in; its work is dropped */
-			if (!m[i].gone && m[i].bind == 0 && r / 8 % 4 == 0) {
+			if (!m[i].unbound && m[i].bind + 1 < MIX_BINDS && r / 16 % 3 == 0) {
 				rtl_chan_unbind(m[i].ch);
 				rtl_expect_state(m[i].ch, PPU_CHAN_STATUS_STATE_UNBOUND, 10, WAIT_CYCLES);
-				m[i].gone = true;
+				m[i].gone = m[i].unbound = true;
 				unbinds++;
+			}
+			break;
+		case 7:
+			/* a segment that faults once the channel gets to it: a copy
+			 * from nothing mapped, or a kernel whose TMD is not mapped */
+			if (!m[i].gone && m[i].segs < MIX_SEGS && r / 16 % 3 == 0) {
+				uint32_t buf[16];
+				struct ppu_pb pb;
+
+				ppu_pb_init(&pb, buf, 16);
+				if (m[i].comp)
+					ppu_pb_launch(&pb, 0x7ff00000u);
+				else
+					ppu_pb_copy(&pb, 0x7ff00000u, t.dst[i].va, 64,
+						    PPU_LAUNCH_DMA_SEMAPHORE_NONE, 0, 0, 0);
+				rtl_submit_pb(m[i].ch, &pb);
+				m[i].gone = true;
+				faults++;
+			}
+			break;
+		case 8:
+			/* an MMU invalidate: every engine lets go of its old
+			 * translations while the others go on */
+			if (r / 16 % 2 == 1) {
+				uint64_t t0 = ppu_sim_cycles(t.env->sim);
+
+				rtl_reg_write(t.env, PPU_REG_MMU_CTRL, PPU_FSET(PPU_MMU_CTRL_INVALIDATE, 1));
+				while (PPU_FGET(PPU_MMU_STATUS_INV_PENDING,
+						rtl_reg_read(t.env, PPU_REG_MMU_STATUS))) {
+					ck_assert_msg(ppu_sim_cycles(t.env->sim) - t0 < 500000,
+						      "MMU invalidate still pending after %llu cycles",
+						      (unsigned long long)(ppu_sim_cycles(t.env->sim) - t0));
+					ppu_sim_clock(t.env->sim, 64);
+				}
+				invs++;
+				break;
+			}
+			/* a runlist of every channel at random levels */
+			{
+				struct rtl_rl_ent e[MAX_CH];
+
+				for (b = 0; b < t.n; b++)
+					e[b] = (struct rtl_rl_ent){ .chid = b, .level = mix_rand(&rs) % 4 };
+				rtl_reg_write(t.env, PPU_REG_SCHED_CTRL, PPU_FSET(PPU_SCHED_CTRL_RUNLIST, 1));
+				rtl_runlist_submit(t.env, e, t.n);
+				runlists++;
 			}
 			break;
 		default:
 			/* bound again from an empty ring, counting anew */
-			if (m[i].gone) {
+			if (m[i].gone && m[i].bind + 1 < MIX_BINDS) {
+				if (!m[i].unbound) {
+					rtl_chan_unbind(m[i].ch);
+					rtl_expect_state(m[i].ch, PPU_CHAN_STATUS_STATE_UNBOUND, 10,
+							 WAIT_CYCLES);
+				}
 				rtl_userd_wr32(m[i].ch, PPU_USERD_GP_PUT, 0);
 				rtl_userd_wr32(m[i].ch, PPU_USERD_GP_GET, 0);
 				m[i].ch->put = 0;
-				m[i].gone = false;
-				m[i].bind = 1;
+				m[i].gone = m[i].unbound = false;
+				m[i].bind++;
 				m[i].segs = m[i].launches = m[i].copies = 0;
 				mix_segment(&t, &m[i], i, &rs);
 				rebinds++;
@@ -514,6 +567,10 @@ START_TEST(random_mix_over_the_slots_runs_every_segment_once)
 			live[n++] = m[i].ch;
 	ck_assert_uint_gt(n, 0);
 	ck_assert_int_eq(rtl_wait_all(live, (int)n, WAIT_CYCLES), 0);
+	/* the ones given a faulting segment got to it and stopped there */
+	for (i = 0; i < t.n; i++)
+		if (m[i].gone && !m[i].unbound)
+			ck_assert_int_eq(rtl_chan_wait(m[i].ch, WAIT_CYCLES), 1);
 	for (i = 0; i < t.n; i++) {
 		if (m[i].gone)
 			continue;
@@ -535,8 +592,8 @@ START_TEST(random_mix_over_the_slots_runs_every_segment_once)
 		kernels += m[i].gone ? 0 : m[i].launches;
 	}
 	printf("random_mix: %u channels, %u slots: %u segments and %u kernels checked, %u unbinds, "
-	       "%u bound again, %zu loads, %zu write-backs, %llu cycles\n", t.n, t.slots, segs,
-	       kernels, unbinds, rebinds, loads, wbs,
+	       "%u faults, %u runlists, %u invalidates, %u bound again, %zu loads, %zu write-backs, %llu cycles\n",
+	       t.n, t.slots, segs, kernels, unbinds, faults, runlists, invs, rebinds, loads, wbs,
 	       (unsigned long long)ppu_sim_cycles(t.env->sim));
 	rtl_kimage_free(&k);
 	cache_fini(&t);

@@ -171,7 +171,8 @@ check-run: build-all
 		"$(MAKE) --no-print-directory guest-check-fpga-run" \
 		"$(MAKE) --no-print-directory multi-check-run" \
 		"$(MAKE) --no-print-directory host-trace-check" \
-		"$(MAKE) --no-print-directory fuzz-check" "$(MAKE) --no-print-directory lint-run" \
+		"$(MAKE) --no-print-directory fuzz-check" "$(MAKE) --no-print-directory fuzz-fpga-check" \
+		"$(MAKE) --no-print-directory lint-run" \
 		"$(MAKE) --no-print-directory man-check"
 
 demo: deps

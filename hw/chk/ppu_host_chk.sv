@@ -58,23 +58,23 @@ module ppu_host_chk #(
            wr_valid || wr_rsp_valid || sem_valid || copy_valid || cl_valid || xf_valid ||
            |fault_set || trace.valid));
 
-  // The pushbuffer prefetcher withdraws its translation and read requests
-  // when its stream is flushed (ppu_pb_fetch): allowed there, and only there.
+  // The pushbuffer prefetcher withdraws its translation requests when its
+  // stream is flushed (ppu_pb_fetch): allowed there, and only there.  Its
+  // memory reads it holds until taken, like every other client.
   ppu_chk_hs #(.W($bits(x_req)), .NAME("host xlate"), .WITHDRAW(1'b1)) u_hs_x (
       .clk(cclk), .rst_n, .valid(x_req_valid), .ready(x_req_ready), .payload(x_req));
   ppu_chk_hs #(.W($bits(prd_pa)), .NAME("host physical read")) u_hs_prd (
       .clk(cclk), .rst_n, .valid(prd_valid), .ready(prd_ready), .payload(prd_pa));
-  ppu_chk_hs #(.W($bits(frd_pa)), .NAME("host fetch read"), .WITHDRAW(1'b1)) u_hs_frd (
+  ppu_chk_hs #(.W($bits(frd_pa)), .NAME("host fetch read")) u_hs_frd (
       .clk(cclk), .rst_n, .valid(frd_valid), .ready(frd_ready), .payload(frd_pa));
   // Answers against requests on the host's memory ports: physical reads
   // and writes (up to a channel-cache burst in flight), and the fetch's
-  // reads, counted on ready alone (a read the fetch withdrew while the
-  // memory arbiter held its grant is still issued and answered).
+  // reads.
   logic [15:0] prd_pend, frd_pend, wr_pend;
   ppu_chk_rsp #(.MAX(16), .NAME("host physical read")) u_rsp_prd (
       .clk(cclk), .rst_n, .fire(prd_valid && prd_ready), .rsp(prd_rsp_valid), .pending(prd_pend));
   ppu_chk_rsp #(.MAX(256), .NAME("host fetch read")) u_rsp_frd (
-      .clk(cclk), .rst_n, .fire(frd_ready), .rsp(frd_rsp_valid), .pending(frd_pend));
+      .clk(cclk), .rst_n, .fire(frd_valid && frd_ready), .rsp(frd_rsp_valid), .pending(frd_pend));
   ppu_chk_rsp #(.MAX(16), .NAME("host write")) u_rsp_wr (
       .clk(cclk), .rst_n, .fire(wr_valid && wr_ready), .rsp(wr_rsp_valid), .pending(wr_pend));
   ppu_chk_hs #(.W($bits(wr_req)), .NAME("host write")) u_hs_wr (

@@ -67,11 +67,12 @@ module ppu_inv_drain #(
   logic [NP-1:0] taken_q;        // the port's old accesses are counted
   logic          pend_q;
 
-  // An access is issued when its port says ready, valid or not: the memory
-  // arbiter keeps a stalled grant, and a read the pushbuffer fetch withdrew
-  // (a flush) is issued under it and answered all the same.  Counting
-  // valid && ready missed those and a count went below zero at the answer,
-  // which left INV_PENDING up for good at the next invalidate.
+  // An access is issued when the arbiter says ready to its client: what
+  // the port issues is counted, whatever the client shows.  (A pushbuffer
+  // fetch that withdrew a read under a stalled grant once had it issued and
+  // answered uncounted; the count went below zero at the answer, and
+  // INV_PENDING stayed up for good at the next invalidate.  The fetch no
+  // longer withdraws; ppu_inv_drain_chk watches for the count.)
   // Only counted ports keep counts (the masks are constants, so the loops
   // below leave the others out), and the next count is formed inside the
   // clocked block: as a combinational signal of the memory ports it would

@@ -76,6 +76,11 @@ module ppu_pb_fetch #(
   ppu_types_pkg::paddr_t        pg_pa;
   logic          x_wait;          // translation request accepted, waiting for rsp
   logic          dropping;        // flushed: swallow responses still in flight
+  // A read presented and not yet taken when a flush came: it stays
+  // presented, with its address, until the port takes it (valid is never
+  // withdrawn), and its answer is swallowed with the others.
+  logic          rq_hold;
+  ppu_types_pkg::paddr_t        rq_pa;
   logic          pg_kill_q;       // invalidated: drop the page when allowed
 
   function automatic logic [PW-1:0] inc(input logic [PW-1:0] p);
@@ -96,10 +101,12 @@ module ppu_pb_fetch #(
   // Issue a read when the page is translated and a slot is free; the first
   // read of a page goes out with the translation's answer, not a cycle later.
   wire x_ok = x_rsp_valid && x_wait && !x_rsp.fault;
-  assign rd_valid = more && !va_wrap && (page_hit || x_ok) && room && !dropping;
+  wire rd_new = more && !va_wrap && (page_hit || x_ok) && room && !dropping;
+  assign rd_valid = rq_hold || rd_new;
   always_comb begin
     rd_pa      = page_hit ? pg_pa : x_rsp.pa;
     rd_pa.addr = {rd_pa.addr[ppu_types_pkg::PA_W-1:12], iss_va[11:3], 3'b000};
+    if (rq_hold) rd_pa = rq_pa;
   end
 
   // Translate when the next beat sits on a page we do not hold; a new
@@ -135,9 +142,10 @@ module ppu_pb_fetch #(
   wire pop_dw   = dw_valid && dw_ready && !h_fault;
   wire pop_slot = pop_dw && (take_hi || !h_keep[1]);
 
-  assign idle = !active && (rd_out == '0) && !x_wait && !x_req_valid;
+  assign idle = !active && (rd_out == '0) && !x_wait && !x_req_valid && !rq_hold;
 
-  wire rd_fire = rd_valid && rd_ready;
+  // (a held read is flushed: it fills no slot)
+  wire rd_fire = rd_new && rd_ready;
   wire pg_kill = invalidate || pg_kill_q;
   // (a read presented and not taken keeps its address until it is taken)
   wire pg_drop = pg_kill && !(rd_valid && !rd_ready);
@@ -171,6 +179,8 @@ module ppu_pb_fetch #(
       pg_pa    <= '0;
       x_wait   <= 1'b0;
       dropping <= 1'b0;
+      rq_hold  <= 1'b0;
+      rq_pa    <= '0;
       pg_kill_q <= 1'b0;
       filling  <= 1'b1;
       for (int i = 0; i < DEPTH; i++) begin
@@ -252,9 +262,13 @@ module ppu_pb_fetch #(
                 (more && va_wrap && room && !dropping);
         used <= used + CW'(alloc) - CW'(pop_slot);
       end
-      // (counted on rd_ready alone: a read withdrawn by a flush while the
-      // memory arbiter held its grant is still issued, and answered)
-      rd_out <= rd_out + CW'(rd_ready) - CW'(rd_rsp_valid);
+      rd_out <= rd_out + CW'(rd_valid && rd_ready) - CW'(rd_rsp_valid);
+      if (flush && rd_valid && !rd_ready) begin
+        rq_hold <= 1'b1;
+        rq_pa   <= rd_pa;
+      end else if (rd_ready) begin
+        rq_hold <= 1'b0;
+      end
       if (used <= CW'(DEPTH / 2)) filling <= 1'b1;
       else if (used == CW'(DEPTH)) filling <= 1'b0;
       // ---- flush / start ----
@@ -272,7 +286,7 @@ module ppu_pb_fetch #(
           s_full[i]  <= 1'b0;
           s_fault[i] <= 1'b0;
         end
-      end else if (dropping && rd_out == '0 && !x_wait) begin
+      end else if (dropping && rd_out == '0 && !x_wait && !rq_hold) begin
         dropping <= 1'b0;
       end
       if (start && !flush) begin

@@ -119,6 +119,19 @@ static void submit_blocking_segment(struct cache_t *t, unsigned int i)
 	rtl_submit_pb(t->ch[i], &pb);
 }
 
+/* MAX_CH channels (fewer if the PPU has fewer), each blocked on GO inside its segment. */
+static void cache_init_blocked(struct cache_t *t)
+{
+	unsigned int i;
+
+	cache_init(t, MAX_CH, 0);
+	for (i = 0; i < t->n; i++)
+		submit_blocking_segment(t, i);
+	for (i = 0; i < t->n; i++)
+		ck_assert_int_eq(rtl_chan_wait_state(t->ch[i], PPU_CHAN_STATUS_STATE_ACQ_BLOCKED, 500,
+						     WAIT_CYCLES), 0);
+}
+
 static void expect_done(struct cache_t *t, unsigned int i)
 {
 	ck_assert_uint_eq(rtl_chan_state(t->ch[i]), PPU_CHAN_STATUS_STATE_IDLE);
@@ -195,12 +208,7 @@ START_TEST(save_area_of_a_blocked_channel_is_the_documented_layout)
 	uint32_t dec, exec;
 	unsigned int i, victim = 0;
 
-	cache_init(&t, MAX_CH, 0);
-	for (i = 0; i < t.n; i++)
-		submit_blocking_segment(&t, i);
-	for (i = 0; i < t.n; i++)
-		ck_assert_int_eq(rtl_chan_wait_state(t.ch[i], PPU_CHAN_STATUS_STATE_ACQ_BLOCKED, 500,
-						     WAIT_CYCLES), 0);
+	cache_init_blocked(&t);
 	if (t.slots >= t.n) {
 		/* a slot per channel: nothing is ever written there */
 		for (i = 0; i < t.n; i++)
@@ -317,12 +325,7 @@ START_TEST(unbinding_a_channel_out_of_the_cache_leaves_every_slot_alone)
 	unsigned int i, s, unbound = 0;
 	struct cache_t t;
 
-	cache_init(&t, MAX_CH, 0);
-	for (i = 0; i < t.n; i++)
-		submit_blocking_segment(&t, i);
-	for (i = 0; i < t.n; i++)
-		ck_assert_int_eq(rtl_chan_wait_state(t.ch[i], PPU_CHAN_STATUS_STATE_ACQ_BLOCKED, 500,
-						     WAIT_CYCLES), 0);
+	cache_init_blocked(&t);
 	for (i = 0; i < t.n; i++)
 		rtl_buf_wr32(t.env, &t.sem, SEM_MARK(i), 0x55);
 	if (t.slots < t.n) {

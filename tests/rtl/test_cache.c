@@ -385,7 +385,9 @@ END_TEST
  * acquires of gates the test opens and closes, copies, and kernel
  * launches (each adds one to its channel's counter) followed by WFI;
  * channels unbound in any state, faulted by a segment of their own, and
- * bound again; runlists of every channel at random levels.  Every segment a channel
+ * bound again; runlists of every channel at random levels; MMU
+ * invalidates; copy and compute engine resets (a channel they tell, with
+ * ENGINE_RESET, leaves the count).  Every segment a channel
  * was given in its present binding must have run exactly once (its count,
  * its kernels' count), its copies must hold, and the checkers (a GPFIFO
  * entry fetched again after its methods ran, among others) stay silent.
@@ -441,7 +443,8 @@ START_TEST(random_mix_over_the_slots_runs_every_segment_once)
 	struct rtl_kimage k;
 	struct rtl_buf ones, outs;
 	uint64_t rs, seed;
-	unsigned int i, b, n, step, segs, kernels, unbinds = 0, rebinds = 0, faults = 0, runlists = 0, invs = 0;
+	unsigned int i, b, n, step, segs, kernels;
+	unsigned int unbinds = 0, rebinds = 0, faults = 0, runlists = 0, invs = 0, resets = 0, told = 0;
 	size_t loads, binds, wbs;
 	const char *e = getenv("PPU_CACHE_SEED");
 	struct cache_t t;
@@ -484,7 +487,7 @@ START_TEST(random_mix_over_the_slots_runs_every_segment_once)
 
 		ppu_sim_clock(t.env->sim, 100 + mix_rand(&rs) % 2000);
 		i = mix_rand(&rs) % t.n;
-		switch (r % 10) {
+		switch (r % 11) {
 		case 0:
 		case 1:
 		case 2:
@@ -555,6 +558,15 @@ START_TEST(random_mix_over_the_slots_runs_every_segment_once)
 				runlists++;
 			}
 			break;
+		case 9:
+			/* an engine reset: the channel whose copy is on the copy
+			 * engine, or each that holds a task, is told (ENGINE_RESET) */
+			if (r / 16 % 4 == 0) {
+				rtl_engine_reset(t.env, r / 64 % 2 ? PPU_FMASK(PPU_ENGINE_CTRL_COPY_RESET) :
+						 PPU_FMASK(PPU_ENGINE_CTRL_COMPUTE_RESET), WAIT_CYCLES);
+				resets++;
+			}
+			break;
 		default:
 			/* bound again from an empty ring, counting anew */
 			if (m[i].gone && m[i].bind + 1 < MIX_BINDS) {
@@ -581,7 +593,20 @@ START_TEST(random_mix_over_the_slots_runs_every_segment_once)
 		if (!m[i].gone)
 			live[n++] = m[i].ch;
 	ck_assert_uint_gt(n, 0);
-	ck_assert_int_eq(rtl_wait_all(live, (int)n, WAIT_CYCLES), 0);
+	ck_assert_int_ge(rtl_wait_all(live, (int)n, WAIT_CYCLES), 0);
+	/* a channel an engine reset told is out of the count, nobody else */
+	for (i = 0; i < t.n; i++) {
+		uint32_t info;
+
+		if (m[i].gone || rtl_chan_state(m[i].ch) != PPU_CHAN_STATUS_STATE_FAULTED)
+			continue;
+		info = rtl_chan_reg(m[i].ch, PPU_CHAN_FAULT_INFO);
+		ck_assert_msg(resets && PPU_FGET(PPU_FAULT_INFO_KIND, info) ==
+						PPU_FAULT_KIND_ENGINE_RESET,
+			      "channel %u faulted: info %#x", i, info);
+		m[i].gone = true;
+		told++;
+	}
 	/* the ones given a faulting segment got to it and stopped there */
 	for (i = 0; i < t.n; i++)
 		if (m[i].gone && !m[i].unbound)
@@ -607,8 +632,8 @@ START_TEST(random_mix_over_the_slots_runs_every_segment_once)
 		kernels += m[i].gone ? 0 : m[i].launches;
 	}
 	printf("random_mix: %u channels, %u slots: %u segments and %u kernels checked, %u unbinds, "
-	       "%u faults, %u runlists, %u invalidates, %u bound again, %zu loads, %zu write-backs, %llu cycles\n",
-	       t.n, t.slots, segs, kernels, unbinds, faults, runlists, invs, rebinds, loads, wbs,
+	       "%u faults, %u runlists, %u invalidates, %u engine resets (%u told), %u bound again, %zu loads, %zu write-backs, %llu cycles\n",
+	       t.n, t.slots, segs, kernels, unbinds, faults, runlists, invs, resets, told, rebinds, loads, wbs,
 	       (unsigned long long)ppu_sim_cycles(t.env->sim));
 	rtl_kimage_free(&k);
 	cache_fini(&t);

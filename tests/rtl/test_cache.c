@@ -430,7 +430,12 @@ static void mix_segment(struct cache_t *t, struct mix_chan *m, unsigned int i, u
 		m->copies++;
 	}
 	ppu_pb_sem_inc(&pb, t->sem.va + MIX_CNT(i, m->bind));
-	rtl_submit_pb(m->ch, &pb);
+	/* rung through DOORBELL or through the channel's doorbell page */
+	rtl_queue_pb(m->ch, &pb);
+	if (r & 16)
+		rtl_chan_doorbell_page(m->ch, m->ch->put);
+	else
+		rtl_chan_doorbell(m->ch);
 	m->segs++;
 }
 

@@ -138,6 +138,20 @@ void rtl_chan_unbind(struct rtl_chan *ch)
 		      PPU_FSET(PPU_CHAN_CTRL_CHID, ch->chid));
 }
 
+void rtl_chan_ring_empty(struct rtl_chan *ch)
+{
+	rtl_userd_wr32(ch, PPU_USERD_GP_PUT, 0);
+	rtl_userd_wr32(ch, PPU_USERD_GP_GET, 0);
+	ch->put = 0;
+}
+
+void rtl_chan_unbind_empty(struct rtl_chan *ch, uint64_t max_cycles)
+{
+	rtl_chan_unbind(ch);
+	rtl_expect_state(ch, PPU_CHAN_STATUS_STATE_UNBOUND, 10, max_cycles);
+	rtl_chan_ring_empty(ch);
+}
+
 void rtl_chan_fault_by_doorbell_page(struct rtl_chan *ch, uint64_t max_cycles)
 {
 	uint32_t buf[4];

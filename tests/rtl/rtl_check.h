@@ -61,6 +61,10 @@ long rtl_expect_event(struct rtl_env *env, uint32_t kind, int chid, uint64_t ste
 void rtl_expect_state(struct rtl_chan *ch, uint32_t state, uint64_t step, uint64_t max_cycles);
 /* Writes CHAN_CTRL UNBIND for @ch (no wait). */
 void rtl_chan_unbind(struct rtl_chan *ch);
+/* Empties the ring of unbound @ch (USERD GP_PUT and GP_GET 0): the next doorbell binds it afresh. */
+void rtl_chan_ring_empty(struct rtl_chan *ch);
+/* Unbinds @ch, fails the test unless it is UNBOUND within @max_cycles, and empties its ring. */
+void rtl_chan_unbind_empty(struct rtl_chan *ch, uint64_t max_cycles);
 /*
  * Faults @ch, bound first by a NOP, through its doorbell page (a GP_PUT
  * beyond its ring: GP_PUT_RANGE); waits for the FAULT record.

@@ -286,11 +286,7 @@ START_TEST(faulted_channel_out_of_the_cache_keeps_its_fault_and_binds_again)
 
 	/* the others run on; the faulted one is unbound and bound again */
 	rtl_buf_wr32(t.env, &t.sem, SEM_GO, 1);
-	rtl_chan_unbind(t.ch[bad]);
-	rtl_expect_state(t.ch[bad], PPU_CHAN_STATUS_STATE_UNBOUND, 10, WAIT_CYCLES);
-	rtl_userd_wr32(t.ch[bad], PPU_USERD_GP_PUT, 0);
-	rtl_userd_wr32(t.ch[bad], PPU_USERD_GP_GET, 0);
-	t.ch[bad]->put = 0;
+	rtl_chan_unbind_empty(t.ch[bad], WAIT_CYCLES);
 	submit_blocking_segment(&t, bad);
 	for (i = 0; i < t.n; i++)
 		ck_assert_int_eq(rtl_chan_wait(t.ch[i], WAIT_CYCLES), 0);
@@ -575,14 +571,10 @@ START_TEST(random_mix_over_the_slots_runs_every_segment_once)
 		default:
 			/* bound again from an empty ring, counting anew */
 			if (m[i].gone && m[i].bind + 1 < MIX_BINDS) {
-				if (!m[i].unbound) {
-					rtl_chan_unbind(m[i].ch);
-					rtl_expect_state(m[i].ch, PPU_CHAN_STATUS_STATE_UNBOUND, 10,
-							 WAIT_CYCLES);
-				}
-				rtl_userd_wr32(m[i].ch, PPU_USERD_GP_PUT, 0);
-				rtl_userd_wr32(m[i].ch, PPU_USERD_GP_GET, 0);
-				m[i].ch->put = 0;
+				if (m[i].unbound)
+					rtl_chan_ring_empty(m[i].ch);
+				else
+					rtl_chan_unbind_empty(m[i].ch, WAIT_CYCLES);
 				m[i].gone = m[i].unbound = false;
 				m[i].bind++;
 				m[i].segs = m[i].launches = m[i].copies = 0;

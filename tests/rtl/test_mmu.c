@@ -376,19 +376,6 @@ START_TEST(same_va_in_two_contexts_translates_per_context)
 }
 END_TEST
 
-/* Unbinds @ch, resets GP_PUT/GP_GET in USERD to 0; the next doorbell rebinds. */
-static void chan_unbind_reset(struct rtl_chan *ch)
-{
-	rtl_reg_write(ch->env, PPU_REG_CHAN_CTRL,
-		      PPU_FSET(PPU_CHAN_CTRL_OP, PPU_CHAN_CTRL_OP_UNBIND) |
-		      PPU_FSET(PPU_CHAN_CTRL_CHID, ch->chid));
-	ppu_sim_clock(ch->env->sim, 100);
-	ck_assert_uint_eq(rtl_chan_state(ch), PPU_CHAN_STATUS_STATE_UNBOUND);
-	rtl_userd_wr32(ch, PPU_USERD_GP_PUT, 0);
-	rtl_userd_wr32(ch, PPU_USERD_GP_GET, 0);
-	ch->put = 0;
-}
-
 START_TEST(widened_permission_takes_effect_without_invalidate)
 {
 	struct rtl_env *env = rtl_env_create(NULL);
@@ -412,7 +399,7 @@ START_TEST(widened_permission_takes_effect_without_invalidate)
 
 	/* make it writable; no MMU_CTRL invalidate */
 	rtl_map(ctx, p.va, p.pa, 0, PAGE, PERM_RW);
-	chan_unbind_reset(ch);
+	rtl_chan_unbind_empty(ch, 100);
 	ck_assert_int_eq(copy_and_wait(ch, y.va, p.va, PAGE), 0);
 	rtl_expect_buf(env, &p, 0, yimg, PAGE);
 	rtl_expect_no_protocol_errors(env);
@@ -990,7 +977,7 @@ START_TEST(fault_interrupt_w1c_then_unbind_and_rebind_recovers)
 
 	/* fix the page, unbind, reset USERD, rebind with a doorbell */
 	rtl_map(ctx, src.va + PAGE, src.pa + PAGE, 0, PAGE, PERM_RW);
-	chan_unbind_reset(ch);
+	rtl_chan_unbind_empty(ch, 100);
 	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_INFO), 0);
 	ck_assert_uint_eq(rtl_chan_reg(ch, PPU_CHAN_FAULT_ADDR), 0);
 	ck_assert_int_eq(copy_and_wait(ch, src.va, dst.va, 3 * PAGE), 0);

@@ -764,6 +764,10 @@ module ppu_host #(
                   (sd_dec == ppu_types_pkg::SCHED_GUEST || sd_dec == ppu_types_pkg::SCHED_SWITCH ||
                    (sd_dec == ppu_types_pkg::SCHED_DOORBELL && s_unbound[sd_ch]));
 
+  // The bind the state machine starts in this cycle, if any.
+  wire bind_now = (hs == H_PICK) && f_idle && !rl_req && !miss_now &&
+                  (sd_dec == ppu_types_pkg::SCHED_DOORBELL) && s_unbound[sd_ch];
+
   // A service ends: the resident switches away or is dropped, a guest
   // becomes resident or finishes (the cases of the state machine below).
   always_comb begin
@@ -1925,7 +1929,20 @@ module ppu_host #(
         c_dbput[doorbell_chid[CHW-1:0]]   <= doorbell_put;
         perf_doorbell <= 1'b1;
       end
-      if (unbind && 32'(unbind_chid) < NC) c_unbind[unbind_chid[CHW-1:0]] <= 1'b1;
+      // An unbind of a channel that is UNBOUND (and not being bound in this
+      // cycle) is done at once: only a doorbell it has not acted on may be
+      // left, and that belongs to the binding being destroyed.  Recorded
+      // for H_PICK instead, the request would leave CHAN_STATUS reading
+      // UNBOUND while it waits, and a doorbell of the next binding that
+      // came before the host acted would be dropped with it.
+      if (unbind && 32'(unbind_chid) < NC) begin
+        if (s_unbound[unbind_chid[CHW-1:0]] && !(bind_now && sd_ch == unbind_chid[CHW-1:0])) begin
+          c_stale[unbind_chid[CHW-1:0]]   <= 1'b0;
+          c_dbput_v[unbind_chid[CHW-1:0]] <= 1'b0;
+        end else begin
+          c_unbind[unbind_chid[CHW-1:0]] <= 1'b1;
+        end
+      end
       // ---- a submitted runlist (the last submit wins; read in H_PICK)
       if (rl_submit) begin
         rl_req       <= 1'b1;

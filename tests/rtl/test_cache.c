@@ -569,12 +569,10 @@ START_TEST(random_mix_over_the_slots_runs_every_segment_once)
 			}
 			break;
 		default:
-			/* bound again from an empty ring, counting anew */
+			/* bound again from an empty ring, counting anew; unbound
+			 * first even when it is, as ppu.ko does at creation */
 			if (m[i].gone && m[i].bind + 1 < MIX_BINDS) {
-				if (m[i].unbound)
-					rtl_chan_ring_empty(m[i].ch);
-				else
-					rtl_chan_unbind_empty(m[i].ch, WAIT_CYCLES);
+				rtl_chan_unbind_empty(m[i].ch, WAIT_CYCLES);
 				m[i].gone = m[i].unbound = false;
 				m[i].bind++;
 				m[i].segs = m[i].launches = m[i].copies = 0;

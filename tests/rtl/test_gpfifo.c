@@ -756,6 +756,55 @@ START_TEST(doorbell_and_unbind_ignore_ids_of_no_channel)
 END_TEST
 
 /*
+ * ppu.ko unbinds a channel id before it binds it afresh (a free id may
+ * hold a doorbell of its invalid entry), then waits for CHAN_STATUS to
+ * read UNBOUND, which a never-bound id reads at once.  The first doorbell
+ * of the new binding may then come before the host has looked at the
+ * unbind: it must bind the channel and run, not be dropped with the
+ * unbind.  Channel 2 keeps the host inside a long segment meanwhile.
+ */
+START_TEST(unbind_of_an_unbound_channel_keeps_the_next_doorbell)
+{
+	struct rtl_env *env = rtl_env_create(NULL);
+	struct rtl_ctx *ctx = rtl_ctx_create(env);
+	struct rtl_chan *busy = rtl_chan_create(env, ctx, 2, 4, 0);
+	struct rtl_chan *ch = rtl_chan_create(env, ctx, 5, 4, 0);
+	struct rtl_buf sem = rtl_buf_alloc(ctx, 0, 4096);
+	static uint32_t buf[4096];
+	struct ppu_pb pb;
+	unsigned int i;
+
+	ppu_pb_init(&pb, buf, 4096);
+	for (i = 0; i < 2000; i++)
+		ppu_pb_method(&pb, PPU_HOST_NOP, 0);
+	ppu_pb_sem_release(&pb, sem.va + 8, 7);
+	rtl_submit_pb(busy, &pb);
+	rtl_expect_event(env, PPU_TRACE_GP_FETCH, (int)busy->chid, 1, WAIT_CYCLES);
+
+	rtl_chan_unbind(ch);
+	ck_assert_uint_eq(rtl_chan_state(ch), PPU_CHAN_STATUS_STATE_UNBOUND);
+	push_release(ch, sem.va, 1);
+	rtl_chan_doorbell(ch);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_BIND, ch->chid), 0);
+	ck_assert_int_eq(rtl_chan_wait(ch, WAIT_CYCLES), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 0), 1);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_BIND, ch->chid), 1);
+
+	/* and a bound channel's unbind still waits for the host */
+	ck_assert_int_eq(rtl_chan_wait(busy, WAIT_CYCLES), 0);
+	ck_assert_uint_eq(rtl_buf_rd32(env, &sem, 8), 7);
+	rtl_chan_unbind_empty(ch, WAIT_CYCLES);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_UNBIND, ch->chid), 1);
+	ck_assert_uint_eq(rtl_log_count(env, PPU_TRACE_FAULT, -1), 0);
+
+	rtl_chan_destroy(ch);
+	rtl_chan_destroy(busy);
+	rtl_ctx_destroy(ctx);
+	rtl_env_finish(env);
+}
+END_TEST
+
+/*
  * GP_PUT written back over the entry the host is running (a client's bug,
  * or a hostile one).  Neither the PPU nor the driver can tell a rewind
  * from a wrap, so the host carries on: the entry ends, GP_GET passes
@@ -840,6 +889,7 @@ Suite *suite_gpfifo(void)
 	tcase_add_test(tc, doorbell_page_carries_gp_put_past_a_stale_userd);
 	tcase_add_test(tc, doorbell_pages_ignore_everything_but_gp_put);
 	tcase_add_test(tc, doorbell_and_unbind_ignore_ids_of_no_channel);
+	tcase_add_test(tc, unbind_of_an_unbound_channel_keeps_the_next_doorbell);
 	tcase_add_test(tc, gp_put_written_back_over_the_entry_in_flight);
 	suite_add_tcase(s, tc);
 	return s;

@@ -18,6 +18,7 @@ module ppu_fpga_top #(
     parameter int unsigned TLB_ENTRIES = 16,
     parameter int unsigned PB_PREFETCH_BEATS = 16,
     parameter int unsigned CHAN_CACHE = 0,
+    parameter int unsigned SCHED_SETS = 0,
     parameter int unsigned NUM_CU = 4,
     parameter int unsigned CU_CONTEXTS = 8,
     parameter int unsigned TASK_SLOTS = 8,
@@ -174,7 +175,7 @@ module ppu_fpga_top #(
   ppu_top #(
       .NUM_CHANNELS(NUM_CHANNELS), .COPY_CHUNK_BYTES(COPY_CHUNK_BYTES),
       .COPY_MAX_READS(COPY_MAX_READS), .TLB_ENTRIES(TLB_ENTRIES),
-      .PB_PREFETCH_BEATS(PB_PREFETCH_BEATS), .CHAN_CACHE(CHAN_CACHE),
+      .PB_PREFETCH_BEATS(PB_PREFETCH_BEATS), .CHAN_CACHE(CHAN_CACHE), .SCHED_SETS(SCHED_SETS),
       .NUM_CU(NUM_CU), .CU_CONTEXTS(CU_CONTEXTS),
       .TASK_SLOTS(TASK_SLOTS), .NUM_TASKS(NUM_TASKS), .ICACHE_BYTES(ICACHE_BYTES)
   ) u_ppu (

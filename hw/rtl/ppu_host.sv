@@ -24,6 +24,9 @@ module ppu_host #(
     // Channels whose context is on chip (the channel cache); NUM_CHANNELS:
     // every channel has its own slot and the save areas are never used
     parameter int unsigned CACHE_SLOTS = NUM_CHANNELS,
+    // Decide over sets in RAM by runlist position (ppu_sched_rr) instead
+    // of a vector per channel state (ppu_sched): docs/channels-at-scale.md
+    parameter bit          SCHED_SETS = 1'b0,
     // The state machine's clock stops while it waits with nothing to do
     // (ppu_clk_gate; 0: never, e.g. for an FPGA flow without clock gates)
     parameter bit          CLOCK_GATE = 1'b1
@@ -294,6 +297,20 @@ module ppu_host #(
   logic [15:0]   rl_fcount;       // entries of the list being read
   logic [5:0]    rl_last;         // ... the level of its last entry read
   assign rl_pending = rl_req || rl_busy;
+  // With SCHED_SETS: the runlist as positions, two banks (the one in force,
+  // rl_bank, and the one being read): position <-> channel and each
+  // level's range of positions (a list gives its levels from the highest
+  // down, so a level is one run of entries).
+  localparam int unsigned NLV = 64;
+  /* verilator lint_off UNUSEDSIGNAL */  // (read with SCHED_SETS only)
+  logic [CHW-1:0] rl_c2p [2*NC];
+  logic [CHW-1:0] rl_p2c [2*NC];
+  logic [CHW-1:0] rl_lo  [2*NLV];
+  logic [CHW-1:0] rl_hi  [2*NLV];
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [NLV-1:0] rl_ne  [2];
+  logic           rl_bank;
+  logic [15:0]    rl_npos;        // entries of the list being read, so far
 
 
   // ---------------------------------------------------------------------
@@ -343,19 +360,14 @@ module ppu_host #(
   // picked in that cycle, or its service would run after the fault and
   // could leave it IDLE over it.  Such channels count as FAULTED (in
   // none of the scheduler's masks).
-  logic [NC-1:0]    fx_oh, off, off_busy;
-  logic [NC*6-1:0]  level_flat;
+  logic [NC-1:0]    fx_oh, off_busy;
   logic [NC-1:0]    unbind_v, comp_v;
   always_comb begin
     fx_oh    = fx_valid ? (NC'(1) << fx_ch) : '0;
-    off      = (c_comp & c_unbind & ~s_ebusy) | fx_oh;
     off_busy = fx_oh;
     // (a compute channel's copy waits for the copy engine like any copy)
     comp_v   = c_comp & ~c_ecopy;
     unbind_v = c_unbind & (~c_comp | chan_clear);
-    /* verilator lint_off WIDTHCONCAT */  // (4096 channels: 24 kbit)
-    level_flat = cfg_runlist ? rl_level : '0;
-    /* verilator lint_on WIDTHCONCAT */
   end
 
   logic                      engine_free, yield_now, sd_preempt, sd_renew;
@@ -367,18 +379,32 @@ module ppu_host #(
   logic           served;
   logic [CHW-1:0] served_ch;
 
-  ppu_sched #(.NUM_CHANNELS(NC)) u_sched (
-      .clk, .rst_n,
-      .ready(s_ready & ~off), .acq(s_acq & ~off), .ewait(s_ewait & ~off),
-      .ebusy(s_ebusy & ~off_busy),
-      .wake(c_wake), .stale(c_stale), .unbind(unbind_v), .level(level_flat),
-      .member(cfg_runlist ? rl_in : '1),
-      .comp(comp_v), .can_accept,
-      .copy_ready, .res_v, .res, .expired, .yielded, .res_reason, .guest,
-      .served, .served_ch,
-      .engine_free, .preempt(sd_preempt),
-      .dec(sd_dec), .dec_ch(sd_ch), .dec_reason(sd_reason), .dec_renew(sd_renew)
-  );
+  // (SCHED_SETS: the sets' upkeep and rounds are under way; the clock
+  // must run)
+  logic ss_busy;
+  if (!SCHED_SETS) begin : g_sched_vec
+    logic [NC-1:0]   off;
+    logic [NC*6-1:0] level_flat;
+    always_comb begin
+      off = (c_comp & c_unbind & ~s_ebusy) | fx_oh;
+      /* verilator lint_off WIDTHCONCAT */  // (4096 channels: 24 kbit)
+      level_flat = cfg_runlist ? rl_level : '0;
+      /* verilator lint_on WIDTHCONCAT */
+    end
+    ppu_sched #(.NUM_CHANNELS(NC)) u_sched (
+        .clk, .rst_n,
+        .ready(s_ready & ~off), .acq(s_acq & ~off), .ewait(s_ewait & ~off),
+        .ebusy(s_ebusy & ~off_busy),
+        .wake(c_wake), .stale(c_stale), .unbind(unbind_v), .level(level_flat),
+        .member(cfg_runlist ? rl_in : '1),
+        .comp(comp_v), .can_accept,
+        .copy_ready, .res_v, .res, .expired, .yielded, .res_reason, .guest,
+        .served, .served_ch,
+        .engine_free, .preempt(sd_preempt),
+        .dec(sd_dec), .dec_ch(sd_ch), .dec_reason(sd_reason), .dec_renew(sd_renew)
+    );
+    assign ss_busy = 1'b0;
+  end
 
   // A submitted runlist is read at the next decision: end the service.
   assign yield_now = sd_preempt || rl_req;
@@ -890,7 +916,8 @@ module ppu_host #(
            (hs == H_PICK && f_idle && (rl_req || sd_dec != ppu_types_pkg::SCHED_WAIT)) ||
            (hs == H_HOLD && hold_break) ||
            copy_done_valid || cf_hold.valid || fx_valid || rt_tick || to_tick || xf_valid ||
-           sem_written || doorbell || unbind || rl_submit || drain_valid || dn_x_v || dn_f_v;
+           sem_written || doorbell || unbind || rl_submit || drain_valid || dn_x_v || dn_f_v ||
+           ss_busy;
     if (tr.valid || f_start || f_flush || (|fault_set) || (|nonstall_set) || perf_doorbell ||
         perf_gp_entry || perf_method || perf_switch || perf_copy_done || perf_copy_len != '0 ||
         trace_fault.valid)
@@ -941,6 +968,10 @@ module ppu_host #(
       rl_fcount  <= '0;
       rl_last    <= '0;
       rl_active  <= '0;
+      rl_bank    <= 1'b0;
+      rl_npos    <= '0;
+      rl_ne[0]   <= '0;
+      rl_ne[1]   <= '0;
       gp_dw0     <= '0;
       gp_have0   <= 1'b0;
       f_next_is_pb <= 1'b0;
@@ -1071,7 +1102,8 @@ module ppu_host #(
       end
       if (to_tick) to_t0 <= now;
       if (rt_tick || to_tick)
-        c_wake <= c_wake | (s_acq & ((rt_tick ? rt_arm : '0) | (to_tick ? c_acq_on : '0)));
+        c_wake <= c_wake | (s_acq & ((rt_tick ? rt_arm : '0) |
+                                     (to_tick ? (SCHED_SETS ? '1 : c_acq_on) : '0)));
 
       // ---- compute faults (first fault of a channel wins, as for copies)
       if (xf_valid && xf_ready) begin
@@ -1109,6 +1141,8 @@ module ppu_host #(
             rl_busy   <= 1'b1;
             rl_nin    <= '0;
             rl_last   <= 6'd63;
+            rl_npos   <= '0;
+            rl_ne[~rl_bank] <= '0;
             rl_left   <= rl_req_count;
             rl_fcount <= rl_req_count;
             ph_what   <= PH_RL;
@@ -1332,10 +1366,14 @@ module ppu_host #(
                   logic [NC*6-1:0] nlv;
                   logic [5:0]      last, lv;
                   logic            bad;
+                  logic [15:0]     np;
+                  logic [NLV-1:0]  ne;
                   nin  = rl_nin;
                   nlv  = rl_nlevel;
                   last = rl_last;
                   bad  = 1'b0;
+                  np   = rl_npos;
+                  ne   = rl_ne[~rl_bank];
                   // (an entry's other bits are reserved: not looked at)
                   for (int k = 0; k < 2; k++) begin
                     logic [11:0] id;
@@ -1344,6 +1382,15 @@ module ppu_host #(
                     if (16'(k) < rl_left && 32'(id) < NC) begin
                       oh  = NC'(1) << id[CHW-1:0];
                       if (lv > last || nin[id[CHW-1:0]]) bad = 1'b1;
+                      if (SCHED_SETS && !bad) begin
+                        // (the other bank: the list in force stays until the flip)
+                        rl_c2p[32'(!rl_bank)*NC + 32'(id)] <= CHW'(np);
+                        rl_p2c[32'(!rl_bank)*NC + 32'(np)] <= id[CHW-1:0];
+                        if (!ne[lv]) rl_lo[32'(!rl_bank)*NLV + 32'(lv)] <= CHW'(np);
+                        rl_hi[32'(!rl_bank)*NLV + 32'(lv)] <= CHW'(np);
+                        ne[lv] = 1'b1;
+                      end
+                      np   = np + 16'd1;
                       last = lv;
                       nin = nin | oh;
                       for (int b = 0; b < 6; b++)
@@ -1359,6 +1406,8 @@ module ppu_host #(
                     rl_nin     <= nin;
                     rl_nlevel  <= nlv;
                     rl_last    <= last;
+                    rl_npos    <= np;
+                    rl_ne[~rl_bank] <= ne;
                     ph_pa.addr <= ph_pa.addr + ppu_types_pkg::PA_W'(8);
                     rl_left    <= (rl_left > 16'd2) ? rl_left - 16'd2 : 16'd0;
                     if (rl_left <= 16'd2) hs <= H_RL_DONE;
@@ -1374,6 +1423,7 @@ module ppu_host #(
         H_RL_DONE: begin
           rl_in     <= rl_nin;
           rl_level  <= rl_nlevel;
+          rl_bank   <= !rl_bank;
           rl_active <= rl_fcount;
           rl_busy   <= 1'b0;
           rl_error  <= 1'b0;
@@ -1995,13 +2045,238 @@ module ppu_host #(
     end
   end
 
+  // ---------------------------------------------------------------------
+  // SCHED_SETS: the decision over sets by runlist position (ppu_sched_rr)
+  // ---------------------------------------------------------------------
+  // The sets follow the channels' state: each kind below is ppu_sched's
+  // mask for it, and a channel whose kinds changed is written into the
+  // sets again (one a cycle; docs/channels-at-scale.md step (d)).  A
+  // semaphore write and the retry tick change many channels at once: the
+  // sets follow them by a move, not channel by channel.  A decision is
+  // carried out only from a round that began after the host came to wait
+  // for it, and only when it still holds for the channel's state now.
+  if (SCHED_SETS) begin : g_sched_sets
+    localparam int unsigned PW = CHW;
+    logic [NC-1:0] mem_v, off_k, k_r, k_b0, k_b1, k_ec, k_ek, k_u, k_d;
+    logic [NC-1:0] q_r, q_b0, q_b1, q_ec, q_ek, q_u, q_d, sw_q, chg, dirty, res_bit;
+    always_comb begin
+      mem_v = cfg_runlist ? rl_in : '1;
+      off_k = c_comp & c_unbind & ~s_ebusy;
+      k_r   = (s_ready | (s_acq & c_wake)) & ~off_k & mem_v;
+      k_b0  = s_acq & ~c_wake & ~rt_arm & ~off_k & mem_v;
+      k_b1  = s_acq & ~c_wake & rt_arm & ~off_k & mem_v;
+      k_ec  = s_ewait & ~comp_v & ~off_k & mem_v;
+      k_ek  = s_ewait & comp_v & ~off_k & mem_v;
+      k_u   = unbind_v & ~s_ebusy;
+      k_d   = c_stale & ~unbind_v;
+      // (a wake or tick's changes of blocked channels are the move's)
+      chg   = (((k_r ^ q_r) | (k_b0 ^ q_b0) | (k_b1 ^ q_b1)) & ~(sw_q & (k_r | k_b0 | k_b1))) |
+              (k_ec ^ q_ec) | (k_ek ^ q_ek) | (k_u ^ q_u) | (k_d ^ q_d);
+      res_bit = res_v ? NC'(1) << res : '0;
+    end
+
+    // A channel's position and level (the list in force; without one the
+    // position is the channel id, all in level 0).
+    function automatic logic [PW-1:0] pos_of(input logic [CHW-1:0] c);
+      pos_of = cfg_runlist ? rl_c2p[32'(rl_bank)*NC + 32'(c)] : PW'(c);
+    endfunction
+    function automatic logic [5:0] lvl_of(input logic [CHW-1:0] c);
+      for (int b = 0; b < 6; b++) lvl_of[b] = cfg_runlist && rl_level[b*NC + 32'(c)];
+    endfunction
+    logic [NLV*PW-1:0] lv_lo, lv_hi;
+    logic [NLV-1:0]    lv_ne;
+    always_comb
+      for (int l = 0; l < NLV; l++) begin
+        lv_lo[l*PW +: PW] = cfg_runlist ? rl_lo[32'(rl_bank)*NLV + l] : '0;
+        lv_hi[l*PW +: PW] = cfg_runlist ? rl_hi[32'(rl_bank)*NLV + l] : PW'(NC - 1);
+        lv_ne[l]          = cfg_runlist ? rl_ne[rl_bank][l] : (l == 0);
+      end
+
+    // ---- the sets' upkeep: a rebuild after the list changed (every
+    // position cleared, then every channel written), else a refresh of
+    // one channel whose kinds changed
+    logic           rb_busy, rl_mode_q;
+    logic [CHW-1:0] rb_i;
+    wire            rb_go = (hs == H_RL_DONE) || (cfg_runlist != rl_mode_q);
+    logic           rf_found;
+    logic [CHW-1:0] rf_ch;
+    ppu_ffs #(.N(NC)) u_rf (.in(dirty), .found(rf_found), .idx(rf_ch));
+    wire            rf_v = rf_found && !rb_busy;
+    logic [PW-1:0]  rf_pos;
+    always_comb rf_pos = pos_of(rf_ch);
+
+    logic [4:0]      p_upd_valid, p_upd_set;
+    logic [5*PW-1:0] p_upd_pos;
+    logic [1:0]      c_upd_valid, c_upd_set;
+    logic [2*PW-1:0] c_upd_chid;
+    always_comb begin
+      p_upd_valid = '0;
+      p_upd_set   = '0;
+      p_upd_pos   = {5{rf_pos}};
+      c_upd_valid = '0;
+      c_upd_set   = {k_d[rf_ch], k_u[rf_ch]};
+      c_upd_chid  = {2{rf_ch}};
+      if (rb_busy) begin
+        p_upd_valid = '1;
+        p_upd_pos   = {5{rb_i}};
+      end else if (rf_v) begin
+        if (mem_v[rf_ch]) begin
+          p_upd_valid = '1;
+          p_upd_set   = {k_ek[rf_ch], k_ec[rf_ch], k_b1[rf_ch], k_b0[rf_ch], k_r[rf_ch]};
+        end
+        c_upd_valid = '1;
+      end
+    end
+
+    // ---- what a round samples
+    wire fx_res   = fx_valid && fx_ch == res;
+    wire e_free   = copy_ready && !(|(s_ebusy & ~off_busy));
+    wire e_free_r = !(|(s_ebusy & ~off_busy & ~res_bit));
+    wire r_busy   = res_v && s_ebusy[res] && !fx_res;
+    wire r_elig   = res_v && !fx_res &&
+                    (k_r[res] || (k_ec[res] && e_free) || (k_ek[res] && can_accept));
+    wire r_mem    = mem_v[res];
+    logic [PW-1:0] r_pos, sv_pos;
+    logic [5:0]    r_lv, sv_lv;
+    always_comb begin
+      r_pos  = pos_of(res);
+      r_lv   = lvl_of(res);
+      sv_pos = pos_of(served_ch);
+      sv_lv  = lvl_of(served_ch);
+    end
+    wire sv_v = served && mem_v[served_ch];
+
+    logic                      go, round_start, rr_busy, dec_valid, dec_by_id, dec_renew, preempt;
+    ppu_types_pkg::sched_dec_e dec;
+    logic [PW-1:0]             dec_ch;
+    logic [3:0]                dec_reason;
+    ppu_sched_rr #(.NUM_CHANNELS(NC)) u_sched (
+        .clk(hclk), .rst_n,
+        .p_upd_valid, .p_upd_set, .p_upd_pos, .c_upd_valid, .c_upd_set, .c_upd_chid,
+        .wake_all(sem_written || to_tick), .retry_tick(rt_tick), .go,
+        .lv_lo, .lv_hi, .lv_ne,
+        .res_v, .res_pos(r_pos), .res_lv(r_lv), .res_member(r_mem), .res_busy(r_busy),
+        .res_elig(r_elig), .expired, .yielded, .res_reason, .guest, .can_accept,
+        .engine_free(e_free), .engine_free_but_res(e_free_r),
+        .served(sv_v), .served_pos(sv_pos), .served_lv(sv_lv),
+        .round_start, .busy(rr_busy),
+        .dec_valid, .dec, .dec_by_id, .dec_ch, .dec_reason, .dec_renew, .preempt
+    );
+
+    // ---- the decision, mapped to a channel and checked against its state now
+    logic [CHW-1:0] dch, vf_ch;
+    logic           ok, fr_arm, fr_ok, pre_arm, pre_ok, upd_since;
+    always_comb begin
+      logic fx_c, elig_c, oth_c;
+      dch = (dec_by_id || !cfg_runlist) ? dec_ch : rl_p2c[32'(rl_bank)*NC + 32'(dec_ch)];
+      fx_c   = fx_valid && fx_ch == dch;
+      elig_c = !fx_c && (k_r[dch] || (k_ec[dch] && e_free) || (k_ek[dch] && can_accept));
+      oth_c  = !fx_c && (k_r[dch] || k_b0[dch] || k_b1[dch] || (k_ec[dch] && e_free_r) ||
+                         (k_ek[dch] && can_accept));
+      vf_ch = dch;
+      case (dec)
+        ppu_types_pkg::SCHED_UNBIND:   ok = k_u[dch];
+        ppu_types_pkg::SCHED_DOORBELL: ok = k_d[dch];
+        ppu_types_pkg::SCHED_GUEST:    ok = r_busy && dch != res && elig_c;
+        ppu_types_pkg::SCHED_SWITCH:
+          ok = !r_busy && (elig_c || (32'(dec_reason) == ppu_hw_pkg::PPU_SWITCH_REASON_TIMESLICE &&
+                                      res_v && dch != res && oth_c));
+        ppu_types_pkg::SCHED_RESUME: begin
+          ok    = r_elig && !r_busy;
+          vf_ch = res;
+        end
+        ppu_types_pkg::SCHED_DROP: begin
+          ok    = res_v && !r_busy && !r_elig;
+          vf_ch = res;
+        end
+        default: ok = 1'b1;
+      endcase
+    end
+    assign sd_dec      = (fr_ok && ok) ? dec : ppu_types_pkg::SCHED_WAIT;
+    assign sd_ch       = dch;
+    assign sd_reason   = dec_reason;
+    assign sd_renew    = dec_renew;
+    assign sd_preempt  = pre_ok && preempt;
+    assign engine_free = e_free;
+
+    // A decision spent (carried out, or the state machine moved on) needs a
+    // round that began after it; one that no longer holds, too, and the
+    // channel it named is written into the sets again.
+    logic [$bits(hs)-1:0] hs_q;
+    wire act    = (hs == H_PICK) && f_idle && (rl_req || sd_dec != ppu_types_pkg::SCHED_WAIT);
+    wire waits  = (hs == H_PICK && f_idle) || hs == H_HOLD;
+    wire vf_bad = waits && fr_ok && !ok;
+    wire fr_clr = act || 32'(hs) != 32'(hs_q) || rb_busy || rb_go;
+    // What a round samples, to know whether a new one could decide otherwise.
+    localparam int unsigned SNAP_W = 10 + CHW + 4;
+    logic [SNAP_W-1:0] snap, snap_q;
+    always_comb snap = {res_v, res, r_busy, r_elig, r_mem, expired, yielded, guest, can_accept,
+                        e_free, e_free_r, res_reason};
+    assign go = !rb_busy && !rb_go &&
+                (!waits || !fr_ok || upd_since || snap != snap_q);
+    assign ss_busy = rr_busy || go || dec_valid || rb_busy || (|dirty) || (|chg);
+
+    always_ff @(posedge hclk) begin
+      if (!rst_n) begin
+        {q_r, q_b0, q_b1, q_ec, q_ek, q_u, q_d, sw_q, dirty} <= '0;
+        rb_busy   <= 1'b0;
+        rb_i      <= '0;
+        rl_mode_q <= 1'b0;
+        hs_q      <= '0;
+        fr_arm    <= 1'b0;
+        fr_ok     <= 1'b0;
+        pre_arm   <= 1'b0;
+        pre_ok    <= 1'b0;
+        upd_since <= 1'b0;
+        snap_q    <= '0;
+      end else begin
+        {q_r, q_b0, q_b1, q_ec, q_ek, q_u, q_d} <= {k_r, k_b0, k_b1, k_ec, k_ek, k_u, k_d};
+        sw_q <= (sem_written || rt_tick || to_tick) ? s_acq : '0;
+        dirty <= (dirty & ~(rf_v ? NC'(1) << rf_ch : '0)) | chg |
+                 (vf_bad ? NC'(1) << vf_ch : '0);
+        rl_mode_q <= cfg_runlist;
+        if (rb_go) begin
+          rb_busy <= 1'b1;
+          rb_i    <= '0;
+        end else if (rb_busy) begin
+          rb_i <= rb_i + CHW'(1);
+          if (32'(rb_i) == NC - 1) begin
+            rb_busy <= 1'b0;
+            dirty   <= '1;
+          end
+        end
+        hs_q <= $bits(hs)'(hs);
+        if (fr_clr) begin
+          fr_arm <= 1'b0;
+          fr_ok  <= 1'b0;
+        end else begin
+          if (round_start) fr_arm <= 1'b1;
+          if (dec_valid) fr_ok <= fr_arm;
+          else if (vf_bad) fr_ok <= 1'b0;
+        end
+        if (act) begin
+          pre_arm <= 1'b0;
+          pre_ok  <= 1'b0;
+        end else begin
+          if (round_start) pre_arm <= 1'b1;
+          if (dec_valid) pre_ok <= pre_arm;
+        end
+        if (round_start) snap_q <= snap;
+        if (rf_v || rb_busy || sem_written || to_tick || rt_tick || served)
+          upd_since <= 1'b1;
+        else if (round_start)
+          upd_since <= 1'b0;
+      end
+    end
+  end
+
   // Nothing to do until a doorbell or unbind arrives.
   always_comb begin
     // (not while a fault or non-stall report is still on its way to the
     // register block: the interrupt it raises must not wait for a clock)
     idle = (hs == H_PICK) && f_idle && !fx_valid && !cf_hold.valid &&
            !(|fault_set) && !(|nonstall_set);
-    if (|(~(s_unbound | s_idle | s_faulted) | c_stale | c_unbind)) idle = 1'b0;
+    if (|(~(s_unbound | s_idle | s_faulted) | c_stale | c_unbind) || ss_busy) idle = 1'b0;
   end
 
 `undef PPU_HOST_SET_D

@@ -25,7 +25,9 @@
 // to R, then B0 to B1.  Both are requests: held until carried out, between
 // decisions.
 //
-// Decisions: rounds, one after the other.  A round samples the resident's
+// Decisions: rounds, one after the other while go is up (ppu_host asks for
+// one when it waits for a decision or something a decision depends on has
+// changed since the last round began).  A round samples the resident's
 // inputs at its start, runs its searches (ppu_bitmap_rr: 3 cycles each
 // when the first word read holds the answer) and ends with dec_valid for
 // one cycle; the outputs hold until the next round ends.  A round takes
@@ -63,6 +65,8 @@ module ppu_sched_rr #(
     input  logic [2*PW-1:0]       c_upd_chid,
     input  logic                  wake_all,
     input  logic                  retry_tick,
+    // a round may start (the caller wants a decision or its inputs changed)
+    input  logic                  go,
     // the runlist's levels
     input  logic [NL*PW-1:0]      lv_lo,
     input  logic [NL*PW-1:0]      lv_hi,
@@ -85,6 +89,8 @@ module ppu_sched_rr #(
     input  logic                  served,
     input  logic [PW-1:0]         served_pos,
     input  logic [LEVEL_W-1:0]    served_lv,
+    output logic                  round_start, // a round samples its inputs in this cycle
+    output logic                  busy,        // a round or a move is under way or due
     // the last round's decision
     output logic                  dec_valid,
     output ppu_types_pkg::sched_dec_e dec,
@@ -273,7 +279,12 @@ module ppu_sched_rr #(
     cq_kinds = (cst == C_U) ? 2'(1) << K_U : 2'(1) << K_D;
   end
 
-  wire round_start = (pst == P_IDLE) && !wake_pend && !tick_pend;
+  // Moves are carried out between rounds; after a move a round due comes
+  // first, so that ticks in quick succession cannot hold decisions off.
+  logic mv_last;
+  wire  mv_due = (wake_pend || tick_pend) && !(mv_last && go);
+  assign round_start = (pst == P_IDLE) && !mv_due && go;
+  assign busy = (pst != P_IDLE) || (cst != C_IDLE) || wake_pend || tick_pend;
 
   always_ff @(posedge clk) begin
     dec_valid <= 1'b0;
@@ -283,6 +294,7 @@ module ppu_sched_rr #(
       wake_pend <= 1'b0;
       tick_pend <= 1'b0;
       mv_wake   <= 1'b0;
+      mv_last   <= 1'b0;
       p_issued  <= 1'b0;
       c_issued  <= 1'b0;
       dec       <= ppu_types_pkg::SCHED_WAIT;
@@ -302,13 +314,15 @@ module ppu_sched_rr #(
       else if (cr_valid) c_issued <= 1'b0;
       case (pst)
         P_IDLE:
-          if (wake_pend || tick_pend) begin
+          if (mv_due) begin
             // a wake empties B0 and B1, which covers a tick's moves
             pst     <= P_MOVE1;
             mv_wake <= wake_pend;
+            mv_last <= 1'b1;
             wake_pend <= wake_all;
             tick_pend <= retry_tick;
-          end else begin
+          end else if (go) begin
+            mv_last         <= 1'b0;
             pst             <= P_S1;
             res_v_q         <= res_v;
             res_pos_q       <= res_pos;

@@ -15,6 +15,9 @@ module ppu_top #(
     // Channels whose host state is on chip at a time (docs/channels-at-scale.md);
     // 0 or NUM_CHANNELS and above: every channel (no save areas are used)
     parameter int unsigned CHAN_CACHE = 0,
+    // The host decides over sets in RAM by runlist position instead of a
+    // vector per channel state (docs/channels-at-scale.md)
+    parameter int unsigned SCHED_SETS = 0,
     // compute engine; NUM_CU = 0 builds a PPU without one
     parameter int unsigned NUM_CU = 4,
     parameter int unsigned CU_CONTEXTS = 8,
@@ -225,7 +228,7 @@ module ppu_top #(
 
   ppu_host #(
       .NUM_CHANNELS(NUM_CHANNELS), .PB_PREFETCH_BEATS(PB_PREFETCH_BEATS), .COMPUTE(HAS_CU),
-      .CACHE_SLOTS(CACHE_SLOTS), .CLOCK_GATE(CLOCK_GATE)
+      .CACHE_SLOTS(CACHE_SLOTS), .SCHED_SETS(SCHED_SETS != 0), .CLOCK_GATE(CLOCK_GATE)
   ) u_host (
       .clk, .rst_n, .now(cycle[31:0]),
       .doorbell, .doorbell_chid, .doorbell_put_valid, .doorbell_put,

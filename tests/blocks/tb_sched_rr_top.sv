@@ -77,7 +77,7 @@ module tb_sched_rr_top #(
 
   ppu_sched_rr #(.NUM_CHANNELS(NC)) u_sets (
       .clk, .rst_n, .p_upd_valid, .p_upd_set, .p_upd_pos, .c_upd_valid, .c_upd_set, .c_upd_chid,
-      .wake_all, .retry_tick, .lv_lo, .lv_hi, .lv_ne, .res_v, .res_pos, .res_lv, .res_member,
+      .wake_all, .retry_tick, .go(1'b1), .round_start(), .busy(), .lv_lo, .lv_hi, .lv_ne, .res_v, .res_pos, .res_lv, .res_member,
       .res_busy, .res_elig, .expired, .yielded, .res_reason, .guest, .can_accept, .engine_free,
       .engine_free_but_res, .served, .served_pos, .served_lv, .dec_valid(s_dec_valid), .dec(sd),
       .dec_by_id(s_dec_by_id), .dec_ch(s_dec_ch), .dec_reason(s_dec_reason),

@@ -339,7 +339,7 @@ synth-run: $(PPU_SVPKG)
 # of one core here) and lints the default PPU and one without compute;
 # `make synth` synthesises the default PPU (about half an hour).  `make
 # check` runs the synthesis (synth-check-run) next to its other tests.
-SYNTH_CHECK_PARAMS := NUM_CU=1 CU_CONTEXTS=4 TASK_SLOTS=2 NUM_TASKS=8
+SYNTH_CHECK_PARAMS := NUM_CU=1 CU_CONTEXTS=4 TASK_SLOTS=2 NUM_TASKS=8 SCHED_SETS=1
 synth-check-run: $(PPU_SVPKG)
 	tools/ppu-synth-fpga-shell $(PPU_SVPKG) $(PPUSIM_TYPES_PKG) $(PPU_FPGA_SRCS)
 	PPU_SYNTH_PARAMS="$(SYNTH_CHECK_PARAMS)" tools/ppu-synth $(PPUSIM_VSRCS)
@@ -350,6 +350,7 @@ lint-run: $(PPU_SVPKG)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_top -GNUM_CU=0 $(PPUSIM_VSRCS)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_top $(PPUSIM_VSRCS) $(PPU_CHK_SRCS)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_top -GCHAN_CACHE=4 $(PPUSIM_VSRCS) $(PPU_CHK_SRCS)
+	$(VERILATOR) --lint-only -Wall --top-module ppu_top -GSCHED_SETS=0 $(PPUSIM_VSRCS) $(PPU_CHK_SRCS)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_fpga_top $(PPUSIM_VSRCS) $(PPU_FPGA_SRCS)
 	$(VERILATOR) --lint-only -Wall --top-module ppu_fpga_top $(PPU_FPGA_LINT_VARIANT) \
 		$(PPUSIM_VSRCS) $(PPU_FPGA_SRCS)

@@ -379,9 +379,9 @@ module ppu_host #(
   logic           served;
   logic [CHW-1:0] served_ch;
 
-  // (SCHED_SETS: the sets' upkeep and rounds are under way; the clock
-  // must run)
-  logic ss_busy;
+  // (SCHED_SETS: the sets' upkeep and rounds are under way, the clock
+  // must run; ... the sets do not hold the channels' kinds yet)
+  logic ss_busy, ss_upkeep;
   if (!SCHED_SETS) begin : g_sched_vec
     logic [NC-1:0]   off;
     logic [NC*6-1:0] level_flat;
@@ -403,7 +403,8 @@ module ppu_host #(
         .engine_free, .preempt(sd_preempt),
         .dec(sd_dec), .dec_ch(sd_ch), .dec_reason(sd_reason), .dec_renew(sd_renew)
     );
-    assign ss_busy = 1'b0;
+    assign ss_busy   = 1'b0;
+    assign ss_upkeep = 1'b0;
   end
 
   // A submitted runlist is read at the next decision: end the service.
@@ -2100,7 +2101,8 @@ module ppu_host #(
     wire            rb_go = (hs == H_RL_DONE) || (cfg_runlist != rl_mode_q);
     logic           rf_found;
     logic [CHW-1:0] rf_ch;
-    ppu_ffs #(.N(NC)) u_rf (.in(dirty), .found(rf_found), .idx(rf_ch));
+    // (a change is written in the cycle it is seen, not a cycle later)
+    ppu_ffs #(.N(NC)) u_rf (.in(dirty | chg), .found(rf_found), .idx(rf_ch));
     wire            rf_v = rf_found && !rb_busy;
     logic [PW-1:0]  rf_pos;
     always_comb rf_pos = pos_of(rf_ch);
@@ -2192,7 +2194,11 @@ module ppu_host #(
         default: ok = 1'b1;
       endcase
     end
-    assign sd_dec      = (fr_ok && ok) ? dec : ppu_types_pkg::SCHED_WAIT;
+    // (an unbind or a doorbell is carried out whenever it still holds: it
+    // depends on nothing else, and carrying it out ends it)
+    wire by_id = dec == ppu_types_pkg::SCHED_UNBIND || dec == ppu_types_pkg::SCHED_DOORBELL;
+    logic spent;   // the decision held was carried out: the next round's comes
+    assign sd_dec      = ((fr_ok || (by_id && !spent)) && ok) ? dec : ppu_types_pkg::SCHED_WAIT;
     assign sd_ch       = dch;
     assign sd_reason   = dec_reason;
     assign sd_renew    = dec_renew;
@@ -2205,20 +2211,37 @@ module ppu_host #(
     logic [$bits(hs)-1:0] hs_q;
     wire act    = (hs == H_PICK) && f_idle && (rl_req || sd_dec != ppu_types_pkg::SCHED_WAIT);
     wire waits  = (hs == H_PICK && f_idle) || hs == H_HOLD;
-    wire vf_bad = waits && fr_ok && !ok;
+    wire vf_bad = waits && (fr_ok || by_id) && !spent && !ok;
+    // Between H_PICK and a service (a doorbell's GP_PUT, a bind, a list,
+    // a cache miss) no round is wanted: one begun there would only delay
+    // the next decision.  In a service rounds run for preempt.
+    wire orbit  = ((hs == H_PRD || hs == H_PUT) && !ph_back) || hs == H_RL_DONE ||
+                  hs == H_CWB || hs == H_CFILL || hs == H_CDONE;
     wire fr_clr = act || 32'(hs) != 32'(hs_q) || rb_busy || rb_go;
     // What a round samples, to know whether a new one could decide otherwise.
     localparam int unsigned SNAP_W = 10 + CHW + 4;
     logic [SNAP_W-1:0] snap, snap_q;
     always_comb snap = {res_v, res, r_busy, r_elig, r_mem, expired, yielded, guest, can_accept,
                         e_free, e_free_r, res_reason};
-    assign go = !rb_busy && !rb_go &&
+    assign go = !rb_busy && !rb_go && !orbit &&
                 (!waits || !fr_ok || upd_since || snap != snap_q);
     assign ss_busy = rr_busy || go || dec_valid || rb_busy || (|dirty) || (|chg);
+    // (with every channel unbound, idle or faulted and the sets holding
+    // just that, a round could only find WAIT, or DROP of an idle
+    // resident: the PPU is idle without it)
+    assign ss_upkeep = rb_busy || (|dirty) || (|chg);
 
     always_ff @(posedge hclk) begin
       if (!rst_n) begin
-        {q_r, q_b0, q_b1, q_ec, q_ek, q_u, q_d, sw_q, dirty} <= '0;
+        q_r   <= '0;
+        q_b0  <= '0;
+        q_b1  <= '0;
+        q_ec  <= '0;
+        q_ek  <= '0;
+        q_u   <= '0;
+        q_d   <= '0;
+        sw_q  <= '0;
+        dirty <= '0;
         rb_busy   <= 1'b0;
         rb_i      <= '0;
         rl_mode_q <= 1'b0;
@@ -2227,12 +2250,19 @@ module ppu_host #(
         fr_ok     <= 1'b0;
         pre_arm   <= 1'b0;
         pre_ok    <= 1'b0;
+        spent     <= 1'b0;
         upd_since <= 1'b0;
         snap_q    <= '0;
       end else begin
-        {q_r, q_b0, q_b1, q_ec, q_ek, q_u, q_d} <= {k_r, k_b0, k_b1, k_ec, k_ek, k_u, k_d};
+        q_r  <= k_r;
+        q_b0 <= k_b0;
+        q_b1 <= k_b1;
+        q_ec <= k_ec;
+        q_ek <= k_ek;
+        q_u  <= k_u;
+        q_d  <= k_d;
         sw_q <= (sem_written || rt_tick || to_tick) ? s_acq : '0;
-        dirty <= (dirty & ~(rf_v ? NC'(1) << rf_ch : '0)) | chg |
+        dirty <= ((dirty | chg) & ~(rf_v ? NC'(1) << rf_ch : '0)) |
                  (vf_bad ? NC'(1) << vf_ch : '0);
         rl_mode_q <= cfg_runlist;
         if (rb_go) begin
@@ -2254,6 +2284,8 @@ module ppu_host #(
           if (dec_valid) fr_ok <= fr_arm;
           else if (vf_bad) fr_ok <= 1'b0;
         end
+        if (act || vf_bad) spent <= 1'b1;
+        else if (dec_valid) spent <= 1'b0;
         if (act) begin
           pre_arm <= 1'b0;
           pre_ok  <= 1'b0;
@@ -2276,7 +2308,7 @@ module ppu_host #(
     // register block: the interrupt it raises must not wait for a clock)
     idle = (hs == H_PICK) && f_idle && !fx_valid && !cf_hold.valid &&
            !(|fault_set) && !(|nonstall_set);
-    if (|(~(s_unbound | s_idle | s_faulted) | c_stale | c_unbind) || ss_busy) idle = 1'b0;
+    if (|(~(s_unbound | s_idle | s_faulted) | c_stale | c_unbind) || ss_upkeep) idle = 1'b0;
   end
 
 `undef PPU_HOST_SET_D

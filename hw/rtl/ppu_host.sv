@@ -2223,6 +2223,7 @@ module ppu_host #(
     logic [SNAP_W-1:0] snap, snap_q;
     always_comb snap = {res_v, res, r_busy, r_elig, r_mem, expired, yielded, guest, can_accept,
                         e_free, e_free_r, res_reason};
+    // (a round begun as the host changes state or acts would be spent)
     assign go = !rb_busy && !rb_go && !orbit &&
                 (!waits || !fr_ok || upd_since || snap != snap_q);
     assign ss_busy = rr_busy || go || dec_valid || rb_busy || (|dirty) || (|chg);

@@ -117,16 +117,18 @@ module ppu_sched_rr #(
       .q_from(pq_from), .q_excl_v(pq_excl_v), .q_excl(res_pos_q),
       .r_valid(pr_valid), .r_found(pr_found), .r_pos(pr_pos));
 
-  logic          cq_valid, cq_ready, cr_valid, cr_found;
-  logic [1:0]    cq_kinds;
-  logic [PW-1:0] cr_pos;
-  ppu_bitmap_rr #(.N(NC), .KINDS(2), .PW(PW)) u_chan (
-      .clk, .rst_n,
-      .upd_valid(c_upd_valid), .upd_set(c_upd_set), .upd_pos(c_upd_chid),
-      .mv_valid(1'b0), .mv_from(1'b0), .mv_to(1'b0),
-      .q_valid(cq_valid), .q_ready(cq_ready), .q_kinds(cq_kinds), .q_lo('0), .q_hi(PW'(NC - 1)),
-      .q_from('0), .q_excl_v(1'b0), .q_excl('0),
-      .r_valid(cr_valid), .r_found(cr_found), .r_pos(cr_pos));
+  // (U and D in a set block each: both searched at once)
+  logic [1:0]      cq_valid, cq_ready, cr_valid, cr_found;
+  logic [2*PW-1:0] cr_pos;
+  for (genvar k = 0; k < 2; k++) begin : g_chan
+    ppu_bitmap_rr #(.N(NC), .KINDS(1), .PW(PW)) u_chan (
+        .clk, .rst_n,
+        .upd_valid(c_upd_valid[k]), .upd_set(c_upd_set[k]), .upd_pos(c_upd_chid[k*PW +: PW]),
+        .mv_valid(1'b0), .mv_from(1'b0), .mv_to(1'b0),
+        .q_valid(cq_valid[k]), .q_ready(cq_ready[k]), .q_kinds(1'b1), .q_lo('0),
+        .q_hi(PW'(NC - 1)), .q_from('0), .q_excl_v(1'b0), .q_excl('0),
+        .r_valid(cr_valid[k]), .r_found(cr_found[k]), .r_pos(cr_pos[k*PW +: PW]));
+  end
 
   // ---- levels ----
   // The level of a member position: levels run from the highest down, so
@@ -174,6 +176,7 @@ module ppu_sched_rr #(
   // ---- a round's answers ----
   logic               f_found, oth_found, other_found, rr_found, u_found, d_found;
   logic [PW-1:0]      other_pos, rr_pos, u_ch, d_ch;
+  logic [PW-1:0]      f_pos, oth_pos;                // the first waiting, the first other
   logic [LEVEL_W-1:0] top_any, top_oth;
   logic [PW-1:0]      rr_lo_q, rr_hi_q, rr_from_q;   // the last search's range and start
   wire  [LEVEL_W-1:0] r_level = level_of(pr_pos);    // of a position found
@@ -218,6 +221,14 @@ module ppu_sched_rr #(
                 ptr[32'(top_any)*(PW+1) +: PW+1];
     end
   end
+
+  // What the first searches already found in the level the round robin
+  // takes: its first waiting position (other than the resident's when
+  // the resident is excluded).
+  wire [PW-1:0] rr_start     = start_in(lo_of(rr_lv), hi_of(rr_lv), rr_from);
+  wire [PW-1:0] rr_known_pos = rr_excl ? oth_pos : f_pos;
+  wire          rr_known     = rr_excl ? (oth_found && top_oth == rr_lv) :
+                                         (f_found && top_any == rr_lv);
 
   // ---- the round, on the positions ----
   typedef enum logic [3:0] {
@@ -271,13 +282,12 @@ module ppu_sched_rr #(
   end
 
 
-  // ---- the round, on the channel ids ----
-  typedef enum logic [1:0] {C_IDLE, C_U, C_D, C_DONE} cst_e;
+  // ---- the round, on the channel ids: U and D at once ----
+  typedef enum logic [1:0] {C_IDLE, C_Q, C_DONE} cst_e;
   cst_e cst;
-  always_comb begin
-    cq_valid = (cst == C_U || cst == C_D) && !c_issued && cq_ready;
-    cq_kinds = (cst == C_U) ? 2'(1) << K_U : 2'(1) << K_D;
-  end
+  logic [1:0] c_got;   // answers in
+  always_comb
+    for (int k = 0; k < 2; k++) cq_valid[k] = (cst == C_Q) && !c_issued && (&cq_ready);
 
   // Moves are carried out between rounds; after a move a round due comes
   // first, so that ticks in quick succession cannot hold decisions off.
@@ -297,6 +307,7 @@ module ppu_sched_rr #(
       mv_last   <= 1'b0;
       p_issued  <= 1'b0;
       c_issued  <= 1'b0;
+      c_got     <= '0;
       dec       <= ppu_types_pkg::SCHED_WAIT;
       dec_by_id <= 1'b0;
       dec_ch    <= '0;
@@ -310,8 +321,8 @@ module ppu_sched_rr #(
       // positions: a state's search is issued once, its answer ends the state
       if (pq_valid) p_issued <= 1'b1;
       else if (pr_valid) p_issued <= 1'b0;
-      if (cq_valid) c_issued <= 1'b1;
-      else if (cr_valid) c_issued <= 1'b0;
+      if (|cq_valid) c_issued <= 1'b1;
+      else if (cst == C_DONE) c_issued <= 1'b0;
       case (pst)
         P_IDLE:
           if (mv_due) begin
@@ -349,6 +360,7 @@ module ppu_sched_rr #(
         P_S1:
           if (pr_valid) begin
             f_found     <= pr_found;
+            f_pos       <= pr_pos;
             top_any     <= r_level;
             other_found <= 1'b0;
             if (res_here && pr_found && pr_pos == res_pos_q)
@@ -357,6 +369,7 @@ module ppu_sched_rr #(
               // the first waiting position is not the resident's: it is
               // also the first other one
               oth_found <= pr_found;
+              oth_pos   <= pr_pos;
               top_oth   <= r_level;
               pst       <= other_need_q ? P_OTHER : P_RR_Q;
             end
@@ -364,6 +377,7 @@ module ppu_sched_rr #(
         P_S1B:
           if (pr_valid) begin
             oth_found <= pr_found;
+            oth_pos   <= pr_pos;
             top_oth   <= r_level;
             pst       <= other_need_q ? P_OTHER : P_RR_Q;
           end
@@ -377,8 +391,16 @@ module ppu_sched_rr #(
           rr_found  <= 1'b0;
           rr_lo_q   <= lo_of(rr_lv);
           rr_hi_q   <= hi_of(rr_lv);
-          rr_from_q <= start_in(lo_of(rr_lv), hi_of(rr_lv), rr_from);
+          rr_from_q <= rr_start;
           pst <= rr_need ? P_RR : P_DONE;
+          // The first (other) waiting position of the whole list at or
+          // after the start is the round robin's answer: nothing before it
+          // waits.  Only a start past it needs the search (the wrap).
+          if (rr_need && rr_known && rr_known_pos >= rr_start) begin
+            rr_found <= 1'b1;
+            rr_pos   <= rr_known_pos;
+            pst      <= P_DONE;
+          end
         end
         P_RR:
           if (pr_valid) begin
@@ -442,19 +464,22 @@ module ppu_sched_rr #(
       // channel ids, alongside
       case (cst)
         C_IDLE:
-          if (round_start) cst <= C_U;
-        C_U:
-          if (cr_valid) begin
-            u_found  <= cr_found;
-            u_ch     <= cr_pos;
-            cst      <= C_D;
+          if (round_start) begin
+            cst   <= C_Q;
+            c_got <= '0;
           end
-        C_D:
-          if (cr_valid) begin
-            d_found  <= cr_found;
-            d_ch     <= cr_pos;
-            cst      <= C_DONE;
+        C_Q: begin
+          if (cr_valid[K_U]) begin
+            u_found <= cr_found[K_U];
+            u_ch    <= cr_pos[K_U*PW +: PW];
           end
+          if (cr_valid[K_D]) begin
+            d_found <= cr_found[K_D];
+            d_ch    <= cr_pos[K_D*PW +: PW];
+          end
+          c_got <= c_got | cr_valid;
+          if ((c_got | cr_valid) == 2'b11) cst <= C_DONE;
+        end
         C_DONE:
           if (pst == P_DONE) cst <= C_IDLE;
         default: cst <= C_IDLE;

@@ -2198,8 +2198,17 @@ module ppu_host #(
     // depends on nothing else, and carrying it out ends it)
     wire by_id = dec == ppu_types_pkg::SCHED_UNBIND || dec == ppu_types_pkg::SCHED_DOORBELL;
     logic spent;   // the decision held was carried out: the next round's comes
-    assign sd_dec      = ((fr_ok || (by_id && !spent)) && ok) ? dec : ppu_types_pkg::SCHED_WAIT;
-    assign sd_ch       = dch;
+    // A doorbell rung while none is held here is taken at once, without a
+    // round (others pending wait for the rounds' search of D); so is a
+    // bind whose channel the cache had to load first, or another miss
+    // could take its slot again.
+    logic           db_v;
+    logic [CHW-1:0] db_ch;
+    wire use_db = db_v && k_d[db_ch];
+    wire use_id = !use_db && by_id && !spent && ok;
+    assign sd_dec      = use_id ? dec : use_db ? ppu_types_pkg::SCHED_DOORBELL :
+                         (fr_ok && ok) ? dec : ppu_types_pkg::SCHED_WAIT;
+    assign sd_ch       = use_db ? db_ch : dch;
     assign sd_reason   = dec_reason;
     assign sd_renew    = dec_renew;
     assign sd_preempt  = pre_ok && preempt;
@@ -2211,7 +2220,7 @@ module ppu_host #(
     logic [$bits(hs)-1:0] hs_q;
     wire act    = (hs == H_PICK) && f_idle && (rl_req || sd_dec != ppu_types_pkg::SCHED_WAIT);
     wire waits  = (hs == H_PICK && f_idle) || hs == H_HOLD;
-    wire vf_bad = waits && (fr_ok || by_id) && !spent && !ok;
+    wire vf_bad = waits && (fr_ok || by_id) && !spent && !ok && !use_db;
     // Between H_PICK and a service (a doorbell's GP_PUT, a bind, a list,
     // a cache miss) no round is wanted: one begun there would only delay
     // the next decision.  In a service rounds run for preempt.
@@ -2224,9 +2233,12 @@ module ppu_host #(
     always_comb snap = {res_v, res, r_busy, r_elig, r_mem, expired, yielded, guest, can_accept,
                         e_free, e_free_r, res_reason};
     // (a round begun as the host changes state or acts would be spent)
-    assign go = !rb_busy && !rb_go && !orbit &&
+    // (a round begun as the host changes state or acts would be spent)
+    assign go = !rb_busy && !rb_go && !orbit && !fr_clr &&
                 (!waits || !fr_ok || upd_since || snap != snap_q);
-    assign ss_busy = rr_busy || go || dec_valid || rb_busy || (|dirty) || (|chg);
+    // (hs_q must catch up with a change of state: no round starts until it has)
+    assign ss_busy = rr_busy || go || dec_valid || rb_busy || (|dirty) || (|chg) ||
+                     32'(hs) != 32'(hs_q);
     // (with every channel unbound, idle or faulted and the sets holding
     // just that, a round could only find WAIT, or DROP of an idle
     // resident: the PPU is idle without it)
@@ -2252,6 +2264,8 @@ module ppu_host #(
         pre_arm   <= 1'b0;
         pre_ok    <= 1'b0;
         spent     <= 1'b0;
+        db_v      <= 1'b0;
+        db_ch     <= '0;
         upd_since <= 1'b0;
         snap_q    <= '0;
       end else begin
@@ -2285,7 +2299,18 @@ module ppu_host #(
           if (dec_valid) fr_ok <= fr_arm;
           else if (vf_bad) fr_ok <= 1'b0;
         end
-        if (act || vf_bad) spent <= 1'b1;
+        if (act && sd_dec == ppu_types_pkg::SCHED_DOORBELL) begin
+          if (miss_now) begin
+            db_v  <= 1'b1;
+            db_ch <= sd_ch;
+          end else if (sd_ch == db_ch) begin
+            db_v <= 1'b0;
+          end
+        end else if (doorbell && 32'(doorbell_chid) < NC && !use_db) begin
+          db_v  <= 1'b1;
+          db_ch <= doorbell_chid[CHW-1:0];
+        end
+        if ((act && !use_db) || vf_bad) spent <= 1'b1;
         else if (dec_valid) spent <= 1'b0;
         if (act) begin
           pre_arm <= 1'b0;

@@ -17,7 +17,7 @@ module ppu_top #(
     parameter int unsigned CHAN_CACHE = 0,
     // The host decides over sets in RAM by runlist position instead of a
     // vector per channel state (docs/channels-at-scale.md)
-    parameter int unsigned SCHED_SETS = 0,
+    parameter int unsigned SCHED_SETS = 1,
     // compute engine; NUM_CU = 0 builds a PPU without one
     parameter int unsigned NUM_CU = 4,
     parameter int unsigned CU_CONTEXTS = 8,

@@ -26,7 +26,7 @@ module ppu_host #(
     parameter int unsigned CACHE_SLOTS = NUM_CHANNELS,
     // Decide over sets in RAM by runlist position (ppu_sched_rr) instead
     // of a vector per channel state (ppu_sched): docs/channels-at-scale.md
-    parameter bit          SCHED_SETS = 1'b0,
+    parameter bit          SCHED_SETS = 1'b1,
     // The state machine's clock stops while it waits with nothing to do
     // (ppu_clk_gate; 0: never, e.g. for an FPGA flow without clock gates)
     parameter bit          CLOCK_GATE = 1'b1
